@@ -1,0 +1,139 @@
+import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { appendFile, mkdir, rename, stat } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { AuditEntry } from "./audit-entry.ts";
+
+export interface AuditWriterOptions {
+	readonly file: string;
+	/** Rotate when the file grows past this size. */
+	readonly maxBytes?: number;
+	/** Rotated generations kept (`audit.1.jsonl` … `audit.N.jsonl`). */
+	readonly keep?: number;
+	/** Entries held in memory before `record` makes the caller wait for a flush (backpressure, never loss). */
+	readonly maxQueue?: number;
+}
+
+const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+const DEFAULT_KEEP = 3;
+const DEFAULT_MAX_QUEUE = 1000;
+
+/**
+ * Append-only JSONL writer. `record` never does file I/O on the caller's path: entries are queued and written
+ * in one append per batch on the next tick. Every process appends with O_APPEND, and one batch is one write,
+ * so lines from concurrent sessions do not interleave within a line.
+ */
+export class AuditWriter {
+	readonly file: string;
+	private readonly maxBytes: number;
+	private readonly keep: number;
+	private readonly maxQueue: number;
+	private queue: string[] = [];
+	private flushing: Promise<void> | null = null;
+	private scheduled = false;
+	private lastError: Error | null = null;
+
+	constructor(options: AuditWriterOptions) {
+		this.file = options.file;
+		this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+		this.keep = options.keep ?? DEFAULT_KEEP;
+		this.maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
+	}
+
+	/** Queue one entry. Resolves at once unless the queue is full, in which case it waits for the flush. */
+	record(entry: AuditEntry): Promise<void> {
+		this.queue.push(`${JSON.stringify(entry)}\n`);
+		if (this.queue.length >= this.maxQueue) return this.flush();
+		this.schedule();
+		return Promise.resolve();
+	}
+
+	/** The last write failure, if any (surfaced in status; the gate keeps deciding either way). */
+	get error(): Error | null {
+		return this.lastError;
+	}
+
+	flush(): Promise<void> {
+		if (this.flushing) return this.flushing.then(() => (this.queue.length > 0 ? this.flush() : undefined));
+		if (this.queue.length === 0) return Promise.resolve();
+		const batch = this.queue.join("");
+		this.queue = [];
+		this.flushing = this.write(batch).finally(() => {
+			this.flushing = null;
+		});
+		return this.flushing;
+	}
+
+	/** For process exit, when no more ticks will run. */
+	flushSync(): void {
+		if (this.queue.length === 0) return;
+		const batch = this.queue.join("");
+		this.queue = [];
+		try {
+			mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+			this.rotateSyncIfNeeded();
+			appendFileSync(this.file, batch, { mode: 0o600 });
+		} catch (error) {
+			this.lastError = toError(error);
+		}
+	}
+
+	private schedule(): void {
+		if (this.scheduled) return;
+		this.scheduled = true;
+		setImmediate(() => {
+			this.scheduled = false;
+			void this.flush();
+		});
+	}
+
+	private async write(batch: string): Promise<void> {
+		try {
+			await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
+			await this.rotateIfNeeded();
+			await appendFile(this.file, batch, { mode: 0o600 });
+			this.lastError = null;
+		} catch (error) {
+			this.lastError = toError(error);
+		}
+	}
+
+	private async rotateIfNeeded(): Promise<void> {
+		const size = await stat(this.file).then(
+			(s) => s.size,
+			() => 0,
+		);
+		if (size < this.maxBytes) return;
+		for (let i = this.keep - 1; i >= 1; i--) {
+			await rename(this.generation(i), this.generation(i + 1)).catch(() => undefined);
+		}
+		await rename(this.file, this.generation(1)).catch(() => undefined);
+	}
+
+	private rotateSyncIfNeeded(): void {
+		let size = 0;
+		try {
+			size = statSync(this.file).size;
+		} catch {
+			return;
+		}
+		if (size < this.maxBytes) return;
+		for (let i = this.keep - 1; i >= 1; i--) tryRenameSync(this.generation(i), this.generation(i + 1));
+		tryRenameSync(this.file, this.generation(1));
+	}
+
+	private generation(n: number): string {
+		return `${this.file.replace(/\.jsonl$/, "")}.${n}.jsonl`;
+	}
+}
+
+function tryRenameSync(from: string, to: string): void {
+	try {
+		renameSync(from, to);
+	} catch {
+		// A missing generation is normal; another process may have rotated first.
+	}
+}
+
+function toError(error: unknown): Error {
+	return error instanceof Error ? error : new Error(String(error));
+}

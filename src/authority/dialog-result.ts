@@ -1,0 +1,51 @@
+import type { AskPrompt, DialogAnswer } from "./ask-prompt.ts";
+
+/** How a dialog ended. Only `answer` and `dismissed` come from a human; the others mean nobody decided. */
+export type DialogResult =
+	| { readonly kind: "answer"; readonly answer: DialogAnswer; readonly reason?: string }
+	/** The human closed the dialog without choosing (Esc). */
+	| { readonly kind: "dismissed" }
+	| { readonly kind: "timeout" }
+	/** The call was cancelled while the dialog was open (Esc on the run, the child died). */
+	| { readonly kind: "withdrawn" };
+
+export interface DialogOptions {
+	readonly timeoutMs: number;
+	readonly signal?: AbortSignal;
+}
+
+/** A way to put an ask in front of a human: the TUI component, or select/input elsewhere (RPC, other UIs). */
+export interface DialogPresenter {
+	present(prompt: AskPrompt, options: DialogOptions): Promise<DialogResult>;
+}
+
+/**
+ * Combine the dialog's own deadline with the caller's cancellation into one signal, and remember which one
+ * fired: a timeout means nobody answered, a withdrawal means the question no longer stands.
+ */
+export function dialogDeadline(options: DialogOptions): {
+	readonly signal: AbortSignal;
+	readonly ended: () => "timeout" | "withdrawn" | null;
+	readonly dispose: () => void;
+} {
+	const controller = new AbortController();
+	let ended: "timeout" | "withdrawn" | null = null;
+	const timer = setTimeout(() => {
+		ended ??= "timeout";
+		controller.abort();
+	}, options.timeoutMs);
+	const onAbort = (): void => {
+		ended ??= "withdrawn";
+		controller.abort();
+	};
+	if (options.signal?.aborted) onAbort();
+	else options.signal?.addEventListener("abort", onAbort, { once: true });
+	return {
+		signal: controller.signal,
+		ended: () => ended,
+		dispose: () => {
+			clearTimeout(timer);
+			options.signal?.removeEventListener("abort", onAbort);
+		},
+	};
+}

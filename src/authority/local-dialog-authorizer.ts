@@ -1,0 +1,89 @@
+import { randomUUID } from "node:crypto";
+import type { SessionGrant } from "../policy/session-grant.ts";
+import type { DecisionSource } from "../provenance/decision-source.ts";
+import { buildAskPrompt } from "./ask-prompt.ts";
+import type { DialogQueue } from "./dialog-queue.ts";
+import type { DialogPresenter, DialogResult } from "./dialog-result.ts";
+import type { SuggestedGrant } from "./suggest-grant.ts";
+import type { Ask, TerminalAuthorizer, TerminalDecision } from "./terminal-authorizer.ts";
+
+/** What happens to an ask nobody answered before the deadline, when the policy is `defer`. */
+export type Parker = (ask: Ask) => Promise<TerminalDecision>;
+
+/** This session has a human at a UI: ask them, one dialog at a time. */
+export class LocalDialogAuthorizer implements TerminalAuthorizer {
+	readonly kind = "local-dialog";
+	private readonly presenter: DialogPresenter;
+	private readonly queue: DialogQueue;
+	private readonly park: Parker | null;
+
+	constructor(presenter: DialogPresenter, queue: DialogQueue, park: Parker | null) {
+		this.presenter = presenter;
+		this.queue = queue;
+		this.park = park;
+	}
+
+	async decide(ask: Ask): Promise<TerminalDecision> {
+		if (ask.unanswered === "deny") {
+			return unavailable("the unanswered policy is deny: asks are refused without a dialog");
+		}
+		const item = { id: randomUUID() };
+		const result = await this.queue.run(item, (position) =>
+			this.presenter.present(buildAskPrompt(ask, { forwarded: false, position: position() }), {
+				timeoutMs: ask.timeoutMs,
+				...(ask.signal ? { signal: ask.signal } : {}),
+			}),
+		);
+		return this.toDecision(ask, result);
+	}
+
+	private async toDecision(ask: Ask, result: DialogResult): Promise<TerminalDecision> {
+		switch (result.kind) {
+			case "answer": {
+				const { answer } = result;
+				if (answer.kind === "deny") {
+					return {
+						outcome: "deny",
+						source: userSource("deny", "once", result.reason),
+						...(result.reason ? { userReason: result.reason } : {}),
+					};
+				}
+				const grants = answer.scope === "once" ? [] : toGrants(ask.suggestions, answer.scope);
+				return { outcome: "allow", source: userSource("allow", answer.scope), grants };
+			}
+			case "dismissed":
+				return { outcome: "deny", source: userSource("deny", "once", "dismissed the dialog") };
+			case "timeout":
+				if (ask.unanswered === "defer" && this.park) return this.park(ask);
+				return unavailable(`no answer within ${Math.round(ask.timeoutMs / 1000)} s`);
+			case "withdrawn":
+				return unavailable("the call was cancelled while the dialog was open");
+		}
+	}
+}
+
+function userSource(
+	verdict: "allow" | "deny",
+	scope: "once" | "session" | "subagent" | "tree",
+	reason?: string,
+): DecisionSource {
+	return { kind: "user", via: "dialog", verdict, scope, ...(reason ? { reason } : {}) };
+}
+
+function unavailable(reason: string): TerminalDecision {
+	return { outcome: "deny", source: { kind: "unavailable", reason } };
+}
+
+export function toGrants(
+	suggestions: readonly SuggestedGrant[],
+	scope: "session" | "subagent" | "tree",
+): SessionGrant[] {
+	const grantedAt = new Date().toISOString();
+	return suggestions.map((s) => ({
+		id: randomUUID(),
+		surface: s.surface,
+		pattern: s.pattern,
+		scope,
+		grantedAt,
+	}));
+}

@@ -1,0 +1,101 @@
+import { z } from "zod";
+import type { ChainStep } from "../audit/audit-entry.ts";
+import type { AuthorizerLink, AuthorizerRequest, LinkVerdict } from "./authorizer-link.ts";
+
+export const DEFAULT_LINK_TIMEOUT_MS = 5000;
+
+export interface ChainDecision {
+	readonly link: string;
+	readonly verdict: "allow" | "deny";
+	readonly reason?: string;
+}
+
+export interface ChainOutcome {
+	/** The first decisive link, or null when every link deferred, failed or was missing. */
+	readonly decided: ChainDecision | null;
+	readonly steps: readonly ChainStep[];
+}
+
+export interface ChainOptions {
+	readonly timeoutMs?: number;
+	readonly lookup: (name: string) => AuthorizerLink | undefined;
+}
+
+type LinkRequest = Omit<AuthorizerRequest, "signal">;
+
+/**
+ * Run the enabled links in order. The first allow or deny decides; defer passes on. A link that throws,
+ * answers garbage or runs out of time decided nothing: the step is recorded and the chain moves on.
+ */
+export async function runAuthorizerChain(
+	names: readonly string[],
+	request: LinkRequest,
+	options: ChainOptions,
+): Promise<ChainOutcome> {
+	const steps: ChainStep[] = [];
+	const timeoutMs = options.timeoutMs ?? DEFAULT_LINK_TIMEOUT_MS;
+	for (const name of names) {
+		const link = options.lookup(name);
+		if (!link) {
+			steps.push({ link: name, result: "unregistered", ms: 0 });
+			continue;
+		}
+		const started = performance.now();
+		const outcome = await callLink(link, request, timeoutMs);
+		const ms = Math.round((performance.now() - started) * 1000) / 1000;
+		if (outcome.kind === "verdict") {
+			const { verdict, reason } = outcome.value;
+			steps.push({ link: name, result: verdict, ms, ...(reason ? { reason } : {}) });
+			if (verdict !== "defer")
+				return { decided: { link: name, verdict, ...(reason ? { reason } : {}) }, steps };
+		} else {
+			steps.push({ link: name, result: outcome.kind, reason: outcome.reason, ms });
+		}
+	}
+	return { decided: null, steps };
+}
+
+type LinkCall =
+	| { kind: "verdict"; value: LinkVerdict }
+	| { kind: "error"; reason: string }
+	| { kind: "timeout"; reason: string };
+
+async function callLink(link: AuthorizerLink, request: LinkRequest, timeoutMs: number): Promise<LinkCall> {
+	const controller = new AbortController();
+	let timer: NodeJS.Timeout | undefined;
+	const timeout = new Promise<LinkCall>((resolve) => {
+		timer = setTimeout(() => {
+			controller.abort();
+			resolve({ kind: "timeout", reason: `no answer within ${timeoutMs} ms` });
+		}, timeoutMs);
+	});
+	const answer = (async (): Promise<LinkCall> => {
+		try {
+			const value = await link({ ...request, signal: controller.signal });
+			return readVerdict(value);
+		} catch (error) {
+			return { kind: "error", reason: error instanceof Error ? error.message : String(error) };
+		}
+	})();
+	try {
+		return await Promise.race([answer, timeout]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+const linkVerdictSchema = z.object({
+	verdict: z.enum(["allow", "deny", "defer"]),
+	reason: z.string().optional(),
+});
+
+/** Links are other people's code: their answer is parsed, not trusted to match the type. */
+function readVerdict(value: unknown): LinkCall {
+	const parsed = linkVerdictSchema.safeParse(value);
+	if (!parsed.success) {
+		return { kind: "error", reason: "the link returned something other than {verdict: allow|deny|defer}" };
+	}
+	const { verdict, reason } = parsed.data;
+	const text = reason?.slice(0, 2000);
+	return { kind: "verdict", value: text ? { verdict, reason: text } : { verdict } };
+}

@@ -1,0 +1,85 @@
+import { dirname } from "node:path";
+import type { ActionPart } from "../classify/action.ts";
+import type { GrantSurface } from "../policy/session-grant.ts";
+import { tierRank } from "../policy/tier.ts";
+
+/** A pattern a human may approve for the rest of the session, shown in the dialog before they choose it. */
+export interface SuggestedGrant {
+	readonly surface: GrantSurface;
+	readonly pattern: string;
+}
+
+/** Commands whose first argument names what they do (`git checkout`, `npm install`), two levels for some. */
+const SUBCOMMAND_DEPTH: Readonly<Record<string, number>> = {
+	git: 1,
+	npm: 1,
+	pnpm: 1,
+	yarn: 1,
+	bun: 1,
+	cargo: 1,
+	go: 1,
+	docker: 1,
+	podman: 1,
+	kubectl: 1,
+	helm: 1,
+	terraform: 1,
+	pulumi: 1,
+	gh: 2,
+	aws: 2,
+	gcloud: 2,
+	az: 2,
+	pip: 1,
+	uv: 1,
+	poetry: 1,
+	make: 1,
+	just: 1,
+	systemctl: 1,
+	brew: 1,
+	apt: 1,
+	"apt-get": 1,
+};
+
+/** Above this tier a session grant names the exact command: widening `rm -rf build` to `rm *` is not a choice to offer. */
+const GENERALIZE_UP_TO = tierRank("network-egress");
+
+/**
+ * The narrowest useful pattern per asking part: `git checkout *` for `git checkout main`, the exact command
+ * for destructive or privileged ones, the parent directory for a path, the tool name otherwise.
+ */
+export function suggestGrants(tool: string, parts: readonly ActionPart[]): SuggestedGrant[] {
+	const seen = new Set<string>();
+	const out: SuggestedGrant[] = [];
+	const add = (grant: SuggestedGrant): void => {
+		const key = `${grant.surface}\u0000${grant.pattern}`;
+		if (seen.has(key)) return;
+		seen.add(key);
+		out.push(grant);
+	};
+	for (const part of parts) {
+		if (part.command) {
+			add({ surface: "command", pattern: commandPattern(part) });
+		} else if (part.paths.length > 0) {
+			for (const path of part.paths) {
+				add({ surface: path.access, pattern: `${dirname(path.absolute)}/*` });
+			}
+		} else {
+			add({ surface: "tool", pattern: tool });
+		}
+	}
+	return out;
+}
+
+function commandPattern(part: ActionPart): string {
+	const command = part.command;
+	if (!command) return "";
+	if (!command.literal || tierRank(part.tier) > GENERALIZE_UP_TO) return command.text;
+	const words = command.text.split(" ");
+	const depth = SUBCOMMAND_DEPTH[command.name] ?? 0;
+	const keep: string[] = [];
+	for (const word of words) {
+		if (keep.length > depth) break;
+		if (keep.length > 0 && word.startsWith("-")) break;
+		keep.push(word);
+	}
+	return keep.length === words.length ? command.text : `${keep.join(" ")} *`;
+}

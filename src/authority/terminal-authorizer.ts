@@ -1,0 +1,48 @@
+import type { ClassifiedAction } from "../classify/action.ts";
+import type { Origin } from "../origin/origin.ts";
+import type { AskDecision } from "../policy/decision.ts";
+import type { SessionGrant } from "../policy/session-grant.ts";
+import type { DecisionSource } from "../provenance/decision-source.ts";
+import type { SuggestedGrant } from "./suggest-grant.ts";
+
+export type UnansweredPolicy = "wait" | "defer" | "deny";
+
+/** An ask that reached the end of the chain: someone (or nobody) must now decide. */
+export interface Ask {
+	readonly action: ClassifiedAction;
+	readonly decision: AskDecision;
+	/** Who is asking (for a forwarded ask: the child that asked, not this session). */
+	readonly origin: Origin;
+	readonly sessionId: string;
+	/** Why the policy asks, in words. */
+	readonly why: string;
+	/** Patterns the human may grant for the session; empty when an explicit ask rule forbids it. */
+	readonly suggestions: readonly SuggestedGrant[];
+	readonly unanswered: UnansweredPolicy;
+	/** How long `wait` waits for an answer. */
+	readonly timeoutMs: number;
+	/** Aborted when the call is cancelled (Esc, the child died): the dialog is withdrawn. */
+	readonly signal?: AbortSignal;
+}
+
+/**
+ * What a terminal authorizer returns. There is deliberately no "defer": the terminal step is where passing
+ * the decision on stops, so the type has no way to express it. `parked` is a decision too — the call is
+ * blocked now, and a later approval lets the identical action through.
+ */
+export type TerminalDecision =
+	| {
+			readonly outcome: "allow";
+			readonly source: DecisionSource;
+			/** Grants the human chose to record with this answer. */
+			readonly grants: readonly SessionGrant[];
+	  }
+	| { readonly outcome: "deny"; readonly source: DecisionSource; readonly userReason?: string }
+	| { readonly outcome: "parked"; readonly source: DecisionSource; readonly requestId: string };
+
+export type TerminalKind = "local-dialog" | "parent-forwarding" | "denying";
+
+export interface TerminalAuthorizer {
+	readonly kind: TerminalKind;
+	decide(ask: Ask): Promise<TerminalDecision>;
+}

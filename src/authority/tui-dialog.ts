@@ -1,0 +1,92 @@
+import type { ExtensionUIContext, Theme } from "@earendil-works/pi-coding-agent";
+import { Key, matchesKey, type TUI, truncateToWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+import type { AskPrompt, DialogChoice } from "./ask-prompt.ts";
+import {
+	type DialogOptions,
+	type DialogPresenter,
+	type DialogResult,
+	dialogDeadline,
+} from "./dialog-result.ts";
+
+/**
+ * The inline TUI dialog: single-key choices, a live countdown, and Esc to dismiss. A typed deny reason is
+ * asked with pi's own input dialog right after `r`, so the component stays a plain key handler.
+ */
+export function tuiDialog(ui: ExtensionUIContext): DialogPresenter {
+	return {
+		async present(prompt: AskPrompt, options: DialogOptions): Promise<DialogResult> {
+			const deadline = dialogDeadline(options);
+			const started = Date.now();
+			try {
+				const picked = await ui.custom<DialogChoice | "dismissed" | "ended">((tui, theme, _keys, done) => {
+					const tick = setInterval(() => tui.requestRender(), 1000);
+					const finish = (value: DialogChoice | "dismissed" | "ended"): void => {
+						clearInterval(tick);
+						deadline.signal.removeEventListener("abort", onEnd);
+						done(value);
+					};
+					const onEnd = (): void => finish("ended");
+					deadline.signal.addEventListener("abort", onEnd, { once: true });
+					return {
+						render: (width: number) =>
+							renderDialog(prompt, theme, tui, width, remaining(started, options.timeoutMs)),
+						handleInput: (data: string) => {
+							if (matchesKey(data, Key.escape)) return finish("dismissed");
+							const choice = prompt.choices.find((c) => data === c.key || data === c.key.toUpperCase());
+							if (choice) finish(choice);
+						},
+						invalidate: () => undefined,
+						dispose: () => clearInterval(tick),
+					};
+				});
+				const ended = deadline.ended();
+				if (picked === "ended" || ended) return { kind: ended ?? "withdrawn" };
+				if (picked === "dismissed") return { kind: "dismissed" };
+				if (picked.answer.kind !== "deny" || !picked.answer.withReason)
+					return { kind: "answer", answer: picked.answer };
+				const reason = await ui.input("Reason for denying (the agent will see it)", "", {
+					signal: deadline.signal,
+				});
+				if (deadline.ended() === "withdrawn") return { kind: "withdrawn" };
+				return {
+					kind: "answer",
+					answer: picked.answer,
+					...(reason?.trim() ? { reason: reason.trim() } : {}),
+				};
+			} finally {
+				deadline.dispose();
+			}
+		},
+	};
+}
+
+function remaining(started: number, timeoutMs: number): number {
+	return Math.max(0, Math.ceil((timeoutMs - (Date.now() - started)) / 1000));
+}
+
+function renderDialog(
+	prompt: AskPrompt,
+	theme: Theme,
+	_tui: TUI,
+	width: number,
+	secondsLeft: number,
+): string[] {
+	const inner = Math.max(20, width - 2);
+	const bar = theme.fg("warning", "│ ");
+	const minutes = Math.floor(secondsLeft / 60);
+	const clock = `${minutes}:${String(secondsLeft % 60).padStart(2, "0")}`;
+	const lines = [
+		truncateToWidth(
+			theme.fg("warning", theme.bold(`⚠ ${prompt.title}`)) + theme.fg("dim", `  (${clock})`),
+			width,
+		),
+	];
+	for (const line of prompt.lines) {
+		for (const wrapped of wrapTextWithAnsi(line, inner)) lines.push(bar + wrapped);
+	}
+	lines.push(bar);
+	const keys = prompt.choices.map((c) => `${theme.fg("accent", `[${c.key}]`)} ${c.label}`);
+	for (const key of keys) lines.push(bar + truncateToWidth(key, inner));
+	lines.push(bar + theme.fg("dim", "[Esc] dismiss (counts as deny)"));
+	return lines;
+}

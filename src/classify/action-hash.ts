@@ -1,0 +1,67 @@
+/**
+ * Canonical JSON and the action hash. Two actions that mean the same thing hash the same however their JSON
+ * was written (key order, whitespace); anything else changes the hash.
+ */
+import { createHash } from "node:crypto";
+import type { Tier } from "../policy/tier.ts";
+
+const MAX_DEPTH = 200;
+
+/**
+ * JSON with object keys sorted (by UTF-16 code units) at every level, no whitespace, arrays in order, `undefined`
+ * object members dropped (and `undefined` array items written as `null`, as JSON.stringify does).
+ * Throws on values JSON cannot carry faithfully (bigint, cycles, absurd depth): the gate then fails closed.
+ */
+export function canonicalJson(value: unknown): string {
+	return write(value, 0, new Set());
+}
+
+function write(value: unknown, depth: number, seen: Set<object>): string {
+	if (depth > MAX_DEPTH) throw new Error(`canonical JSON: nested deeper than ${MAX_DEPTH} levels`);
+	if (value === null) return "null";
+	switch (typeof value) {
+		case "string":
+			return JSON.stringify(value);
+		case "number":
+			return Number.isFinite(value) ? JSON.stringify(value) : "null";
+		case "boolean":
+			return value ? "true" : "false";
+		case "bigint":
+			throw new Error("canonical JSON: bigint has no JSON form");
+		case "object":
+			break;
+		default:
+			return "null";
+	}
+	if (seen.has(value)) throw new Error("canonical JSON: the value contains a cycle");
+	seen.add(value);
+	try {
+		if (Array.isArray(value)) {
+			return `[${value.map((item: unknown) => (item === undefined ? "null" : write(item, depth + 1, seen))).join(",")}]`;
+		}
+		const entries = Object.entries(value)
+			.filter(([, item]) => item !== undefined && typeof item !== "function" && typeof item !== "symbol")
+			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${write(item, depth + 1, seen)}`).join(",")}}`;
+	} finally {
+		seen.delete(value);
+	}
+}
+
+export interface HashedAction {
+	readonly tool: string;
+	readonly input: Readonly<Record<string, unknown>>;
+	readonly cwd: string;
+	readonly tier: Tier;
+}
+
+/** SHA-256 (hex) of the canonical `{tool, input, cwd, tier}`. */
+export function actionHash(action: HashedAction): string {
+	const canonical = canonicalJson({
+		tool: action.tool,
+		input: action.input,
+		cwd: action.cwd,
+		tier: action.tier,
+	});
+	return createHash("sha256").update(canonical, "utf8").digest("hex");
+}

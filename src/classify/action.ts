@@ -1,0 +1,59 @@
+import type { Tier } from "../policy/tier.ts";
+
+/** One tool call as pi hands it to the gate. */
+export interface ToolCall {
+	readonly tool: string;
+	readonly input: Readonly<Record<string, unknown>>;
+	readonly cwd: string;
+}
+
+export type PathAccess = "read" | "write";
+
+/** A path an action reads or writes, in every form a path rule may name it. */
+export interface PathTouch {
+	readonly access: PathAccess;
+	/** As written in the input (for messages). */
+	readonly typed: string;
+	/** `~` expanded, made absolute against the effective cwd, normalized. */
+	readonly absolute: string;
+	/** `absolute` with symlinks resolved (the longest existing prefix is realpath'd). */
+	readonly resolved: string;
+	/** True when either form lies outside the session cwd. */
+	readonly outsideCwd: boolean;
+}
+
+/** One simple command found anywhere in a bash program, after unwrapping wrappers. */
+export interface CommandUnit {
+	/** Words joined by single spaces: what `command` rules match against. */
+	readonly text: string;
+	/** Basename of the command word (`/usr/bin/rm` → `rm`). */
+	readonly name: string;
+	readonly argv: readonly string[];
+	/** Every word is a literal (no expansion, substitution or glob the parser could not resolve). */
+	readonly literal: boolean;
+	/** Constructs and wrappers around this command, outermost first, e.g. `["$(…)", "sudo"]`. */
+	readonly via: readonly string[];
+}
+
+/** A piece of an action that is evaluated on its own; the action takes the strictest result over its parts. */
+export interface ActionPart {
+	readonly tier: Tier;
+	/** Why this part has its tier, in words for dialogs and logs ("built-in: rm is destructive"). */
+	readonly tierReason: string;
+	readonly command?: CommandUnit;
+	readonly paths: readonly PathTouch[];
+}
+
+export interface ClassifiedAction {
+	readonly tool: string;
+	/** Canonical input (what the hash covers). */
+	readonly input: Readonly<Record<string, unknown>>;
+	readonly cwd: string;
+	/** Most restrictive tier over all parts. */
+	readonly tier: Tier;
+	readonly parts: readonly ActionPart[];
+	/** SHA-256 (hex) of the canonical action: tool, canonical input, cwd, tier. */
+	readonly hash: string;
+	/** Human-readable preview with secrets redacted (bash command, path, diff size). */
+	readonly preview: string;
+}

@@ -1,0 +1,146 @@
+/**
+ * The bash grammar (tree-sitter-bash on web-tree-sitter), loaded once per process.
+ * Parsing is synchronous once loaded; the tree is copied into plain JS objects in one cursor walk because every
+ * property read on a wasm-backed node crosses the wasm boundary, and the analysis reads each node many times.
+ */
+import { createRequire } from "node:module";
+import { performance } from "node:perf_hooks";
+import { Language, Parser, type Tree } from "web-tree-sitter";
+import { sharedUntilFailure } from "./shared-until-failure.ts";
+
+/** A syntax node copied out of the wasm tree. Ranges are UTF-16 offsets into the parsed source. */
+export interface SyntaxNode {
+	readonly type: string;
+	/** Named nodes are grammar rules (`command`, `word`); anonymous ones are tokens (`&&`, `>`, `$(`). */
+	readonly named: boolean;
+	readonly start: number;
+	readonly end: number;
+	readonly children: readonly SyntaxNode[];
+}
+
+export type BashParseResult =
+	| { readonly ok: true; readonly source: string; readonly root: SyntaxNode }
+	| { readonly ok: false; readonly source: string; readonly reason: string };
+
+export interface BashParser {
+	/** Parses a bash program. Never throws: anything the grammar rejects comes back as `ok: false`. */
+	parse(source: string): BashParseResult;
+	/** Milliseconds the first load took (wasm runtime + grammar), for cold-start figures. */
+	readonly loadMs: number;
+}
+
+/** Programs longer than this are not analysed at all (they take the highest tier). */
+export const MAX_BASH_SOURCE_LENGTH = 1024 * 1024;
+/** Deeper trees are refused instead of risking the JS stack in the analysis. */
+export const MAX_SYNTAX_DEPTH = 400;
+
+/** Loads the grammar once per process; a failed load is forgotten so the next call retries. */
+export const loadBashParser: () => Promise<BashParser> = sharedUntilFailure(createBashParser);
+
+async function createBashParser(): Promise<BashParser> {
+	const started = performance.now();
+	await Parser.init();
+	const grammarPath = createRequire(import.meta.url).resolve("tree-sitter-bash/tree-sitter-bash.wasm");
+	const language = await Language.load(grammarPath);
+	const parser = new Parser();
+	parser.setLanguage(language);
+	const typeNames = language.types;
+	const namedByTypeId = typeNames.map((name, id) => name !== undefined && language.nodeTypeIsNamed(id));
+	const loadMs = performance.now() - started;
+
+	return {
+		loadMs,
+		parse(source: string): BashParseResult {
+			if (source.length > MAX_BASH_SOURCE_LENGTH) {
+				return {
+					ok: false,
+					source,
+					reason: `the command is longer than ${MAX_BASH_SOURCE_LENGTH} characters`,
+				};
+			}
+			let tree: Tree | null = null;
+			try {
+				tree = parser.parse(source);
+				if (tree === null) return { ok: false, source, reason: "the bash parser returned no tree" };
+				if (tree.rootNode.hasError)
+					return { ok: false, source, reason: "the command has a bash syntax error" };
+				const root = copyTree(tree, typeNames, namedByTypeId);
+				if (root === undefined) {
+					return { ok: false, source, reason: `the command nests deeper than ${MAX_SYNTAX_DEPTH} levels` };
+				}
+				return { ok: true, source, root };
+			} catch (error) {
+				return { ok: false, source, reason: `the bash parser failed: ${String(error)}` };
+			} finally {
+				tree?.delete();
+			}
+		},
+	};
+}
+
+interface MutableNode {
+	type: string;
+	named: boolean;
+	start: number;
+	end: number;
+	children: MutableNode[];
+}
+
+/** Named node types that never have children in the bash grammar: no need to ask wasm for a first child. */
+const LEAF_TYPES: ReadonlySet<string> = new Set([
+	"word",
+	"variable_name",
+	"special_variable_name",
+	"file_descriptor",
+	"heredoc_start",
+	"heredoc_end",
+	"heredoc_content",
+	"string_content",
+	"raw_string",
+	"ansi_c_string",
+	"comment",
+	"test_operator",
+	"extglob_pattern",
+	"regex",
+]);
+
+/** Iterative pre-order walk (no recursion, so deep input cannot overflow the stack). Undefined when too deep. */
+function copyTree(
+	tree: Tree,
+	typeNames: readonly string[],
+	namedByTypeId: readonly boolean[],
+): SyntaxNode | undefined {
+	const cursor = tree.walk();
+	try {
+		const read = (): MutableNode => {
+			const typeId = cursor.nodeTypeId;
+			const type = typeNames[typeId] ?? "ERROR";
+			const named = namedByTypeId[typeId] ?? true;
+			const start = cursor.startIndex;
+			// An anonymous token's text is its type (`&&`, `$(`), so its end needs no call into wasm.
+			const end = named ? cursor.endIndex : start + type.length;
+			return { type, named, start, end, children: [] };
+		};
+		const root = read();
+		const ancestors: MutableNode[] = [];
+		let current = root;
+		for (;;) {
+			const mayHaveChildren = current.named && !LEAF_TYPES.has(current.type);
+			if (mayHaveChildren && cursor.gotoFirstChild()) {
+				ancestors.push(current);
+				if (ancestors.length > MAX_SYNTAX_DEPTH) return undefined;
+			} else {
+				while (!cursor.gotoNextSibling()) {
+					if (ancestors.length === 0 || !cursor.gotoParent()) return root;
+					ancestors.pop();
+				}
+			}
+			const parent = ancestors[ancestors.length - 1];
+			if (parent === undefined) return root;
+			current = read();
+			parent.children.push(current);
+		}
+	} finally {
+		cursor.delete();
+	}
+}

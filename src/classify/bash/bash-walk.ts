@@ -1,0 +1,631 @@
+/**
+ * Walks a parsed bash program and finds every command that can run: in lists, pipelines, subshells, groups,
+ * substitutions, control-flow bodies and function bodies, and inside wrappers (sudo, xargs, bash -c, …).
+ * Each command becomes a finding with its words, the directory it runs in, its redirects and the tier floors
+ * of whatever wraps it. Tiers are decided later (classify-bash.ts); this file only finds.
+ */
+import path from "node:path";
+import type { Tier } from "../../policy/tier.ts";
+import type { CommandUnit } from "../action.ts";
+import { type EffectiveCwd, resolveDirectory } from "../paths.ts";
+import { isHarmlessSink } from "../system-paths.ts";
+import type { BashParser, SyntaxNode } from "./bash-parser.ts";
+import { type BashWord, evaluateWord, syntheticWord, WORD_NODE_TYPES } from "./bash-word.ts";
+import { fromWord, type PathCandidate } from "./command-paths.ts";
+import type { EnvironmentAssignment } from "./environment-injection.ts";
+import { type ArgvOptions, type TierFloor, type Unwrapped, unwrapCommand } from "./wrappers.ts";
+
+export interface CommandFinding {
+	readonly kind: "command";
+	readonly unit: CommandUnit;
+	/** Arguments after the command name. */
+	readonly args: readonly BashWord[];
+	readonly cwd: EffectiveCwd;
+	/** Runs on another machine or in a container: its arguments are not local paths. */
+	readonly remote: boolean;
+	/** Floors of the wrappers and constructs around it (sudo → privileged, …). */
+	readonly floors: readonly TierFloor[];
+	/** Set when the command is a wrapper that decides its own tier (or cannot be analysed). */
+	readonly self: TierFloor | undefined;
+	/** Paths from redirects and from what the wrapper itself touches. */
+	readonly extraPaths: readonly PathCandidate[];
+	readonly placeholder: ArgvOptions["placeholder"];
+	readonly runtimeOperands: boolean;
+	/** Environment variables assigned for this command (`LD_PRELOAD=x cmd`, `env X=1 cmd`, `export X=1`). */
+	readonly assignments: readonly EnvironmentAssignment[];
+	/** The command name is only known at run time (`$CMD x`). */
+	readonly computedName: boolean;
+}
+
+/** Something that is not a command but still has a tier: redirects of a group, code that cannot be analysed. */
+export interface OtherFinding {
+	readonly kind: "other";
+	readonly floor: TierFloor;
+	readonly paths: readonly PathCandidate[];
+	readonly cwd: EffectiveCwd;
+	readonly remote: boolean;
+	readonly floors: readonly TierFloor[];
+}
+
+export type BashFinding = CommandFinding | OtherFinding;
+
+/** Nesting limit for shell code inside shell code (`bash -c "bash -c '…'"`). */
+export const MAX_SHELL_NESTING = 8;
+/** Wrappers around one command (`sudo env nice timeout …`) beyond this are not unwrapped. */
+const MAX_WRAPPER_CHAIN = 32;
+
+interface Scope {
+	cwd: EffectiveCwd;
+	/** `PATH` was reassigned earlier in this shell: command names may now resolve to other programs. */
+	pathChanged: boolean;
+}
+
+const PATH_CHANGED: TierFloor = {
+	tier: "write",
+	reason: "PATH was changed earlier, so the command name may resolve to another program",
+};
+
+interface Context {
+	readonly source: string;
+	readonly via: readonly string[];
+	readonly floors: readonly TierFloor[];
+	readonly scope: Scope;
+	readonly depth: number;
+	readonly remote: boolean;
+}
+
+interface WalkState {
+	readonly parser: BashParser;
+	readonly homeDir: string;
+	readonly findings: BashFinding[];
+}
+
+const HIGHEST: Tier = "privileged";
+
+/** Walks a parsed program; `cwd` is where it starts. */
+export function findBashCommands(
+	root: SyntaxNode,
+	source: string,
+	cwd: EffectiveCwd,
+	parser: BashParser,
+	homeDir: string,
+): BashFinding[] {
+	const state: WalkState = { parser, homeDir, findings: [] };
+	const context: Context = {
+		source,
+		via: [],
+		floors: [],
+		scope: { cwd, pathChanged: false },
+		depth: 0,
+		remote: false,
+	};
+	walkStatement(state, root, context);
+	return state.findings;
+}
+
+const SEQUENCE_TYPES = new Set([
+	"program",
+	"list",
+	"compound_statement",
+	"do_group",
+	"if_statement",
+	"elif_clause",
+	"else_clause",
+	"while_statement",
+	"for_statement",
+	"c_style_for_statement",
+	"case_statement",
+	"case_item",
+	"negated_command",
+]);
+
+const STATEMENT_TYPES = new Set([
+	...SEQUENCE_TYPES,
+	"command",
+	"pipeline",
+	"redirected_statement",
+	"subshell",
+	"function_definition",
+	"test_command",
+	"declaration_command",
+	"unset_command",
+	"variable_assignment",
+	"variable_assignments",
+]);
+
+function withOwnScope(context: Context, label?: string): Context {
+	return {
+		...context,
+		scope: { ...context.scope },
+		via: label === undefined ? context.via : [...context.via, label],
+	};
+}
+
+function other(
+	state: WalkState,
+	context: Context,
+	floor: TierFloor,
+	paths: readonly PathCandidate[] = [],
+): void {
+	state.findings.push({
+		kind: "other",
+		floor,
+		paths,
+		cwd: context.scope.cwd,
+		remote: context.remote,
+		floors: context.floors,
+	});
+}
+
+function walkStatement(state: WalkState, node: SyntaxNode, context: Context): void {
+	if (SEQUENCE_TYPES.has(node.type)) {
+		walkSequence(state, node, context);
+		return;
+	}
+	switch (node.type) {
+		case "command":
+			walkCommand(state, node, context, [], []);
+			return;
+		case "pipeline":
+			// Every element of a pipeline runs in its own subshell: a `cd` there changes nothing after it.
+			for (const child of node.children) {
+				if (STATEMENT_TYPES.has(child.type)) walkStatement(state, child, withOwnScope(context));
+			}
+			return;
+		case "subshell":
+			walkSequence(state, node, withOwnScope(context, "(…)"));
+			return;
+		case "redirected_statement":
+			walkRedirected(state, node, context);
+			return;
+		case "function_definition": {
+			const name = node.children.find((child) => child.type === "word");
+			const label = `${name === undefined ? "function" : context.source.slice(name.start, name.end)}()`;
+			for (const child of node.children) {
+				if (child.type === "word") continue;
+				if (STATEMENT_TYPES.has(child.type)) walkStatement(state, child, withOwnScope(context, label));
+				else walkEmbedded(state, child, context);
+			}
+			return;
+		}
+		case "test_command":
+			walkTokensAsCommand(state, node, context);
+			return;
+		case "declaration_command":
+		case "unset_command":
+			walkDeclaration(state, node, context);
+			return;
+		case "variable_assignment":
+		case "variable_assignments": {
+			walkEmbeddedChildren(state, node, context);
+			const assignments = node.type === "variable_assignment" ? [node] : node.children;
+			if (assignments.some((part) => assignmentOf(part, context.source).name === "PATH")) {
+				context.scope.pathChanged = true;
+			}
+			return;
+		}
+		case "comment":
+			return;
+		default:
+			other(state, context, { tier: HIGHEST, reason: `unrecognised bash construct "${node.type}"` });
+	}
+}
+
+/** Statements in order, sharing the scope (so `cd` carries over); words between them are walked for substitutions. */
+function walkSequence(state: WalkState, node: SyntaxNode, context: Context): void {
+	if (node.type === "compound_statement" && node.children[0]?.type === "((") {
+		walkTokensAsCommand(state, node, context);
+		return;
+	}
+	const children = node.children;
+	for (let i = 0; i < children.length; i++) {
+		const child = children[i];
+		if (child === undefined || !child.named) continue;
+		if (STATEMENT_TYPES.has(child.type)) {
+			// `cmd &` runs asynchronously in a subshell.
+			const background = children[i + 1]?.type === "&" && children[i + 1]?.named === false;
+			walkStatement(state, child, background ? withOwnScope(context, "&") : context);
+		} else if (child.type !== "comment") {
+			walkEmbedded(state, child, context);
+		}
+	}
+}
+
+/** Command and process substitutions inside words, expansions and heredoc bodies. */
+function walkEmbedded(state: WalkState, node: SyntaxNode, context: Context): void {
+	if (node.type === "command_substitution" || node.type === "process_substitution") {
+		const opener = node.children[0]?.type ?? "$(";
+		const label = opener === "`" ? "`…`" : opener === "<(" ? "<(…)" : opener === ">(" ? ">(…)" : "$(…)";
+		const inner = withOwnScope(context, label);
+		if (opener === "`" && walkBackquoted(state, node, inner)) return;
+		for (const child of node.children) {
+			if (child.type === "file_redirect") {
+				// `$(< file)` reads the file.
+				const redirect = evaluateRedirect(child, context.source);
+				if (redirect.path !== undefined)
+					other(state, inner, { tier: "read", reason: "reads a file" }, [redirect.path]);
+			} else if (STATEMENT_TYPES.has(child.type)) {
+				walkStatement(state, child, inner);
+			}
+		}
+		return;
+	}
+	if (STATEMENT_TYPES.has(node.type)) {
+		walkStatement(state, node, withOwnScope(context));
+		return;
+	}
+	walkEmbeddedChildren(state, node, context);
+}
+
+/**
+ * Inside backquotes bash removes the backslash from `\$`, `` \` `` and `\\` before parsing the text as
+ * commands, which the grammar does not model; when such escapes occur the text is unescaped and parsed again.
+ * Returns false when there is nothing to unescape (the grammar's own parse is then exact).
+ */
+function walkBackquoted(state: WalkState, node: SyntaxNode, context: Context): boolean {
+	const content = context.source.slice(node.start + 1, node.end - 1);
+	const unescaped = content.replace(/\\([$`\\])/g, "$1");
+	if (unescaped === content) return false;
+	walkShellCode(state, [syntheticWord(unescaped, undefined)], context, "`…`", false);
+	return true;
+}
+
+function walkEmbeddedChildren(state: WalkState, node: SyntaxNode, context: Context): void {
+	for (const child of node.children) walkEmbedded(state, child, context);
+}
+
+interface Redirect {
+	readonly path: PathCandidate | undefined;
+	/** Words the grammar attached to the redirect that are really arguments of the command (`rm 2>x -rf y`). */
+	readonly extraArgs: readonly SyntaxNode[];
+}
+
+function evaluateRedirect(node: SyntaxNode, source: string): Redirect {
+	const operator = node.children.find((child) => !child.named)?.type ?? ">";
+	const words = node.children.filter((child) => child.named && child.type !== "file_descriptor");
+	const [destination, ...extraArgs] = words;
+	if (destination === undefined) return { path: undefined, extraArgs };
+	const word = evaluateWord(destination, source);
+	// `2>&1`, `<&0`, `>&-`: duplicating or closing a descriptor names no file.
+	if ((operator === ">&" || operator === "<&") && /^(\d+-?|-)$/.test(word.text))
+		return { path: undefined, extraArgs };
+	if (word.literal && isHarmlessSink(word.text)) return { path: undefined, extraArgs };
+	const access = operator === "<" || operator === "<&" ? "read" : "write";
+	return { path: fromWord(word, access), extraArgs };
+}
+
+function walkRedirected(state: WalkState, node: SyntaxNode, context: Context): void {
+	const paths: PathCandidate[] = [];
+	const extraArgs: SyntaxNode[] = [];
+	let body: SyntaxNode | undefined;
+	const after: SyntaxNode[] = [];
+	for (const child of node.children) {
+		if (child.type === "file_redirect") {
+			const redirect = evaluateRedirect(child, context.source);
+			if (redirect.path !== undefined) paths.push(redirect.path);
+			extraArgs.push(...redirect.extraArgs);
+			walkEmbedded(state, child, context);
+		} else if (child.type === "heredoc_redirect") {
+			for (const part of child.children) {
+				if (part.type === "file_redirect") {
+					const redirect = evaluateRedirect(part, context.source);
+					if (redirect.path !== undefined) paths.push(redirect.path);
+					extraArgs.push(...redirect.extraArgs);
+					walkEmbedded(state, part, context);
+				} else if (STATEMENT_TYPES.has(part.type)) {
+					// `cat <<EOF && rm x` / `cat <<EOF | sh`: the grammar nests what follows the operator here.
+					after.push(part);
+				} else if (part.type === "heredoc_body") {
+					walkEmbedded(state, part, context);
+				}
+			}
+		} else if (child.type === "herestring_redirect") {
+			walkEmbedded(state, child, context);
+		} else if (body === undefined && STATEMENT_TYPES.has(child.type)) {
+			body = child;
+		}
+	}
+	if (body?.type === "command") {
+		walkCommand(state, body, context, paths, extraArgs);
+	} else {
+		if (body !== undefined) walkStatement(state, body, context);
+		if (extraArgs.length > 0) {
+			other(state, context, { tier: HIGHEST, reason: "words after a redirect that belong to no command" });
+		}
+		if (paths.length > 0) other(state, context, { tier: "read", reason: "redirects input or output" }, paths);
+	}
+	for (const part of after) {
+		const pipedFrom = part.type === "pipeline";
+		walkStatement(state, part, pipedFrom ? withOwnScope(context) : context);
+	}
+}
+
+function walkCommand(
+	state: WalkState,
+	node: SyntaxNode,
+	context: Context,
+	outerPaths: readonly PathCandidate[],
+	outerExtraArgs: readonly SyntaxNode[],
+): void {
+	const source = context.source;
+	const paths = [...outerPaths];
+	const assignments: EnvironmentAssignment[] = [];
+	const wordNodes: SyntaxNode[] = [];
+	const extraArgs: SyntaxNode[] = [];
+	let nameNode: SyntaxNode | undefined;
+	const children = node.children;
+	for (let i = 0; i < children.length; i++) {
+		const child = children[i];
+		if (child === undefined) continue;
+		if (!child.named) {
+			// `$"…"` leaves a lone `$` token glued to the string that follows.
+			const next = children[i + 1];
+			if (child.type === "$" && next !== undefined && next.start === child.end) continue;
+			if (nameNode !== undefined) wordNodes.push(child);
+			continue;
+		}
+		switch (child.type) {
+			case "variable_assignment":
+				assignments.push(assignmentOf(child, source));
+				walkEmbedded(state, child, context);
+				break;
+			case "file_redirect": {
+				const redirect = evaluateRedirect(child, source);
+				if (redirect.path !== undefined) paths.push(redirect.path);
+				extraArgs.push(...redirect.extraArgs);
+				walkEmbedded(state, child, context);
+				break;
+			}
+			case "herestring_redirect":
+				walkEmbedded(state, child, context);
+				break;
+			case "command_name":
+				nameNode = child.children.find((part) => part.named) ?? child;
+				walkEmbedded(state, child, context);
+				break;
+			default:
+				if (STATEMENT_TYPES.has(child.type)) {
+					walkStatement(state, child, withOwnScope(context));
+				} else {
+					wordNodes.push(child);
+					walkEmbedded(state, child, context);
+				}
+		}
+	}
+	for (const extra of [...extraArgs, ...outerExtraArgs]) walkEmbedded(state, extra, context);
+	if (nameNode === undefined) {
+		if (paths.length > 0) other(state, context, { tier: "read", reason: "redirects input or output" }, paths);
+		return;
+	}
+	const words = [nameNode, ...wordNodes, ...extraArgs, ...outerExtraArgs].map((word) =>
+		word.named ? evaluateWord(word, source) : tokenWord(word, source),
+	);
+	expand(state, words, context, { assignments, paths }, 0);
+}
+
+const RESERVED_WORDS: ReadonlySet<string> = new Set([
+	"if",
+	"then",
+	"else",
+	"elif",
+	"fi",
+	"case",
+	"esac",
+	"for",
+	"select",
+	"while",
+	"until",
+	"do",
+	"done",
+	"function",
+	"{",
+	"}",
+]);
+
+function isUnquotedReservedWord(word: BashWord, source: string): boolean {
+	return RESERVED_WORDS.has(word.text) && source.slice(word.node.start, word.node.end) === word.text;
+}
+
+function tokenWord(node: SyntaxNode, source: string): BashWord {
+	const text = source.slice(node.start, node.end);
+	return { text, literal: true, pathValue: text, node };
+}
+
+function assignmentOf(node: SyntaxNode, source: string): EnvironmentAssignment {
+	const [name, , value] = node.children;
+	const evaluated = value === undefined ? undefined : evaluateWord(value, source);
+	return {
+		name: name === undefined ? "" : source.slice(name.start, name.end),
+		value: evaluated?.text ?? "",
+		literal: evaluated?.literal ?? true,
+	};
+}
+
+interface ExpandExtras {
+	readonly assignments: readonly EnvironmentAssignment[];
+	readonly paths: readonly PathCandidate[];
+	readonly placeholder?: ArgvOptions["placeholder"];
+	readonly runtimeOperands?: boolean;
+}
+
+function commandUnit(words: readonly BashWord[], via: readonly string[]): CommandUnit {
+	const argv = words.map((word) => word.text);
+	const first = argv[0] ?? "";
+	return {
+		text: argv.join(" "),
+		name: path.posix.basename(first) || first,
+		argv,
+		literal: words.every((word) => word.literal),
+		via,
+	};
+}
+
+/** Records one command and, if it is a wrapper, the commands it runs. */
+function expand(
+	state: WalkState,
+	words: readonly BashWord[],
+	context: Context,
+	extras: ExpandExtras,
+	chain: number,
+): void {
+	const nameWord = words[0];
+	if (nameWord === undefined) return;
+	const unit = commandUnit(words, context.via);
+	const args = words.slice(1);
+	const base = {
+		kind: "command" as const,
+		unit,
+		args,
+		cwd: context.scope.cwd,
+		remote: context.remote,
+		floors: context.scope.pathChanged && !context.remote ? [...context.floors, PATH_CHANGED] : context.floors,
+		placeholder: extras.placeholder,
+		runtimeOperands: extras.runtimeOperands === true,
+		assignments: extras.assignments,
+	};
+	if (!nameWord.literal) {
+		state.findings.push({ ...base, self: undefined, extraPaths: extras.paths, computedName: true });
+		return;
+	}
+	if (chain === 0 && isUnquotedReservedWord(nameWord, context.source)) {
+		// bash would reject this; the grammar accepted it, so the tree is not what bash would run.
+		state.findings.push({
+			...base,
+			self: {
+				tier: HIGHEST,
+				reason: `"${nameWord.text}" is a reserved word, not a command: the program is malformed`,
+			},
+			extraPaths: extras.paths,
+			computedName: false,
+		});
+		return;
+	}
+	const unwrapped: Unwrapped | undefined =
+		chain < MAX_WRAPPER_CHAIN
+			? unwrapCommand(unit.name, args)
+			: { self: { tier: HIGHEST, reason: "too many nested wrappers to analyse" }, inner: [] };
+	state.findings.push({
+		...base,
+		self: unwrapped?.self,
+		extraPaths: [...extras.paths, ...(unwrapped?.selfPaths ?? [])],
+		computedName: false,
+	});
+	if (!context.remote && (unit.name === "cd" || unit.name === "pushd" || unit.name === "popd")) {
+		context.scope.cwd = changedDirectory(unit.name, args, context.scope.cwd, state.homeDir);
+	}
+	for (const inner of unwrapped?.inner ?? []) {
+		const innerContext: Context = {
+			...context,
+			scope: { ...context.scope },
+			via: [...context.via, inner.via],
+			floors: inner.floor === undefined ? context.floors : [...context.floors, inner.floor],
+			remote: context.remote || inner.remote === true,
+		};
+		if (inner.kind === "shell") {
+			walkShellCode(state, inner.code, innerContext, inner.via);
+			continue;
+		}
+		if (inner.cwd !== undefined)
+			innerContext.scope.cwd = changedDirectory("cd", [inner.cwd], context.scope.cwd, state.homeDir);
+		expand(
+			state,
+			inner.words,
+			innerContext,
+			{
+				assignments: inner.assignments ?? [],
+				paths: [],
+				placeholder: inner.placeholder,
+				runtimeOperands: inner.runtimeOperands,
+			},
+			chain + 1,
+		);
+	}
+}
+
+/** Shell code handed to a wrapper as a string (`bash -c '…'`, `eval …`, `ssh host …`): parsed and walked. */
+function walkShellCode(
+	state: WalkState,
+	code: readonly BashWord[],
+	context: Context,
+	via: string,
+	mustBeLiteral = true,
+): void {
+	if (mustBeLiteral && !code.every((word) => word.literal)) {
+		other(state, context, { tier: HIGHEST, reason: `the code run by ${via} is computed at run time` });
+		return;
+	}
+	if (context.depth + 1 > MAX_SHELL_NESTING) {
+		other(state, context, {
+			tier: HIGHEST,
+			reason: `shell code nested more than ${MAX_SHELL_NESTING} levels deep`,
+		});
+		return;
+	}
+	const source = code.map((word) => word.text).join(" ");
+	const parsed = state.parser.parse(source);
+	if (!parsed.ok) {
+		other(state, context, {
+			tier: HIGHEST,
+			reason: `the code run by ${via} cannot be analysed: ${parsed.reason}`,
+		});
+		return;
+	}
+	walkStatement(state, parsed.root, { ...context, source, depth: context.depth + 1 });
+}
+
+function changedDirectory(
+	name: string,
+	args: readonly BashWord[],
+	cwd: EffectiveCwd,
+	homeDir: string,
+): EffectiveCwd {
+	if (name === "popd") return { known: false, label: "(popd)" };
+	const operands = args.filter((arg) => !/^-[LPe@]+$/.test(arg.text));
+	const target = operands[0];
+	if (target === undefined) return { known: true, dir: homeDir };
+	if (target.text === "-" || target.pathValue === undefined) return { known: false, label: target.text };
+	const dir = resolveDirectory(target.pathValue, cwd, homeDir);
+	return dir === undefined ? { known: false, label: target.text } : { known: true, dir };
+}
+
+/** `[ … ]`, `[[ … ]]`, `(( … ))`: a unit of its tokens, and its substitutions walked. */
+function walkTokensAsCommand(state: WalkState, node: SyntaxNode, context: Context): void {
+	walkEmbeddedChildren(state, node, context);
+	const words: BashWord[] = [];
+	const collect = (part: SyntaxNode): void => {
+		if (part.named && WORD_NODE_TYPES.has(part.type)) {
+			words.push(evaluateWord(part, context.source));
+		} else if (part.children.length === 0) {
+			words.push(tokenWord(part, context.source));
+		} else {
+			for (const child of part.children) collect(child);
+		}
+	};
+	collect(node);
+	expand(state, words, context, { assignments: [], paths: [] }, 0);
+}
+
+/** `export A=1 B`, `declare -x …`, `local …`, `unset …`: a unit of their words; assigned names recorded. */
+function walkDeclaration(state: WalkState, node: SyntaxNode, context: Context): void {
+	walkEmbeddedChildren(state, node, context);
+	const words: BashWord[] = [];
+	const assignments: EnvironmentAssignment[] = [];
+	for (const child of node.children) {
+		if (child.type === "variable_assignment") {
+			const assignment = assignmentOf(child, context.source);
+			assignments.push(assignment);
+			words.push({
+				text: `${assignment.name}=${assignment.value}`,
+				literal: assignment.literal,
+				pathValue: undefined,
+				node: child,
+			});
+		} else if (child.named) {
+			words.push(evaluateWord(child, context.source));
+		} else {
+			words.push(tokenWord(child, context.source));
+		}
+	}
+	expand(state, words, context, { assignments, paths: [] }, 0);
+	if (assignments.some((assignment) => assignment.name === "PATH")) context.scope.pathChanged = true;
+}

@@ -1,0 +1,155 @@
+/**
+ * A bash program → one ActionPart per command found (and per redirect group or piece of code that cannot be
+ * analysed). A part's tier is the strictest of: the built-in table (or the wrapper's own tier), option-dependent
+ * raises, the floors of the wrappers around it, environment injection, the paths it writes, and the operator's
+ * extra classifications.
+ */
+import { HIGHEST_TIER, maxTier, type Tier, tierRank } from "../../policy/tier.ts";
+import type { ActionPart, PathTouch } from "../action.ts";
+import { type EffectiveCwd, makePathTouch, type PathContext, unresolvedPathTouch } from "../paths.ts";
+import { writesSystemPath } from "../system-paths.ts";
+import type { BashParseResult, BashParser } from "./bash-parser.ts";
+import { type BashFinding, type CommandFinding, findBashCommands } from "./bash-walk.ts";
+import { syntheticWord } from "./bash-word.ts";
+import { tableKey } from "./command-key.ts";
+import { commandPathCandidates, type PathCandidate } from "./command-paths.ts";
+import { builtInTier, matchingExtraTiers } from "./command-tier-lookup.ts";
+import { refineCommandTier, type TierRaise } from "./command-tier-refiners.ts";
+import type { CommandTierEntry } from "./command-tier-table.ts";
+import { environmentInjection } from "./environment-injection.ts";
+
+export interface BashClassifyOptions {
+	readonly parser: BashParser;
+	readonly extraCommandTiers: readonly CommandTierEntry[];
+	readonly paths: PathContext;
+}
+
+/** Classifies an already parsed program (the parse is shared with hashing). */
+export function classifyBashProgram(
+	parsed: BashParseResult,
+	cwd: string,
+	options: BashClassifyOptions,
+): ActionPart[] {
+	if (!parsed.ok) {
+		return [
+			{ tier: HIGHEST_TIER, tierReason: `the command cannot be analysed: ${parsed.reason}`, paths: [] },
+		];
+	}
+	const start: EffectiveCwd = { known: true, dir: cwd };
+	const findings = findBashCommands(parsed.root, parsed.source, start, options.parser, options.paths.homeDir);
+	return findings.map((finding) => partOf(finding, options));
+}
+
+function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart {
+	const raises: TierRaise[] = [];
+	let paths: PathTouch[];
+	if (finding.kind === "other") {
+		raises.push(finding.floor, ...finding.floors);
+		paths = finding.remote ? [] : touches(finding.paths, finding.cwd, options.paths);
+	} else {
+		raises.push(...commandRaises(finding, options.extraCommandTiers));
+		paths = finding.remote ? [] : touches(commandCandidates(finding), finding.cwd, options.paths);
+	}
+	raises.push(...pathRaises(paths));
+	const decided = strictest(raises);
+	const part: ActionPart = { tier: decided.tier, tierReason: decided.reason, paths };
+	return finding.kind === "command" ? { ...part, command: finding.unit } : part;
+}
+
+function commandRaises(finding: CommandFinding, extras: readonly CommandTierEntry[]): TierRaise[] {
+	const { unit } = finding;
+	const argTexts = finding.args.map((arg) => arg.text);
+	const raises: TierRaise[] = [];
+	const key = tableKey(unit.name, argTexts);
+	if (finding.computedName) {
+		raises.push({ tier: HIGHEST_TIER, reason: "the command name is computed at run time" });
+	} else {
+		raises.push(finding.self ?? builtInRaise(unit.name, key));
+		const refined = refineCommandTier(unit.name, argTexts);
+		if (refined !== undefined) raises.push(refined);
+	}
+	raises.push(...finding.floors);
+	raises.push(...environmentInjection(finding.assignments));
+	for (const extra of matchingExtraTiers([unit.text, key], extras)) {
+		raises.push({ tier: extra.tier, reason: `config: "${extra.pattern}" is ${extra.tier}` });
+	}
+	return raises;
+}
+
+function builtInRaise(name: string, key: string): TierRaise {
+	const match = builtInTier(key);
+	if (match.pattern === undefined) {
+		return { tier: match.tier, reason: `built-in: ${name} is not a known command, so ${match.tier}` };
+	}
+	if (match.pattern === `${name} *` || match.pattern === name) {
+		return { tier: match.tier, reason: `built-in: ${name} is ${match.tier}` };
+	}
+	return { tier: match.tier, reason: `built-in: "${match.pattern}" is ${match.tier}` };
+}
+
+/** Stands for the operands `xargs` appends at run time. */
+const RUNTIME_OPERAND = syntheticWord("(operands from xargs input)", undefined);
+
+function commandCandidates(finding: CommandFinding): PathCandidate[] {
+	if (finding.computedName || finding.self !== undefined) return [...finding.extraPaths];
+	let args = finding.args;
+	const placeholder = finding.placeholder;
+	if (placeholder !== undefined) {
+		args = args.flatMap((arg) =>
+			placeholder.token.test(arg.text)
+				? placeholder.paths.map((root) => ({
+						...arg,
+						text: arg.text.replace(placeholder.token, root.text),
+						pathValue:
+							arg.pathValue === undefined || root.pathValue === undefined
+								? undefined
+								: arg.pathValue.replace(placeholder.token, root.pathValue),
+					}))
+				: [arg],
+		);
+	}
+	const candidates = commandPathCandidates(finding.unit.name, args);
+	if (finding.runtimeOperands) {
+		// Files that arrive on stdin are unknown; only a command that writes its operands makes that matter.
+		const withRuntime = commandPathCandidates(finding.unit.name, [...args, RUNTIME_OPERAND]);
+		const extra = withRuntime.at(-1);
+		if (extra?.typed === RUNTIME_OPERAND.text && extra.access === "write") candidates.push(extra);
+	}
+	return [...candidates, ...finding.extraPaths];
+}
+
+function touches(candidates: readonly PathCandidate[], cwd: EffectiveCwd, context: PathContext): PathTouch[] {
+	return candidates.map((candidate) =>
+		candidate.value === undefined
+			? unresolvedPathTouch(candidate.typed, candidate.access)
+			: makePathTouch(candidate.typed, candidate.access, cwd, context, candidate.value),
+	);
+}
+
+export function pathRaises(paths: readonly PathTouch[]): TierRaise[] {
+	const raises: TierRaise[] = [];
+	for (const touch of paths) {
+		if (touch.access !== "write") continue;
+		raises.push(
+			writesSystemPath(touch)
+				? { tier: "privileged", reason: `writes ${touch.typed} in a system directory` }
+				: { tier: "write", reason: `writes ${touch.typed}` },
+		);
+	}
+	return raises;
+}
+
+/** The strictest raise; among equals, the first (table and wrapper reasons come before derived ones). */
+export function strictest(raises: readonly TierRaise[]): TierRaise {
+	let best: TierRaise = { tier: "read", reason: "changes nothing" };
+	let first = true;
+	for (const raise of raises) {
+		if (first || tierRank(raise.tier) > tierRank(best.tier)) best = raise;
+		first = false;
+	}
+	return best;
+}
+
+export function tierOfParts(parts: readonly ActionPart[]): Tier {
+	return parts.reduce<Tier>((tier, part) => maxTier(tier, part.tier), "read");
+}

@@ -1,0 +1,683 @@
+/**
+ * Which arguments of a command name files, and whether the command reads or writes them.
+ * Known commands are described by their option syntax; an unknown command's path-looking arguments
+ * (containing `/`, or starting with `.` or `~`) are taken as reads.
+ */
+import type { PathAccess } from "../action.ts";
+import { ownEntry } from "../own-entry.ts";
+import type { BashWord } from "./bash-word.ts";
+import { hasOption, type ScannedArgs, scanArgs } from "./option-scan.ts";
+
+export interface PathCandidate {
+	readonly access: PathAccess;
+	/** As written (placeholders for run-time parts). */
+	readonly typed: string;
+	/** The path to resolve, or undefined when it is known only at run time. */
+	readonly value: string | undefined;
+}
+
+interface PathSpec {
+	/** What the operands are; `last-write`: the last operand is written and the others read (cp, ln). */
+	readonly operands: "read" | "write" | "last-write" | "none";
+	/** Leading operands that are not paths (a pattern, a mode, an owner, a script). */
+	readonly skipLeading?: number;
+	/** Options that supply that leading operand instead (`grep -e PAT`), so every operand is a path. */
+	readonly leadingSuppliedBy?: readonly string[];
+	readonly withValue?: readonly string[];
+	readonly readOptions?: readonly string[];
+	readonly writeOptions?: readonly string[];
+	/** `cp -t DIR`: with one of these, every operand is a source (read). */
+	readonly targetOptions?: readonly string[];
+	/** `uniq IN OUT`: the operand at this position is written. */
+	readonly outputOperand?: number;
+	/** `sed -i`: operands become written. */
+	readonly writesOperands?: (args: readonly string[]) => boolean;
+}
+
+const READ: PathSpec = { operands: "read" };
+const WRITE: PathSpec = { operands: "write" };
+
+const GREP: PathSpec = {
+	operands: "read",
+	skipLeading: 1,
+	leadingSuppliedBy: ["-e", "--regexp", "-f", "--file"],
+	withValue: [
+		"-e",
+		"--regexp",
+		"-A",
+		"-B",
+		"-C",
+		"-m",
+		"-d",
+		"-D",
+		"--include",
+		"--exclude",
+		"--exclude-dir",
+		"--label",
+		"--after-context",
+		"--before-context",
+		"--context",
+		"--max-count",
+	],
+	readOptions: ["-f", "--file", "--exclude-from"],
+};
+
+const RG: PathSpec = {
+	...GREP,
+	leadingSuppliedBy: ["-e", "--regexp", "-f", "--file", "--files", "--type-list"],
+	withValue: [
+		...(GREP.withValue ?? []),
+		"-g",
+		"--glob",
+		"--iglob",
+		"-t",
+		"--type",
+		"-T",
+		"--type-not",
+		"--type-add",
+		"-j",
+		"--threads",
+		"-M",
+		"--max-columns",
+		"--max-depth",
+		"-E",
+		"--encoding",
+		"--sort",
+		"--sortr",
+		"-r",
+		"--replace",
+		"--pre",
+		"--pre-glob",
+		"--path-separator",
+		"--max-filesize",
+		"--context-separator",
+		"--field-match-separator",
+		"--engine",
+		"--color",
+		"--colors",
+	],
+	readOptions: ["-f", "--file", "--ignore-file"],
+};
+
+const SED_IN_PLACE = (args: readonly string[]): boolean =>
+	args.some((arg) => arg === "--in-place" || arg.startsWith("--in-place=")) ||
+	args.some((arg) => /^-[^-]*i/.test(arg) && !/^-[^-i]*[efl]/.test(arg));
+
+const CP_LIKE: PathSpec = {
+	operands: "last-write",
+	withValue: ["-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group"],
+	writeOptions: ["-t", "--target-directory"],
+	targetOptions: ["-t", "--target-directory"],
+};
+
+const CHMOD_LIKE: PathSpec = {
+	operands: "write",
+	skipLeading: 1,
+	leadingSuppliedBy: ["--reference"],
+	withValue: ["--from"],
+	readOptions: ["--reference"],
+};
+
+const PATH_SPECS: Readonly<Record<string, PathSpec>> = {
+	cat: READ,
+	tac: READ,
+	less: READ,
+	more: READ,
+	bat: { operands: "read", withValue: ["-l", "--language", "-r", "--line-range", "-H", "--highlight-line"] },
+	head: { operands: "read", withValue: ["-n", "-c", "--lines", "--bytes"] },
+	tail: {
+		operands: "read",
+		withValue: ["-n", "-c", "--lines", "--bytes", "-s", "--sleep-interval", "--pid"],
+	},
+	wc: READ,
+	stat: { operands: "read", withValue: ["-c", "--format", "--printf", "-f"] },
+	file: { operands: "read", withValue: ["-m", "-F", "-e"] },
+	du: {
+		operands: "read",
+		withValue: ["-d", "--max-depth", "-B", "--block-size", "-t", "--threshold", "--exclude"],
+	},
+	ls: { operands: "read", withValue: ["-I", "--ignore", "-w", "--width", "-T", "--tabsize", "--hide"] },
+	tree: { operands: "read", withValue: ["-L", "-I", "-P", "--filelimit", "--charset"], writeOptions: ["-o"] },
+	realpath: READ,
+	readlink: READ,
+	diff: {
+		operands: "read",
+		withValue: ["-U", "-C", "-x", "-I", "-F", "--label", "-L", "--unified", "--context", "--exclude"],
+		readOptions: ["-X", "--exclude-from"],
+	},
+	cmp: READ,
+	comm: READ,
+	sort: {
+		operands: "read",
+		withValue: [
+			"-k",
+			"--key",
+			"-t",
+			"--field-separator",
+			"-S",
+			"--buffer-size",
+			"-T",
+			"--temporary-directory",
+		],
+		writeOptions: ["-o", "--output"],
+		readOptions: ["--files0-from"],
+	},
+	uniq: { operands: "read", withValue: ["-f", "-s", "-w"], outputOperand: 1 },
+	cut: {
+		operands: "read",
+		withValue: ["-d", "-f", "-b", "-c", "--delimiter", "--fields", "--output-delimiter"],
+	},
+	nl: READ,
+	rev: READ,
+	paste: { operands: "read", withValue: ["-d", "--delimiters"] },
+	join: { operands: "read", withValue: ["-t", "-1", "-2", "-j", "-o", "-a", "-v", "-e"] },
+	column: { operands: "read", withValue: ["-s", "-c", "-o", "-t"] },
+	fold: { operands: "read", withValue: ["-w", "--width"] },
+	strings: { operands: "read", withValue: ["-n", "-t", "-e"] },
+	od: { operands: "read", withValue: ["-A", "-j", "-N", "-t", "-w"] },
+	hexdump: { operands: "read", withValue: ["-n", "-s", "-e", "-f"] },
+	xxd: { operands: "read", withValue: ["-c", "-g", "-l", "-s", "-o"], outputOperand: 1 },
+	base64: { operands: "read", withValue: ["-w", "--wrap"] },
+	md5sum: READ,
+	sha1sum: READ,
+	sha256sum: READ,
+	sha512sum: READ,
+	shasum: { operands: "read", withValue: ["-a", "--algorithm"] },
+	zcat: READ,
+	jq: {
+		operands: "read",
+		skipLeading: 1,
+		leadingSuppliedBy: ["-f", "--from-file"],
+		withValue: ["--indent", "-L", "--arg", "--argjson", "--slurpfile", "--rawfile"],
+		readOptions: ["-f", "--from-file"],
+	},
+	yq: {
+		operands: "read",
+		skipLeading: 1,
+		withValue: ["-o", "--output-format", "-p", "--input-format", "-I"],
+	},
+	grep: GREP,
+	egrep: GREP,
+	fgrep: GREP,
+	rg: RG,
+	ag: { ...GREP, withValue: [...(GREP.withValue ?? []), "-G", "--file-search-regex", "--ignore"] },
+	sed: {
+		operands: "read",
+		skipLeading: 1,
+		leadingSuppliedBy: ["-e", "--expression", "-f", "--file"],
+		withValue: ["-e", "--expression", "-l", "--line-length"],
+		readOptions: ["-f", "--file"],
+		writesOperands: SED_IN_PLACE,
+	},
+	awk: {
+		operands: "read",
+		skipLeading: 1,
+		leadingSuppliedBy: ["-f", "--file"],
+		withValue: ["-v", "-F", "--assign", "--field-separator"],
+		readOptions: ["-f", "--file"],
+	},
+	source: READ,
+	".": READ,
+	rm: WRITE,
+	rmdir: WRITE,
+	unlink: WRITE,
+	shred: { operands: "write", withValue: ["-n", "-s", "--iterations", "--size", "--random-source"] },
+	truncate: { operands: "write", withValue: ["-s", "--size"], readOptions: ["-r", "--reference"] },
+	touch: { operands: "write", withValue: ["-d", "-t", "--date"], readOptions: ["-r", "--reference"] },
+	mkdir: { operands: "write", withValue: ["-m", "--mode", "--context"] },
+	mkfifo: { operands: "write", withValue: ["-m", "--mode"] },
+	mv: { operands: "write", withValue: ["-S", "--suffix"], writeOptions: ["-t", "--target-directory"] },
+	cp: CP_LIKE,
+	install: CP_LIKE,
+	ln: CP_LIKE,
+	link: { operands: "last-write" },
+	tee: WRITE,
+	chmod: CHMOD_LIKE,
+	chown: CHMOD_LIKE,
+	chgrp: CHMOD_LIKE,
+	chattr: { operands: "write", skipLeading: 1 },
+	git: { operands: "none" },
+	echo: { operands: "none" },
+	printf: { operands: "none" },
+	basename: { operands: "none" },
+	dirname: { operands: "none" },
+	tr: { operands: "none" },
+	test: { operands: "none" },
+	kill: { operands: "none" },
+	which: { operands: "none" },
+	type: { operands: "none" },
+	man: { operands: "none" },
+	export: { operands: "none" },
+	ssh: { operands: "none" },
+	docker: { operands: "none" },
+	podman: { operands: "none" },
+	kubectl: { operands: "none" },
+	sleep: { operands: "none" },
+};
+
+/** Paths named by one command's arguments. */
+export function commandPathCandidates(name: string, args: readonly BashWord[]): PathCandidate[] {
+	const special = ownEntry(SPECIAL_EXTRACTORS, name);
+	if (special !== undefined) return special(args);
+	const spec = ownEntry(PATH_SPECS, name);
+	if (spec === undefined) return unknownCommandPaths(args);
+	return specPaths(spec, args);
+}
+
+function specPaths(spec: PathSpec, args: readonly BashWord[]): PathCandidate[] {
+	const texts = args.map((arg) => arg.text);
+	const withValue = new Set([
+		...(spec.withValue ?? []),
+		...(spec.readOptions ?? []),
+		...(spec.writeOptions ?? []),
+	]);
+	if (spec.targetOptions !== undefined) for (const option of spec.targetOptions) withValue.add(option);
+	const scanned = scanArgs(texts, { withValue, stopAtOperand: false });
+	const out: PathCandidate[] = [];
+	out.push(...optionPaths(scanned, args, spec.readOptions ?? [], "read"));
+	out.push(...optionPaths(scanned, args, spec.writeOptions ?? [], "write"));
+	if (spec.operands === "none") return out;
+	const leadingSupplied =
+		spec.leadingSuppliedBy !== undefined && hasOption(scanned, ...spec.leadingSuppliedBy);
+	const operands = scanned.operands.slice(leadingSupplied ? 0 : (spec.skipLeading ?? 0));
+	const targeted = spec.targetOptions !== undefined && hasOption(scanned, ...spec.targetOptions);
+	const written = spec.writesOperands?.(texts) === true;
+	operands.forEach((index, position) => {
+		const word = args[index];
+		if (word === undefined || word.text === "-") return;
+		let access: PathAccess = written || spec.operands === "write" ? "write" : "read";
+		if (spec.operands === "last-write" && !targeted && position === operands.length - 1) access = "write";
+		if (spec.outputOperand === position) access = "write";
+		out.push(fromWord(word, access));
+	});
+	return out;
+}
+
+function optionPaths(
+	scanned: ScannedArgs,
+	args: readonly BashWord[],
+	names: readonly string[],
+	access: PathAccess,
+): PathCandidate[] {
+	const out: PathCandidate[] = [];
+	for (const option of scanned.options) {
+		if (!names.includes(option.name) || option.value === undefined) continue;
+		const word = option.valueIndex === undefined ? undefined : args[option.valueIndex];
+		out.push(
+			word === undefined ? fromValueText(args[option.index], option.value, access) : fromWord(word, access),
+		);
+	}
+	return out;
+}
+
+export function fromWord(word: BashWord, access: PathAccess, stripPrefix = 0): PathCandidate {
+	return {
+		access,
+		typed: word.text.slice(stripPrefix),
+		value: word.pathValue === undefined ? undefined : word.pathValue.slice(stripPrefix),
+	};
+}
+
+/** A value glued to its option (`--output=f`, `-of`): resolvable only when the whole word is. */
+function fromValueText(word: BashWord | undefined, value: string, access: PathAccess): PathCandidate {
+	const known = word?.pathValue !== undefined && word.pathValue === word.text;
+	return { access, typed: value, value: known ? value : undefined };
+}
+
+const URL_LIKE = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
+
+function looksLikePath(text: string): boolean {
+	if (text.startsWith("-") || URL_LIKE.test(text)) return false;
+	return text.includes("/") || text.startsWith(".") || text.startsWith("~");
+}
+
+function unknownCommandPaths(args: readonly BashWord[]): PathCandidate[] {
+	return args.filter((arg) => looksLikePath(arg.text)).map((arg) => fromWord(arg, "read"));
+}
+
+type Extractor = (args: readonly BashWord[]) => PathCandidate[];
+
+function extractDd(args: readonly BashWord[]): PathCandidate[] {
+	const out: PathCandidate[] = [];
+	for (const arg of args) {
+		if (arg.text.startsWith("if=")) out.push(fromWord(arg, "read", 3));
+		if (arg.text.startsWith("of=")) out.push(fromWord(arg, "write", 3));
+	}
+	return out;
+}
+
+/** The starting points: operands before the first expression (`-name`, `(`, `!`). */
+export function findRoots(args: readonly BashWord[]): BashWord[] {
+	const roots: BashWord[] = [];
+	for (const arg of args) {
+		if (/^[-(!)]/.test(arg.text) && !["-H", "-L", "-P"].includes(arg.text)) break;
+		if (arg.text.startsWith("-")) continue;
+		roots.push(arg);
+	}
+	return roots;
+}
+
+function extractFind(args: readonly BashWord[]): PathCandidate[] {
+	const roots = findRoots(args);
+	const deletes = args.some((arg) => arg.text === "-delete");
+	const out = roots.map((root) => fromWord(root, deletes ? "write" : "read"));
+	args.forEach((arg, index) => {
+		const next = args[index + 1];
+		if (next === undefined) return;
+		if (["-fprint", "-fprint0", "-fls"].includes(arg.text)) out.push(fromWord(next, "write"));
+		if (arg.text === "-fprintf") out.push(fromWord(next, "write"));
+	});
+	return out;
+}
+
+const TAR_VALUE = new Set([
+	"-f",
+	"--file",
+	"-C",
+	"--directory",
+	"-T",
+	"--files-from",
+	"-X",
+	"--exclude-from",
+	"-b",
+	"--blocking-factor",
+	"-H",
+	"--format",
+	"-I",
+	"--use-compress-program",
+	"-K",
+	"-N",
+	"-V",
+	"--label",
+]);
+
+function extractTar(args: readonly BashWord[]): PathCandidate[] {
+	const texts = args.map((arg) => arg.text);
+	// Old style: `tar xzf archive.tar.gz` has its flags in the first word, without a dash.
+	const first = texts[0] ?? "";
+	const oldStyle = first !== "" && !first.startsWith("-") && /^[a-zA-Z]+$/.test(first);
+	const normalized = oldStyle ? [`-${first}`, ...texts.slice(1)] : texts;
+	const scanned = scanArgs(normalized, { withValue: TAR_VALUE, stopAtOperand: false });
+	const creates = hasOption(
+		scanned,
+		"-c",
+		"--create",
+		"-r",
+		"--append",
+		"-u",
+		"--update",
+		"-A",
+		"--catenate",
+	);
+	const extracts = hasOption(scanned, "-x", "--extract", "--get");
+	const out: PathCandidate[] = [];
+	for (const option of scanned.options) {
+		if (option.value === undefined) continue;
+		const word = option.valueIndex === undefined ? undefined : args[option.valueIndex];
+		const access: PathAccess =
+			(option.name === "-f" || option.name === "--file") && creates
+				? "write"
+				: (option.name === "-C" || option.name === "--directory") && extracts
+					? "write"
+					: "read";
+		if (
+			!["-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from"].includes(
+				option.name,
+			)
+		) {
+			continue;
+		}
+		out.push(
+			word === undefined ? fromValueText(args[option.index], option.value, access) : fromWord(word, access),
+		);
+	}
+	if (extracts && !hasOption(scanned, "-C", "--directory"))
+		out.push({ access: "write", typed: ".", value: "." });
+	if (creates) for (const index of scanned.operands) out.push(...wordAt(args, index, "read"));
+	return out;
+}
+
+function wordAt(args: readonly BashWord[], index: number, access: PathAccess): PathCandidate[] {
+	const word = args[index];
+	return word === undefined ? [] : [fromWord(word, access)];
+}
+
+function extractUnzip(args: readonly BashWord[]): PathCandidate[] {
+	const scanned = scanArgs(
+		args.map((arg) => arg.text),
+		{ withValue: new Set(["-d", "-x", "-P"]), stopAtOperand: false },
+	);
+	const out = wordAt(args, scanned.operands[0] ?? -1, "read");
+	const listing = hasOption(scanned, "-l", "-Z", "-t", "-v", "-p", "-c");
+	if (listing) return out;
+	const target = scanned.options.find((option) => option.name === "-d");
+	if (target?.valueIndex !== undefined) out.push(...wordAt(args, target.valueIndex, "write"));
+	else out.push({ access: "write", typed: ".", value: "." });
+	return out;
+}
+
+function extractZip(args: readonly BashWord[]): PathCandidate[] {
+	const scanned = scanArgs(
+		args.map((arg) => arg.text),
+		{ withValue: new Set(["-x", "-i", "-P", "-b", "-n", "-t", "-tt"]), stopAtOperand: false },
+	);
+	return scanned.operands.flatMap((index, position) =>
+		wordAt(args, index, position === 0 ? "write" : "read"),
+	);
+}
+
+const CURL_VALUE = new Set([
+	"-o",
+	"--output",
+	"-T",
+	"--upload-file",
+	"-d",
+	"--data",
+	"--data-binary",
+	"--data-raw",
+	"--data-ascii",
+	"--data-urlencode",
+	"--json",
+	"-F",
+	"--form",
+	"-K",
+	"--config",
+	"-H",
+	"--header",
+	"-X",
+	"--request",
+	"-u",
+	"--user",
+	"-A",
+	"--user-agent",
+	"-e",
+	"--referer",
+	"-b",
+	"--cookie",
+	"-c",
+	"--cookie-jar",
+	"-x",
+	"--proxy",
+	"-m",
+	"--max-time",
+	"--connect-timeout",
+	"-w",
+	"--write-out",
+	"--cacert",
+	"--cert",
+	"--key",
+	"-E",
+	"--retry",
+	"-r",
+	"--range",
+	"--url",
+	"--resolve",
+	"-D",
+	"--dump-header",
+	"--output-dir",
+	"--trace",
+	"--trace-ascii",
+	"--stderr",
+	"--netrc-file",
+]);
+
+function extractCurl(args: readonly BashWord[]): PathCandidate[] {
+	const scanned = scanArgs(
+		args.map((arg) => arg.text),
+		{ withValue: CURL_VALUE, stopAtOperand: false },
+	);
+	const out: PathCandidate[] = [];
+	for (const option of scanned.options) {
+		const value = option.value;
+		if (value === undefined) continue;
+		const word = option.valueIndex === undefined ? undefined : args[option.valueIndex];
+		const path = (access: PathAccess, strip = 0): PathCandidate =>
+			word === undefined
+				? fromValueText(args[option.index], value.slice(strip), access)
+				: fromWord(word, access, strip);
+		switch (option.name) {
+			case "-o":
+			case "--output":
+			case "-c":
+			case "--cookie-jar":
+			case "-D":
+			case "--dump-header":
+			case "--output-dir":
+			case "--trace":
+			case "--trace-ascii":
+			case "--stderr":
+				out.push(path("write"));
+				break;
+			case "-T":
+			case "--upload-file":
+			case "-K":
+			case "--config":
+			case "--netrc-file":
+			case "--cert":
+			case "--key":
+				out.push(path("read"));
+				break;
+			case "-d":
+			case "--data":
+			case "--data-binary":
+			case "--data-ascii":
+			case "--data-urlencode":
+			case "--json":
+				// `@-` is stdin.
+				if (value.startsWith("@") && value !== "@-") out.push(path("read", 1));
+				break;
+			case "-F":
+			case "--form": {
+				const at = /^[^=]*=[@<]/.exec(value);
+				if (at !== null && value.slice(at[0].length) !== "-") out.push(path("read", at[0].length));
+				break;
+			}
+			default:
+				break;
+		}
+	}
+	return out;
+}
+
+function extractWget(args: readonly BashWord[]): PathCandidate[] {
+	const scanned = scanArgs(
+		args.map((arg) => arg.text),
+		{
+			withValue: new Set([
+				"-O",
+				"--output-document",
+				"-o",
+				"--output-file",
+				"-a",
+				"--append-output",
+				"-P",
+				"--directory-prefix",
+				"-i",
+				"--input-file",
+				"--post-file",
+				"--body-file",
+				"-U",
+				"--user-agent",
+				"--header",
+				"-t",
+				"--tries",
+				"-T",
+				"--timeout",
+				"-e",
+				"--execute",
+				"--user",
+				"--password",
+				"-l",
+				"--level",
+			]),
+			stopAtOperand: false,
+		},
+	);
+	const out: PathCandidate[] = [];
+	for (const option of scanned.options) {
+		if (option.value === undefined) continue;
+		const access: PathAccess | undefined = [
+			"-O",
+			"--output-document",
+			"-o",
+			"--output-file",
+			"-a",
+			"--append-output",
+			"-P",
+			"--directory-prefix",
+		].includes(option.name)
+			? "write"
+			: ["-i", "--input-file", "--post-file", "--body-file"].includes(option.name)
+				? "read"
+				: undefined;
+		if (access === undefined) continue;
+		const word = option.valueIndex === undefined ? undefined : args[option.valueIndex];
+		out.push(
+			word === undefined ? fromValueText(args[option.index], option.value, access) : fromWord(word, access),
+		);
+	}
+	return out;
+}
+
+/** `host:path` and `user@host:path` are remote; `./a:b` and `/a:b` are local. */
+function isRemoteOperand(text: string): boolean {
+	return /^[^/]*:/.test(text) && !text.startsWith(".");
+}
+
+/** scp/rsync: the last operand is the destination, the others sources; remote ones are not local paths. */
+function extractCopyToHost(withValue: ReadonlySet<string>): Extractor {
+	return (args) => {
+		const scanned = scanArgs(
+			args.map((arg) => arg.text),
+			{ withValue, stopAtOperand: false },
+		);
+		return scanned.operands.flatMap((index, position) => {
+			const word = args[index];
+			if (word === undefined || isRemoteOperand(word.text)) return [];
+			return [fromWord(word, position === scanned.operands.length - 1 ? "write" : "read")];
+		});
+	};
+}
+
+/** `chmod -x f`: a dash word that is not one of chmod's own flags is the mode, not an option. */
+function extractChmod(args: readonly BashWord[]): PathCandidate[] {
+	const modeAsOperand = args.map((arg) =>
+		/^-[^-]/.test(arg.text) && /[^Rcfvh]/.test(arg.text.slice(1)) ? { ...arg, text: `mode${arg.text}` } : arg,
+	);
+	return specPaths(CHMOD_LIKE, modeAsOperand);
+}
+
+const SPECIAL_EXTRACTORS: Readonly<Record<string, Extractor>> = {
+	chmod: extractChmod,
+	dd: extractDd,
+	find: extractFind,
+	tar: extractTar,
+	unzip: extractUnzip,
+	zip: extractZip,
+	curl: extractCurl,
+	wget: extractWget,
+	scp: extractCopyToHost(new Set(["-P", "-i", "-F", "-o", "-c", "-l", "-S", "-J"])),
+	rsync: extractCopyToHost(
+		new Set(["-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from"]),
+	),
+};

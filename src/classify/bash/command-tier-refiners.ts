@@ -1,0 +1,276 @@
+/**
+ * Option-dependent raises the pattern table cannot express (combined short flags, option values, program text).
+ * Each returns a tier and a reason, or nothing; they only ever raise the table's tier.
+ */
+import type { Tier } from "../../policy/tier.ts";
+import { ownEntry } from "../own-entry.ts";
+import { withoutGlobalOptions } from "./command-key.ts";
+import { hasOption, optionValues, type ScannedArgs, scanArgs, valueSet } from "./option-scan.ts";
+
+export interface TierRaise {
+	readonly tier: Tier;
+	readonly reason: string;
+}
+
+type Refiner = (args: readonly string[]) => TierRaise | undefined;
+
+const scan = (args: readonly string[], withValue: ReadonlySet<string> = new Set()): ScannedArgs =>
+	scanArgs(args, { withValue, stopAtOperand: false });
+
+/** A short flag, alone or inside a cluster, before any option that takes the rest of the cluster as its value. */
+function hasShortFlag(args: readonly string[], flag: string, valueFlags = ""): boolean {
+	for (const arg of args) {
+		if (arg === "--") return false;
+		if (!arg.startsWith("-") || arg.startsWith("--")) continue;
+		for (const char of arg.slice(1)) {
+			if (char === flag) return true;
+			if (valueFlags.includes(char)) break;
+		}
+	}
+	return false;
+}
+
+const SED_VALUE = valueSet("-e", "--expression", "-f", "--file", "-l", "--line-length");
+
+function refineSed(args: readonly string[]): TierRaise | undefined {
+	const inPlace =
+		hasShortFlag(args, "i", "efl") || scan(args, SED_VALUE).options.some((o) => o.name === "--in-place");
+	return inPlace ? { tier: "write", reason: "sed -i edits files in place" } : undefined;
+}
+
+function refineFind(args: readonly string[]): TierRaise | undefined {
+	if (args.includes("-delete")) return { tier: "destructive", reason: "find -delete removes what it finds" };
+	if (args.some((arg) => ["-fprint", "-fprint0", "-fprintf", "-fls"].includes(arg))) {
+		return { tier: "write", reason: "find writes its output to a file" };
+	}
+	return undefined;
+}
+
+/** git config keys whose value git runs as a program. */
+const GIT_CODE_KEYS =
+	/^(alias\..*|core\.(sshcommand|pager|editor|fsmonitor|hookspath|askpass|gitproxy)|diff\..*\.(textconv|command)|diff\.external|merge\..*\.driver|filter\..*|credential\..*helper|credential\.helper|sequence\.editor|gpg\..*program|gpg\.program|pager\..*|protocol\.ext\.allow|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack))$/i;
+
+function refineGit(args: readonly string[]): TierRaise | undefined {
+	const global = args.slice(0, args.length - withoutGlobalOptions("git", args).length);
+	for (let i = 0; i < global.length; i++) {
+		const option = global[i] ?? "";
+		const value = option === "-c" ? global[i + 1] : option.startsWith("-c") ? option.slice(2) : undefined;
+		const key = value?.split("=")[0];
+		if (key !== undefined && GIT_CODE_KEYS.test(key)) {
+			return { tier: "privileged", reason: `git -c ${key} makes git run a program` };
+		}
+	}
+	const [sub = "", ...rest] = withoutGlobalOptions("git", args);
+	if (rest.some((arg) => /^--(upload-pack|receive-pack|exec)(=|$)/.test(arg) || arg.startsWith("ext::"))) {
+		return { tier: "privileged", reason: `git ${sub} is told to run a program` };
+	}
+	switch (sub) {
+		case "push":
+			if (
+				hasShortFlag(rest, "f", "o") ||
+				hasShortFlag(rest, "d", "o") ||
+				rest.some(
+					(arg) =>
+						/^--(force|force-with-lease|force-if-includes|mirror|delete|prune)(=|$)/.test(arg) ||
+						arg.startsWith("+") ||
+						arg.startsWith(":"),
+				)
+			) {
+				return { tier: "destructive", reason: "git push overwrites or deletes remote history" };
+			}
+			return undefined;
+		case "branch": {
+			const deletes = hasShortFlag(rest, "d") || rest.includes("--delete");
+			const forced = hasShortFlag(rest, "f") || rest.includes("--force");
+			return hasShortFlag(rest, "D") || (deletes && forced)
+				? { tier: "destructive", reason: "git branch -D deletes unmerged work" }
+				: undefined;
+		}
+		case "checkout":
+			return rest.includes("--") ||
+				rest.includes(".") ||
+				hasShortFlag(rest, "f", "bB") ||
+				rest.includes("--force")
+				? { tier: "destructive", reason: "git checkout of paths discards uncommitted changes" }
+				: undefined;
+		case "restore":
+			return hasShortFlag(rest, "W", "sp") || rest.includes("--worktree")
+				? { tier: "destructive", reason: "git restore --worktree discards uncommitted changes" }
+				: undefined;
+		case "config": {
+			if (rest.some((arg) => /^--(get|list|show|get-all|get-regexp)/.test(arg) || arg === "-l"))
+				return undefined;
+			const key = rest.find((arg) => !arg.startsWith("-"));
+			return key !== undefined && GIT_CODE_KEYS.test(key)
+				? { tier: "privileged", reason: `git config ${key} makes git run a program` }
+				: undefined;
+		}
+		default:
+			return undefined;
+	}
+}
+
+function refineRsync(args: readonly string[]): TierRaise | undefined {
+	if (args.some((arg) => /^--(delete|remove-source-files)/.test(arg))) {
+		return { tier: "destructive", reason: "rsync --delete removes files at the destination" };
+	}
+	return refineSsh(args);
+}
+
+function refineSsh(args: readonly string[]): TierRaise | undefined {
+	return args.some((arg) => /(proxycommand|localcommand|knownhostscommand)/i.test(arg))
+		? { tier: "privileged", reason: "the ssh options run a local command" }
+		: undefined;
+}
+
+function refineKill(args: readonly string[]): TierRaise | undefined {
+	const targets: string[] = [];
+	let signalSeen = false;
+	for (let i = 0; i < args.length; i++) {
+		const arg = args[i] ?? "";
+		if (arg === "--") {
+			targets.push(...args.slice(i + 1));
+			break;
+		}
+		if (arg === "-s" || arg === "-n") {
+			i++;
+			continue;
+		}
+		if (arg.startsWith("-") && !signalSeen) {
+			signalSeen = true;
+			continue;
+		}
+		targets.push(arg);
+	}
+	return targets.some((target) => target === "1" || target === "-1")
+		? { tier: "privileged", reason: "kill targets init or every process" }
+		: undefined;
+}
+
+const AWK_VALUE = valueSet(
+	"-v",
+	"-F",
+	"-f",
+	"--assign",
+	"--field-separator",
+	"--file",
+	"-i",
+	"--include",
+	"-l",
+);
+
+function refineAwk(args: readonly string[]): TierRaise | undefined {
+	const scanned = scan(args, AWK_VALUE);
+	if (hasOption(scanned, "-f", "--file", "-i", "--include", "-l", "--load")) {
+		return { tier: "privileged", reason: "awk runs a program file that cannot be analysed" };
+	}
+	const program = args[scanned.operands[0] ?? -1] ?? "";
+	if (/\bsystem\s*\(/.test(program) || /(^|[^|])\|(?!\|)/.test(program)) {
+		return { tier: "privileged", reason: "the awk program runs shell commands" };
+	}
+	if (/\bprintf?\b[^;{}]*>/.test(program))
+		return { tier: "write", reason: "the awk program writes to a file" };
+	return undefined;
+}
+
+function refineYq(args: readonly string[]): TierRaise | undefined {
+	return hasShortFlag(args, "i") || args.includes("--inplace")
+		? { tier: "write", reason: "yq -i edits files in place" }
+		: undefined;
+}
+
+function refineRipgrep(args: readonly string[]): TierRaise | undefined {
+	return args.some((arg) => arg === "--pre" || arg.startsWith("--pre="))
+		? { tier: "privileged", reason: "rg --pre runs a program on every file" }
+		: undefined;
+}
+
+function refineTar(args: readonly string[]): TierRaise | undefined {
+	const runsProgram = args.some((arg) =>
+		/^--(to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command)/.test(
+			arg,
+		),
+	);
+	return runsProgram || args.includes("-I") || args.includes("-F")
+		? { tier: "privileged", reason: "tar is told to run a program" }
+		: undefined;
+}
+
+const DOCKER_RUN_VALUE = valueSet(
+	"-v",
+	"--volume",
+	"--mount",
+	"--pid",
+	"--network",
+	"--net",
+	"--ipc",
+	"--uts",
+	"--userns",
+);
+const HOST_NAMESPACES = ["--pid", "--network", "--net", "--ipc", "--uts", "--userns"];
+const SENSITIVE_MOUNT =
+	/^(\/|\/(etc|proc|sys|dev|root|boot|usr|bin|sbin|lib\w*|var\/run\/docker\.sock|run\/docker\.sock)(\/.*)?)$/;
+
+/** Container flags that hand the container the host: `--privileged`, host namespaces, capabilities, `/` mounts. */
+function dockerHostAccess(args: readonly string[]): TierRaise | undefined {
+	const scanned = scanArgs(args, { withValue: DOCKER_RUN_VALUE, stopAtOperand: true });
+	for (const option of scanned.options) {
+		if (option.name === "--privileged" || option.name === "--cap-add" || option.name === "--device") {
+			return { tier: "privileged", reason: `the container runs with ${option.name}` };
+		}
+		if (option.name === "--security-opt" && /unconfined|disable/.test(option.value ?? "")) {
+			return { tier: "privileged", reason: "the container runs without its security profile" };
+		}
+		if (HOST_NAMESPACES.includes(option.name) && option.value === "host") {
+			return {
+				tier: "privileged",
+				reason: `the container shares the host's ${option.name.slice(2)} namespace`,
+			};
+		}
+	}
+	const mounts = [
+		...optionValues(scanned, "-v", "--volume").map((o) => (o.value ?? "").split(":")[0] ?? ""),
+		...optionValues(scanned, "--mount").map(
+			(o) => /(?:^|,)(?:source|src)=([^,]*)/.exec(o.value ?? "")?.[1] ?? "",
+		),
+	];
+	const sensitive = mounts.find((source) => SENSITIVE_MOUNT.test(source));
+	return sensitive === undefined
+		? undefined
+		: { tier: "privileged", reason: `the container mounts the host's ${sensitive}` };
+}
+
+function refineDocker(args: readonly string[]): TierRaise | undefined {
+	const [sub = "", second = "", ...rest] = withoutGlobalOptions("docker", args);
+	if (sub === "run" || sub === "create" || sub === "exec") return dockerHostAccess([second, ...rest]);
+	if (sub === "container" && ["run", "create", "exec"].includes(second)) return dockerHostAccess(rest);
+	if (sub === "compose" && second === "down" && (rest.includes("-v") || rest.includes("--volumes"))) {
+		return { tier: "destructive", reason: "docker compose down -v deletes volumes" };
+	}
+	return undefined;
+}
+
+const REFINERS: Readonly<Record<string, Refiner>> = {
+	sed: refineSed,
+	gsed: refineSed,
+	find: refineFind,
+	git: refineGit,
+	rsync: refineRsync,
+	ssh: refineSsh,
+	scp: refineSsh,
+	sftp: refineSsh,
+	kill: refineKill,
+	awk: refineAwk,
+	gawk: refineAwk,
+	mawk: refineAwk,
+	nawk: refineAwk,
+	yq: refineYq,
+	rg: refineRipgrep,
+	tar: refineTar,
+	docker: refineDocker,
+	podman: refineDocker,
+};
+
+export function refineCommandTier(name: string, args: readonly string[]): TierRaise | undefined {
+	return ownEntry(REFINERS, name)?.(args);
+}

@@ -1,0 +1,85 @@
+/**
+ * Environment variables that make a program load or run other code (`LD_PRELOAD=evil.so ls`,
+ * `GIT_SSH_COMMAND=… git fetch`). Setting one for a command makes that command privileged, because what runs is
+ * no longer what the command line says. Setting `PATH` makes it at least write.
+ */
+import type { TierRaise } from "./command-tier-refiners.ts";
+
+export interface EnvironmentAssignment {
+	readonly name: string;
+	readonly value: string;
+	/** The value is fully known before run time. */
+	readonly literal: boolean;
+}
+
+const ALWAYS_INJECTS: ReadonlySet<string> = new Set([
+	"LD_PRELOAD",
+	"LD_AUDIT",
+	"LD_LIBRARY_PATH",
+	"DYLD_INSERT_LIBRARIES",
+	"DYLD_LIBRARY_PATH",
+	"DYLD_FRAMEWORK_PATH",
+	"BASH_ENV",
+	"ENV",
+	"PROMPT_COMMAND",
+	"PS4",
+	"SHELLOPTS",
+	"BASHOPTS",
+	"GIT_SSH",
+	"GIT_SSH_COMMAND",
+	"GIT_EXTERNAL_DIFF",
+	"GIT_ASKPASS",
+	"SSH_ASKPASS",
+	"GIT_EXEC_PATH",
+	"GIT_CONFIG_PARAMETERS",
+	"GIT_CONFIG_GLOBAL",
+	"GIT_CONFIG_SYSTEM",
+	"PERL5OPT",
+	"RUBYOPT",
+	"PYTHONSTARTUP",
+	"PYTHONINSPECT",
+]);
+
+/** Programs started by these are usually an editor or pager; harmless values are let through. */
+const PROGRAM_VARIABLES: ReadonlySet<string> = new Set([
+	"EDITOR",
+	"VISUAL",
+	"GIT_EDITOR",
+	"GIT_SEQUENCE_EDITOR",
+	"PAGER",
+	"GIT_PAGER",
+	"MANPAGER",
+]);
+const HARMLESS_PROGRAMS: ReadonlySet<string> = new Set([
+	"true",
+	":",
+	"cat",
+	"less",
+	"more",
+	"vi",
+	"vim",
+	"nvim",
+	"nano",
+	"emacs",
+	"code --wait",
+]);
+
+const NODE_LOADS_CODE = /(^|\s)(-r|--require|--import|--loader|--experimental-loader)(\s|=|$)/;
+
+export function environmentInjection(assignments: readonly EnvironmentAssignment[]): TierRaise[] {
+	const raises: TierRaise[] = [];
+	for (const { name, value, literal } of assignments) {
+		const injects =
+			ALWAYS_INJECTS.has(name) ||
+			name.startsWith("GIT_CONFIG_KEY_") ||
+			(PROGRAM_VARIABLES.has(name) && !(literal && HARMLESS_PROGRAMS.has(value.trim()))) ||
+			(name === "NODE_OPTIONS" && (!literal || NODE_LOADS_CODE.test(value)));
+		if (injects)
+			raises.push({ tier: "privileged", reason: `sets ${name}, which makes the command run other code` });
+		// A read-only command could be any program once PATH changes (`PATH=. ls` runs ./ls).
+		if (name === "PATH") {
+			raises.push({ tier: "write", reason: "sets PATH, so the command name may resolve to another program" });
+		}
+	}
+	return raises;
+}

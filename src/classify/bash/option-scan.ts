@@ -1,0 +1,92 @@
+/**
+ * getopt-style reading of a command's arguments: which words are options (and their values) and which are
+ * operands. Knowing which options take a value is what keeps `head -n 5 f` from reading a file named `5`.
+ */
+
+export interface ScannedOption {
+	/** `-n` or `--lines` (a short option inside a cluster is reported on its own). */
+	readonly name: string;
+	readonly value: string | undefined;
+	/** Index of the word holding the value, when it is a separate word. */
+	readonly valueIndex: number | undefined;
+	readonly index: number;
+}
+
+export interface ScannedArgs {
+	readonly options: readonly ScannedOption[];
+	/** Indexes (into the scanned array) of the operands, in order. */
+	readonly operands: readonly number[];
+}
+
+export interface OptionSyntax {
+	/** Options that take a value, short (`-n`) and long (`--lines`). */
+	readonly withValue: ReadonlySet<string>;
+	/**
+	 * `true` (POSIX, and every wrapper): the first operand ends the options, so `sudo rm -rf x` stops at `rm`.
+	 * `false` (GNU permutation): options may follow operands, as in `rm x -rf`.
+	 */
+	readonly stopAtOperand: boolean;
+}
+
+export function scanArgs(args: readonly string[], syntax: OptionSyntax): ScannedArgs {
+	const options: ScannedOption[] = [];
+	const operands: number[] = [];
+	let onlyOperands = false;
+	for (let i = 0; i < args.length; i++) {
+		const arg = args[i] ?? "";
+		if (onlyOperands || arg === "-" || !arg.startsWith("-")) {
+			operands.push(i);
+			if (syntax.stopAtOperand) onlyOperands = true;
+			continue;
+		}
+		if (arg === "--") {
+			onlyOperands = true;
+			continue;
+		}
+		if (arg.startsWith("--")) {
+			const equals = arg.indexOf("=");
+			if (equals !== -1) {
+				options.push({
+					name: arg.slice(0, equals),
+					value: arg.slice(equals + 1),
+					valueIndex: undefined,
+					index: i,
+				});
+			} else if (syntax.withValue.has(arg)) {
+				options.push({ name: arg, value: args[i + 1], valueIndex: i + 1, index: i });
+				i++;
+			} else {
+				options.push({ name: arg, value: undefined, valueIndex: undefined, index: i });
+			}
+			continue;
+		}
+		for (let c = 1; c < arg.length; c++) {
+			const name = `-${arg[c]}`;
+			if (!syntax.withValue.has(name)) {
+				options.push({ name, value: undefined, valueIndex: undefined, index: i });
+				continue;
+			}
+			const attached = arg.slice(c + 1);
+			if (attached !== "") {
+				options.push({ name, value: attached, valueIndex: undefined, index: i });
+			} else {
+				options.push({ name, value: args[i + 1], valueIndex: i + 1, index: i });
+				i++;
+			}
+			break;
+		}
+	}
+	return { options, operands };
+}
+
+export function hasOption(scanned: ScannedArgs, ...names: readonly string[]): boolean {
+	return scanned.options.some((option) => names.includes(option.name));
+}
+
+export function optionValues(scanned: ScannedArgs, ...names: readonly string[]): ScannedOption[] {
+	return scanned.options.filter((option) => names.includes(option.name) && option.value !== undefined);
+}
+
+export function valueSet(...names: readonly string[]): ReadonlySet<string> {
+	return new Set(names);
+}

@@ -1,0 +1,962 @@
+/**
+ * Commands that run other commands. Unwrapping finds the inner command (an argv, or shell code to parse) so it
+ * is classified and matched on its own; the wrapper may add a floor to it (sudo → privileged, ssh →
+ * network-egress) and has a tier of its own. Code that cannot be seen (`source f`, `python -c …`, `bash script`)
+ * gives the wrapper the highest tier.
+ */
+import type { Tier } from "../../policy/tier.ts";
+import { ownEntry } from "../own-entry.ts";
+import { type BashWord, syntheticWord } from "./bash-word.ts";
+import { withoutGlobalOptions } from "./command-key.ts";
+import { findRoots, fromWord, type PathCandidate } from "./command-paths.ts";
+import type { EnvironmentAssignment } from "./environment-injection.ts";
+import { hasOption, type ScannedArgs, scanArgs, valueSet } from "./option-scan.ts";
+
+export interface TierFloor {
+	readonly tier: Tier;
+	readonly reason: string;
+}
+
+export interface ArgvOptions {
+	readonly floor?: TierFloor;
+	/** Runs on another machine or in a container: its paths are not local paths. */
+	readonly remote?: boolean;
+	/** `env -C dir`: the directory the inner command runs in. */
+	readonly cwd?: BashWord;
+	/** `find -exec rm {}`: words containing the token stand for these paths. */
+	readonly placeholder?: { readonly token: RegExp; readonly paths: readonly BashWord[] };
+	/** `xargs rm`: more operands arrive at run time. */
+	readonly runtimeOperands?: boolean;
+	/** Environment assignments the wrapper makes (`env LD_PRELOAD=x cmd`). */
+	readonly assignments?: readonly EnvironmentAssignment[];
+}
+
+export type InnerCommand =
+	| ({ readonly kind: "argv"; readonly words: readonly BashWord[]; readonly via: string } & ArgvOptions)
+	| {
+			readonly kind: "shell";
+			/** Words joined by spaces form the code, as `eval` and `ssh` join them. */
+			readonly code: readonly BashWord[];
+			readonly via: string;
+			readonly floor?: TierFloor;
+			readonly remote?: boolean;
+	  };
+
+export interface Unwrapped {
+	/** The wrapper's own tier, replacing the table lookup; undefined: classify the wrapper like any command. */
+	readonly self?: TierFloor;
+	readonly selfPaths?: readonly PathCandidate[];
+	readonly inner: readonly InnerCommand[];
+}
+
+type Unwrapper = (args: readonly BashWord[], name: string) => Unwrapped | undefined;
+
+const scanWords = (
+	words: readonly BashWord[],
+	withValue: ReadonlySet<string>,
+	stopAtOperand = true,
+): ScannedArgs =>
+	scanArgs(
+		words.map((word) => word.text),
+		{ withValue, stopAtOperand },
+	);
+
+const NEUTRAL: TierFloor = { tier: "read", reason: "runs the command it is given (classified on its own)" };
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/** `NAME=value` words at the start of a command (as `env` and `sudo` accept them). */
+function leadingAssignments(words: readonly BashWord[]): EnvironmentAssignment[] {
+	const out: EnvironmentAssignment[] = [];
+	for (const word of words) {
+		if (!ASSIGNMENT.test(word.text)) break;
+		const equals = word.text.indexOf("=");
+		out.push({ name: word.text.slice(0, equals), value: word.text.slice(equals + 1), literal: word.literal });
+	}
+	return out;
+}
+
+/** The words from the first operand on. */
+function fromFirstOperand(args: readonly BashWord[], scanned: ScannedArgs): readonly BashWord[] {
+	const first = scanned.operands[0];
+	return first === undefined ? [] : args.slice(first);
+}
+
+/** A word's text after `n` characters, as a word of its own (`--command=ls` → `ls`). */
+function tail(word: BashWord, n: number): BashWord {
+	return { ...word, text: word.text.slice(n), pathValue: word.pathValue?.slice(n) };
+}
+
+function argvInner(words: readonly BashWord[], via: string, options: ArgvOptions = {}): InnerCommand[] {
+	return words.length === 0 ? [] : [{ kind: "argv", words, via, ...options }];
+}
+
+function simpleWrapper(withValue: ReadonlySet<string>): Unwrapper {
+	return (args, name) => {
+		const scanned = scanWords(args, withValue);
+		return { self: NEUTRAL, inner: argvInner(fromFirstOperand(args, scanned), name) };
+	};
+}
+
+function asUser(tool: string, withValue: ReadonlySet<string>): Unwrapper {
+	return (args) => {
+		const floor: TierFloor = { tier: "privileged", reason: `${tool} runs commands as another user` };
+		const scanned = scanWords(args, withValue);
+		if (hasOption(scanned, "-e", "--edit")) {
+			return {
+				self: floor,
+				selfPaths: fromFirstOperand(args, scanned).map((w) => fromWord(w, "write")),
+				inner: [],
+			};
+		}
+		const rest = fromFirstOperand(args, scanned);
+		const assignments = leadingAssignments(rest);
+		return { self: floor, inner: argvInner(rest.slice(assignments.length), tool, { floor, assignments }) };
+	};
+}
+
+const sudo = asUser(
+	"sudo",
+	valueSet(
+		...["-u", "-g", "-C", "-D", "-p", "-r", "-t", "-T", "-U", "-h"],
+		...[
+			"--user",
+			"--group",
+			"--chdir",
+			"--prompt",
+			"--role",
+			"--type",
+			"--close-from",
+			"--other-user",
+			"--host",
+		],
+		"--command-timeout",
+	),
+);
+const doas = asUser("doas", valueSet("-u", "-C"));
+const pkexec = asUser("pkexec", valueSet("--user"));
+
+function su(args: readonly BashWord[]): Unwrapped {
+	const floor: TierFloor = { tier: "privileged", reason: "su runs commands as another user" };
+	const scanned = scanWords(
+		args,
+		valueSet("-c", "--command", "-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w"),
+		false,
+	);
+	const command = scanned.options.find((option) => option.name === "-c" || option.name === "--command");
+	if (command === undefined) return { self: floor, inner: [] };
+	const word =
+		command.valueIndex !== undefined
+			? args[command.valueIndex]
+			: tailAfter(args[command.index], command.value ?? "");
+	return {
+		self: floor,
+		inner: word === undefined ? [] : [{ kind: "shell", code: [word], via: "su -c", floor }],
+	};
+}
+
+/** The attached value of an option word (`-ccode`, `--command=code`) as a word. */
+function tailAfter(word: BashWord | undefined, value: string): BashWord | undefined {
+	return word === undefined ? undefined : tail(word, word.text.length - value.length);
+}
+
+function env(args: readonly BashWord[]): Unwrapped {
+	const scanned = scanWords(
+		args,
+		valueSet("-u", "--unset", "-C", "--chdir", "-S", "--split-string", "-P", "--default-signal"),
+	);
+	const rest = fromFirstOperand(args, scanned);
+	const assignments = leadingAssignments(rest);
+	const start = assignments.length;
+	const self: TierFloor = { tier: "read", reason: "env runs a command with a changed environment" };
+	const split = scanned.options.find((option) => option.name === "-S" || option.name === "--split-string");
+	if (split !== undefined) {
+		const word =
+			split.valueIndex !== undefined
+				? args[split.valueIndex]
+				: tailAfter(args[split.index], split.value ?? "");
+		return {
+			self,
+			inner: word === undefined ? [] : [{ kind: "shell", code: [word, ...rest.slice(start)], via: "env -S" }],
+		};
+	}
+	const chdir = scanned.options.find((option) => option.name === "-C" || option.name === "--chdir");
+	const cwd =
+		chdir === undefined
+			? undefined
+			: chdir.valueIndex !== undefined
+				? args[chdir.valueIndex]
+				: tailAfter(args[chdir.index], chdir.value ?? "");
+	return {
+		self,
+		inner: argvInner(rest.slice(start), "env", { assignments, ...(cwd === undefined ? {} : { cwd }) }),
+	};
+}
+
+function xargs(args: readonly BashWord[]): Unwrapped {
+	const scanned = scanWords(
+		args,
+		valueSet(
+			"-a",
+			"--arg-file",
+			"-d",
+			"--delimiter",
+			"-E",
+			"-I",
+			"-L",
+			"-n",
+			"--max-args",
+			"-P",
+			"--max-procs",
+			"-s",
+			"--max-chars",
+			"--process-slot-var",
+			"--max-lines",
+			"--replace",
+		),
+	);
+	return {
+		self: NEUTRAL,
+		inner: argvInner(fromFirstOperand(args, scanned), "xargs", { runtimeOperands: true }),
+	};
+}
+
+function timeout(args: readonly BashWord[]): Unwrapped {
+	const scanned = scanWords(args, valueSet("-s", "--signal", "-k", "--kill-after"));
+	const afterDuration = fromFirstOperand(args, scanned).slice(1);
+	return { self: NEUTRAL, inner: argvInner(afterDuration, "timeout") };
+}
+
+function time(args: readonly BashWord[]): Unwrapped {
+	const scanned = scanWords(args, valueSet("-f", "--format", "-o", "--output"));
+	const output = scanned.options.find((option) => option.name === "-o" || option.name === "--output");
+	const outputWord = output?.valueIndex === undefined ? undefined : args[output.valueIndex];
+	return {
+		self: NEUTRAL,
+		selfPaths: outputWord === undefined ? [] : [fromWord(outputWord, "write")],
+		inner: argvInner(fromFirstOperand(args, scanned), "time"),
+	};
+}
+
+function watch(args: readonly BashWord[]): Unwrapped {
+	const scanned = scanWords(args, valueSet("-n", "--interval", "-q", "--equexit"));
+	const rest = fromFirstOperand(args, scanned);
+	if (hasOption(scanned, "-x", "--exec")) return { self: NEUTRAL, inner: argvInner(rest, "watch") };
+	return { self: NEUTRAL, inner: rest.length === 0 ? [] : [{ kind: "shell", code: rest, via: "watch" }] };
+}
+
+function flock(args: readonly BashWord[]): Unwrapped {
+	const scanned = scanWords(args, valueSet("-w", "--timeout", "--wait", "-E", "--conflict-exit-code"));
+	const [lockFile, next, ...rest] = fromFirstOperand(args, scanned);
+	const self: TierFloor = { tier: "write", reason: "flock creates and locks a file" };
+	if (lockFile === undefined || /^\d+$/.test(lockFile.text)) return { self, inner: [] };
+	const selfPaths = [fromWord(lockFile, "write")];
+	if (next === undefined) return { self, selfPaths, inner: [] };
+	if (next.text === "-c" || next.text === "--command") {
+		const code = rest[0];
+		return {
+			self,
+			selfPaths,
+			inner: code === undefined ? [] : [{ kind: "shell", code: [code], via: "flock -c" }],
+		};
+	}
+	return { self, selfPaths, inner: argvInner([next, ...rest], "flock") };
+}
+
+function command(args: readonly BashWord[], name: string): Unwrapped {
+	const scanned = scanWords(args, valueSet());
+	if (hasOption(scanned, "-v", "-V"))
+		return { self: { tier: "read", reason: `${name} -v looks a command up` }, inner: [] };
+	return { self: NEUTRAL, inner: argvInner(fromFirstOperand(args, scanned), name) };
+}
+
+const SHELL_VALUE = valueSet("-o", "+o", "-O", "+O", "--rcfile", "--init-file");
+
+function shell(args: readonly BashWord[], name: string): Unwrapped {
+	let inlineCode = false;
+	let readsStdin = false;
+	let onlyInfo = true;
+	let operand: number | undefined;
+	for (let i = 0; i < args.length; i++) {
+		const text = args[i]?.text ?? "";
+		if (text === "--" || text === "-") {
+			operand = i + 1 < args.length ? i + 1 : undefined;
+			break;
+		}
+		if (!/^[-+]/.test(text)) {
+			operand = i;
+			break;
+		}
+		if (SHELL_VALUE.has(text)) {
+			i++;
+			onlyInfo = false;
+			continue;
+		}
+		if (text === "--version" || text === "--help") continue;
+		onlyInfo = false;
+		if (/^[-+][^-]*c/.test(text)) inlineCode = true;
+		if (/^-[^-]*s/.test(text)) readsStdin = true;
+	}
+	const code = operand === undefined ? undefined : args[operand];
+	if (inlineCode) {
+		if (code === undefined)
+			return { self: { tier: "privileged", reason: `${name} -c has no code to analyse` }, inner: [] };
+		return {
+			self: { tier: "read", reason: `${name} -c runs the given code (classified on its own)` },
+			inner: [{ kind: "shell", code: [code], via: `${name} -c` }],
+		};
+	}
+	if (code !== undefined && !readsStdin) {
+		return {
+			self: { tier: "privileged", reason: `${name} runs a script file whose commands cannot be seen` },
+			selfPaths: [fromWord(code, "read")],
+			inner: [],
+		};
+	}
+	if (onlyInfo && code === undefined && args.length > 0) {
+		return { self: { tier: "read", reason: `${name} prints information` }, inner: [] };
+	}
+	return { self: { tier: "privileged", reason: `${name} reads commands from standard input` }, inner: [] };
+}
+
+function busybox(args: readonly BashWord[]): Unwrapped {
+	return { self: NEUTRAL, inner: argvInner(args, "busybox") };
+}
+
+function evalBuiltin(args: readonly BashWord[]): Unwrapped {
+	return { self: NEUTRAL, inner: args.length === 0 ? [] : [{ kind: "shell", code: args, via: "eval" }] };
+}
+
+/** `alias ls='rm -rf x'`: the value runs wherever the alias is used later, so it is classified as code now. */
+function alias(args: readonly BashWord[]): Unwrapped {
+	const inner: InnerCommand[] = [];
+	for (const word of args) {
+		const equals = word.text.indexOf("=");
+		if (equals <= 0) continue;
+		inner.push({ kind: "shell", code: [tail(word, equals + 1)], via: "alias" });
+	}
+	return {
+		self: { tier: "read", reason: "alias defines a command name (its text is classified on its own)" },
+		inner,
+	};
+}
+
+/** `script -c 'cmd' log`: runs the command in a recorded terminal; without `-c` it starts a shell. */
+function script(args: readonly BashWord[], name: string): Unwrapped {
+	const scanned = scanWords(
+		args,
+		valueSet("-c", "--command", "-E", "--echo", "-T", "--log-timing", "-I", "-O"),
+		false,
+	);
+	const command = scanned.options.find((option) => option.name === "-c" || option.name === "--command");
+	if (command === undefined) return stdinProgram(name);
+	const word =
+		command.valueIndex !== undefined
+			? args[command.valueIndex]
+			: tailAfter(args[command.index], command.value ?? "");
+	return {
+		self: { tier: "write", reason: "script records a terminal session to a file" },
+		inner: word === undefined ? [] : [{ kind: "shell", code: [word], via: "script -c" }],
+	};
+}
+
+function trap(args: readonly BashWord[]): Unwrapped {
+	const scanned = scanWords(args, valueSet());
+	const operands = fromFirstOperand(args, scanned);
+	const action = operands[0];
+	const self: TierFloor = {
+		tier: "read",
+		reason: "trap sets a signal handler (its code is classified on its own)",
+	};
+	if (action === undefined || operands.length < 2 || action.text === "-" || action.text === "") {
+		return { self, inner: [] };
+	}
+	return { self, inner: [{ kind: "shell", code: [action], via: "trap" }] };
+}
+
+function source(args: readonly BashWord[], name: string): Unwrapped {
+	const file = args[0];
+	return {
+		self: { tier: "privileged", reason: `${name} runs a script file whose commands cannot be seen` },
+		selfPaths: file === undefined ? [] : [fromWord(file, "read")],
+		inner: [],
+	};
+}
+
+const EXEC_ACTIONS = ["-exec", "-execdir", "-ok", "-okdir"];
+
+function find(args: readonly BashWord[]): Unwrapped | undefined {
+	const roots = findRoots(args);
+	const paths = roots.length > 0 ? roots : [syntheticWord(".", ".")];
+	const inner: InnerCommand[] = [];
+	for (let i = 0; i < args.length; i++) {
+		if (!EXEC_ACTIONS.includes(args[i]?.text ?? "")) continue;
+		const start = i + 1;
+		let end = start;
+		while (end < args.length && args[end]?.text !== ";" && args[end]?.text !== "+") end++;
+		inner.push(
+			...argvInner(args.slice(start, end), `find ${args[i]?.text}`, {
+				placeholder: { token: /\{\}/, paths },
+			}),
+		);
+		i = end;
+	}
+	return inner.length === 0 ? undefined : { inner };
+}
+
+const FD_VALUE = valueSet(
+	"-e",
+	"--extension",
+	"-t",
+	"--type",
+	"-d",
+	"--max-depth",
+	"--min-depth",
+	"--exact-depth",
+	"-E",
+	"--exclude",
+	"-S",
+	"--size",
+	"--changed-within",
+	"--changed-before",
+	"-o",
+	"--owner",
+	"-j",
+	"--threads",
+	"--max-results",
+	"--base-directory",
+	"--path-separator",
+	"-c",
+	"--color",
+	"--ignore-file",
+	"--search-path",
+	"--batch-size",
+);
+
+function fd(args: readonly BashWord[], name: string): Unwrapped | undefined {
+	const execAt = args.findIndex((word) => ["-x", "--exec", "-X", "--exec-batch"].includes(word.text));
+	if (execAt === -1) return undefined;
+	const own = args.slice(0, execAt);
+	const scanned = scanWords(own, FD_VALUE, false);
+	const searchPaths = scanned.operands
+		.slice(1)
+		.flatMap((index) => (own[index] === undefined ? [] : [own[index]]));
+	const inner: InnerCommand[] = [];
+	let start = execAt + 1;
+	while (start < args.length) {
+		let end = start;
+		while (end < args.length && args[end]?.text !== ";") end++;
+		inner.push(
+			...argvInner(args.slice(start, end), `${name} ${args[execAt]?.text}`, {
+				placeholder: {
+					token: /\{(\/|\/\/|\.|\/\.)?\}/,
+					paths: searchPaths.length > 0 ? searchPaths : [syntheticWord(".", ".")],
+				},
+			}),
+		);
+		const nextExec = args.findIndex(
+			(word, index) => index > end && ["-x", "--exec", "-X", "--exec-batch"].includes(word.text),
+		);
+		if (nextExec === -1) break;
+		start = nextExec + 1;
+	}
+	return inner.length === 0 ? undefined : { inner };
+}
+
+const SSH_VALUE = valueSet(
+	"-B",
+	"-b",
+	"-c",
+	"-D",
+	"-E",
+	"-e",
+	"-F",
+	"-I",
+	"-i",
+	"-J",
+	"-L",
+	"-l",
+	"-m",
+	"-O",
+	"-o",
+	"-p",
+	"-Q",
+	"-R",
+	"-S",
+	"-W",
+	"-w",
+);
+
+function ssh(args: readonly BashWord[]): Unwrapped {
+	const scanned = scanWords(args, SSH_VALUE);
+	const [host, ...remote] = fromFirstOperand(args, scanned);
+	const where = host?.text ?? "a remote host";
+	const floor: TierFloor = { tier: "network-egress", reason: `runs on ${where} over ssh` };
+	return {
+		self: { tier: "network-egress", reason: `ssh connects to ${where}` },
+		inner:
+			remote.length === 0 ? [] : [{ kind: "shell", code: remote, via: `ssh ${where}`, floor, remote: true }],
+	};
+}
+
+const DOCKER_EXEC_VALUE = valueSet(
+	"-e",
+	"--env",
+	"--env-file",
+	"-u",
+	"--user",
+	"-w",
+	"--workdir",
+	"--detach-keys",
+);
+const DOCKER_RUN_VALUE = valueSet(
+	"-a",
+	"--attach",
+	"--add-host",
+	"--annotation",
+	"--blkio-weight",
+	"--blkio-weight-device",
+	"--cap-add",
+	"--cap-drop",
+	"--cgroup-parent",
+	"--cgroupns",
+	"--cidfile",
+	"--cpu-period",
+	"--cpu-quota",
+	"--cpu-rt-period",
+	"--cpu-rt-runtime",
+	"-c",
+	"--cpu-shares",
+	"--cpus",
+	"--cpuset-cpus",
+	"--cpuset-mems",
+	"--device",
+	"--device-cgroup-rule",
+	"--device-read-bps",
+	"--device-read-iops",
+	"--device-write-bps",
+	"--device-write-iops",
+	"--dns",
+	"--dns-option",
+	"--dns-search",
+	"--domainname",
+	"--entrypoint",
+	"-e",
+	"--env",
+	"--env-file",
+	"--expose",
+	"--gpus",
+	"--group-add",
+	"--health-cmd",
+	"--health-interval",
+	"--health-retries",
+	"--health-start-period",
+	"--health-timeout",
+	"-h",
+	"--hostname",
+	"--ip",
+	"--ip6",
+	"--ipc",
+	"--isolation",
+	"--kernel-memory",
+	"-l",
+	"--label",
+	"--label-file",
+	"--link",
+	"--link-local-ip",
+	"--log-driver",
+	"--log-opt",
+	"--mac-address",
+	"-m",
+	"--memory",
+	"--memory-reservation",
+	"--memory-swap",
+	"--memory-swappiness",
+	"--mount",
+	"--name",
+	"--network",
+	"--net",
+	"--network-alias",
+	"--oom-score-adj",
+	"--pid",
+	"--pids-limit",
+	"--platform",
+	"-p",
+	"--publish",
+	"--pull",
+	"--restart",
+	"--runtime",
+	"--security-opt",
+	"--shm-size",
+	"--stop-signal",
+	"--stop-timeout",
+	"--storage-opt",
+	"--sysctl",
+	"--tmpfs",
+	"--ulimit",
+	"-u",
+	"--user",
+	"--userns",
+	"--uts",
+	"-v",
+	"--volume",
+	"--volume-driver",
+	"--volumes-from",
+	"-w",
+	"--workdir",
+);
+const COMPOSE_VALUE = valueSet(
+	"-e",
+	"--env",
+	"-u",
+	"--user",
+	"-w",
+	"--workdir",
+	"--index",
+	"--name",
+	"--entrypoint",
+	"-p",
+	"--publish",
+	"-v",
+	"--volume",
+	"-l",
+	"--label",
+);
+
+function inContainer(
+	rest: readonly BashWord[],
+	withValue: ReadonlySet<string>,
+	via: string,
+	floorTier: Tier = "write",
+): Unwrapped | undefined {
+	const scanned = scanWords(rest, withValue);
+	const [target, ...inner] = fromFirstOperand(rest, scanned);
+	const floor: TierFloor = { tier: floorTier, reason: `runs inside ${target?.text ?? "a container"}` };
+	return { inner: argvInner(inner, via, { floor, remote: true }) };
+}
+
+function docker(args: readonly BashWord[], name: string): Unwrapped | undefined {
+	const texts = args.map((word) => word.text);
+	const offset = args.length - withoutGlobalOptions("docker", texts).length;
+	const [sub, second] = texts.slice(offset);
+	const after = (n: number): readonly BashWord[] => args.slice(offset + n);
+	if (sub === "exec") return inContainer(after(1), DOCKER_EXEC_VALUE, `${name} exec`);
+	if (sub === "run") return inContainer(after(1), DOCKER_RUN_VALUE, `${name} run`);
+	if (sub === "container" && second === "exec")
+		return inContainer(after(2), DOCKER_EXEC_VALUE, `${name} exec`);
+	if (sub === "container" && second === "run") return inContainer(after(2), DOCKER_RUN_VALUE, `${name} run`);
+	if (sub === "compose" && (second === "exec" || second === "run")) {
+		return inContainer(after(2), COMPOSE_VALUE, `${name} compose ${second}`);
+	}
+	return undefined;
+}
+
+function dockerCompose(args: readonly BashWord[], name: string): Unwrapped | undefined {
+	const sub = args[0]?.text;
+	return sub === "exec" || sub === "run"
+		? inContainer(args.slice(1), COMPOSE_VALUE, `${name} ${sub}`)
+		: undefined;
+}
+
+function kubectl(args: readonly BashWord[]): Unwrapped | undefined {
+	const texts = args.map((word) => word.text);
+	const offset = args.length - withoutGlobalOptions("kubectl", texts).length;
+	if (texts[offset] !== "exec") return undefined;
+	const rest = args.slice(offset + 1);
+	const dashes = rest.findIndex((word) => word.text === "--");
+	const floor: TierFloor = { tier: "network-egress", reason: "runs inside a cluster pod" };
+	if (dashes !== -1)
+		return { inner: argvInner(rest.slice(dashes + 1), "kubectl exec", { floor, remote: true }) };
+	const withValue = valueSet("-c", "--container", "-n", "--namespace", "--context", "-f", "--filename");
+	return inContainer(rest, withValue, "kubectl exec", "network-egress");
+}
+
+const DOWNLOADED: TierFloor = { tier: "network-egress", reason: "runs a package fetched from the network" };
+
+function packageRunner(via: string, withValue: ReadonlySet<string>): Unwrapper {
+	return (args) => {
+		const scanned = scanWords(args, withValue);
+		const call = scanned.options.find((option) => option.name === "-c" || option.name === "--call");
+		if (call !== undefined) {
+			const word =
+				call.valueIndex !== undefined ? args[call.valueIndex] : tailAfter(args[call.index], call.value ?? "");
+			return {
+				self: DOWNLOADED,
+				inner: word === undefined ? [] : [{ kind: "shell", code: [word], via, floor: DOWNLOADED }],
+			};
+		}
+		return {
+			self: DOWNLOADED,
+			inner: argvInner(fromFirstOperand(args, scanned), via, { floor: DOWNLOADED }),
+		};
+	};
+}
+
+const NPX_VALUE = valueSet(
+	"-p",
+	"--package",
+	"-c",
+	"--call",
+	"--cache",
+	"--registry",
+	"--userconfig",
+	"-w",
+	"--workspace",
+);
+const npx = packageRunner("npx", NPX_VALUE);
+const UV_RUN_VALUE = valueSet(
+	"--with",
+	"--with-requirements",
+	"--python",
+	"-p",
+	"--project",
+	"--directory",
+	"--env-file",
+	"--extra",
+	"--group",
+	"--package",
+	"--index",
+	"--from",
+);
+
+/** Tools whose subcommand runs a command: `npm exec`, `pnpm dlx`, `uv run`, `poetry run`, … */
+function subcommandRunner(name: string, args: readonly BashWord[]): Unwrapped | undefined {
+	const texts = args.map((word) => word.text);
+	const offset = args.length - withoutGlobalOptions(name, texts).length;
+	const sub = texts[offset];
+	const rest = args.slice(offset + 1);
+	const downloads = `${name} ${sub}`;
+	if ((name === "npm" && (sub === "exec" || sub === "x")) || (name === "pnpm" && sub === "dlx")) {
+		return packageRunner(downloads, NPX_VALUE)(rest, downloads);
+	}
+	if (
+		(name === "yarn" && sub === "dlx") ||
+		(name === "bun" && sub === "x") ||
+		(name === "pipx" && sub === "run")
+	) {
+		return packageRunner(downloads, UV_RUN_VALUE)(rest, downloads);
+	}
+	const local =
+		(name === "pnpm" && sub === "exec") ||
+		(name === "yarn" && sub === "exec") ||
+		(name === "uv" && sub === "run") ||
+		(name === "poetry" && sub === "run") ||
+		(name === "pipenv" && sub === "run") ||
+		(name === "bundle" && sub === "exec");
+	if (!local) return undefined;
+	const scanned = scanWords(rest, UV_RUN_VALUE);
+	return { inner: argvInner(fromFirstOperand(rest, scanned), downloads) };
+}
+
+/** Interpreters: inline code and programs read from stdin cannot be analysed; a script file runs as usual. */
+interface InterpreterSyntax {
+	/** Short flags whose presence means inline code (`-c`, `-e`). */
+	readonly inlineShort: string;
+	readonly inlineLong: readonly string[];
+	/** Short flags that take the rest of the cluster, or the next word, as a value. */
+	readonly valueShort: string;
+	/** Short flags whose value can only be attached (`perl -i.bak`, `-Mstrict`). */
+	readonly attachedShort: string;
+	readonly valueLong: readonly string[];
+	/** Short flags that name a module or script to run instead (`python -m`). */
+	readonly runsNamed: string;
+	readonly readsStdinWithoutScript: boolean;
+}
+
+function interpreter(syntax: InterpreterSyntax): Unwrapper {
+	return (args, name) => {
+		let onlyInfo = args.length > 0;
+		for (let i = 0; i < args.length; i++) {
+			const text = args[i]?.text ?? "";
+			if (text === "-") return stdinProgram(name);
+			if (text === "--" || !text.startsWith("-")) return undefined;
+			if (["--version", "-V", "--help", "-h", "-v"].includes(text)) continue;
+			onlyInfo = false;
+			if (text.startsWith("--")) {
+				const option = text.split("=")[0] ?? text;
+				if (syntax.inlineLong.includes(option)) return inlineCode(name);
+				if (syntax.valueLong.includes(option) && !text.includes("=")) i++;
+				continue;
+			}
+			for (const char of text.slice(1)) {
+				if (syntax.inlineShort.includes(char)) return inlineCode(name);
+				if (syntax.runsNamed.includes(char)) return undefined;
+				if (syntax.attachedShort.includes(char)) break;
+				if (syntax.valueShort.includes(char)) {
+					if (text.endsWith(char)) i++;
+					break;
+				}
+			}
+		}
+		if (onlyInfo || !syntax.readsStdinWithoutScript) return undefined;
+		return stdinProgram(name);
+	};
+}
+
+function inlineCode(name: string): Unwrapped {
+	return { self: { tier: "privileged", reason: `inline ${name} code cannot be analysed` }, inner: [] };
+}
+
+function stdinProgram(name: string): Unwrapped {
+	return { self: { tier: "privileged", reason: `${name} reads its program from standard input` }, inner: [] };
+}
+
+const python = interpreter({
+	inlineShort: "c",
+	inlineLong: [],
+	valueShort: "WX",
+	attachedShort: "",
+	valueLong: ["--check-hash-based-pycs"],
+	runsNamed: "m",
+	readsStdinWithoutScript: true,
+});
+const node = interpreter({
+	inlineShort: "ep",
+	inlineLong: ["--eval", "--print"],
+	valueShort: "rC",
+	attachedShort: "",
+	valueLong: [
+		"--require",
+		"--import",
+		"--loader",
+		"--experimental-loader",
+		"--input-type",
+		"--conditions",
+		"--env-file",
+	],
+	runsNamed: "",
+	readsStdinWithoutScript: true,
+});
+const perl = interpreter({
+	inlineShort: "eE",
+	inlineLong: [],
+	valueShort: "",
+	attachedShort: "MmIixdDl0C",
+	valueLong: [],
+	runsNamed: "",
+	readsStdinWithoutScript: true,
+});
+const ruby = interpreter({
+	inlineShort: "e",
+	inlineLong: [],
+	valueShort: "rICE",
+	attachedShort: "FKWTx0i",
+	valueLong: [],
+	runsNamed: "",
+	readsStdinWithoutScript: true,
+});
+const php = interpreter({
+	inlineShort: "rBRE",
+	inlineLong: [],
+	valueShort: "cdfzt",
+	attachedShort: "",
+	valueLong: [],
+	runsNamed: "",
+	readsStdinWithoutScript: false,
+});
+const inlineE = interpreter({
+	inlineShort: "e",
+	inlineLong: ["--eval", "--print"],
+	valueShort: "l",
+	attachedShort: "",
+	valueLong: [],
+	runsNamed: "",
+	readsStdinWithoutScript: false,
+});
+const pwsh = interpreter({
+	inlineShort: "ce",
+	inlineLong: [],
+	valueShort: "f",
+	attachedShort: "",
+	valueLong: [],
+	runsNamed: "",
+	readsStdinWithoutScript: false,
+});
+
+function powershell(args: readonly BashWord[], name: string): Unwrapped | undefined {
+	if (args.some((word) => /^-(c|command|e|encodedcommand|ec)$/i.test(word.text))) return inlineCode(name);
+	return pwsh(args, name);
+}
+
+function deno(args: readonly BashWord[], name: string): Unwrapped | undefined {
+	return args[0]?.text === "eval" ? inlineCode(name) : undefined;
+}
+
+function bun(args: readonly BashWord[], name: string): Unwrapped | undefined {
+	return inlineE(args, name) ?? subcommandRunner(name, args);
+}
+
+const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
+	sudo,
+	doas,
+	pkexec,
+	su,
+	env,
+	xargs,
+	nohup: simpleWrapper(valueSet()),
+	nice: simpleWrapper(valueSet("-n", "--adjustment")),
+	ionice: simpleWrapper(valueSet("-c", "-n", "-p", "--class", "--classdata")),
+	time,
+	timeout,
+	watch,
+	stdbuf: simpleWrapper(valueSet("-i", "-o", "-e", "--input", "--output", "--error")),
+	setsid: simpleWrapper(valueSet()),
+	flock,
+	command,
+	builtin: command,
+	exec: simpleWrapper(valueSet("-a")),
+	coproc: simpleWrapper(valueSet()),
+	bash: shell,
+	sh: shell,
+	zsh: shell,
+	dash: shell,
+	ksh: shell,
+	mksh: shell,
+	ash: shell,
+	fish: shell,
+	busybox,
+	eval: evalBuiltin,
+	trap,
+	alias,
+	script,
+	source,
+	".": source,
+	find,
+	fd,
+	fdfind: fd,
+	ssh,
+	docker,
+	podman: docker,
+	"docker-compose": dockerCompose,
+	kubectl,
+	npx,
+	pnpx: npx,
+	bunx: packageRunner("bunx", UV_RUN_VALUE),
+	uvx: packageRunner("uvx", UV_RUN_VALUE),
+	npm: (args, name) => subcommandRunner(name, args),
+	pnpm: (args, name) => subcommandRunner(name, args),
+	yarn: (args, name) => subcommandRunner(name, args),
+	pipx: (args, name) => subcommandRunner(name, args),
+	uv: (args, name) => subcommandRunner(name, args),
+	poetry: (args, name) => subcommandRunner(name, args),
+	pipenv: (args, name) => subcommandRunner(name, args),
+	bundle: (args, name) => subcommandRunner(name, args),
+	node,
+	nodejs: node,
+	perl,
+	ruby,
+	php,
+	lua: inlineE,
+	luajit: inlineE,
+	Rscript: inlineE,
+	osascript: inlineE,
+	pwsh: powershell,
+	powershell,
+	deno,
+	bun,
+};
+
+/** Unwraps `name args…` if it is a wrapper; undefined when it is an ordinary command. */
+export function unwrapCommand(name: string, args: readonly BashWord[]): Unwrapped | undefined {
+	if (/^python[0-9.]*$/.test(name)) return python(args, name);
+	return ownEntry(WRAPPERS, name)?.(args, name);
+}

@@ -1,0 +1,224 @@
+/**
+ * classifyAction: one tool call → its tier, the surfaces it touches (commands, paths), its canonical input,
+ * hash and preview. Synchronous; never consults the model. Unknown tools and unknown input shapes take the
+ * highest tier.
+ */
+import { fileURLToPath } from "node:url";
+import { HIGHEST_TIER, isTier, type Tier } from "../policy/tier.ts";
+import type { ActionPart, ClassifiedAction, PathAccess, PathTouch, ToolCall } from "./action.ts";
+import { actionHash } from "./action-hash.ts";
+import type { BashParser } from "./bash/bash-parser.ts";
+import { classifyBashProgram, pathRaises, strictest, tierOfParts } from "./bash/classify-bash.ts";
+import type { CommandTierEntry } from "./bash/command-tier-table.ts";
+import { normalizeBashCommand } from "./bash/normalize-command.ts";
+import {
+	bashInput,
+	editInput,
+	findInput,
+	grepInput,
+	isBuiltInTool,
+	lsInput,
+	readInput,
+	writeInput,
+} from "./builtin-tools.ts";
+import { ownEntry } from "./own-entry.ts";
+import { makePathTouch, type PathContext, pathContext } from "./paths.ts";
+import { previewAction } from "./preview.ts";
+
+/** MCP-style hints a tool may declare (mirrors pi's ToolAnnotations). */
+export interface ToolAnnotations {
+	readonly readOnlyHint?: boolean;
+	readonly destructiveHint?: boolean;
+	readonly idempotentHint?: boolean;
+	readonly openWorldHint?: boolean;
+}
+
+export interface ClassifyDeps {
+	readonly bash: BashParser;
+	/** Operator classifications of commands: they can only raise a command's tier. */
+	readonly extraCommandTiers: readonly CommandTierEntry[];
+	/** Operator tiers for tools by name (raise-only for built-in tools). */
+	readonly toolTiers: Readonly<Record<string, Tier>>;
+	readonly toolAnnotations: (tool: string) => ToolAnnotations | undefined;
+	readonly homeDir: string;
+}
+
+export function classifyAction(call: ToolCall, deps: ClassifyDeps): ClassifiedAction {
+	const paths = pathContext(call.cwd, deps.homeDir);
+	const { parts, input } = isBuiltInTool(call.tool)
+		? classifyBuiltIn(call, deps, paths)
+		: { parts: [classifyOtherTool(call, deps, paths)], input: call.input };
+	const configured = ownEntry(deps.toolTiers, call.tool);
+	if (isBuiltInTool(call.tool) && configured !== undefined) {
+		parts.push(configuredToolPart(call.tool, configured));
+	}
+	const tier = tierOfParts(parts);
+	return {
+		tool: call.tool,
+		input,
+		cwd: call.cwd,
+		tier,
+		parts,
+		hash: actionHash({ tool: call.tool, input, cwd: call.cwd, tier }),
+		preview: previewAction(call.tool, call.input),
+	};
+}
+
+interface Classified {
+	readonly parts: ActionPart[];
+	readonly input: Readonly<Record<string, unknown>>;
+}
+
+function invalidShape(call: ToolCall): Classified {
+	return {
+		parts: [
+			{
+				tier: HIGHEST_TIER,
+				tierReason: `the input does not have the shape of a ${call.tool} call`,
+				paths: [],
+			},
+		],
+		input: call.input,
+	};
+}
+
+function classifyBuiltIn(call: ToolCall, deps: ClassifyDeps, paths: PathContext): Classified {
+	switch (call.tool) {
+		case "bash": {
+			const parsed = bashInput.safeParse(call.input);
+			if (!parsed.success) return invalidShape(call);
+			const program = deps.bash.parse(parsed.data.command);
+			const parts = classifyBashProgram(program, call.cwd, {
+				parser: deps.bash,
+				extraCommandTiers: deps.extraCommandTiers,
+				paths,
+			});
+			return { parts, input: { ...call.input, command: normalizeBashCommand(program) } };
+		}
+		case "read": {
+			const parsed = readInput.safeParse(call.input);
+			if (!parsed.success) return invalidShape(call);
+			return fileToolPart(call, parsed.data.path, "read", "read", "read reads a file", paths);
+		}
+		case "write": {
+			const parsed = writeInput.safeParse(call.input);
+			if (!parsed.success) return invalidShape(call);
+			return fileToolPart(call, parsed.data.path, "write", "write", "write replaces a file", paths);
+		}
+		case "edit": {
+			const parsed = editInput.safeParse(call.input);
+			if (!parsed.success) return invalidShape(call);
+			return fileToolPart(call, parsed.data.path, "write", "write", "edit changes a file", paths);
+		}
+		case "grep": {
+			const parsed = grepInput.safeParse(call.input);
+			if (!parsed.success) return invalidShape(call);
+			return fileToolPart(call, parsed.data.path ?? ".", "read", "read", "grep searches files", paths);
+		}
+		case "find": {
+			const parsed = findInput.safeParse(call.input);
+			if (!parsed.success) return invalidShape(call);
+			return fileToolPart(call, parsed.data.path ?? ".", "read", "read", "find lists files", paths);
+		}
+		case "ls": {
+			const parsed = lsInput.safeParse(call.input);
+			if (!parsed.success) return invalidShape(call);
+			return fileToolPart(call, parsed.data.path ?? ".", "read", "read", "ls lists a directory", paths);
+		}
+		default:
+			return invalidShape(call);
+	}
+}
+
+/**
+ * pi's built-in file tools strip a leading `@`, turn unicode spaces into spaces and accept `file://` URLs
+ * before resolving; the classifier resolves the same path pi will touch. Undefined: not a usable path.
+ */
+function piToolPath(raw: string): string | undefined {
+	let value = raw.replace(/[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g, " ");
+	if (value.startsWith("@")) value = value.slice(1);
+	if (/^file:\/\//.test(value)) {
+		try {
+			value = fileURLToPath(value);
+		} catch {
+			return undefined;
+		}
+	}
+	return value === "" || value.includes("\0") ? undefined : value;
+}
+
+function fileToolPart(
+	call: ToolCall,
+	rawPath: string,
+	access: PathAccess,
+	tier: Tier,
+	reason: string,
+	paths: PathContext,
+): Classified {
+	const value = piToolPath(rawPath);
+	if (value === undefined) {
+		const touch = makePathTouch(rawPath, access, { known: true, dir: paths.sessionCwd }, paths, "");
+		return {
+			parts: [
+				{ tier: HIGHEST_TIER, tierReason: `${call.tool}: the path is empty or malformed`, paths: [touch] },
+			],
+			input: call.input,
+		};
+	}
+	const touch = makePathTouch(rawPath, access, { known: true, dir: call.cwd }, paths, value);
+	const decided = strictest([{ tier, reason: `built-in: ${reason}` }, ...pathRaises([touch])]);
+	return { parts: [{ tier: decided.tier, tierReason: decided.reason, paths: [touch] }], input: call.input };
+}
+
+function configuredToolPart(tool: string, configured: unknown): ActionPart {
+	return isTier(configured)
+		? { tier: configured, tierReason: `config: tool ${tool} is ${configured}`, paths: [] }
+		: { tier: HIGHEST_TIER, tierReason: `config: tool ${tool} has an invalid tier`, paths: [] };
+}
+
+function tierOfOtherTool(tool: string, deps: ClassifyDeps): { tier: Tier; reason: string } {
+	const configured = ownEntry(deps.toolTiers, tool);
+	if (configured !== undefined) {
+		const part = configuredToolPart(tool, configured);
+		return { tier: part.tier, reason: part.tierReason };
+	}
+	let annotations: ToolAnnotations | undefined;
+	try {
+		annotations = deps.toolAnnotations(tool);
+	} catch {
+		return { tier: HIGHEST_TIER, reason: `the annotations of tool ${tool} could not be read` };
+	}
+	if (annotations === undefined) {
+		return { tier: HIGHEST_TIER, reason: `tool ${tool} is unknown and declares no annotations` };
+	}
+	// The strictest hint wins: a tool that claims both read-only and destructive is destructive.
+	if (annotations.destructiveHint === true)
+		return { tier: "destructive", reason: `tool ${tool} declares destructiveHint` };
+	if (annotations.openWorldHint === true)
+		return { tier: "network-egress", reason: `tool ${tool} declares openWorldHint` };
+	if (annotations.readOnlyHint === true)
+		return { tier: "read", reason: `tool ${tool} declares readOnlyHint` };
+	return {
+		tier: "write",
+		reason: `tool ${tool} declares annotations but no read-only, destructive or open-world hint`,
+	};
+}
+
+const PATH_FIELDS = ["path", "file_path", "filePath"] as const;
+
+function classifyOtherTool(call: ToolCall, deps: ClassifyDeps, paths: PathContext): ActionPart {
+	const { tier, reason } = tierOfOtherTool(call.tool, deps);
+	const access: PathAccess = tier === "read" ? "read" : "write";
+	const typed: string[] = [];
+	for (const field of PATH_FIELDS) {
+		const value = call.input[field];
+		if (typeof value === "string") typed.push(value);
+	}
+	const list = call.input.paths;
+	if (Array.isArray(list)) for (const item of list) if (typeof item === "string") typed.push(item);
+	const touches: PathTouch[] = typed.map((value) =>
+		makePathTouch(value, access, { known: true, dir: call.cwd }, paths),
+	);
+	const decided = strictest([{ tier, reason }, ...pathRaises(touches)]);
+	return { tier: decided.tier, tierReason: decided.reason, paths: touches };
+}

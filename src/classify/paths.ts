@@ -1,0 +1,141 @@
+/**
+ * PathTouch construction: a path as typed, made absolute against the directory the command runs in, and
+ * symlink-resolved, so a path rule can name any of the three and a symlink inside the cwd that points outside is
+ * caught. Never throws: a path that cannot be understood is reported as outside the cwd.
+ */
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import path from "node:path";
+import type { PathAccess, PathTouch } from "./action.ts";
+
+/** Where relative paths resolve: a known absolute directory, or one known only at run time (`cd "$X"`). */
+export type EffectiveCwd =
+	| { readonly known: true; readonly dir: string }
+	| { readonly known: false; readonly label: string };
+
+export interface PathContext {
+	/** The session's cwd: "outside the cwd" is relative to this. */
+	readonly sessionCwd: string;
+	/** realpath of `sessionCwd` (computed once per action by `pathContext`). */
+	readonly sessionCwdReal: string;
+	readonly homeDir: string;
+	/** Resolutions already made for this action (a long program names the same paths many times). */
+	readonly resolvedCache: Map<string, string | undefined>;
+}
+
+/** A context for one action: the file system is consulted once per distinct path. */
+export function pathContext(sessionCwd: string, homeDir: string): PathContext {
+	const absoluteCwd = path.resolve(sessionCwd);
+	return {
+		sessionCwd: absoluteCwd,
+		sessionCwdReal: realpathOfLongestPrefix(absoluteCwd) ?? absoluteCwd,
+		homeDir,
+		resolvedCache: new Map(),
+	};
+}
+
+/**
+ * `value` is the path to resolve (defaults to `typed`): `~` and `~/x` mean the home directory; anything else
+ * relative resolves against `cwd`.
+ */
+export function makePathTouch(
+	typed: string,
+	access: PathAccess,
+	cwd: EffectiveCwd,
+	context: PathContext,
+	value: string = typed,
+): PathTouch {
+	if (value === "" || value.includes("\0")) {
+		return { access, typed, absolute: value, resolved: value, outsideCwd: true };
+	}
+	const expanded = expandHome(value, context.homeDir);
+	if (!path.isAbsolute(expanded) && !cwd.known) {
+		const unresolvable = `${cwd.label}/${expanded}`;
+		return { access, typed, absolute: unresolvable, resolved: unresolvable, outsideCwd: true };
+	}
+	const base = cwd.known ? cwd.dir : "/";
+	const absolute = path.resolve(base, expanded);
+	// `..` after a symlink climbs from the link's target, so the raw path is resolved, not `absolute`.
+	const raw = path.isAbsolute(expanded) ? expanded : `${base}/${expanded}`;
+	let resolved = context.resolvedCache.get(raw);
+	if (!context.resolvedCache.has(raw)) {
+		resolved = realpathOfLongestPrefix(raw);
+		context.resolvedCache.set(raw, resolved);
+	}
+	if (resolved === undefined) return { access, typed, absolute, resolved: absolute, outsideCwd: true };
+	const outsideCwd = !isWithinSession(absolute, context) || !isWithinSession(resolved, context);
+	return { access, typed, absolute, resolved, outsideCwd };
+}
+
+/** A path the command will touch but that is known only at run time (`rm "$F"`). */
+export function unresolvedPathTouch(typed: string, access: PathAccess): PathTouch {
+	return { access, typed, absolute: typed, resolved: typed, outsideCwd: true };
+}
+
+/** The directory a `cd` argument leads to, or undefined when it cannot be known statically. */
+export function resolveDirectory(value: string, cwd: EffectiveCwd, homeDir: string): string | undefined {
+	if (value === "" || value.includes("\0")) return undefined;
+	const expanded = expandHome(value, homeDir);
+	if (path.isAbsolute(expanded)) return path.resolve(expanded);
+	return cwd.known ? path.resolve(cwd.dir, expanded) : undefined;
+}
+
+function expandHome(value: string, homeDir: string): string {
+	if (value === "~") return homeDir;
+	if (value.startsWith("~/")) return path.join(homeDir, value.slice(2));
+	return value;
+}
+
+function isWithinSession(candidate: string, context: PathContext): boolean {
+	return isWithin(context.sessionCwd, candidate) || isWithin(context.sessionCwdReal, candidate);
+}
+
+export function isWithin(parent: string, child: string): boolean {
+	if (child === parent) return true;
+	const prefix = parent.endsWith(path.sep) ? parent : `${parent}${path.sep}`;
+	return child.startsWith(prefix);
+}
+
+const MAX_SYMLINK_HOPS = 40;
+
+/**
+ * realpath of the longest existing prefix, with the part that does not exist yet appended unchanged.
+ * A dangling symlink is followed to where it points (writing through it creates the target). Undefined when the
+ * path cannot be resolved (a symlink loop): callers treat that as outside the cwd.
+ */
+export function realpathOfLongestPrefix(absolute: string, hops = 0): string | undefined {
+	if (hops > MAX_SYMLINK_HOPS) return undefined;
+	let existing = absolute;
+	const missing: string[] = [];
+	// lstat without throwing is far cheaper than a failing realpath; the kernel still follows symlinks
+	// (and `..` after them) in every component but the last.
+	while (!exists(existing)) {
+		const parent = path.dirname(existing);
+		if (parent === existing) return absolute;
+		missing.push(path.basename(existing));
+		existing = parent;
+	}
+	const rest = missing.reverse();
+	try {
+		const real = realpathSync.native(existing);
+		return rest.length === 0 ? real : path.join(real, ...rest);
+	} catch {
+		let target: string;
+		try {
+			target = readlinkSync(existing);
+		} catch {
+			return undefined;
+		}
+		const linkDir = realpathOfLongestPrefix(path.dirname(existing), hops + 1);
+		if (linkDir === undefined) return undefined;
+		return realpathOfLongestPrefix(path.join(path.resolve(linkDir, target), ...rest), hops + 1);
+	}
+}
+
+function exists(candidate: string): boolean {
+	try {
+		return lstatSync(candidate, { throwIfNoEntry: false }) !== undefined;
+	} catch {
+		// ENOTDIR, EACCES: treat as not there and keep climbing.
+		return false;
+	}
+}

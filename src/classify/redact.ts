@@ -1,0 +1,71 @@
+/**
+ * Secret redaction for text a human or a log will see (dialog previews, audit lines). It errs on the side of
+ * hiding: a redacted non-secret costs a little clarity, a shown secret cannot be taken back.
+ */
+
+export const REDACTED = "«redacted»";
+
+// Name patterns start with a lookbehind so that a long run of word characters is tried once, not at every
+// position (which would be quadratic on a long command).
+
+/** Words that make a variable, option, header or JSON key name a secret holder. `auth` but not `author`. */
+const SECRET_NAME = String.raw`(?:token|secret|passw|pwd|api[_-]?key|auth(?!or(?:s|ed)?\b)|credential|private)`;
+const VALUE = String.raw`(?:"[^"]*"|'[^']*'|[^\s"',;)}\]]+)`;
+
+interface Redaction {
+	readonly pattern: RegExp;
+	readonly replace: string | ((...groups: string[]) => string);
+}
+
+const REDACTIONS: readonly Redaction[] = [
+	// PEM private keys, also when the END line was cut off.
+	{
+		pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
+		replace: REDACTED,
+	},
+	// Credentials in URLs: scheme://user:password@host
+	{
+		pattern: /(?<![a-zA-Z0-9+.-])([a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/\s:@]*:)[^@\s/]+@/g,
+		replace: `$1${REDACTED}@`,
+	},
+	// Well-known token shapes.
+	{ pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, replace: REDACTED },
+	{ pattern: /\bsk-[A-Za-z0-9_-]{16,}/g, replace: REDACTED },
+	{ pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, replace: REDACTED },
+	{ pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replace: REDACTED },
+	{ pattern: /\bAIza[0-9A-Za-z_-]{30,}/g, replace: REDACTED },
+	{ pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g, replace: REDACTED },
+	{ pattern: /\bnpm_[A-Za-z0-9]{30,}/g, replace: REDACTED },
+	{ pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+/g, replace: REDACTED },
+	// Authorization schemes wherever they appear.
+	{ pattern: /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{6,}/gi, replace: `$1 ${REDACTED}` },
+	// HTTP headers and JSON/YAML keys: `X-Api-Key: v`, `"password": "v"`.
+	{
+		pattern: new RegExp(
+			String.raw`((?<![A-Za-z0-9_-])"?[A-Za-z0-9_-]*${SECRET_NAME}[A-Za-z0-9_-]*"?\s*:\s*(?:(?:Bearer|Basic|Token)\s+)?)${VALUE}`,
+			"gi",
+		),
+		replace: (_match, prefix) => `${prefix}${REDACTED}`,
+	},
+	// NAME=value and --name=value / --name value.
+	{
+		pattern: new RegExp(`((?<![A-Za-z0-9_])[A-Za-z0-9_]*${SECRET_NAME}[A-Za-z0-9_]*=)${VALUE}`, "gi"),
+		replace: (_match, prefix) => `${prefix}${REDACTED}`,
+	},
+	{
+		pattern: new RegExp(String.raw`(\s--?[A-Za-z0-9_-]*${SECRET_NAME}[A-Za-z0-9_-]*\s+)(?!-)${VALUE}`, "gi"),
+		replace: (_match, prefix) => `${prefix}${REDACTED}`,
+	},
+	// curl -u user:password
+	{ pattern: /(\s(?:-u|--user)\s+["']?[^:\s"']+:)[^\s"']+/g, replace: `$1${REDACTED}` },
+	// mysql -psecret (the password glued to -p)
+	{ pattern: /\b((?:mysql\w*|mariadb\w*)\b[^\n|;&]*?\s-p)(?=\S)[^\s]+/g, replace: `$1${REDACTED}` },
+];
+
+export function redactSecrets(text: string): string {
+	let out = text;
+	for (const { pattern, replace } of REDACTIONS) {
+		out = typeof replace === "string" ? out.replace(pattern, replace) : out.replace(pattern, replace);
+	}
+	return out;
+}

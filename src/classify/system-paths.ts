@@ -1,0 +1,71 @@
+/**
+ * Directories that belong to the operating system: writing there needs (or amounts to) administrator rights,
+ * so a write under one is `privileged`. Device and temp locations that every user writes are exempt.
+ */
+import type { PathTouch } from "./action.ts";
+import { isWithin } from "./paths.ts";
+
+const SYSTEM_DIRECTORIES: readonly string[] = [
+	"/etc",
+	"/usr",
+	"/bin",
+	"/sbin",
+	"/boot",
+	"/lib",
+	"/lib32",
+	"/lib64",
+	"/libx32",
+	"/sys",
+	"/proc",
+	"/dev",
+	"/var",
+	"/opt",
+	"/root",
+	"/snap",
+	"/System",
+	"/Library",
+	"/private/etc",
+	"/private/var",
+];
+
+/** Writable by everyone or harmless sinks, though they sit under a system directory. */
+const EXEMPT_DIRECTORIES: readonly string[] = [
+	"/var/tmp",
+	"/var/folders",
+	"/private/var/tmp",
+	"/private/var/folders",
+	"/private/tmp",
+	"/dev/fd",
+	"/dev/shm",
+	"/dev/pts",
+	"/proc/self/fd",
+];
+
+const EXEMPT_FILES: ReadonlySet<string> = new Set([
+	"/dev/null",
+	"/dev/zero",
+	"/dev/stdin",
+	"/dev/stdout",
+	"/dev/stderr",
+	"/dev/tty",
+	"/dev/random",
+	"/dev/urandom",
+]);
+
+export function isSystemPath(absolute: string): boolean {
+	if (absolute === "/") return true;
+	if (!absolute.startsWith("/")) return false;
+	if (EXEMPT_FILES.has(absolute)) return false;
+	if (EXEMPT_DIRECTORIES.some((dir) => isWithin(dir, absolute))) return false;
+	return SYSTEM_DIRECTORIES.some((dir) => isWithin(dir, absolute));
+}
+
+/** A write whose typed, absolute or resolved form lies in a system directory. */
+export function writesSystemPath(touch: PathTouch): boolean {
+	return touch.access === "write" && (isSystemPath(touch.absolute) || isSystemPath(touch.resolved));
+}
+
+/** Sinks a redirect may name without writing a file: `> /dev/null`, `2> /dev/stderr`. */
+export function isHarmlessSink(value: string): boolean {
+	return EXEMPT_FILES.has(value) || isWithin("/dev/fd", value);
+}

@@ -1,0 +1,182 @@
+import type { ChainStep } from "../audit/audit-entry.ts";
+import type { AuthorizerLink, PolicyQuery } from "../authority/authorizer-link.ts";
+import { runAuthorizerChain } from "../authority/run-authorizer-chain.ts";
+import type { SessionGrants } from "../authority/session-grants.ts";
+import { suggestGrants } from "../authority/suggest-grant.ts";
+import type { TerminalAuthorizer, UnansweredPolicy } from "../authority/terminal-authorizer.ts";
+import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
+import type { Origin } from "../origin/origin.ts";
+import { decide } from "../policy/decide.ts";
+import type { AskDecision } from "../policy/decision.ts";
+import type { EffectivePolicy } from "../policy/effective-policy.ts";
+import { describeAskWhy, sourceOfBasis } from "./basis-source.ts";
+import { askDenyReason, describeCall, parkedReason, policyDenyReason } from "./block-reason.ts";
+import type { GateOutcome } from "./gate-outcome.ts";
+import type { ParkedApprovals } from "./parked-approvals.ts";
+
+/** What one session's gate needs to decide a call. Built once per session; cheap to call per tool call. */
+export interface GateDeps {
+	readonly sessionId: string;
+	readonly origin: Origin;
+	readonly policy: () => EffectivePolicy;
+	readonly classify: (call: ToolCall, policy: EffectivePolicy) => ClassifiedAction;
+	readonly grants: SessionGrants;
+	readonly parked: ParkedApprovals;
+	readonly lookupLink: (name: string) => AuthorizerLink | undefined;
+	readonly linkTimeoutMs?: number;
+	readonly policyQuery: PolicyQuery;
+	readonly terminal: () => TerminalAuthorizer;
+	/** The unanswered policy when the config does not set one (wait with a human, defer without). */
+	readonly defaultUnanswered: UnansweredPolicy;
+}
+
+/** PRODUCT.md §2 for one model-issued call: classify, policy, authorizer chain, terminal authorizer. */
+export async function decideToolCall(
+	call: ToolCall,
+	deps: GateDeps,
+	signal?: AbortSignal,
+): Promise<GateOutcome> {
+	const policy = deps.policy();
+	const action = deps.classify(call, policy);
+	const what = describeCall(action, call.tool);
+	const approval = deps.parked.find(action.hash);
+	const decision = decide(action, policy, {
+		origin: deps.origin,
+		grants: deps.grants.list(),
+		parkedApproval: approval !== null,
+	});
+	if (decision.mode === "deny") {
+		return deny("deny", sourceOfBasis(decision.basis), action, policyDenyReason(what, decision), []);
+	}
+	if (decision.mode === "auto") {
+		if (decision.basis.kind === "parked_approval" && approval) {
+			if (!deps.parked.consume(approval)) {
+				return decideToolCall(call, deps, signal);
+			}
+			const source = {
+				kind: "parked_approval",
+				requestId: approval.requestId,
+				approvedVia: approval.approvedVia,
+			} as const;
+			return {
+				outcome: "allow",
+				mode: "auto",
+				source,
+				action,
+				reason: `approved request ${approval.requestId}`,
+				chain: [],
+			};
+		}
+		return {
+			outcome: "allow",
+			mode: "auto",
+			source: sourceOfBasis(decision.basis),
+			action,
+			reason: "allowed by policy",
+			chain: [],
+		};
+	}
+	return resolveAsk(action, decision, policy, deps, what, signal);
+}
+
+async function resolveAsk(
+	action: ClassifiedAction,
+	decision: AskDecision,
+	policy: EffectivePolicy,
+	deps: GateDeps,
+	what: string,
+	signal: AbortSignal | undefined,
+): Promise<GateOutcome> {
+	const why = describeAskWhy(decision);
+	const chain = await runAuthorizerChain(
+		policy.authorizerChain,
+		{
+			tool: action.tool,
+			input: action.input,
+			cwd: action.cwd,
+			tier: action.tier,
+			parts: action.parts,
+			actionHash: action.hash,
+			preview: action.preview,
+			origin: deps.origin,
+			sessionId: deps.sessionId,
+			why,
+			forwarded: false,
+			policy: deps.policyQuery,
+		},
+		{ lookup: deps.lookupLink, ...(deps.linkTimeoutMs ? { timeoutMs: deps.linkTimeoutMs } : {}) },
+	);
+	if (chain.decided) {
+		const { link, verdict, reason } = chain.decided;
+		const source = { kind: "authorizer", link, verdict, ...(reason ? { reason } : {}) } as const;
+		if (verdict === "allow") {
+			return {
+				outcome: "allow",
+				mode: "ask",
+				source,
+				action,
+				reason: `allowed by authorizer ${link}`,
+				chain: chain.steps,
+			};
+		}
+		return deny("ask", source, action, askDenyReason(what, action.tier, source), chain.steps);
+	}
+	const suggestions = decision.grantable
+		? suggestGrants(
+				action.tool,
+				decision.askingParts.map((p) => p.part),
+			)
+		: [];
+	const terminal = deps.terminal();
+	const result = await terminal.decide({
+		action,
+		decision,
+		origin: deps.origin,
+		sessionId: deps.sessionId,
+		why,
+		suggestions,
+		unanswered: policy.unanswered ?? deps.defaultUnanswered,
+		timeoutMs: policy.dialogTimeoutSeconds * 1000,
+		...(signal ? { signal } : {}),
+	});
+	switch (result.outcome) {
+		case "allow":
+			deps.grants.add(result.grants);
+			return {
+				outcome: "allow",
+				mode: "ask",
+				source: result.source,
+				action,
+				reason: "allowed at the terminal authorizer",
+				chain: chain.steps,
+			};
+		case "deny":
+			return deny(
+				"ask",
+				result.source,
+				action,
+				askDenyReason(what, action.tier, result.source, result.userReason),
+				chain.steps,
+			);
+		case "parked":
+			return {
+				outcome: "pending",
+				mode: "ask",
+				source: result.source,
+				action,
+				reason: parkedReason(what, result.requestId),
+				chain: chain.steps,
+				requestId: result.requestId,
+			};
+	}
+}
+
+function deny(
+	mode: "ask" | "deny",
+	source: GateOutcome["source"],
+	action: ClassifiedAction,
+	reason: string,
+	chain: readonly ChainStep[],
+): GateOutcome {
+	return { outcome: "deny", mode, source, action, reason, chain };
+}

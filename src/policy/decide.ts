@@ -1,0 +1,165 @@
+/**
+ * The policy step of the decision (PRODUCT.md §2 step 2), in precedence order:
+ *   1. a config error, or an agent-rule deny for the origin        → deny
+ *   2. a deny rule on any surface of any part, or a tier set to deny → deny
+ *   3. a parked approval for exactly this action hash               → auto
+ *   4. per part, strictest part wins:
+ *        an ask rule → ask (not grantable) | a session grant → auto |
+ *        an allow rule within the grant ceiling → auto | the tier's mode
+ * Grants and approvals come after every deny, so nothing a human clicked can outrank a deny rule.
+ */
+import type { ClassifiedAction } from "../classify/action.ts";
+import type { Origin } from "../origin/origin.ts";
+import { matchAgentRule } from "./agent-rules.ts";
+import type {
+	DecideContext,
+	Decision,
+	DenyDecision,
+	RuleBasis,
+	SessionGrantBasis,
+	TierBasis,
+} from "./decision.ts";
+import type { EffectivePolicy } from "./effective-policy.ts";
+import { findCoveringAllowRule, findMatchingRule } from "./part-rules.ts";
+import { findGrantForPart, type SessionGrant } from "./session-grant.ts";
+import { tierRank, withinCeiling } from "./tier.ts";
+import { type DecidedPart, decidedParts } from "./tier-floors.ts";
+
+export function decide(action: ClassifiedAction, policy: EffectivePolicy, context: DecideContext): Decision {
+	const parts = decidedParts(action, policy);
+	const denied = denyFor(action, policy, context.origin, parts);
+	if (denied) return denied;
+	const agentAllow = matchAgentRule(policy.agentRules.allow, context.origin);
+	if (context.parkedApproval) {
+		return { mode: "auto", basis: { kind: "parked_approval", hash: action.hash }, agentAllow, notes: [] };
+	}
+	const notes: string[] = [];
+	const outcomes = parts.map((part) => decidePart(action, policy, context.grants, part, notes));
+	const asking = outcomes.filter((o): o is AskOutcome => o.mode === "ask");
+	if (asking.length > 0) {
+		const forced = asking.find((o) => o.forced);
+		return {
+			mode: "ask",
+			basis: (forced ?? highestTier(asking)).basis,
+			grantable: forced === undefined,
+			askingParts: asking.map((o) => o.basis.part),
+			agentAllow,
+			notes,
+		};
+	}
+	return { mode: "auto", basis: highestTier(outcomes).basis, agentAllow, notes };
+}
+
+/**
+ * Steps 1–2 alone: the deny, if any. A parent deciding a child's forwarded ask applies its own denies with
+ * this, then its grants (`findCoveringGrant`) — never its allow rules or tier defaults.
+ */
+export function findDeny(
+	action: ClassifiedAction,
+	policy: EffectivePolicy,
+	origin: Origin,
+): DenyDecision | null {
+	return denyFor(action, policy, origin, decidedParts(action, policy));
+}
+
+/**
+ * When every part is covered by some grant, the grant covering the highest-tier part; else null. Grants are
+ * checked after `findDeny`, never instead of it.
+ */
+export function findCoveringGrant(
+	action: ClassifiedAction,
+	grants: readonly SessionGrant[],
+	policy: EffectivePolicy,
+): SessionGrant | null {
+	let best: { grant: SessionGrant; part: DecidedPart } | null = null;
+	for (const part of decidedParts(action, policy)) {
+		const grant = findGrantForPart(grants, policy.context, action, part.part);
+		if (grant === null) return null;
+		if (best === null || tierRank(part.tier) > tierRank(best.part.tier)) best = { grant, part };
+	}
+	return best?.grant ?? null;
+}
+
+function denyFor(
+	action: ClassifiedAction,
+	policy: EffectivePolicy,
+	origin: Origin,
+	parts: readonly DecidedPart[],
+): DenyDecision | null {
+	const agentAllow = matchAgentRule(policy.agentRules.allow, origin);
+	const deny = (basis: DenyDecision["basis"]): DenyDecision => ({
+		mode: "deny",
+		basis,
+		agentAllow,
+		notes: [],
+	});
+	const [configError] = policy.configErrors;
+	if (configError) return deny({ kind: "config_error", error: configError });
+	const agentDeny = matchAgentRule(policy.agentRules.deny, origin);
+	if (agentDeny) return deny({ kind: "agent_rule", matcher: agentDeny });
+	for (const part of parts) {
+		const rule = findMatchingRule(policy.index.deny, action, part.part, policy.context.cwd);
+		if (rule) return deny({ kind: "rule", rule: rule.ref, part });
+	}
+	for (const part of parts) {
+		const tier = policy.tiers[part.tier];
+		if (tier.mode === "deny") return deny({ kind: "tier", rule: tier.ref, part });
+	}
+	return null;
+}
+
+interface AskOutcome {
+	readonly mode: "ask";
+	readonly basis: RuleBasis | TierBasis;
+	/** An explicit ask rule, which a session grant does not override. */
+	readonly forced: boolean;
+}
+
+interface AutoOutcome {
+	readonly mode: "auto";
+	readonly basis: RuleBasis | TierBasis | SessionGrantBasis;
+}
+
+function decidePart(
+	action: ClassifiedAction,
+	policy: EffectivePolicy,
+	grants: readonly SessionGrant[],
+	part: DecidedPart,
+	notes: string[],
+): AskOutcome | AutoOutcome {
+	const { cwd } = policy.context;
+	const askRule = findMatchingRule(policy.index.ask, action, part.part, cwd);
+	if (askRule) return { mode: "ask", basis: { kind: "rule", rule: askRule.ref, part }, forced: true };
+	const grant = findGrantForPart(grants, policy.context, action, part.part);
+	if (grant) return { mode: "auto", basis: { kind: "session_grant", grant, part } };
+	const allowRule = findCoveringAllowRule(policy.index.allow, action, part.part, cwd);
+	const ceiling = policy.grantCeiling.tier;
+	if (allowRule) {
+		if (withinCeiling(part.tier, ceiling))
+			return { mode: "auto", basis: { kind: "rule", rule: allowRule.ref, part } };
+		const { origin, pattern, surface } = allowRule.ref;
+		notes.push(
+			`allow ${surface} "${pattern}" (${origin.file}, ${origin.jsonPath}) matches part ${part.index + 1} ` +
+				`(${describePart(action, part)}) at tier ${part.tier}, above the grant ceiling (${ceiling}); it is not auto-approved`,
+		);
+	}
+	const tier = policy.tiers[part.tier];
+	const basis: TierBasis = { kind: "tier", rule: tier.ref, part };
+	return tier.mode === "auto" ? { mode: "auto", basis } : { mode: "ask", basis, forced: false };
+}
+
+function highestTier<T extends { readonly basis: { readonly part: DecidedPart } }>(
+	outcomes: readonly T[],
+): T {
+	const [first, ...rest] = outcomes;
+	if (first === undefined) throw new Error("an action always has at least one part to decide");
+	return rest.reduce(
+		(top, o) => (tierRank(o.basis.part.tier) > tierRank(top.basis.part.tier) ? o : top),
+		first,
+	);
+}
+
+function describePart(action: ClassifiedAction, part: DecidedPart): string {
+	const text = part.part.command?.text ?? part.part.paths[0]?.typed ?? `the ${action.tool} call`;
+	return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

@@ -1,0 +1,89 @@
+/** The policy in force for a session: defaults, user file and trusted project file merged and compiled. */
+import type { OriginKind } from "../origin/origin.ts";
+import type { ConfigFileError } from "./config-error.ts";
+import type { ConfigScope, UnansweredPolicy } from "./config-schema.ts";
+import type { PolicyRule, RuleOrigin, TierRef } from "./policy-rule.ts";
+import type { RuleIndex } from "./rule-index.ts";
+import type { Mode, Tier } from "./tier.ts";
+import type { WildcardMatcher } from "./wildcard-pattern.ts";
+
+export const DEFAULT_DIALOG_TIMEOUT_SECONDS = 300;
+export const DEFAULT_DEFER_EXPIRY_HOURS = 24;
+
+/** What relative path patterns are relative to, and what `~` means. */
+export interface PatternContext {
+	readonly cwd: string;
+	readonly homeDir: string;
+}
+
+export interface TierSetting {
+	readonly mode: Mode;
+	readonly ref: TierRef;
+}
+
+export interface AgentMatcher {
+	readonly kind: OriginKind;
+	/** Exact subagent name or CI provider; null matches every origin of the kind. */
+	readonly name: string | null;
+	readonly action: "allow" | "deny";
+	readonly origin: RuleOrigin;
+}
+
+export interface CommandTierRule {
+	readonly matcher: WildcardMatcher;
+	readonly tier: Tier;
+	readonly origin: RuleOrigin;
+}
+
+export interface TierAssignment {
+	readonly tier: Tier;
+	readonly origin: RuleOrigin;
+}
+
+export interface GrantCeiling {
+	readonly tier: Tier;
+	/** The operator's written reason; null for the built-in ceiling. */
+	readonly reason: string | null;
+	readonly origin: RuleOrigin;
+}
+
+/** Something in a valid config that does not do what it seems to; returned as data for the status and CLI. */
+export interface PolicyWarning {
+	readonly file: string;
+	readonly jsonPath: string;
+	readonly line: number;
+	readonly message: string;
+}
+
+export type PolicySourceState = "loaded" | "missing" | "invalid" | "not-trusted";
+
+export interface PolicySource {
+	readonly scope: ConfigScope;
+	readonly file: string;
+	readonly state: PolicySourceState;
+}
+
+export interface EffectivePolicy {
+	readonly context: PatternContext;
+	readonly sources: readonly PolicySource[];
+	/** Non-empty means fail closed: every tier is `deny` and decisions name the first error. */
+	readonly configErrors: readonly ConfigFileError[];
+	readonly warnings: readonly PolicyWarning[];
+	/** Every rule in force, user file first, each with its origin. */
+	readonly rules: readonly PolicyRule[];
+	readonly index: RuleIndex;
+	readonly tiers: Readonly<Record<Tier, TierSetting>>;
+	/** Raise-only command classifications from both files. */
+	readonly commandTiers: readonly CommandTierRule[];
+	/** Tiers the user file assigns to tools that are not built in. */
+	readonly toolTiers: ReadonlyMap<string, TierAssignment>;
+	/** Raise-only tool tiers from the project file. */
+	readonly toolTierFloors: ReadonlyMap<string, TierAssignment>;
+	readonly agentRules: { readonly allow: readonly AgentMatcher[]; readonly deny: readonly AgentMatcher[] };
+	readonly authorizerChain: readonly string[];
+	/** Null when no file sets it: the caller picks (wait with a UI, defer without). */
+	readonly unanswered: UnansweredPolicy | null;
+	readonly dialogTimeoutSeconds: number;
+	readonly deferExpiryHours: number;
+	readonly grantCeiling: GrantCeiling;
+}

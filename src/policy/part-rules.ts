@@ -1,0 +1,85 @@
+/**
+ * Which rule applies to one part of an action. Two questions with different answers on purpose:
+ * - does a deny/ask rule MATCH the part? Any surface, any path, any spelling of a path or command;
+ * - does an allow rule COVER the part? Its command text exactly, or every path it touches (for a part without a
+ *   command), in every form: a symlink whose target the allow does not name is not covered.
+ */
+import type { ActionPart, ClassifiedAction, PathTouch } from "../classify/action.ts";
+import { strictCommandTexts } from "./command-texts.ts";
+import type { PathMatchScope } from "./path-pattern.ts";
+import type { PathRule, PathSurface, PolicyRule } from "./policy-rule.ts";
+import { type ActionRuleIndex, findPathRule, findWildcardRule } from "./rule-index.ts";
+
+export function surfaceApplies(surface: PathSurface, touch: PathTouch): boolean {
+	switch (surface) {
+		case "read":
+			return touch.access === "read";
+		case "write":
+			return touch.access === "write";
+		case "path":
+			return true;
+		case "outside-cwd":
+			return touch.outsideCwd;
+	}
+}
+
+/** The forms a touch can be named by; one when no symlink is involved. */
+export function touchForms(touch: PathTouch): readonly string[] {
+	return touch.absolute === touch.resolved ? [touch.absolute] : [touch.absolute, touch.resolved];
+}
+
+/** The earliest deny or ask rule (from `index`) that matches the part on any surface. */
+export function findMatchingRule(
+	index: ActionRuleIndex,
+	action: ClassifiedAction,
+	part: ActionPart,
+	cwd: string,
+): PolicyRule | null {
+	let best: PolicyRule | null = findWildcardRule(index.tool, [action.tool]);
+	const consider = (rule: PolicyRule | null): void => {
+		if (rule !== null && (best === null || rule.seq < best.seq)) best = rule;
+	};
+	if (part.command) consider(findWildcardRule(index.command, strictCommandTexts(part.command)));
+	for (const touch of part.paths) {
+		for (const form of touchForms(touch)) {
+			consider(
+				findPathRule(index.path, form, cwd, (rule) => surfaceApplies(rule.surface, touch), matchAnywhere),
+			);
+		}
+	}
+	return best;
+}
+
+/**
+ * An allow rule (from `index`) that covers the whole part: a `tool` rule on the action's tool; else for a part
+ * with a command a `command` rule on its text; else for a part with paths, rules covering every form of every
+ * path (the rule for the first path is returned).
+ */
+export function findCoveringAllowRule(
+	index: ActionRuleIndex,
+	action: ClassifiedAction,
+	part: ActionPart,
+	cwd: string,
+): PolicyRule | null {
+	return specificAllowRule(index, part, cwd) ?? findWildcardRule(index.tool, [action.tool]);
+}
+
+function specificAllowRule(index: ActionRuleIndex, part: ActionPart, cwd: string): PolicyRule | null {
+	if (part.command) return findWildcardRule(index.command, [part.command.text]);
+	let first: PathRule | null = null;
+	for (const touch of part.paths) {
+		for (const form of touchForms(touch)) {
+			const rule = findPathRule(index.path, form, cwd, (r) => surfaceApplies(r.surface, touch), allowScope);
+			if (rule === null) return null;
+			first ??= rule;
+		}
+	}
+	return first;
+}
+
+const matchAnywhere = (): PathMatchScope => "outside";
+
+/** An allow reaches outside the cwd only through an `outside-cwd` rule or an absolute pattern. */
+export function allowScope(rule: { readonly surface: PathSurface }): PathMatchScope {
+	return rule.surface === "outside-cwd" ? "outside" : "inside";
+}

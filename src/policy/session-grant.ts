@@ -1,0 +1,110 @@
+/**
+ * Session grants: "allow for this session" given by a human at a dialog. Patterns use the same syntax as
+ * rules; a grant covers a part the way an allow rule does (never more). Grants never outrank a deny — the
+ * decision checks denies first.
+ */
+import type { ActionPart, ClassifiedAction } from "../classify/action.ts";
+import { partsToDecide } from "./action-parts.ts";
+import type { PatternContext } from "./effective-policy.ts";
+import { allowScope, surfaceApplies, touchForms } from "./part-rules.ts";
+import { compilePathPattern, type PathMatcher, pathFormMatches } from "./path-pattern.ts";
+import { compileWildcard, type WildcardMatcher } from "./wildcard-pattern.ts";
+
+export type GrantSurface = "tool" | "command" | "read" | "write" | "path";
+export type GrantScope = "session" | "subagent" | "tree";
+
+export interface SessionGrant {
+	readonly id: string;
+	readonly surface: GrantSurface;
+	readonly pattern: string;
+	readonly scope: GrantScope;
+	/** ISO timestamp. */
+	readonly grantedAt: string;
+}
+
+export type CompiledGrant =
+	| {
+			readonly grant: SessionGrant;
+			readonly context: PatternContext;
+			readonly kind: "wildcard";
+			readonly matcher: WildcardMatcher;
+	  }
+	| {
+			readonly grant: SessionGrant;
+			readonly context: PatternContext;
+			readonly kind: "path";
+			readonly matcher: PathMatcher;
+	  }
+	/** A pattern picomatch refused: it covers nothing. */
+	| { readonly grant: SessionGrant; readonly context: PatternContext; readonly kind: "void" };
+
+export function compileGrant(grant: SessionGrant, context: PatternContext): CompiledGrant {
+	if (grant.surface === "tool" || grant.surface === "command") {
+		return { grant, context, kind: "wildcard", matcher: compileWildcard(grant.pattern) };
+	}
+	try {
+		return { grant, context, kind: "path", matcher: compilePathPattern(grant.pattern, context.homeDir) };
+	} catch {
+		return { grant, context, kind: "void" };
+	}
+}
+
+/**
+ * A `tool` grant covers every part of its tool; a `command` grant a part whose command text it matches; a path
+ * grant a part without a command whose every path (every form, with the grant's access) it matches.
+ */
+export function grantCoversPart(
+	compiled: CompiledGrant,
+	action: ClassifiedAction,
+	part: ActionPart,
+): boolean {
+	const { grant } = compiled;
+	if (compiled.kind === "void") return false;
+	if (compiled.kind === "wildcard") {
+		if (grant.surface === "tool") return compiled.matcher.test(action.tool);
+		return part.command !== undefined && compiled.matcher.test(part.command.text);
+	}
+	if (
+		part.command !== undefined ||
+		part.paths.length === 0 ||
+		grant.surface === "tool" ||
+		grant.surface === "command"
+	) {
+		return false;
+	}
+	const surface = grant.surface;
+	const { matcher, context } = compiled;
+	return part.paths.every(
+		(touch) =>
+			surfaceApplies(surface, touch) &&
+			touchForms(touch).every((form) => pathFormMatches(matcher, form, context.cwd, allowScope({ surface }))),
+	);
+}
+
+/** True when the grant covers every part of the action (a tree grant resolving other queued asks). */
+export function grantCovers(compiled: CompiledGrant, action: ClassifiedAction): boolean {
+	return partsToDecide(action).every((part) => grantCoversPart(compiled, action, part));
+}
+
+const compiledGrants = new WeakMap<SessionGrant, CompiledGrant>();
+
+/** Compiles once per grant object and context. */
+export function compiledGrant(grant: SessionGrant, context: PatternContext): CompiledGrant {
+	const cached = compiledGrants.get(grant);
+	if (cached && cached.context.cwd === context.cwd && cached.context.homeDir === context.homeDir)
+		return cached;
+	const compiled = compileGrant(grant, context);
+	compiledGrants.set(grant, compiled);
+	return compiled;
+}
+
+/** The first grant (in the given order) covering the part, or null. */
+export function findGrantForPart(
+	grants: readonly SessionGrant[],
+	context: PatternContext,
+	action: ClassifiedAction,
+	part: ActionPart,
+): SessionGrant | null {
+	for (const grant of grants) if (grantCoversPart(compiledGrant(grant, context), action, part)) return grant;
+	return null;
+}

@@ -1,0 +1,58 @@
+/**
+ * DecisionSource: who or what decided, recorded where the decision was made. A forwarded decision nests the
+ * responder's own source, one frame per hop, so the root's answer reaches a grandchild with the whole chain.
+ */
+
+export type RuleSurface = "tool" | "command" | "read" | "write" | "path" | "outside-cwd" | "tier" | "agent";
+
+export interface RuleOrigin {
+	/** Absolute config file path, or `built-in` for the defaults. */
+	readonly file: string;
+	/** JSON path inside the file, e.g. `rules[3]` or `tiers.write`. */
+	readonly jsonPath: string;
+	readonly line?: number;
+}
+
+export type UserSurface = "dialog" | "cli";
+
+export type DecisionSource =
+	| {
+			readonly kind: "user";
+			readonly via: UserSurface;
+			readonly verdict: "allow" | "deny";
+			/** How long the answer lives: this call only, or a grant recorded for later calls. */
+			readonly scope: "once" | "session" | "subagent" | "tree";
+			readonly reason?: string;
+	  }
+	| {
+			readonly kind: "authorizer";
+			readonly link: string;
+			readonly verdict: "allow" | "deny";
+			readonly reason?: string;
+	  }
+	| {
+			readonly kind: "rule";
+			readonly surface: RuleSurface;
+			readonly pattern: string;
+			readonly action: "allow" | "ask" | "deny" | "auto";
+			readonly origin: RuleOrigin;
+			readonly reason?: string;
+	  }
+	| {
+			readonly kind: "session_grant";
+			readonly grantId: string;
+			readonly surface: string;
+			readonly pattern: string;
+			readonly scope: "session" | "subagent" | "tree";
+	  }
+	| { readonly kind: "parked_approval"; readonly requestId: string; readonly approvedVia: UserSurface }
+	| { readonly kind: "unavailable"; readonly reason: string }
+	| { readonly kind: "gate_error"; readonly reason: string }
+	| {
+			readonly kind: "forwarded";
+			readonly responderSessionId: string;
+			/** The responder's own source; null when it sent none we could read (the hop is still a fact). */
+			readonly decision: DecisionSource | null;
+	  };
+
+export type DecisionSourceKind = DecisionSource["kind"];

@@ -1,0 +1,49 @@
+/** Shared setup for the classify tests: the real bash parser and a classifier with no operator config. */
+import type { ClassifiedAction } from "../../src/classify/action.ts";
+import { type BashParser, loadBashParser } from "../../src/classify/bash/bash-parser.ts";
+import type { CommandTierEntry } from "../../src/classify/bash/command-tier-table.ts";
+import { type ClassifyDeps, classifyAction } from "../../src/classify/classify-action.ts";
+
+export const HOME = "/home/tester";
+export const CWD = "/work/project";
+
+let parser: BashParser | undefined;
+
+export async function bashParser(): Promise<BashParser> {
+	parser ??= await loadBashParser();
+	return parser;
+}
+
+export function depsFor(bash: BashParser, overrides: Partial<ClassifyDeps> = {}): ClassifyDeps {
+	return {
+		bash,
+		extraCommandTiers: [],
+		toolTiers: {},
+		toolAnnotations: () => undefined,
+		homeDir: HOME,
+		...overrides,
+	};
+}
+
+export function classifyBash(
+	bash: BashParser,
+	command: string,
+	options: { cwd?: string; extraCommandTiers?: readonly CommandTierEntry[] } = {},
+): ClassifiedAction {
+	return classifyAction(
+		{ tool: "bash", input: { command }, cwd: options.cwd ?? CWD },
+		depsFor(bash, { extraCommandTiers: options.extraCommandTiers ?? [] }),
+	);
+}
+
+export function unitTexts(action: ClassifiedAction): string[] {
+	return action.parts.flatMap((part) => (part.command === undefined ? [] : [part.command.text]));
+}
+
+export function partFor(action: ClassifiedAction, text: string) {
+	const part = action.parts.find((candidate) => candidate.command?.text === text);
+	if (part === undefined) {
+		throw new Error(`no unit "${text}" in ${JSON.stringify(unitTexts(action))}`);
+	}
+	return part;
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { BASH_PREVIEW_MAX, PREVIEW_MAX, previewAction } from "../../src/classify/preview.ts";
+import { REDACTED, redactSecrets } from "../../src/classify/redact.ts";
+
+describe("previewAction", () => {
+	it("shows each built-in tool in words", () => {
+		expect(previewAction("bash", { command: "ls -la" })).toBe("ls -la");
+		expect(previewAction("read", { path: "a.ts" })).toBe("a.ts");
+		expect(previewAction("read", { path: "a.ts", offset: 10, limit: 5 })).toBe("a.ts (lines 10–14)");
+		expect(previewAction("read", { path: "a.ts", offset: 10 })).toBe("a.ts (from line 10)");
+		expect(previewAction("write", { path: "a.ts", content: "é\nb\n" })).toBe("a.ts (5 bytes, 2 lines)");
+		expect(previewAction("write", { path: "e", content: "" })).toBe("e (0 bytes, 0 lines)");
+		expect(
+			previewAction("edit", {
+				path: "a.ts",
+				edits: [
+					{ oldText: "a\nb", newText: "c" },
+					{ oldText: "d", newText: "e\nf\ng" },
+				],
+			}),
+		).toBe("a.ts: 2 edits, +4/-3 lines");
+		expect(previewAction("grep", { pattern: "TODO", path: "src", glob: "*.ts" })).toBe(
+			'grep "TODO" in src (*.ts)',
+		);
+		expect(previewAction("ls", {})).toBe("ls .");
+	});
+
+	it("shows other tools as name and compact JSON, capped", () => {
+		expect(previewAction("mcp_x", { b: 1, a: "two" })).toBe('mcp_x {"a":"two","b":1}');
+		const long = previewAction("mcp_x", { data: "x".repeat(10_000) });
+		expect(long.length).toBeLessThan(PREVIEW_MAX + 60);
+		expect(long).toMatch(/characters in all\)$/);
+	});
+
+	it("caps very long bash commands with a visible marker", () => {
+		const preview = previewAction("bash", { command: `echo ${"a".repeat(BASH_PREVIEW_MAX * 3)}` });
+		expect(preview.length).toBeLessThan(BASH_PREVIEW_MAX + 60);
+		expect(preview).toMatch(/…/);
+	});
+
+	it("falls back to JSON for a known tool with a malformed input", () => {
+		expect(previewAction("bash", { cmd: "ls" })).toBe('bash {"cmd":"ls"}');
+	});
+
+	it("redacts secrets", () => {
+		expect(
+			previewAction("bash", { command: "GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123 gh pr list" }),
+		).not.toMatch(/ghp_/);
+		expect(previewAction("mcp_x", { apiKey: "s3cr3t-value" })).not.toMatch(/s3cr3t/);
+	});
+});
+
+describe("redactSecrets", () => {
+	const cases: ReadonlyArray<readonly [string, string]> = [
+		["export API_KEY=abc123 && run", `export API_KEY=${REDACTED} && run`],
+		["DB_PASSWORD='p a s s' psql", `DB_PASSWORD=${REDACTED} psql`],
+		["mysql --password=hunter2 db", `mysql --password=${REDACTED} db`],
+		["tool --token abc123 --verbose", `tool --token ${REDACTED} --verbose`],
+		["gh --private-key ./k.pem", `gh --private-key ${REDACTED}`],
+		["mysql -uroot -phunter2 db", `mysql -uroot -p${REDACTED} db`],
+		['curl -H "Authorization: Bearer abc.def.ghi" x', `curl -H "Authorization: Bearer ${REDACTED}" x`],
+		["curl -H 'X-Api-Key: k-123' x", `curl -H 'X-Api-Key: ${REDACTED}' x`],
+		["curl -u admin:hunter2 https://x", `curl -u admin:${REDACTED} https://x`],
+		["git clone https://user:pa55@github.com/o/r", `git clone https://user:${REDACTED}@github.com/o/r`],
+		["echo ghp_0123456789abcdefghijABCDEFGHIJ", `echo ${REDACTED}`],
+		["echo github_pat_11ABCDEFG0123456789_abcdefghijklmnop", `echo ${REDACTED}`],
+		["echo sk-proj-abcdefghijklmnopqrstuv", `echo ${REDACTED}`],
+		["echo sk-ant-api03-abcdefghijklmnop", `echo ${REDACTED}`],
+		["echo xoxb-1234567890-abcdef", `echo ${REDACTED}`],
+		["aws AKIAIOSFODNN7EXAMPLE", `aws ${REDACTED}`],
+		["k=AIzaSyA-1234567890abcdefghijklmnopqrstu", `k=${REDACTED}`],
+		["jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl", `jwt ${REDACTED}`],
+		[
+			"key -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaA==\n-----END OPENSSH PRIVATE KEY----- end",
+			`key ${REDACTED} end`,
+		],
+		["-----BEGIN RSA PRIVATE KEY-----\nMIIE (cut off", REDACTED],
+		['{"password":"x","user":"u"}', `{"password":${REDACTED},"user":"u"}`],
+	];
+	for (const [input, expected] of cases) {
+		it(input.split("\n")[0] ?? input, () => {
+			expect(redactSecrets(input)).toBe(expected);
+		});
+	}
+
+	it("stays linear on long runs of word characters", () => {
+		const text = `x${"a".repeat(200_000)}=y http${"s".repeat(100_000)}`;
+		const started = performance.now();
+		redactSecrets(text);
+		expect(performance.now() - started).toBeLessThan(1000);
+	});
+
+	it("leaves ordinary commands alone", () => {
+		for (const text of [
+			"git commit --author='A <a@b>' -m 'fix auth flow'",
+			"cp -pr src dst",
+			"ls -la ~/projects",
+			"npm run build -- --mode production",
+			"grep -rn password_field src",
+		]) {
+			expect(redactSecrets(text)).toBe(text);
+		}
+	});
+});

@@ -1,0 +1,41 @@
+/**
+ * A pi extension that registers the scripted model `faux/faux-1` (pi-ai's in-process faux provider).
+ * Its replies come from the JSON script named by `PPH_FAUX_SCRIPT`, re-read on every model request so a test can
+ * rewrite it between prompts. Load it with `-e` (the harness always passes it first) or via settings `extensions`.
+ */
+import {
+	type AssistantMessage,
+	type FauxResponseFactory,
+	fauxAssistantMessage,
+	fauxProvider,
+	fauxText,
+	fauxToolCall,
+} from "@earendil-works/pi-ai";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { FAUX_SCRIPT_ENV } from "./faux-script.ts";
+import { replyFromScriptFile } from "./faux-turns.ts";
+
+/** Each model request consumes one queued step; keep the queue topped up so it never runs dry. */
+const QUEUE_LOW_WATER = 16;
+const QUEUE_REFILL = 64;
+
+export default function fauxModelExtension(pi: ExtensionAPI): void {
+	const faux = fauxProvider({
+		provider: "faux",
+		models: [{ id: "faux-1", name: "Faux 1", contextWindow: 32_000, maxTokens: 4_096 }],
+	});
+
+	const step: FauxResponseFactory = (context): AssistantMessage => {
+		if (faux.getPendingResponseCount() < QUEUE_LOW_WATER) faux.appendResponses(steps(QUEUE_REFILL));
+		const reply = replyFromScriptFile(process.env[FAUX_SCRIPT_ENV], context.messages);
+		if (reply.kind === "text") return fauxAssistantMessage(fauxText(reply.text));
+		return fauxAssistantMessage(
+			reply.calls.map((call) => fauxToolCall(call.tool, call.input)),
+			{ stopReason: "toolUse" },
+		);
+	};
+	const steps = (count: number): FauxResponseFactory[] => Array.from({ length: count }, () => step);
+
+	faux.setResponses(steps(QUEUE_REFILL));
+	pi.registerProvider(faux.provider);
+}

@@ -1,0 +1,99 @@
+/**
+ * Properties over seeded random policies and actions:
+ * - a trusted project file never makes any decision more permissive than the user file alone;
+ * - the order of keys and of rule lists in a config never changes a decision.
+ */
+import { describe, expect, it } from "vitest";
+import { decide } from "../../src/policy/decide.ts";
+import type { Decision } from "../../src/policy/decision.ts";
+import { modeRank } from "../../src/policy/tier.ts";
+import { policyFrom, prng } from "./fixtures.ts";
+import { randomAction, randomConfig, randomContext } from "./random-policy.ts";
+
+type Rng = ReturnType<typeof prng>;
+
+describe("a project file only tightens", () => {
+	it("decide(U ∪ P) is never more permissive than decide(U) (300 seeded policy pairs × 8 actions)", () => {
+		let tightened = 0;
+		for (let seed = 1; seed <= 300; seed++) {
+			const rng = prng(seed);
+			const userText = JSON.stringify(randomConfig(rng, "user"));
+			const projectText = JSON.stringify(randomConfig(rng, "project"));
+			const alone = policyFrom(userText);
+			const merged = policyFrom(userText, projectText);
+			expect(alone.configErrors, `seed ${seed}: generated user config must be valid`).toEqual([]);
+			expect(merged.configErrors, `seed ${seed}: generated project config must be valid`).toEqual([]);
+			for (let i = 0; i < 8; i++) {
+				const action = randomAction(rng);
+				const context = randomContext(rng);
+				const before = decide(action, alone, context).mode;
+				const after = decide(action, merged, context).mode;
+				expect(
+					modeRank(after),
+					`seed ${seed} action ${i}: ${before} → ${after}\nU=${userText}\nP=${projectText}\n${JSON.stringify(action.parts)}`,
+				).toBeGreaterThanOrEqual(modeRank(before));
+				if (modeRank(after) > modeRank(before)) tightened++;
+			}
+		}
+		// The generator must actually exercise tightening, or the property says nothing.
+		expect(tightened).toBeGreaterThan(100);
+	});
+
+	it("an invalid project file is never more permissive either: everything denies", () => {
+		for (let seed = 1; seed <= 50; seed++) {
+			const rng = prng(seed);
+			const userText = JSON.stringify(randomConfig(rng, "user"));
+			const merged = policyFrom(userText, `{ "rules": [ { "surface": "tool" } ] }`);
+			expect(decide(randomAction(rng), merged, randomContext(rng)).mode).toBe("deny");
+		}
+	});
+});
+
+function shuffled<T>(rng: Rng, items: readonly T[]): T[] {
+	const out = [...items];
+	for (let i = out.length - 1; i > 0; i--) {
+		const j = rng.int(i + 1);
+		const a = out[i] as T;
+		out[i] = out[j] as T;
+		out[j] = a;
+	}
+	return out;
+}
+
+/** Same config, other order: every object's keys reordered, and the rule-like lists shuffled. */
+function reorder(rng: Rng, value: unknown, key = ""): unknown {
+	if (Array.isArray(value)) {
+		const items = value.map((v) => reorder(rng, v));
+		return ["rules", "commandTiers", "allow", "deny"].includes(key) ? shuffled(rng, items) : items;
+	}
+	if (value !== null && typeof value === "object") {
+		return Object.fromEntries(shuffled(rng, Object.entries(value)).map(([k, v]) => [k, reorder(rng, v, k)]));
+	}
+	return value;
+}
+
+function signature(decision: Decision): string {
+	const { basis } = decision;
+	const part = "part" in basis ? basis.part.index : "-";
+	const grantable = decision.mode === "ask" ? String(decision.grantable) : "-";
+	return `${decision.mode} ${basis.kind} part=${part} grantable=${grantable} notes=${decision.notes.length}`;
+}
+
+describe("order never matters", () => {
+	it("reordering config keys and rule lists leaves every decision unchanged (150 seeded configs × 8 actions)", () => {
+		for (let seed = 1; seed <= 150; seed++) {
+			const rng = prng(10_000 + seed);
+			const user = randomConfig(rng, "user");
+			const project = randomConfig(rng, "project");
+			const original = policyFrom(JSON.stringify(user), JSON.stringify(project));
+			const reordered = policyFrom(JSON.stringify(reorder(rng, user)), JSON.stringify(reorder(rng, project)));
+			for (let i = 0; i < 8; i++) {
+				const action = randomAction(rng);
+				const context = randomContext(rng);
+				expect(signature(decide(action, reordered, context)), `seed ${seed} action ${i}`).toBe(
+					signature(decide(action, original, context)),
+				);
+			}
+		}
+	});
+});
