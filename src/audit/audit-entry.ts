@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Origin } from "../origin/origin.ts";
 import { TIERS } from "../policy/tier.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { readDecisionSource } from "../provenance/read-decision-source.ts";
@@ -51,7 +52,10 @@ export const auditEntrySchema = z.object({
 	ceiling: z.object({ tier: z.enum(TIERS), reason: z.string().max(2000) }).optional(),
 });
 
-export type AuditEntry = Omit<z.infer<typeof auditEntrySchema>, "source"> & { source: DecisionSource };
+export type AuditEntry = Omit<z.infer<typeof auditEntrySchema>, "source" | "origin"> & {
+	source: DecisionSource;
+	origin: Origin | null;
+};
 
 /** Parse one untrusted line; null when anything about it is wrong. */
 export function parseAuditLine(line: string): AuditEntry | null {

@@ -37,6 +37,7 @@ export class AuditWriter {
 		this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
 		this.keep = options.keep ?? DEFAULT_KEEP;
 		this.maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
+		flushOnExit(this);
 	}
 
 	/** Queue one entry. Resolves at once unless the queue is full, in which case it waits for the flush. */
@@ -124,6 +125,24 @@ export class AuditWriter {
 	private generation(n: number): string {
 		return `${this.file.replace(/\.jsonl$/, "")}.${n}.jsonl`;
 	}
+}
+
+/**
+ * Entries still queued when the process exits are written synchronously. One `exit` listener per process,
+ * shared by every writer (weakly held, so a finished session's writer can be collected).
+ */
+const EXIT_KEY = Symbol.for("pi-permission-hub.audit-exit-flush.v1");
+
+function flushOnExit(writer: AuditWriter): void {
+	const slot = globalThis as { [EXIT_KEY]?: Set<WeakRef<AuditWriter>> };
+	if (!slot[EXIT_KEY]) {
+		const writers = new Set<WeakRef<AuditWriter>>();
+		slot[EXIT_KEY] = writers;
+		process.once("exit", () => {
+			for (const ref of writers) ref.deref()?.flushSync();
+		});
+	}
+	slot[EXIT_KEY].add(new WeakRef(writer));
 }
 
 function tryRenameSync(from: string, to: string): void {

@@ -13,7 +13,8 @@ export interface RuleOrigin {
 	readonly line?: number;
 }
 
-export type UserSurface = "dialog" | "cli";
+/** Where a human decided: at a dialog, with the CLI, or by typing the command themselves (`!` in pi). */
+export type UserSurface = "dialog" | "cli" | "typed";
 
 export type DecisionSource =
 	| {

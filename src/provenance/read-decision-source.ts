@@ -6,7 +6,7 @@ export const MAX_FORWARD_DEPTH = 16;
 const MAX_TEXT = 2000;
 
 const text = z.string().max(MAX_TEXT);
-const userSurface = z.enum(["dialog", "cli"]);
+const userSurface = z.enum(["dialog", "cli", "typed"]);
 
 const ruleOrigin = z.object({
 	file: text,

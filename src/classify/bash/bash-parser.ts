@@ -34,8 +34,18 @@ export const MAX_BASH_SOURCE_LENGTH = 1024 * 1024;
 /** Deeper trees are refused instead of risking the JS stack in the analysis. */
 export const MAX_SYNTAX_DEPTH = 400;
 
+/**
+ * pi gives every extension instance (and every in-process subagent) its own copy of this module, so the
+ * shared loader lives in a process-wide slot: the grammar is compiled once per process, not per session.
+ */
+const PARSER_KEY = Symbol.for("pi-permission-hub.bash-parser.v1");
+
 /** Loads the grammar once per process; a failed load is forgotten so the next call retries. */
-export const loadBashParser: () => Promise<BashParser> = sharedUntilFailure(createBashParser);
+export function loadBashParser(): Promise<BashParser> {
+	const slot = globalThis as { [PARSER_KEY]?: () => Promise<BashParser> };
+	slot[PARSER_KEY] ??= sharedUntilFailure(createBashParser);
+	return slot[PARSER_KEY]();
+}
 
 async function createBashParser(): Promise<BashParser> {
 	const started = performance.now();

@@ -1,0 +1,38 @@
+/**
+ * The public API of pi-permission-hub for other extensions (`import … from "pi-permission-hub"`).
+ * Everything here works across module copies and sessions in one process: pi loads each extension with its
+ * own module instance, so state lives in process-wide `Symbol.for` slots, not in this module.
+ *
+ * Versioned by API_VERSION: additions keep the number; a breaking change bumps it.
+ */
+import { queryDecision } from "./gate/query-registry.ts";
+
+export const API_VERSION = 1;
+
+export type {
+	AuthorizerLink,
+	AuthorizerRequest,
+	LinkVerdict,
+	PolicyQuery,
+	QueryResult,
+} from "./authority/authorizer-link.ts";
+export {
+	registerAuthorizer,
+	registeredAuthorizerNames,
+	unregisterAuthorizer,
+} from "./authority/authorizer-registry.ts";
+export {
+	REGISTER_AUTHORIZER_CHANNEL,
+	UNREGISTER_AUTHORIZER_CHANNEL,
+} from "./authority/event-registration.ts";
+export type { ActionPart, CommandUnit, PathTouch } from "./classify/action.ts";
+export {
+	DECISION_EVENT_CHANNEL,
+	type DecisionEvent,
+	type DecisionListener,
+	onDecision,
+} from "./gate/decision-events.ts";
+export type { Origin } from "./origin/origin.ts";
+export type { Mode, Tier } from "./policy/tier.ts";
+export type { DecisionSource } from "./provenance/decision-source.ts";
+export { queryDecision };

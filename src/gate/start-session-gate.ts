@@ -1,0 +1,22 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { SessionGrants } from "../authority/session-grants.ts";
+import { ParkedStore } from "../hub/parked-store.ts";
+import { resolveAgentDir } from "../policy/config-paths.ts";
+import { SessionGate } from "./session-gate.ts";
+
+/** Session replacement (`/new`, `/resume`, `/fork`) starts without the old session's grants. */
+const REPLACED = new Set(["new", "resume", "fork"]);
+
+export function startSessionGate(
+	pi: ExtensionAPI,
+	ctx: ExtensionContext,
+	reason: string,
+	env: Readonly<Record<string, string | undefined>>,
+): SessionGate {
+	if (REPLACED.has(reason)) new SessionGrants(ctx.sessionManager.getSessionId()).clear();
+	const agentDir = resolveAgentDir(env, env.HOME || homedir());
+	const parked = new ParkedStore(join(agentDir, "pi-permission-hub", "parked"));
+	return new SessionGate({ pi, ctx, env, parked });
+}

@@ -1,0 +1,88 @@
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { EffectivePolicy } from "../policy/effective-policy.ts";
+
+export const STATUS_KEY = "pi-permission-hub";
+
+/**
+ * The footer status and the one-time notifications: a config error (once per distinct error, not per call),
+ * a raised grant ceiling, an authorizer link named in config but never registered, pending forwarded asks.
+ */
+export class StatusReporter {
+	private ctx: ExtensionContext;
+	private lastPolicy: EffectivePolicy | null = null;
+	private configError: string | null = null;
+	private ceiling: string | null = null;
+	private readonly unregistered = new Set<string>();
+	private pending = 0;
+	private shown: string | undefined;
+
+	constructor(ctx: ExtensionContext) {
+		this.ctx = ctx;
+	}
+
+	use(ctx: ExtensionContext): void {
+		this.ctx = ctx;
+	}
+
+	policyChanged(policy: EffectivePolicy): void {
+		if (policy === this.lastPolicy) return;
+		this.lastPolicy = policy;
+		const error = policy.configErrors[0]?.message ?? null;
+		if (error && error !== this.configError) {
+			this.notify(
+				`pi-permission-hub: ${error}. Every tool call is blocked until the file is fixed.`,
+				"error",
+			);
+		}
+		this.configError = error;
+		const raised = policy.grantCeiling.reason;
+		this.ceiling = raised ? `ceiling raised to ${policy.grantCeiling.tier} (${raised})` : null;
+		this.render();
+	}
+
+	unregisteredLink(name: string): void {
+		if (this.unregistered.has(name)) return;
+		this.unregistered.add(name);
+		this.notify(
+			`pi-permission-hub: authorizerChain names "${name}", but no extension registered that link; it is skipped.`,
+			"warning",
+		);
+		this.render();
+	}
+
+	pendingAsks(count: number): void {
+		this.pending = count;
+		this.render();
+	}
+
+	clear(): void {
+		this.shown = undefined;
+		this.safely(() => this.ctx.ui.setStatus(STATUS_KEY, undefined));
+	}
+
+	private render(): void {
+		const parts = [
+			...(this.configError ? ["config error: all calls blocked"] : []),
+			...(this.ceiling ? [this.ceiling] : []),
+			...[...this.unregistered].map((name) => `link "${name}" not registered`),
+			...(this.pending > 0 ? [`${this.pending} forwarded ask${this.pending === 1 ? "" : "s"} pending`] : []),
+		];
+		const text = parts.length > 0 ? `permissions: ${parts.join(" · ")}` : undefined;
+		if (text === this.shown) return;
+		this.shown = text;
+		this.safely(() => this.ctx.ui.setStatus(STATUS_KEY, text));
+	}
+
+	private notify(message: string, level: "info" | "warning" | "error"): void {
+		this.safely(() => this.ctx.ui.notify(message, level));
+	}
+
+	/** The UI may be gone (session replaced); status is best effort and must never break a decision. */
+	private safely(action: () => void): void {
+		try {
+			action();
+		} catch {
+			// Nothing to do: the status is cosmetic and the decision path must not fail because of it.
+		}
+	}
+}
