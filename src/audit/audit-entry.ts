@@ -28,6 +28,14 @@ const originSchema = z.discriminatedUnion("kind", [
 ]);
 
 /**
+ * Caps on free text, above anything the gate writes (a bash preview is up to 8192 characters plus a "… (N
+ * characters in all)" tail; a block reason quotes a preview, a rule and an error). A line the gate itself wrote
+ * must never read back as corrupt; the reader's 1 MiB line limit bounds memory either way.
+ */
+const MAX_PREVIEW = 16 * 1024;
+const MAX_REASON = 16 * 1024;
+
+/**
  * One line of the audit log. Lines are read back by the CLI from files other processes wrote, so the reader
  * validates every field; the DecisionSource goes through its own depth-capped reader.
  */
@@ -40,11 +48,11 @@ export const auditEntrySchema = z.object({
 	tool: z.string().max(256),
 	tier: z.enum(TIERS),
 	actionHash: z.string().max(128),
-	preview: z.string().max(8192),
+	preview: z.string().max(MAX_PREVIEW),
 	mode: z.enum(["auto", "ask", "deny"]),
 	outcome: z.enum(["allow", "deny", "pending"]),
 	source: z.unknown(),
-	reason: z.string().max(4000).optional(),
+	reason: z.string().max(MAX_REASON).optional(),
 	requestId: z.string().max(128).optional(),
 	latencyMs: z.number().nonnegative(),
 	configFiles: z.array(z.string().max(4096)).max(16),

@@ -11,7 +11,8 @@ export interface AuditReadStats {
 
 /**
  * Stream a JSONL audit log, calling `onEntry` for each valid line. Corrupt, partial or oversized lines are
- * counted and skipped: a torn last line (a writer killed mid-append) never stops a reader.
+ * counted and skipped: a torn last line (a writer killed mid-append) never stops a reader. Blank lines are
+ * skipped uncounted; CRLF line ends are accepted. A missing or unreadable file rejects.
  */
 export async function readAuditLog(
 	file: string,
@@ -24,7 +25,8 @@ export async function readAuditLog(
 	let oversized = false;
 
 	const finishLine = (line: Buffer): void => {
-		if (line.length === 0) return;
+		// CRLF lines parse as they are (`\r` is JSON whitespace); a blank CRLF line is blank, not corrupt.
+		if (line.length === 0 || (line.length === 1 && line[0] === 13)) return;
 		const entry = parseAuditLine(line.toString("utf8"));
 		if (entry === null) stats.corrupt++;
 		else {

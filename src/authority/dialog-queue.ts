@@ -52,6 +52,12 @@ export class DialogQueue<T extends QueuedDialog = QueuedDialog> {
 
 	private changed(): void {
 		const snapshot = this.pending();
-		for (const listener of this.listeners) listener(snapshot);
+		for (const listener of this.listeners) {
+			try {
+				listener(snapshot);
+			} catch {
+				// A status display's bug must not leave an item stuck in the queue or a dialog unshown.
+			}
+		}
 	}
 }

@@ -19,6 +19,9 @@ export interface DialogPresenter {
 	present(prompt: AskPrompt, options: DialogOptions): Promise<DialogResult>;
 }
 
+/** Node fires a timer longer than this at once (with a warning), so a very long deadline would end at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * Combine the dialog's own deadline with the caller's cancellation into one signal, and remember which one
  * fired: a timeout means nobody answered, a withdrawal means the question no longer stands.
@@ -30,10 +33,13 @@ export function dialogDeadline(options: DialogOptions): {
 } {
 	const controller = new AbortController();
 	let ended: "timeout" | "withdrawn" | null = null;
-	const timer = setTimeout(() => {
-		ended ??= "timeout";
-		controller.abort();
-	}, options.timeoutMs);
+	const timer = setTimeout(
+		() => {
+			ended ??= "timeout";
+			controller.abort();
+		},
+		Math.min(options.timeoutMs, MAX_TIMER_MS),
+	);
 	const onAbort = (): void => {
 		ended ??= "withdrawn";
 		controller.abort();

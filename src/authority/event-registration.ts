@@ -15,24 +15,29 @@ interface EventBus {
  */
 export function listenForLinkRegistrations(events: EventBus): void {
 	events.on(REGISTER_AUTHORIZER_CHANNEL, (data) => {
-		if (typeof data !== "object" || data === null) return;
-		const name: unknown = Reflect.get(data, "name");
-		const authorize: unknown = Reflect.get(data, "authorize");
-		if (typeof name !== "string" || typeof authorize !== "function") return;
-		const link: AuthorizerLink = (request) => Reflect.apply(authorize, undefined, [request]);
 		try {
+			if (typeof data !== "object" || data === null) return;
+			const name: unknown = Reflect.get(data, "name");
+			const authorize: unknown = Reflect.get(data, "authorize");
+			if (typeof name !== "string" || typeof authorize !== "function") return;
+			const link: AuthorizerLink = (request) => Reflect.apply(authorize, undefined, [request]);
 			registerAuthorizer(name, link);
 		} catch {
-			// An invalid name: the link stays unregistered and the chain reports it as such when configured.
+			// An invalid name, or a payload whose getters throw: the link stays unregistered, and the chain
+			// reports it as such when configured.
 		}
 	});
 	events.on(UNREGISTER_AUTHORIZER_CHANNEL, (data) => {
-		const name: unknown =
-			typeof data === "string"
-				? data
-				: typeof data === "object" && data !== null
-					? Reflect.get(data, "name")
-					: undefined;
-		if (typeof name === "string") unregisterAuthorizer(name);
+		try {
+			const name: unknown =
+				typeof data === "string"
+					? data
+					: typeof data === "object" && data !== null
+						? Reflect.get(data, "name")
+						: undefined;
+			if (typeof name === "string") unregisterAuthorizer(name);
+		} catch {
+			// A payload whose getters throw names nothing.
+		}
 	});
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { SessionGrant } from "../policy/session-grant.ts";
-import type { DecisionSource } from "../provenance/decision-source.ts";
+import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
 import { buildAskPrompt } from "./ask-prompt.ts";
 import type { DialogQueue } from "./dialog-queue.ts";
 import type { DialogPresenter, DialogResult } from "./dialog-result.ts";
@@ -28,12 +28,14 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 			return unavailable("the unanswered policy is deny: asks are refused without a dialog");
 		}
 		const item = { id: randomUUID() };
-		const result = await this.queue.run(item, (position) =>
-			this.presenter.present(buildAskPrompt(ask, { forwarded: false, position: position() }), {
+		const result = await this.queue.run(item, async (position): Promise<DialogResult> => {
+			// Cancelled while it waited its turn: the question no longer stands, so it is never shown.
+			if (ask.signal?.aborted) return { kind: "withdrawn" };
+			return this.presenter.present(buildAskPrompt(ask, { forwarded: false, position: position() }), {
 				timeoutMs: ask.timeoutMs,
 				...(ask.signal ? { signal: ask.signal } : {}),
-			}),
-		);
+			});
+		});
 		return this.toDecision(ask, result);
 	}
 
@@ -42,10 +44,12 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 			case "answer": {
 				const { answer } = result;
 				if (answer.kind === "deny") {
+					// A typed reason is recorded in the DecisionSource, which readers reject past its text cap.
+					const reason = result.reason ? capSourceText(result.reason) : undefined;
 					return {
 						outcome: "deny",
-						source: userSource("deny", "once", result.reason),
-						...(result.reason ? { userReason: result.reason } : {}),
+						source: userSource("deny", "once", reason),
+						...(reason ? { userReason: reason } : {}),
 					};
 				}
 				const grants = answer.scope === "once" ? [] : toGrants(ask.suggestions, answer.scope);

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { ChainStep } from "../audit/audit-entry.ts";
+import { deepFreeze } from "../gate/deep-freeze.ts";
+import { capSourceText } from "../provenance/decision-source.ts";
 import type { AuthorizerLink, AuthorizerRequest, LinkVerdict } from "./authorizer-link.ts";
 
 export const DEFAULT_LINK_TIMEOUT_MS = 5000;
@@ -34,6 +36,11 @@ export async function runAuthorizerChain(
 ): Promise<ChainOutcome> {
 	const steps: ChainStep[] = [];
 	const timeoutMs = options.timeoutMs ?? DEFAULT_LINK_TIMEOUT_MS;
+	// Links are other people's code, and these are the very objects the gate decides, the dialog shows and
+	// pi runs: a link may read them, never change them.
+	deepFreeze(request.input);
+	deepFreeze(request.parts);
+	deepFreeze(request.origin);
 	for (const name of names) {
 		const link = options.lookup(name);
 		if (!link) {
@@ -74,7 +81,7 @@ async function callLink(link: AuthorizerLink, request: LinkRequest, timeoutMs: n
 			const value = await link({ ...request, signal: controller.signal });
 			return readVerdict(value);
 		} catch (error) {
-			return { kind: "error", reason: error instanceof Error ? error.message : String(error) };
+			return { kind: "error", reason: capSourceText(describeThrown(error)) };
 		}
 	})();
 	try {
@@ -96,6 +103,15 @@ function readVerdict(value: unknown): LinkCall {
 		return { kind: "error", reason: "the link returned something other than {verdict: allow|deny|defer}" };
 	}
 	const { verdict, reason } = parsed.data;
-	const text = reason?.slice(0, 2000);
+	const text = reason === undefined ? undefined : capSourceText(reason);
 	return { kind: "verdict", value: text ? { verdict, reason: text } : { verdict } };
+}
+
+/** A link may throw anything, including a value whose conversion to text throws again. */
+function describeThrown(error: unknown): string {
+	try {
+		return error instanceof Error ? String(error.message) : String(error);
+	} catch {
+		return "the link threw a value that cannot be shown as text";
+	}
 }

@@ -44,12 +44,14 @@ const GENERALIZE_UP_TO = tierRank("network-egress");
 
 /**
  * The narrowest useful pattern per asking part: `git checkout *` for `git checkout main`, the exact command
- * for destructive or privileged ones, the parent directory for a path, the tool name otherwise.
+ * for destructive or privileged ones, the parent directory for a path, the tool name otherwise. A part no
+ * pattern can name exactly gets no suggestion: it will simply ask again.
  */
 export function suggestGrants(tool: string, parts: readonly ActionPart[]): SuggestedGrant[] {
 	const seen = new Set<string>();
 	const out: SuggestedGrant[] = [];
-	const add = (grant: SuggestedGrant): void => {
+	const add = (grant: SuggestedGrant | null): void => {
+		if (grant === null) return;
 		const key = `${grant.surface}\u0000${grant.pattern}`;
 		if (seen.has(key)) return;
 		seen.add(key);
@@ -57,22 +59,26 @@ export function suggestGrants(tool: string, parts: readonly ActionPart[]): Sugge
 	};
 	for (const part of parts) {
 		if (part.command) {
-			add({ surface: "command", pattern: commandPattern(part) });
+			const pattern = commandPattern(part);
+			add(pattern === null ? null : { surface: "command", pattern });
 		} else if (part.paths.length > 0) {
 			for (const path of part.paths) {
-				add({ surface: path.access, pattern: `${dirname(path.absolute)}/*` });
+				add({ surface: path.access, pattern: directoryPattern(path.absolute) });
 			}
 		} else {
-			add({ surface: "tool", pattern: tool });
+			add(wildcardLiteral(tool) ? { surface: "tool", pattern: tool } : null);
 		}
 	}
 	return out;
 }
 
-function commandPattern(part: ActionPart): string {
+function commandPattern(part: ActionPart): string | null {
 	const command = part.command;
-	if (!command) return "";
-	if (!command.literal || tierRank(part.tier) > GENERALIZE_UP_TO) return command.text;
+	if (!command) return null;
+	// Command patterns have no escape for `*`: the text `rm -rf *.o` as a pattern would also cover
+	// `rm -rf / x.o`, so a text with a literal `*` is never offered as "exact".
+	const exact = wildcardLiteral(command.text) ? command.text : null;
+	if (!command.literal || tierRank(part.tier) > GENERALIZE_UP_TO) return exact;
 	const words = command.text.split(" ");
 	const depth = SUBCOMMAND_DEPTH[command.name] ?? 0;
 	const keep: string[] = [];
@@ -81,5 +87,25 @@ function commandPattern(part: ActionPart): string {
 		if (keep.length > 0 && word.startsWith("-")) break;
 		keep.push(word);
 	}
-	return keep.length === words.length ? command.text : `${keep.join(" ")} *`;
+	if (keep.length === words.length) return exact;
+	// An option before the subcommand (`git -C repo status`) hides what the command does: `git *` would
+	// cover every git command, so the exact text is the narrowest honest choice.
+	if (keep.length <= depth) return exact;
+	const prefix = keep.join(" ");
+	return wildcardLiteral(prefix) ? `${prefix} *` : null;
+}
+
+const GLOB_SPECIAL = /[*?[\]{}()!+@\\]/g;
+
+/** `/work/src/*` for `/work/src/a.ts`; glob characters in the directory name are escaped, so they stay literal. */
+function directoryPattern(absolute: string): string {
+	const parent = dirname(absolute);
+	// The root has no parent: `/*` would not cover `/` itself, so the root is named exactly.
+	if (parent === absolute) return absolute;
+	const dir = parent.replace(GLOB_SPECIAL, "\\$&");
+	return dir.endsWith("/") ? `${dir}*` : `${dir}/*`;
+}
+
+function wildcardLiteral(text: string): boolean {
+	return !text.includes("*");
 }

@@ -1,6 +1,6 @@
 import type { AskDecision, AutoDecision, DenyDecision } from "../policy/decision.ts";
 import type { RuleOrigin as PolicyRuleOrigin } from "../policy/policy-rule.ts";
-import type { DecisionSource, RuleOrigin } from "../provenance/decision-source.ts";
+import { capSourceText, type DecisionSource, type RuleOrigin } from "../provenance/decision-source.ts";
 
 function origin(o: PolicyRuleOrigin): RuleOrigin {
 	return { file: o.file, jsonPath: o.jsonPath, ...(o.line > 0 ? { line: o.line } : {}) };
@@ -32,7 +32,8 @@ export function sourceOfBasis(basis: (DenyDecision | AskDecision | AutoDecision)
 			};
 		}
 		case "config_error":
-			return { kind: "gate_error", reason: basis.error.message };
+			// The message quotes the file's own text (an unknown key, say): unbounded, so capped for the reader.
+			return { kind: "gate_error", reason: capSourceText(basis.error.message) };
 		case "session_grant": {
 			const g = basis.grant;
 			return { kind: "session_grant", grantId: g.id, surface: g.surface, pattern: g.pattern, scope: g.scope };

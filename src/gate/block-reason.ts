@@ -2,7 +2,7 @@ import type { ClassifiedAction } from "../classify/action.ts";
 import { configErrorBlockReason } from "../policy/config-error.ts";
 import type { DenyDecision } from "../policy/decision.ts";
 import type { RuleOrigin } from "../policy/policy-rule.ts";
-import type { DecisionSource } from "../provenance/decision-source.ts";
+import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
 import { describeDecisionSource } from "../provenance/describe-decision-source.ts";
 
 const PREVIEW_IN_REASON = 300;
@@ -29,7 +29,7 @@ export function policyDenyReason(what: string, decision: DenyDecision): string {
 	const { basis } = decision;
 	switch (basis.kind) {
 		case "config_error":
-			return `Blocked by pi-permission-hub: ${configErrorBlockReason(basis.error)}. ${DO_NOT_RETRY}`;
+			return `Blocked by pi-permission-hub: ${capSourceText(configErrorBlockReason(basis.error))}. ${DO_NOT_RETRY}`;
 		case "agent_rule": {
 			const m = basis.matcher;
 			return `Blocked by pi-permission-hub: ${what} comes from ${m.kind}${m.name ? ` "${m.name}"` : ""}, which agentRules.deny in ${where(m.origin)} forbids. ${DO_NOT_RETRY}`;
@@ -56,7 +56,7 @@ export function askDenyReason(
 	const decisive = innermost(source);
 	switch (decisive?.kind) {
 		case "user":
-			return `The user denied ${what}.${userReason ? ` Their reason: "${userReason}".` : ""} Do not retry it or an equivalent; ask the user how to proceed.`;
+			return `The user denied ${what}.${userReason ? ` Their reason: "${capSourceText(userReason)}".` : ""} Do not retry it or an equivalent; ask the user how to proceed.`;
 		case "authorizer":
 			return `Blocked by pi-permission-hub: the authorizer "${decisive.link}" denied ${what}${decisive.reason ? `: ${decisive.reason}` : ""}. ${DO_NOT_RETRY}`;
 		case "unavailable":
@@ -70,8 +70,9 @@ export function parkedReason(what: string, requestId: string): string {
 	return `Blocked by pi-permission-hub: ${what} needs approval and is pending approval ${requestId}. Nobody has answered yet; this is not a denial. Once the user approves it (in the root session or with "pi-permission-hub approve ${requestId}"), exactly this action may run on a later attempt. Do not retry before the user says it was approved.`;
 }
 
+/** Error texts are capped: an exception message has no bound, and the reason goes to the model and the audit. */
 export function gateErrorReason(what: string, error: string): string {
-	return `Blocked by pi-permission-hub: the permission check for ${what} failed, so the call was blocked (fail closed): ${error}. ${DO_NOT_RETRY}`;
+	return `Blocked by pi-permission-hub: the permission check for ${what} failed, so the call was blocked (fail closed): ${capSourceText(error)}. ${DO_NOT_RETRY}`;
 }
 
 /** A forwarded chain ends in the source of the hop that actually decided. */

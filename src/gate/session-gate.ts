@@ -31,7 +31,7 @@ import { decideUserBash } from "./decide-user-bash.ts";
 import { DECISION_EVENT_CHANNEL, type DecisionEvent } from "./decision-events.ts";
 import { deepFreeze } from "./deep-freeze.ts";
 import type { GateOutcome } from "./gate-outcome.ts";
-import { hiddenTools } from "./hidden-tools.ts";
+import { toolsForRun } from "./hidden-tools.ts";
 import type { ParkedApprovals } from "./parked-approvals.ts";
 import { createPolicyQuery } from "./policy-query.ts";
 import { publishPolicyQuery } from "./query-registry.ts";
@@ -124,6 +124,9 @@ export class SessionGate {
 	/** The latest context pi handed us: dialogs must use the live UI, not the one from session start. */
 	private currentCtx: ExtensionContext;
 
+	/** Tools this gate took out of the run, to give back when their deny rule goes. */
+	private hiddenTools: ReadonlySet<string> = new Set();
+
 	async onToolCall(event: ToolCallEvent, ctx: ExtensionContext): Promise<ToolCallEventResult | undefined> {
 		this.currentCtx = ctx;
 		const started = performance.now();
@@ -131,6 +134,10 @@ export class SessionGate {
 		let outcome: GateOutcome;
 		let policy: EffectivePolicy | null = null;
 		try {
+			// What runs must be what is decided: pi executes this very object, so nothing may change it from
+			// here on — not an authorizer link or anything else while a dialog waits, not a handler registered
+			// after ours (in strict mode its write throws, and pi blocks the call).
+			deepFreeze(input);
 			const deps = await this.deps;
 			policy = deps.policy();
 			outcome = await decideToolCall({ tool: event.toolName, input, cwd: ctx.cwd }, deps, ctx.signal);
@@ -145,12 +152,7 @@ export class SessionGate {
 			started,
 			policy,
 		);
-		if (outcome.outcome === "allow") {
-			// What runs must be what was checked: a handler registered after ours cannot rewrite the input
-			// now (in strict mode its write throws, and pi blocks the call).
-			deepFreeze(input);
-			return undefined;
-		}
+		if (outcome.outcome === "allow") return undefined;
 		return { block: true, reason: outcome.reason };
 	}
 
@@ -173,9 +175,14 @@ export class SessionGate {
 
 	/** Tools a deny rule forbids outright are taken away before the model can waste a turn on them. */
 	onBeforeAgentStart(event: BeforeAgentStartEvent): void {
-		const options = event.systemPromptOptions;
-		const hidden = hiddenTools(options.selectedTools, this.store.current());
-		if (hidden.size > 0) options.selectedTools = options.selectedTools.filter((name) => !hidden.has(name));
+		const next = toolsForRun(this.pi.getActiveTools(), this.hiddenTools, this.store.current());
+		this.hiddenTools = next.hidden;
+		if (!next.tools) return;
+		// Both: pi takes an edited `selectedTools` only when it differs from its base list, which still holds a
+		// tool hidden earlier — giving one back needs the live loadout. The edit keeps handlers after ours
+		// from seeing (and passing on) the hidden tools.
+		this.pi.setActiveTools(next.tools);
+		event.systemPromptOptions.selectedTools = next.tools;
 	}
 
 	async shutdown(): Promise<void> {

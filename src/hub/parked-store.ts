@@ -1,31 +1,110 @@
-import { readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { readdirSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
+import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import type { ParkedApproval, ParkedApprovals } from "../gate/parked-approvals.ts";
+import { createExclusive } from "./create-exclusive.ts";
+import { ensurePrivateDir } from "./private-dir.ts";
+import { type ForwardRequest, forwardRequestSchema, MAX_REQUEST_BYTES, REQUEST_ID } from "./protocol.ts";
+import { readInboxFile } from "./read-inbox-file.ts";
 
+const REQUEST_SUFFIX = ".request.json";
 const ANSWER_SUFFIX = ".answer.json";
 const MAX_ANSWER_BYTES = 16 * 1024;
 
 const answerSchema = z.object({
-	requestId: z.string().regex(/^[0-9A-Za-z]{8,64}$/),
+	requestId: z.string().regex(REQUEST_ID),
 	actionHash: z.string().regex(/^[0-9a-f]{64}$/),
 	decision: z.enum(["allow", "deny"]),
 	via: z.enum(["dialog", "cli"]),
-	answeredAt: z.string().max(64),
+	answeredAt: z.iso.datetime(),
 	reason: z.string().max(2000).optional(),
+	/** Session that answered (a root's dialog), or null for the CLI. */
+	responderSessionId: z.string().max(256).nullable(),
 });
+export type ParkedAnswer = z.infer<typeof answerSchema>;
+
+export interface ParkedEntry {
+	readonly request: ForwardRequest;
+	readonly answer: ParkedAnswer | null;
+}
+
+export type AnswerResult =
+	| { readonly ok: true; readonly answer: ParkedAnswer }
+	| { readonly ok: false; readonly reason: "unknown" | "expired" | "answered"; readonly message: string };
 
 /**
- * Parked requests and the answers given to them later, under the agent dir so every session of the user
- * sees them. An approval is used up by the first identical action that runs: consuming is an unlink, which
- * exactly one process can win.
+ * Parked requests (the `defer` unanswered policy) and the answers given later, under the agent dir where
+ * every session of the user and the CLI can see them:
+ *
+ *   <id>.request.json   the request as it was forwarded (durable: written with fsync)
+ *   <id>.answer.json    created once: the first answer wins, a second one is refused
+ *
+ * An approval lets exactly one identical action (same hash) through: using it up is an unlink, which exactly
+ * one process can win.
  */
 export class ParkedStore implements ParkedApprovals {
 	readonly dir: string;
+	private readonly base: string;
 	private cache: { mtimeMs: number; approvals: ParkedApproval[] } | null = null;
 
-	constructor(dir: string) {
+	/** `base` is the agent dir: everything from there down to `dir` must be private. */
+	constructor(dir: string, base: string) {
 		this.dir = dir;
+		this.base = base;
+	}
+
+	async park(request: ForwardRequest): Promise<void> {
+		ensurePrivateDir(this.dir, this.base);
+		await writeFileAtomic(this.requestPath(request.id), JSON.stringify(request), { mode: 0o600, fsync: true });
+	}
+
+	/** Every parked request still in force, oldest first, with its answer if it has one. */
+	entries(now: number = Date.now()): ParkedEntry[] {
+		const out: ParkedEntry[] = [];
+		for (const name of this.list()) {
+			if (!name.endsWith(REQUEST_SUFFIX)) continue;
+			const id = name.slice(0, -REQUEST_SUFFIX.length);
+			if (!REQUEST_ID.test(id)) continue;
+			const request = this.readRequest(id);
+			if (!request || Date.parse(request.expiresAt) <= now) continue;
+			out.push({ request, answer: this.readAnswer(id) });
+		}
+		return out.sort((a, b) => a.request.id.localeCompare(b.request.id));
+	}
+
+	request(id: string): ForwardRequest | null {
+		return REQUEST_ID.test(id) ? this.readRequest(id) : null;
+	}
+
+	/** Record the answer to a parked request; refuses an unknown, expired or already answered one. */
+	answer(
+		id: string,
+		decision: "allow" | "deny",
+		via: "dialog" | "cli",
+		responderSessionId: string | null,
+		reason?: string,
+	): AnswerResult {
+		const request = this.request(id);
+		if (!request) return { ok: false, reason: "unknown", message: `no parked request with id ${id}` };
+		if (Date.parse(request.expiresAt) <= Date.now()) {
+			return { ok: false, reason: "expired", message: `parked request ${id} expired at ${request.expiresAt}` };
+		}
+		const answer: ParkedAnswer = {
+			requestId: id,
+			actionHash: request.actionHash,
+			decision,
+			via,
+			answeredAt: new Date().toISOString(),
+			responderSessionId,
+			...(reason ? { reason: reason.slice(0, 2000) } : {}),
+		};
+		const written = createExclusive(this.answerPath(id), JSON.stringify(answer));
+		this.cache = null;
+		if (!written.created) {
+			return { ok: false, reason: "answered", message: `parked request ${id} was already answered` };
+		}
+		return { ok: true, answer };
 	}
 
 	find(actionHash: string): ParkedApproval | null {
@@ -33,55 +112,98 @@ export class ParkedStore implements ParkedApprovals {
 	}
 
 	consume(approval: ParkedApproval): boolean {
+		this.cache = null;
 		try {
-			unlinkSync(join(this.dir, `${approval.requestId}${ANSWER_SUFFIX}`));
+			unlinkSync(this.answerPath(approval.requestId));
 		} catch {
 			return false;
-		} finally {
-			this.cache = null;
 		}
+		removeQuietly(this.requestPath(approval.requestId));
 		return true;
 	}
 
-	private approvals(): ParkedApproval[] {
-		let mtimeMs: number;
-		try {
-			mtimeMs = statSync(this.dir).mtimeMs;
-		} catch {
-			return [];
+	/** Remove expired requests and their answers, and answers whose request is gone. */
+	sweep(now: number = Date.now()): number {
+		let removed = 0;
+		for (const name of this.list()) {
+			const id = name.endsWith(REQUEST_SUFFIX)
+				? name.slice(0, -REQUEST_SUFFIX.length)
+				: name.endsWith(ANSWER_SUFFIX)
+					? name.slice(0, -ANSWER_SUFFIX.length)
+					: null;
+			if (id === null || !REQUEST_ID.test(id)) continue;
+			const request = this.readRequest(id);
+			if (request && Date.parse(request.expiresAt) > now) continue;
+			removeQuietly(this.requestPath(id));
+			removeQuietly(this.answerPath(id));
+			removed++;
 		}
+		this.cache = null;
+		return removed;
+	}
+
+	private approvals(): ParkedApproval[] {
+		const mtimeMs = statSync(this.dir, { throwIfNoEntry: false })?.mtimeMs;
+		if (mtimeMs === undefined) return [];
 		if (this.cache?.mtimeMs === mtimeMs) return this.cache.approvals;
+		const now = Date.now();
 		const approvals: ParkedApproval[] = [];
-		for (const name of safeList(this.dir)) {
+		for (const name of this.list()) {
 			if (!name.endsWith(ANSWER_SUFFIX)) continue;
-			const answer = readAnswer(join(this.dir, name));
-			if (answer?.decision === "allow" && `${answer.requestId}${ANSWER_SUFFIX}` === name) {
-				approvals.push({
-					requestId: answer.requestId,
-					actionHash: answer.actionHash,
-					approvedVia: answer.via,
-				});
+			const id = name.slice(0, -ANSWER_SUFFIX.length);
+			const answer = REQUEST_ID.test(id) ? this.readAnswer(id) : null;
+			const request = answer?.decision === "allow" ? this.readRequest(id) : null;
+			if (answer && request && Date.parse(request.expiresAt) > now) {
+				approvals.push({ requestId: id, actionHash: answer.actionHash, approvedVia: answer.via });
 			}
 		}
 		this.cache = { mtimeMs, approvals };
 		return approvals;
 	}
-}
 
-function safeList(dir: string): string[] {
-	try {
-		return readdirSync(dir);
-	} catch {
-		return [];
+	private list(): string[] {
+		try {
+			return readdirSync(this.dir);
+		} catch {
+			return [];
+		}
+	}
+
+	private readRequest(id: string): ForwardRequest | null {
+		const read = readInboxFile(this.requestPath(id), MAX_REQUEST_BYTES);
+		if (!read.ok) return null;
+		try {
+			const parsed = forwardRequestSchema.safeParse(JSON.parse(read.text));
+			return parsed.success && parsed.data.id === id ? parsed.data : null;
+		} catch {
+			return null;
+		}
+	}
+
+	private readAnswer(id: string): ParkedAnswer | null {
+		const read = readInboxFile(this.answerPath(id), MAX_ANSWER_BYTES);
+		if (!read.ok) return null;
+		try {
+			const parsed = answerSchema.safeParse(JSON.parse(read.text));
+			return parsed.success && parsed.data.requestId === id ? parsed.data : null;
+		} catch {
+			return null;
+		}
+	}
+
+	private requestPath(id: string): string {
+		return join(this.dir, `${id}${REQUEST_SUFFIX}`);
+	}
+
+	private answerPath(id: string): string {
+		return join(this.dir, `${id}${ANSWER_SUFFIX}`);
 	}
 }
 
-function readAnswer(file: string): z.infer<typeof answerSchema> | null {
+function removeQuietly(file: string): void {
 	try {
-		if (statSync(file).size > MAX_ANSWER_BYTES) return null;
-		const parsed = answerSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
-		return parsed.success ? parsed.data : null;
+		unlinkSync(file);
 	} catch {
-		return null;
+		// Already gone.
 	}
 }

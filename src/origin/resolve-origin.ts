@@ -25,9 +25,13 @@ const MAX_PATH = 32;
 export function resolveOrigin(inputs: OriginInputs): Origin {
 	if (inputs.subagent) {
 		const name = sanitizeLabel(inputs.subagent.name) || "unnamed";
-		const path = inputs.subagent.path.slice(-MAX_PATH).map((label) => sanitizeLabel(label) || "unnamed");
-		const fullPath = path.length > 0 && path[path.length - 1] === name ? path : [...path, name];
-		return { kind: "subagent", name, depth: Math.max(1, fullPath.length - 1), path: fullPath };
+		const claimed = inputs.subagent.path;
+		const path = claimed.slice(-MAX_PATH).map((label) => sanitizeLabel(label) || "unnamed");
+		const endsWithName = path.length > 0 && path[path.length - 1] === name;
+		// Depth counts every claimed hop; only the labels kept are capped (the nearest MAX_PATH, this one last).
+		const hops = claimed.length + (endsWithName ? 0 : 1) - 1;
+		const fullPath = endsWithName ? path : [...path, name].slice(-MAX_PATH);
+		return { kind: "subagent", name, depth: Math.max(1, hops), path: fullPath };
 	}
 	const ci = detectCi(inputs.env);
 	if (ci.ci) return { kind: "ci", provider: ci.provider };

@@ -10,10 +10,14 @@ export const MAX_SHORT_LABEL_BYTES = 64;
 const INVISIBLE_RANGES: readonly (readonly [number, number])[] = [
 	[0x0000, 0x001f], // C0 controls
 	[0x007f, 0x009f], // DEL and C1 controls
+	[0x00ad, 0x00ad], // soft hyphen (invisible unless a line breaks there)
+	[0x034f, 0x034f], // combining grapheme joiner
 	[0x061c, 0x061c], // Arabic letter mark (bidi)
 	[0x115f, 0x1160], // Hangul fillers
+	[0x17b4, 0x17b5], // Khmer inherent vowels (invisible)
 	[0x180e, 0x180e], // Mongolian vowel separator
 	[0x200b, 0x200f], // zero-width space/joiners, LRM/RLM
+	[0x2028, 0x2029], // line and paragraph separators: a line break inside a one-line label
 	[0x202a, 0x202e], // bidi embeddings and overrides
 	[0x2060, 0x206f], // word joiner, invisible operators, bidi isolates
 	[0x3164, 0x3164], // Hangul filler
@@ -22,6 +26,7 @@ const INVISIBLE_RANGES: readonly (readonly [number, number])[] = [
 	[0xfeff, 0xfeff], // zero-width no-break space (BOM)
 	[0xffa0, 0xffa0], // halfwidth Hangul filler
 	[0xfff0, 0xfffb], // specials, interlinear annotations
+	[0x1d173, 0x1d17a], // musical formatting controls (invisible)
 	[0xe0000, 0xe007f], // tag characters
 	[0xe0100, 0xe01ef], // variation selectors supplement
 ];
@@ -35,7 +40,8 @@ export function sanitizeLabel(value: string, maxBytes: number = MAX_LABEL_BYTES)
 	for (const char of value) {
 		if (!isInvisible(char.codePointAt(0) ?? 0)) cleaned += char;
 	}
-	return truncateUtf8(cleaned.trim(), maxBytes);
+	// Trimmed again after the cut: a cut just after a space must not leave a label ending in blank space.
+	return truncateUtf8(cleaned.trim(), maxBytes).trimEnd();
 }
 
 export function sanitizeShortLabel(value: string): string {

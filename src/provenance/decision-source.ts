@@ -57,3 +57,14 @@ export type DecisionSource =
 	  };
 
 export type DecisionSourceKind = DecisionSource["kind"];
+
+/** The longest text a DecisionSource field may carry; the reader rejects longer ones, so writers cut to it. */
+export const MAX_SOURCE_TEXT = 2000;
+
+/** Cut `text` to MAX_SOURCE_TEXT UTF-16 units without leaving half a surrogate pair at the end. */
+export function capSourceText(text: string): string {
+	if (text.length <= MAX_SOURCE_TEXT) return text;
+	const cut = text.slice(0, MAX_SOURCE_TEXT);
+	const last = cut.charCodeAt(cut.length - 1);
+	return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+}

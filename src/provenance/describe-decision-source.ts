@@ -1,3 +1,4 @@
+import { sanitizeLabel } from "../origin/sanitize-label.ts";
 import type { DecisionSource } from "./decision-source.ts";
 
 /** One readable line per chain, e.g. `forwarded(01a2b3c4…) → user(dialog, allow once)`. */
@@ -6,7 +7,7 @@ export function describeDecisionSource(source: DecisionSource | null): string {
 	let current: DecisionSource | null = source;
 	while (current !== null) {
 		if (current.kind === "forwarded") {
-			frames.push(`forwarded(${shortId(current.responderSessionId)})`);
+			frames.push(`forwarded(${shortId(oneLine(current.responderSessionId))})`);
 			current = current.decision;
 			if (current === null) frames.push("(no source sent)");
 			continue;
@@ -22,20 +23,28 @@ type FlatSource = Exclude<DecisionSource, { kind: "forwarded" }>;
 function describeFrame(source: FlatSource): string {
 	switch (source.kind) {
 		case "user":
-			return `user(${source.via}, ${source.verdict} ${source.scope}${source.reason ? `: ${source.reason}` : ""})`;
+			return `user(${source.via}, ${source.verdict} ${source.scope}${source.reason ? `: ${oneLine(source.reason)}` : ""})`;
 		case "authorizer":
-			return `authorizer(${source.link}: ${source.verdict}${source.reason ? `, ${source.reason}` : ""})`;
+			return `authorizer(${oneLine(source.link)}: ${source.verdict}${source.reason ? `, ${oneLine(source.reason)}` : ""})`;
 		case "rule":
-			return `rule(${source.surface} "${source.pattern}" → ${source.action}, ${source.origin.file}${source.origin.jsonPath ? ` ${source.origin.jsonPath}` : ""})`;
+			return `rule(${source.surface} "${oneLine(source.pattern)}" → ${source.action}, ${oneLine(source.origin.file)}${source.origin.jsonPath ? ` ${oneLine(source.origin.jsonPath)}` : ""})`;
 		case "session_grant":
-			return `session_grant(${source.surface} "${source.pattern}", ${source.scope})`;
+			return `session_grant(${oneLine(source.surface)} "${oneLine(source.pattern)}", ${source.scope})`;
 		case "parked_approval":
-			return `parked_approval(${source.requestId} via ${source.approvedVia})`;
+			return `parked_approval(${oneLine(source.requestId)} via ${source.approvedVia})`;
 		case "unavailable":
-			return `unavailable(${source.reason})`;
+			return `unavailable(${oneLine(source.reason)})`;
 		case "gate_error":
-			return `gate_error(${source.reason})`;
+			return `gate_error(${oneLine(source.reason)})`;
 	}
+}
+
+/**
+ * Texts here may come from a child's response file or the audit log. A line break or bidi control in one
+ * would let it forge extra lines or reorder what a human reads, so breaks become spaces and invisibles go.
+ */
+function oneLine(text: string): string {
+	return sanitizeLabel(text.replace(/\s+/g, " "), Number.POSITIVE_INFINITY);
 }
 
 function shortId(id: string): string {

@@ -1,11 +1,10 @@
 import { z } from "zod";
-import type { DecisionSource } from "./decision-source.ts";
+import { type DecisionSource, MAX_SOURCE_TEXT } from "./decision-source.ts";
 
 /** Deeper chains than this are not a real subagent tree; refusing them bounds work on hostile input. */
 export const MAX_FORWARD_DEPTH = 16;
-const MAX_TEXT = 2000;
 
-const text = z.string().max(MAX_TEXT);
+const text = z.string().max(MAX_SOURCE_TEXT);
 const userSurface = z.enum(["dialog", "cli", "typed"]);
 
 const ruleOrigin = z.object({
@@ -59,13 +58,19 @@ const forwardedFrame = z.object({
  * All-or-nothing: one malformed frame anywhere rejects the whole chain. Never throws.
  */
 export function readDecisionSource(value: unknown): DecisionSource | null {
-	return readAtDepth(value, 0);
+	try {
+		return readAtDepth(value, 0);
+	} catch {
+		// Only a non-JSON value (a getter or proxy that throws) gets here; it is as unreadable as a bad frame.
+		return null;
+	}
 }
 
 function readAtDepth(value: unknown, depth: number): DecisionSource | null {
-	if (depth > MAX_FORWARD_DEPTH) return null;
 	const frame = forwardedFrame.safeParse(value);
 	if (frame.success) {
+		// At most MAX_FORWARD_DEPTH hops, whether the innermost hop carries a source or null.
+		if (depth >= MAX_FORWARD_DEPTH) return null;
 		const inner = frame.data.decision;
 		if (inner === null) {
 			return { kind: "forwarded", responderSessionId: frame.data.responderSessionId, decision: null };

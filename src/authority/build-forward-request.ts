@@ -1,0 +1,52 @@
+import { newRequestId } from "../hub/request-id.ts";
+import { PROTOCOL, type ForwardRequest } from "../hub/protocol.ts";
+import type { ForwardingIdentity } from "./parent-forwarding-authorizer.ts";
+import type { Ask } from "./terminal-authorizer.ts";
+
+/** How long a parked request waits for an answer when the policy does not say. */
+const DEFAULT_DEFER_EXPIRY_MS = 24 * 60 * 60 * 1000;
+
+/** A request for one of this session's own asks. */
+export function buildForwardRequest(ask: Ask, identity: ForwardingIdentity): ForwardRequest {
+	const now = Date.now();
+	const { action } = ask;
+	const lifetime = ask.unanswered === "defer" ? (ask.deferExpiryMs ?? DEFAULT_DEFER_EXPIRY_MS) : ask.timeoutMs;
+	return {
+		protocol: PROTOCOL,
+		id: newRequestId(now),
+		actionHash: action.hash,
+		tool: action.tool,
+		input: { ...action.input },
+		cwd: action.cwd,
+		tier: action.tier,
+		asking: ask.askingParts.map((p) => ({
+			tier: p.tier,
+			why: p.why,
+			...(p.command ? { command: p.command } : {}),
+			...(p.paths.length > 0 ? { paths: p.paths.map((t) => ({ access: t.access, path: t.absolute })) } : {}),
+		})),
+		why: ask.why,
+		preview: action.preview,
+		chain: [{ agent: identity.path.at(-1) ?? "subagent", sessionId: identity.sessionId }],
+		path: [...identity.path],
+		requesterPid: process.pid,
+		createdAt: new Date(now).toISOString(),
+		expiresAt: new Date(now + lifetime).toISOString(),
+		suggestions: ask.suggestions.map((s) => ({ surface: s.surface, pattern: s.pattern })),
+		grantable: ask.suggestions.length > 0,
+		unanswered: ask.unanswered,
+	};
+}
+
+/**
+ * The same ask, passed one hop further up by a relay: a new id (the relay is the one waiting now), the same
+ * action and asker, and the relay added to the chain.
+ */
+export function relayForwardRequest(original: ForwardRequest, identity: ForwardingIdentity): ForwardRequest {
+	return {
+		...original,
+		id: newRequestId(),
+		chain: [...original.chain, { agent: identity.path.at(-1) ?? "subagent", sessionId: identity.sessionId }],
+		requesterPid: process.pid,
+	};
+}

@@ -1,0 +1,91 @@
+import type { HubLog } from "../hub/hub-log.ts";
+import { forwardAsk } from "../hub/hub-client.ts";
+import type { ParkedStore } from "../hub/parked-store.ts";
+import type { ForwardRequest } from "../hub/protocol.ts";
+import type { ParentTarget } from "../hub/resolve-parent.ts";
+import type { SessionGrant } from "../policy/session-grant.ts";
+import type { DecisionSource } from "../provenance/decision-source.ts";
+import { buildForwardRequest, relayForwardRequest } from "./build-forward-request.ts";
+import { toGrants } from "./local-dialog-authorizer.ts";
+import type { Ask, TerminalAuthorizer, TerminalDecision } from "./terminal-authorizer.ts";
+
+/** Who this session is in the tree, for the requests it sends up. */
+export interface ForwardingIdentity {
+	readonly sessionId: string;
+	/** Agent labels from the root down to this session (the last one is this session's). */
+	readonly path: readonly string[];
+}
+
+export interface ParentForwardingOptions {
+	readonly target: ParentTarget;
+	readonly identity: ForwardingIdentity;
+	readonly log: HubLog;
+	readonly parked: ParkedStore;
+}
+
+/** Grace a child gives its parent beyond the request's expiry, so the parent's own "no answer" arrives first. */
+const EXPIRY_GRACE_MS = 2000;
+
+/**
+ * This session is a subagent: its asks go to its parent through the hub, and the answer comes back wrapped
+ * in a `forwarded` frame naming the responder. It also relays asks its own children forwarded to it, hop by
+ * hop, so the root's answer reaches a grandchild with one frame per hop.
+ */
+export class ParentForwardingAuthorizer implements TerminalAuthorizer {
+	readonly kind = "parent-forwarding";
+	private readonly options: ParentForwardingOptions;
+
+	constructor(options: ParentForwardingOptions) {
+		this.options = options;
+	}
+
+	async decide(ask: Ask): Promise<TerminalDecision> {
+		if (ask.unanswered === "deny") {
+			return unavailable("the unanswered policy is deny: asks are refused without forwarding them");
+		}
+		const { target, identity, log, parked } = this.options;
+		const request: ForwardRequest = ask.relayed
+			? relayForwardRequest(ask.relayed, identity)
+			: buildForwardRequest(ask, identity);
+		if (ask.unanswered === "defer") {
+			try {
+				await parked.park(request);
+			} catch (error) {
+				return unavailable(`the ask could not be parked: ${error instanceof Error ? error.message : String(error)}`);
+			}
+			// Also hand it to the parent now, without waiting: a human there may answer it while it is parked.
+			void forwardAsk(target, request, { timeoutMs: 1, log, durable: false });
+			return { outcome: "parked", source: { kind: "unavailable", reason: `parked as request ${request.id}` }, requestId: request.id };
+		}
+		const timeoutMs = Math.max(1, Date.parse(request.expiresAt) - Date.now()) + EXPIRY_GRACE_MS;
+		const outcome = await forwardAsk(target, request, {
+			timeoutMs,
+			log,
+			durable: false,
+			...(ask.signal ? { signal: ask.signal } : {}),
+		});
+		if (outcome.kind === "unavailable") {
+			return unavailable(`${outcome.reason} (parent session ${target.sessionId})`);
+		}
+		const { response } = outcome;
+		const source: DecisionSource = {
+			kind: "forwarded",
+			responderSessionId: response.responderSessionId,
+			decision: outcome.source,
+		};
+		switch (response.decision) {
+			case "allow": {
+				const grants: SessionGrant[] = response.scope === "subagent" ? toGrants(response.grants, "subagent") : [];
+				return { outcome: "allow", source, scope: response.scope, grants };
+			}
+			case "deny":
+				return { outcome: "deny", source, ...(response.reason ? { userReason: response.reason } : {}) };
+			case "parked":
+				return { outcome: "parked", source, requestId: response.requestId };
+		}
+	}
+}
+
+function unavailable(reason: string): TerminalDecision {
+	return { outcome: "deny", source: { kind: "unavailable", reason } };
+}

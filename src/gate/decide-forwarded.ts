@@ -1,0 +1,189 @@
+import { runAuthorizerChain } from "../authority/run-authorizer-chain.ts";
+import type { SuggestedGrant } from "../authority/suggest-grant.ts";
+import type { TerminalDecision } from "../authority/terminal-authorizer.ts";
+import type { ClassifiedAction } from "../classify/action.ts";
+import type { ServerAnswer, ServedAsk } from "../hub/hub-server.ts";
+import type { ForwardRequest } from "../hub/protocol.ts";
+import type { Origin } from "../origin/origin.ts";
+import { resolveOrigin } from "../origin/resolve-origin.ts";
+import { findCoveringGrant, findDeny } from "../policy/decide.ts";
+import type { EffectivePolicy } from "../policy/effective-policy.ts";
+import { maxTier } from "../policy/tier.ts";
+import type { DecisionSource } from "../provenance/decision-source.ts";
+import { sourceOfBasis } from "./basis-source.ts";
+import { askDenyReason, describeCall, parkedReason, policyDenyReason } from "./block-reason.ts";
+import type { GateDeps } from "./decide-tool-call.ts";
+import type { GateOutcome } from "./gate-outcome.ts";
+
+export interface ForwardedDecision {
+	readonly answer: ServerAnswer;
+	/** The same decision as the parent's audit line sees it. */
+	readonly outcome: GateOutcome;
+	readonly origin: Origin;
+}
+
+/**
+ * A parent deciding an ask one of its children forwarded (PRODUCT.md §3). The child asked because its own,
+ * possibly stricter, policy said so, so this session's allow rules and tier defaults do not approve it; only
+ * its deny rules and agent-rule denies, its whole-tree grants, a parked approval for this exact action, its
+ * authorizer chain, and then its terminal authorizer (its human, or its own parent when it is a relay).
+ */
+export async function decideForwarded(served: ServedAsk, deps: GateDeps): Promise<ForwardedDecision> {
+	const { request, signal } = served;
+	const origin = originOfRequest(request);
+	const policy = deps.policy();
+	const action = actionOfRequest(request, deps, policy);
+	const what = describeCall(action, request.tool);
+	const done = (answer: ServerAnswer, outcome: Omit<GateOutcome, "action">): ForwardedDecision => ({
+		answer,
+		outcome: { ...outcome, action },
+		origin,
+	});
+
+	const denied = findDeny(action, policy, origin);
+	if (denied) {
+		const source = sourceOfBasis(denied.basis);
+		const reason = policyDenyReason(what, denied);
+		return done(deny(source, reason), { outcome: "deny", mode: "deny", source, reason, chain: [] });
+	}
+	const treeGrants = deps.grants.list().filter((g) => g.scope === "tree");
+	const grant = findCoveringGrant(action, treeGrants, policy);
+	if (grant) {
+		const source: DecisionSource = {
+			kind: "session_grant",
+			grantId: grant.id,
+			surface: grant.surface,
+			pattern: grant.pattern,
+			scope: grant.scope,
+		};
+		return done(allowOnce(source), { outcome: "allow", mode: "ask", source, reason: "whole-tree grant", chain: [] });
+	}
+	const approval = deps.parked.find(request.actionHash);
+	if (approval && deps.parked.consume(approval)) {
+		const source: DecisionSource = {
+			kind: "parked_approval",
+			requestId: approval.requestId,
+			approvedVia: approval.approvedVia,
+		};
+		return done(allowOnce(source), { outcome: "allow", mode: "ask", source, reason: "parked approval", chain: [] });
+	}
+
+	const chain = await runAuthorizerChain(
+		policy.authorizerChain,
+		{
+			tool: action.tool,
+			input: action.input,
+			cwd: action.cwd,
+			tier: action.tier,
+			parts: action.parts,
+			actionHash: action.hash,
+			preview: action.preview,
+			origin,
+			sessionId: deps.sessionId,
+			why: request.why,
+			forwarded: true,
+			policy: deps.policyQuery,
+		},
+		{ lookup: deps.lookupLink, ...(deps.linkTimeoutMs ? { timeoutMs: deps.linkTimeoutMs } : {}) },
+	);
+	if (chain.decided) {
+		const { link, verdict, reason } = chain.decided;
+		const source: DecisionSource = { kind: "authorizer", link, verdict, ...(reason ? { reason } : {}) };
+		if (verdict === "allow") {
+			return done(allowOnce(source), { outcome: "allow", mode: "ask", source, reason: `allowed by ${link}`, chain: chain.steps });
+		}
+		const text = askDenyReason(what, action.tier, source);
+		return done(deny(source, text), { outcome: "deny", mode: "ask", source, reason: text, chain: chain.steps });
+	}
+
+	const suggestions: SuggestedGrant[] = request.grantable ? request.suggestions : [];
+	const timeoutMs = Math.max(1, Math.min(policy.dialogTimeoutSeconds * 1000, Date.parse(request.expiresAt) - Date.now()));
+	const result = await deps.terminal().decide({
+		action,
+		origin,
+		sessionId: deps.sessionId,
+		why: request.why,
+		askingParts: [],
+		suggestions,
+		unanswered: request.unanswered,
+		timeoutMs,
+		deferExpiryMs: policy.deferExpiryHours * 3600_000,
+		signal,
+		relayed: request,
+		settledElsewhere: () => {
+			const covering = findCoveringGrant(action, deps.grants.list().filter((g) => g.scope === "tree"), deps.policy());
+			return covering
+				? {
+						outcome: "allow",
+						source: { kind: "session_grant", grantId: covering.id, surface: covering.surface, pattern: covering.pattern, scope: "tree" },
+						scope: "once",
+						grants: [],
+					}
+				: null;
+		},
+	});
+	return done(answerOf(result, deps), outcomeOf(result, what, action.tier, chain.steps));
+}
+
+function answerOf(result: TerminalDecision, deps: GateDeps): ServerAnswer {
+	switch (result.outcome) {
+		case "allow":
+			if (result.scope === "tree") {
+				// The parent keeps a whole-tree grant itself; children re-ask and are answered from it.
+				deps.grants.add(result.grants);
+				return { decision: "allow", scope: "tree", grants: [], source: result.source };
+			}
+			if (result.scope === "subagent") {
+				return {
+					decision: "allow",
+					scope: "subagent",
+					grants: result.grants.map((g) => ({ surface: g.surface, pattern: g.pattern })),
+					source: result.source,
+				};
+			}
+			return allowOnce(result.source);
+		case "deny":
+			return deny(result.source, result.userReason);
+		case "parked":
+			return { decision: "parked", scope: "once", grants: [], source: result.source, reason: result.requestId };
+	}
+}
+
+function outcomeOf(
+	result: TerminalDecision,
+	what: string,
+	tier: ClassifiedAction["tier"],
+	chain: GateOutcome["chain"],
+): Omit<GateOutcome, "action"> {
+	switch (result.outcome) {
+		case "allow":
+			return { outcome: "allow", mode: "ask", source: result.source, reason: "answered for a subagent", chain };
+		case "deny":
+			return { outcome: "deny", mode: "ask", source: result.source, reason: askDenyReason(what, tier, result.source, result.userReason), chain };
+		case "parked":
+			return { outcome: "pending", mode: "ask", source: result.source, reason: parkedReason(what, result.requestId), chain, requestId: result.requestId };
+	}
+}
+
+function allowOnce(source: DecisionSource): ServerAnswer {
+	return { decision: "allow", scope: "once", grants: [], source };
+}
+
+function deny(source: DecisionSource, reason?: string): ServerAnswer {
+	return { decision: "deny", scope: "once", grants: [], source, ...(reason ? { reason } : {}) };
+}
+
+/** The child's identity as the request claims it: a subagent with its path from the root (sanitized). */
+export function originOfRequest(request: ForwardRequest): Origin {
+	const name = request.path.at(-1) ?? "subagent";
+	return resolveOrigin({ subagent: { name, path: request.path }, env: {}, hasUI: false });
+}
+
+/**
+ * The parent's own classification of the child's action (its deny rules see the same tool, input and cwd),
+ * identified by the child's hash: an approval given here must match what the child will run again.
+ */
+function actionOfRequest(request: ForwardRequest, deps: GateDeps, policy: EffectivePolicy): ClassifiedAction {
+	const mine = deps.classify({ tool: request.tool, input: request.input, cwd: request.cwd }, policy);
+	return { ...mine, tier: maxTier(mine.tier, request.tier), hash: request.actionHash, preview: request.preview };
+}

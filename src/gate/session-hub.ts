@@ -1,0 +1,123 @@
+import { join, relative, isAbsolute } from "node:path";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { HubLog } from "../hub/hub-log.ts";
+import { HubServer } from "../hub/hub-server.ts";
+import { hubRoot, inboxLayout } from "../hub/inbox-layout.ts";
+import { inheritedEnv } from "../hub/inherited-env.ts";
+import { PARENT_ENV, serializeParentLink } from "../hub/parent-link.ts";
+import type { ParkedStore } from "../hub/parked-store.ts";
+import { announceChild, otherLiveSessions, sessionEnded, sessionStarted } from "../hub/process-sessions.ts";
+import { type ParentResolution, resolveParent } from "../hub/resolve-parent.ts";
+import { claimedAgentName } from "../hub/subagent-markers.ts";
+import type { SubagentClaim } from "../origin/resolve-origin.ts";
+import { sanitizeLabel } from "../origin/sanitize-label.ts";
+
+/** Launchers that create sessions inside this process announce them here (before binding extensions). */
+const CHILD_CREATED_CHANNELS = ["subagents:child:session-created"];
+
+export interface SessionHubOptions {
+	readonly pi: ExtensionAPI;
+	readonly sessionId: string;
+	readonly hasUI: boolean;
+	readonly agentDir: string;
+	readonly cwd: string;
+	readonly env: Readonly<Record<string, string | undefined>>;
+	readonly parked: ParkedStore;
+	/** Whether a child with its own UI still forwards to a named parent (config; default true). */
+	readonly forwardWithUI: boolean;
+}
+
+/**
+ * This session's place in the tree: who its parent is (if any), the agent path used in dialogs and origins,
+ * and the inbox it serves for its own children. A session serves when a human can be reached through it:
+ * it has a UI, or it is a child that relays upward.
+ */
+export class SessionHub {
+	readonly parent: ParentResolution;
+	readonly path: readonly string[];
+	readonly subagent: SubagentClaim | null;
+	readonly log: HubLog;
+	private server: HubServer | null = null;
+	private readonly options: SessionHubOptions;
+	private readonly unsubscribe: (() => void)[] = [];
+	private restoreEnv: (() => void) | null = null;
+
+	constructor(options: SessionHubOptions) {
+		this.options = options;
+		this.log = new HubLog(join(hubRoot(options.agentDir), "hub.log"));
+		const found = resolveParent({
+			sessionId: options.sessionId,
+			hasUI: options.hasUI,
+			agentDir: options.agentDir,
+			inherited: inheritedEnv(),
+			env: options.env,
+			pid: process.pid,
+		});
+		this.parent = found.kind === "child" && options.hasUI && !options.forwardWithUI ? { kind: "root" } : found;
+		const label = sanitizeLabel(claimedAgentName(options.env) ?? "") || (this.parent.kind === "root" ? "root" : "subagent");
+		this.path = this.parent.kind === "child" ? [...this.parent.parent.path, label] : [label];
+		this.subagent = this.parent.kind === "root" ? null : { name: label, path: this.path };
+		for (const channel of CHILD_CREATED_CHANNELS) {
+			this.unsubscribe.push(options.pi.events.on(channel, (data) => this.onChildAnnounced(data)));
+		}
+	}
+
+	/** True when asks this session cannot settle locally go to a parent. */
+	get forwards(): boolean {
+		return this.parent.kind === "child";
+	}
+
+	get serving(): HubServer | null {
+		return this.server;
+	}
+
+	/**
+	 * Open the inbox and tell spawned processes where it is. Only the process's first live session writes
+	 * the variable: an in-process child must not redirect the root's other children to itself.
+	 */
+	async serve(server: (layout: ReturnType<typeof inboxLayout>) => HubServer): Promise<void> {
+		const { sessionId, agentDir, hasUI } = this.options;
+		const layout = inboxLayout(agentDir, sessionId);
+		const primary = otherLiveSessions(sessionId).length === 0;
+		sessionStarted({ sessionId, hasUI, inbox: layout.root, path: this.path, startedAt: Date.now() });
+		if (!hasUI && !this.forwards) return;
+		this.server = server(layout);
+		await this.server.open();
+		if (primary) {
+			const previous = process.env[PARENT_ENV];
+			process.env[PARENT_ENV] = serializeParentLink({ v: 1, sessionId, inbox: layout.root, pid: process.pid, path: [...this.path] });
+			this.restoreEnv = () => {
+				if (previous === undefined) delete process.env[PARENT_ENV];
+				else process.env[PARENT_ENV] = previous;
+			};
+		}
+	}
+
+	/** Parked requests from this project that nobody answered yet (re-offered when a root with a UI starts). */
+	parkedForThisProject(): ReturnType<ParkedStore["entries"]> {
+		const { cwd, parked } = this.options;
+		parked.sweep();
+		return parked.entries().filter((e) => e.answer === null && inside(cwd, e.request.cwd));
+	}
+
+	async close(): Promise<void> {
+		for (const off of this.unsubscribe) off();
+		this.restoreEnv?.();
+		sessionEnded(this.options.sessionId);
+		await this.server?.close();
+		this.server = null;
+	}
+
+	private onChildAnnounced(data: unknown): void {
+		if (typeof data !== "object" || data === null) return;
+		const child: unknown = Reflect.get(data, "sessionId");
+		const parent: unknown = Reflect.get(data, "parentSessionId");
+		if (typeof child !== "string" || child === this.options.sessionId) return;
+		announceChild(child, typeof parent === "string" ? parent : this.options.sessionId);
+	}
+}
+
+function inside(root: string, path: string): boolean {
+	const rel = relative(root, path);
+	return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}

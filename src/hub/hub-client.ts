@@ -1,0 +1,198 @@
+import { type FSWatcher, unlinkSync, watch } from "node:fs";
+import writeFileAtomic from "write-file-atomic";
+import type { DecisionSource } from "../provenance/decision-source.ts";
+import { readDecisionSource } from "../provenance/read-decision-source.ts";
+import type { HubLog } from "./hub-log.ts";
+import { type InboxLayout, inboxLayoutAt, requestFile, responseFile } from "./inbox-layout.ts";
+import { LIVENESS_INTERVAL_MS, sameProcessAlive } from "./liveness.ts";
+import { checkPrivateDir } from "./private-dir.ts";
+import { type ForwardRequest, type ForwardResponse, forwardResponseSchema, MAX_RESPONSE_BYTES } from "./protocol.ts";
+import { readInboxFile } from "./read-inbox-file.ts";
+import type { ParentTarget } from "./resolve-parent.ts";
+import { readServerInfo } from "./server-info.ts";
+
+export type ForwardOutcome =
+	| { readonly kind: "answered"; readonly response: ForwardResponse; readonly source: DecisionSource | null }
+	/** Nobody could answer: the parent is gone, not serving, unreachable, or the wait ended. */
+	| { readonly kind: "unavailable"; readonly reason: string };
+
+export interface ForwardOptions {
+	readonly timeoutMs: number;
+	readonly signal?: AbortSignal;
+	readonly log: HubLog;
+	/** Parked requests must survive a crash; a request someone is waiting on need not pay for fsync. */
+	readonly durable: boolean;
+}
+
+/**
+ * The child side of one forwarded ask: write the request into the parent's inbox, then wait for the
+ * response with a directory watch (armed before the request is written, and checked once right after, so a
+ * fast answer cannot slip by). While waiting, the parent's process is checked every 500 ms: a parent that
+ * died is noticed within the 2 s the hub promises, and reported as unavailable, never as a denial.
+ */
+export async function forwardAsk(
+	target: ParentTarget,
+	request: ForwardRequest,
+	options: ForwardOptions,
+): Promise<ForwardOutcome> {
+	const layout = inboxLayoutAt(target.inbox);
+	const parent = parentProcess(target, layout);
+	if (parent.kind === "unavailable") return parent;
+	try {
+		checkPrivateDir(layout.root);
+		checkPrivateDir(layout.requests);
+		checkPrivateDir(layout.responses);
+	} catch (error) {
+		return { kind: "unavailable", reason: `the parent's inbox cannot be used: ${message(error)}` };
+	}
+	return new Promise<ForwardOutcome>((resolve) => {
+		const waiter = new ResponseWaiter(layout, request, parent.check, options, resolve);
+		waiter.start();
+	});
+}
+
+type ParentProcess =
+	| { readonly kind: "ok"; readonly check: () => boolean }
+	| { readonly kind: "unavailable"; readonly reason: string };
+
+function parentProcess(target: ParentTarget, layout: InboxLayout): ParentProcess {
+	if (target.location === "same-process") return { kind: "ok", check: () => true };
+	const info = readServerInfo(layout.server);
+	if (!info || info.sessionId !== target.sessionId) {
+		return { kind: "unavailable", reason: `the parent session ${target.sessionId} is not serving its inbox` };
+	}
+	const pid = target.pid ?? info.pid;
+	const token = pid === info.pid ? info.startToken : null;
+	const check = (): boolean => sameProcessAlive(pid, token);
+	if (!check()) return { kind: "unavailable", reason: `the parent session ${target.sessionId} (pid ${pid}) is gone` };
+	return { kind: "ok", check };
+}
+
+class ResponseWaiter {
+	private watcher: FSWatcher | null = null;
+	private liveness: NodeJS.Timeout | null = null;
+	private deadline: NodeJS.Timeout | null = null;
+	private settled = false;
+	private readonly requestPath: string;
+	private readonly responsePath: string;
+	private readonly responseName: string;
+
+	private readonly layout: InboxLayout;
+	private readonly request: ForwardRequest;
+	private readonly parentAlive: () => boolean;
+	private readonly options: ForwardOptions;
+	private readonly resolve: (outcome: ForwardOutcome) => void;
+
+	constructor(
+		layout: InboxLayout,
+		request: ForwardRequest,
+		parentAlive: () => boolean,
+		options: ForwardOptions,
+		resolve: (outcome: ForwardOutcome) => void,
+	) {
+		this.layout = layout;
+		this.request = request;
+		this.parentAlive = parentAlive;
+		this.options = options;
+		this.resolve = resolve;
+		this.requestPath = requestFile(layout, request.id);
+		this.responsePath = responseFile(layout, request.id);
+		this.responseName = `${request.id}.json`;
+	}
+
+	start(): void {
+		const { signal } = this.options;
+		if (signal?.aborted) return this.finish({ kind: "unavailable", reason: "the call was cancelled" });
+		try {
+			this.watcher = watch(this.layout.responses, { persistent: false }, (_event, name) => {
+				if (name === null || name === this.responseName) this.check();
+			});
+			this.watcher.on("error", () => this.fallbackToPolling());
+		} catch (error) {
+			this.options.log.write("client.watch_failed", { dir: this.layout.responses, error: message(error) });
+			this.fallbackToPolling();
+		}
+		signal?.addEventListener("abort", this.onAbort, { once: true });
+		this.deadline = setTimeout(
+			() => this.finish({ kind: "unavailable", reason: `no answer within ${Math.round(this.options.timeoutMs / 1000)} s` }),
+			this.options.timeoutMs,
+		);
+		this.liveness = setInterval(() => {
+			if (!this.parentAlive()) {
+				this.options.log.write("client.parent_gone", { requestId: this.request.id });
+				this.finish({ kind: "unavailable", reason: "the parent session went away while the ask was pending" });
+			}
+		}, LIVENESS_INTERVAL_MS);
+		writeFileAtomic(this.requestPath, JSON.stringify(this.request), { mode: 0o600, fsync: this.options.durable }).then(
+			() => this.check(),
+			(error: unknown) =>
+				this.finish({ kind: "unavailable", reason: `could not write to the parent's inbox: ${message(error)}` }),
+		);
+	}
+
+	private readonly onAbort = (): void => {
+		this.finish({ kind: "unavailable", reason: "the call was cancelled while the ask was pending" });
+	};
+
+	/** Watching failed (inotify exhausted, a file system without events): fall back to a slow poll, and say so. */
+	private fallbackToPolling(): void {
+		if (this.settled) return;
+		this.watcher?.close();
+		this.watcher = null;
+		this.options.log.write("client.polling_fallback", { dir: this.layout.responses });
+		const poll = setInterval(() => (this.settled ? clearInterval(poll) : this.check()), 100);
+	}
+
+	private check(): void {
+		if (this.settled) return;
+		const read = readInboxFile(this.responsePath, MAX_RESPONSE_BYTES);
+		if (!read.ok) {
+			if (read.missing) return;
+			return this.reject(`the response file could not be read: ${read.reason}`);
+		}
+		let raw: unknown;
+		try {
+			raw = JSON.parse(read.text);
+		} catch {
+			return this.reject("the response is not JSON");
+		}
+		const parsed = forwardResponseSchema.safeParse(raw);
+		if (!parsed.success) return this.reject("the response does not match the protocol");
+		const response = parsed.data;
+		if (response.requestId !== this.request.id || response.actionHash !== this.request.actionHash) {
+			return this.reject("the response names another request or another action");
+		}
+		this.finish({ kind: "answered", response, source: readDecisionSource(response.source) });
+	}
+
+	/** A response we cannot trust is never obeyed: the ask ends as unavailable (fail closed, no hang). */
+	private reject(reason: string): void {
+		this.options.log.write("client.response_rejected", { requestId: this.request.id, reason });
+		this.finish({ kind: "unavailable", reason: `the parent's answer was refused: ${reason}` });
+	}
+
+	private finish(outcome: ForwardOutcome): void {
+		if (this.settled) return;
+		this.settled = true;
+		this.watcher?.close();
+		if (this.liveness) clearInterval(this.liveness);
+		if (this.deadline) clearTimeout(this.deadline);
+		this.options.signal?.removeEventListener("abort", this.onAbort);
+		// Removing the request tells the parent the ask is over (it withdraws a dialog still showing it).
+		removeQuietly(this.requestPath);
+		removeQuietly(this.responsePath);
+		this.resolve(outcome);
+	}
+}
+
+function removeQuietly(file: string): void {
+	try {
+		unlinkSync(file);
+	} catch {
+		// Already gone: the other side cleaned up first.
+	}
+}
+
+function message(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,114 @@
+import { inboxLayout } from "./inbox-layout.ts";
+import { parseParentLink } from "./parent-link.ts";
+import {
+	announcedParent,
+	endedHere,
+	liveSession,
+	otherLiveSessions,
+	type ProcessSession,
+} from "./process-sessions.ts";
+import { markedAsSubagent } from "./subagent-markers.ts";
+
+/** Where this session's asks go when its own policy cannot settle them. */
+export interface ParentTarget {
+	readonly sessionId: string;
+	/** The parent's inbox directory. */
+	readonly inbox: string;
+	/** An in-process child shares its parent's process: there is no pid to watch. */
+	readonly location: "same-process" | "other-process";
+	/** The parent's pid when known; for another process found by session id it is read from the inbox. */
+	readonly pid: number | null;
+	/** Agent labels from the root down to the parent. */
+	readonly path: readonly string[];
+	/** How the parent was found, for `/permissions` and the audit. */
+	readonly via: string;
+}
+
+export type ParentResolution =
+	| { readonly kind: "root" }
+	| { readonly kind: "child"; readonly parent: ParentTarget }
+	/** Marked as a subagent, but no parent could be found: asks cannot be forwarded. */
+	| { readonly kind: "orphan"; readonly why: string };
+
+export interface ParentInputs {
+	readonly sessionId: string;
+	readonly hasUI: boolean;
+	readonly agentDir: string;
+	/** Parent variables as this process inherited them (see inheritedEnv). */
+	readonly inherited: Readonly<Record<string, string | undefined>>;
+	/** The current environment, for launcher markers. */
+	readonly env: Readonly<Record<string, string | undefined>>;
+	readonly pid: number;
+}
+
+/**
+ * Find this session's parent, most reliable signal first:
+ * 1. an in-process launcher's announcement naming a live session of this process;
+ * 2. our own variable, inherited from the process that spawned us (never one our own process set);
+ * 3. a launcher's parent-session variable (`PI_SUBAGENT_PARENT_SESSION`, `PI_AGENT_ROUTER_PARENT_SESSION_ID`)
+ *    naming a session outside this process, or a live one inside it — never this session or an ended one;
+ * 4. an unannounced in-process child: bound without a UI while another session of this process serves;
+ * otherwise a root, or an orphan when a launcher marked us as a subagent.
+ */
+export function resolveParent(inputs: ParentInputs): ParentResolution {
+	const { sessionId, agentDir } = inputs;
+	const announced = announcedParent(sessionId);
+	const announcedLive = announced ? liveSession(announced) : undefined;
+	if (announcedLive && hasInbox(announcedLive)) {
+		return { kind: "child", parent: inProcess(announcedLive, "announced on pi.events") };
+	}
+
+	const link = parseParentLink(inputs.inherited.PI_PERMISSION_HUB_PARENT);
+	if (link && link.sessionId !== sessionId && link.pid !== inputs.pid) {
+		return {
+			kind: "child",
+			parent: {
+				sessionId: link.sessionId,
+				inbox: link.inbox,
+				location: "other-process",
+				pid: link.pid,
+				path: link.path,
+				via: "PI_PERMISSION_HUB_PARENT",
+			},
+		};
+	}
+
+	for (const variable of ["PI_SUBAGENT_PARENT_SESSION", "PI_AGENT_ROUTER_PARENT_SESSION_ID"] as const) {
+		const named = (inputs.inherited[variable] ?? inputs.env[variable])?.trim();
+		if (!named || named === "unknown" || named === sessionId || endedHere(named)) continue;
+		const live = liveSession(named);
+		if (live) {
+			if (hasInbox(live)) return { kind: "child", parent: inProcess(live, variable) };
+			continue;
+		}
+		return {
+			kind: "child",
+			parent: {
+				sessionId: named,
+				inbox: inboxLayout(agentDir, named).root,
+				location: "other-process",
+				pid: null,
+				path: ["root"],
+				via: variable,
+			},
+		};
+	}
+
+	if (!inputs.hasUI) {
+		const host = otherLiveSessions(sessionId).find(hasInbox);
+		if (host) return { kind: "child", parent: inProcess(host, "in-process session without a UI") };
+	}
+
+	if (markedAsSubagent(inputs.env)) {
+		return { kind: "orphan", why: "a subagent launcher marked this session as a subagent, but no parent session could be found" };
+	}
+	return { kind: "root" };
+}
+
+function inProcess(session: ProcessSession & { readonly inbox: string }, via: string): ParentTarget {
+	return { sessionId: session.sessionId, inbox: session.inbox, location: "same-process", pid: null, path: session.path, via };
+}
+
+function hasInbox(session: ProcessSession): session is ProcessSession & { readonly inbox: string } {
+	return session.inbox !== null;
+}

@@ -1,0 +1,87 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildAskPrompt } from "../../src/authority/ask-prompt.ts";
+import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
+import { resolveOrigin } from "../../src/origin/resolve-origin.ts";
+import { bashParser, CWD } from "../classify/classify-fixture.ts";
+import { askFor } from "./ask-fixture.ts";
+
+let bash: BashParser;
+beforeAll(async () => {
+	bash = await bashParser();
+});
+
+const keys = (prompt: ReturnType<typeof buildAskPrompt>): string[] => prompt.choices.map((c) => c.key);
+
+describe("buildAskPrompt", () => {
+	it("a local ask with suggestions offers once, this session, deny and deny with a reason", () => {
+		const prompt = buildAskPrompt(askFor(bash, "git checkout main"), { forwarded: false });
+		expect(keys(prompt)).toEqual(["y", "s", "n", "r"]);
+		expect(prompt.choices.map((c) => c.answer)).toEqual([
+			{ kind: "allow", scope: "once" },
+			{ kind: "allow", scope: "session" },
+			{ kind: "deny", withReason: false },
+			{ kind: "deny", withReason: true },
+		]);
+		expect(prompt.choices[1]?.label).toBe("Allow for this session: git checkout *");
+	});
+
+	it("offers no session option when there is nothing to grant", () => {
+		const ask = askFor(bash, "rm -rf *.o");
+		expect(ask.suggestions).toEqual([]);
+		expect(keys(buildAskPrompt(ask, { forwarded: false }))).toEqual(["y", "n", "r"]);
+		expect(keys(buildAskPrompt(ask, { forwarded: true }))).toEqual(["y", "n", "r"]);
+	});
+
+	it("a forwarded ask offers this subagent and the whole tree instead of this session", () => {
+		const prompt = buildAskPrompt(askFor(bash, "npm install left-pad && rm -rf dist"), { forwarded: true });
+		expect(keys(prompt)).toEqual(["y", "a", "t", "n", "r"]);
+		expect(prompt.choices[1]).toEqual({
+			key: "a",
+			label: "Allow for this subagent: npm install *, rm -rf dist",
+			answer: { kind: "allow", scope: "subagent" },
+		});
+		expect(prompt.choices[2]?.answer).toEqual({ kind: "allow", scope: "tree" });
+		expect(prompt.choices[2]?.label).toBe("Allow for the whole tree: npm install *, rm -rf dist");
+	});
+
+	it("names non-command grants with their surface", () => {
+		const base = askFor(bash, "git checkout main");
+		const ask = { ...base, suggestions: [{ surface: "write", pattern: `${CWD}/src/*` }] as const };
+		expect(buildAskPrompt(ask, { forwarded: false }).choices[1]?.label).toBe(
+			`Allow for this session: write ${CWD}/src/*`,
+		);
+	});
+
+	it("shows what, tier, why and where; the title carries the tool and tier", () => {
+		const ask = askFor(bash, "rm -rf build");
+		const prompt = buildAskPrompt(ask, { forwarded: false });
+		expect(prompt.title).toBe("Permission needed: bash (destructive)");
+		expect(prompt.lines).toEqual([
+			"bash: rm -rf build",
+			"Tier: destructive",
+			`Why: ${ask.why}`,
+			`Directory: ${CWD}`,
+		]);
+		expect(ask.why).toMatch(/destructive tier asks/);
+	});
+
+	it("names the requesting subagent with its path", () => {
+		const origin = resolveOrigin({
+			subagent: { name: "worker", path: ["root", "planner"] },
+			env: {},
+			hasUI: false,
+		});
+		const prompt = buildAskPrompt(askFor(bash, "rm -rf build", { origin }), { forwarded: true });
+		expect(prompt.lines).toContain("Requested by: subagent root ← planner ← worker");
+	});
+
+	it("shows the queue position only when more than one ask is pending", () => {
+		const ask = askFor(bash, "git checkout main");
+		expect(buildAskPrompt(ask, { forwarded: false, position: { index: 2, total: 5 } }).title).toBe(
+			"Permission needed: bash (write) (2 of 5)",
+		);
+		expect(buildAskPrompt(ask, { forwarded: false, position: { index: 1, total: 1 } }).title).toBe(
+			"Permission needed: bash (write)",
+		);
+	});
+});

@@ -1,0 +1,250 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { AskPrompt } from "../../src/authority/ask-prompt.ts";
+import { DialogQueue } from "../../src/authority/dialog-queue.ts";
+import {
+	type DialogOptions,
+	type DialogPresenter,
+	type DialogResult,
+	dialogDeadline,
+} from "../../src/authority/dialog-result.ts";
+import { LocalDialogAuthorizer, type Parker } from "../../src/authority/local-dialog-authorizer.ts";
+import type { Ask, TerminalDecision } from "../../src/authority/terminal-authorizer.ts";
+import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
+import { MAX_SOURCE_TEXT } from "../../src/provenance/decision-source.ts";
+import { readDecisionSource } from "../../src/provenance/read-decision-source.ts";
+import { bashParser } from "../classify/classify-fixture.ts";
+import { askFor } from "./ask-fixture.ts";
+
+let bash: BashParser;
+beforeAll(async () => {
+	bash = await bashParser();
+});
+
+/**
+ * A real DialogPresenter (the seam between the authorizer and a UI) that answers from a script and records
+ * what it was shown. An entry may be a function, to answer only when the test says so.
+ */
+class ScriptedPresenter implements DialogPresenter {
+	readonly shown: { prompt: AskPrompt; options: DialogOptions }[] = [];
+	private readonly script: ((options: DialogOptions) => Promise<DialogResult>)[];
+
+	constructor(...script: (DialogResult | ((options: DialogOptions) => Promise<DialogResult>))[]) {
+		this.script = script.map((step) => (typeof step === "function" ? step : async () => step));
+	}
+
+	present(prompt: AskPrompt, options: DialogOptions): Promise<DialogResult> {
+		this.shown.push({ prompt, options });
+		const next = this.script.shift();
+		if (!next) throw new Error("the presenter was shown more dialogs than the test scripted");
+		return next(options);
+	}
+}
+
+/** Waits for the dialog's own deadline, the way a real presenter does when nobody presses a key. */
+const waitForDeadline = (options: DialogOptions): Promise<DialogResult> =>
+	new Promise((resolve) => {
+		const deadline = dialogDeadline(options);
+		deadline.signal.addEventListener("abort", () => {
+			const ended = deadline.ended();
+			deadline.dispose();
+			resolve({ kind: ended ?? "withdrawn" });
+		});
+	});
+
+function authorizer(presenter: DialogPresenter, park: Parker | null = null, queue = new DialogQueue()) {
+	return new LocalDialogAuthorizer(presenter, queue, park);
+}
+
+/** The source must survive the trip to disk and back (the audit log and inbox read it with the strict reader). */
+function expectReadable(decision: TerminalDecision): void {
+	expect(readDecisionSource(JSON.parse(JSON.stringify(decision.source)))).toEqual(decision.source);
+}
+
+describe("LocalDialogAuthorizer: every DialogResult maps to a decision", () => {
+	it("allow once: allowed by the user, no grants", async () => {
+		const decision = await authorizer(
+			new ScriptedPresenter({ kind: "answer", answer: { kind: "allow", scope: "once" } }),
+		).decide(askFor(bash, "git checkout main"));
+		expect(decision).toEqual({
+			outcome: "allow",
+			source: { kind: "user", via: "dialog", verdict: "allow", scope: "once" },
+			grants: [],
+		});
+		expectReadable(decision);
+	});
+
+	it("allow for the session: one grant per suggestion, with the chosen scope", async () => {
+		const ask = askFor(bash, "npm install left-pad && git checkout main");
+		const decision = await authorizer(
+			new ScriptedPresenter({ kind: "answer", answer: { kind: "allow", scope: "session" } }),
+		).decide(ask);
+		if (decision.outcome !== "allow") throw new Error("expected allow");
+		expect(decision.source).toEqual({ kind: "user", via: "dialog", verdict: "allow", scope: "session" });
+		expect(decision.grants.map((g) => [g.surface, g.pattern, g.scope])).toEqual([
+			["command", "npm install *", "session"],
+			["command", "git checkout *", "session"],
+		]);
+		const ids = new Set(decision.grants.map((g) => g.id));
+		expect(ids.size).toBe(2);
+		for (const grant of decision.grants) expect(Number.isNaN(Date.parse(grant.grantedAt))).toBe(false);
+	});
+
+	it.each(["subagent", "tree"] as const)(
+		"records grants with the %s scope when that is chosen",
+		async (scope) => {
+			const decision = await authorizer(
+				new ScriptedPresenter({ kind: "answer", answer: { kind: "allow", scope } }),
+			).decide(askFor(bash, "git checkout main"));
+			if (decision.outcome !== "allow") throw new Error("expected allow");
+			expect(decision.grants.map((g) => g.scope)).toEqual([scope]);
+			expect(decision.source).toMatchObject({ kind: "user", scope });
+		},
+	);
+
+	it("deny: denied by the user, once", async () => {
+		const decision = await authorizer(
+			new ScriptedPresenter({ kind: "answer", answer: { kind: "deny", withReason: false } }),
+		).decide(askFor(bash, "rm -rf build"));
+		expect(decision).toEqual({
+			outcome: "deny",
+			source: { kind: "user", via: "dialog", verdict: "deny", scope: "once" },
+		});
+	});
+
+	it("deny with a reason: the reason goes to the source and to the model", async () => {
+		const decision = await authorizer(
+			new ScriptedPresenter({
+				kind: "answer",
+				answer: { kind: "deny", withReason: true },
+				reason: "build is shared",
+			}),
+		).decide(askFor(bash, "rm -rf build"));
+		expect(decision).toEqual({
+			outcome: "deny",
+			source: { kind: "user", via: "dialog", verdict: "deny", scope: "once", reason: "build is shared" },
+			userReason: "build is shared",
+		});
+	});
+
+	it("a very long typed reason is capped so the recorded source stays readable", async () => {
+		const decision = await authorizer(
+			new ScriptedPresenter({
+				kind: "answer",
+				answer: { kind: "deny", withReason: true },
+				reason: "because ".repeat(1000),
+			}),
+		).decide(askFor(bash, "rm -rf build"));
+		if (decision.outcome !== "deny") throw new Error("expected deny");
+		expect(decision.userReason?.length).toBeLessThanOrEqual(MAX_SOURCE_TEXT);
+		expectReadable(decision);
+	});
+
+	it("dismissed (Esc): a user deny, saying the dialog was dismissed", async () => {
+		const decision = await authorizer(new ScriptedPresenter({ kind: "dismissed" })).decide(
+			askFor(bash, "rm -rf build"),
+		);
+		expect(decision).toEqual({
+			outcome: "deny",
+			source: { kind: "user", via: "dialog", verdict: "deny", scope: "once", reason: "dismissed the dialog" },
+		});
+	});
+
+	it("timeout under `wait`: nobody could be asked (unavailable), never a user deny", async () => {
+		const presenter = new ScriptedPresenter(waitForDeadline);
+		const decision = await authorizer(presenter).decide(askFor(bash, "rm -rf build", { timeoutMs: 30 }));
+		expect(decision).toEqual({
+			outcome: "deny",
+			source: { kind: "unavailable", reason: expect.stringMatching(/^no answer within \d+ s$/) },
+		});
+		expect(presenter.shown[0]?.options.timeoutMs).toBe(30);
+	});
+
+	it("timeout under `defer` with a parker: the ask is parked", async () => {
+		const parked: Ask[] = [];
+		const park: Parker = async (ask) => {
+			parked.push(ask);
+			return { outcome: "parked", requestId: "req-42", source: { kind: "unavailable", reason: "parked" } };
+		};
+		const ask = askFor(bash, "rm -rf build", { unanswered: "defer", timeoutMs: 10 });
+		const decision = await authorizer(new ScriptedPresenter({ kind: "timeout" }), park).decide(ask);
+		expect(decision).toMatchObject({ outcome: "parked", requestId: "req-42" });
+		expect(parked).toEqual([ask]);
+	});
+
+	it("timeout under `defer` without a parker: unavailable", async () => {
+		const decision = await authorizer(new ScriptedPresenter({ kind: "timeout" })).decide(
+			askFor(bash, "rm -rf build", { unanswered: "defer", timeoutMs: 120_000 }),
+		);
+		expect(decision).toEqual({
+			outcome: "deny",
+			source: { kind: "unavailable", reason: "no answer within 120 s" },
+		});
+	});
+
+	it("withdrawn while open: unavailable, saying the call was cancelled", async () => {
+		const caller = new AbortController();
+		const presenter = new ScriptedPresenter(waitForDeadline);
+		const pending = authorizer(presenter).decide(askFor(bash, "rm -rf build", { signal: caller.signal }));
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(presenter.shown[0]?.options.signal).toBe(caller.signal);
+		caller.abort();
+		expect(await pending).toEqual({
+			outcome: "deny",
+			source: { kind: "unavailable", reason: "the call was cancelled while the dialog was open" },
+		});
+	});
+
+	it("unanswered `deny` refuses at once without showing a dialog", async () => {
+		const presenter = new ScriptedPresenter();
+		const decision = await authorizer(presenter).decide(askFor(bash, "rm -rf build", { unanswered: "deny" }));
+		expect(decision.outcome).toBe("deny");
+		expect(decision.source.kind).toBe("unavailable");
+		expect(presenter.shown).toEqual([]);
+	});
+
+	it("a presenter that fails makes decide reject (the gate then fails closed)", async () => {
+		const presenter = new ScriptedPresenter(async () => {
+			throw new Error("UI gone");
+		});
+		await expect(authorizer(presenter).decide(askFor(bash, "rm -rf build"))).rejects.toThrow("UI gone");
+	});
+});
+
+describe("LocalDialogAuthorizer: the shared queue", () => {
+	it("shows a local prompt (session scope, not subagent/tree) with its position", async () => {
+		const queue = new DialogQueue();
+		let release: (r: DialogResult) => void = () => undefined;
+		const first = new ScriptedPresenter(() => new Promise((resolve) => (release = resolve)));
+		const second = new ScriptedPresenter({ kind: "answer", answer: { kind: "allow", scope: "once" } });
+		const a = authorizer(first, null, queue).decide(askFor(bash, "git checkout main"));
+		const b = authorizer(second, null, queue).decide(askFor(bash, "npm install x"));
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(first.shown[0]?.prompt.title).toBe("Permission needed: bash (write) (1 of 2)");
+		expect(first.shown[0]?.prompt.choices.map((c) => c.key)).toEqual(["y", "s", "n", "r"]);
+		expect(second.shown).toEqual([]);
+		release({ kind: "dismissed" });
+		expect((await a).outcome).toBe("deny");
+		expect((await b).outcome).toBe("allow");
+		expect(second.shown[0]?.prompt.title).toBe("Permission needed: bash (network-egress)");
+	});
+
+	it("an ask cancelled while waiting its turn is never shown, and reports withdrawn", async () => {
+		const queue = new DialogQueue();
+		let release: (r: DialogResult) => void = () => undefined;
+		const presenter = new ScriptedPresenter(() => new Promise((resolve) => (release = resolve)));
+		const caller = new AbortController();
+		const first = authorizer(presenter, null, queue).decide(askFor(bash, "git checkout main"));
+		const second = authorizer(presenter, null, queue).decide(
+			askFor(bash, "rm -rf build", { signal: caller.signal }),
+		);
+		await new Promise((resolve) => setImmediate(resolve));
+		caller.abort();
+		release({ kind: "answer", answer: { kind: "allow", scope: "once" } });
+		expect((await first).outcome).toBe("allow");
+		expect(await second).toEqual({
+			outcome: "deny",
+			source: { kind: "unavailable", reason: "the call was cancelled while the dialog was open" },
+		});
+		expect(presenter.shown).toHaveLength(1);
+	});
+});

@@ -1,0 +1,124 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
+import { describeAskWhy, sourceOfBasis } from "../../src/gate/basis-source.ts";
+import type { Origin } from "../../src/origin/origin.ts";
+import { decide } from "../../src/policy/decide.ts";
+import type { Decision } from "../../src/policy/decision.ts";
+import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
+import type { SessionGrant } from "../../src/policy/session-grant.ts";
+import { readDecisionSource } from "../../src/provenance/read-decision-source.ts";
+import { bashParser, classifyBash } from "../classify/classify-fixture.ts";
+import { grant, HUMAN, policyFrom, policyFromConfig, subagent, USER_FILE } from "../policy/fixtures.ts";
+
+let bash: BashParser;
+beforeAll(async () => {
+	bash = await bashParser();
+});
+
+function decideFor(
+	command: string,
+	policy: EffectivePolicy,
+	options: { origin?: Origin; grants?: SessionGrant[]; parkedApproval?: boolean } = {},
+): Decision {
+	return decide(classifyBash(bash, command), policy, {
+		origin: options.origin ?? HUMAN,
+		grants: options.grants ?? [],
+		parkedApproval: options.parkedApproval ?? false,
+	});
+}
+
+/** Every source the gate records must read back with the strict reader, unchanged. */
+function recorded(decision: Decision) {
+	const source = sourceOfBasis(decision.basis);
+	expect(readDecisionSource(JSON.parse(JSON.stringify(source)))).toEqual(source);
+	return source;
+}
+
+describe("sourceOfBasis", () => {
+	it("a deny rule becomes a rule source with its origin and reason", () => {
+		const policy = policyFromConfig({
+			rules: [{ surface: "command", pattern: "git push *", action: "deny", reason: "review first" }],
+		});
+		const source = recorded(decideFor("git push origin main", policy));
+		expect(source).toMatchObject({
+			kind: "rule",
+			surface: "command",
+			pattern: "git push *",
+			action: "deny",
+			reason: "review first",
+			origin: { file: USER_FILE, jsonPath: expect.stringMatching(/rules/) },
+		});
+	});
+
+	it("a tier default becomes a tier rule from the built-in defaults, without a line", () => {
+		const source = recorded(decideFor("rm -rf build", policyFrom(null)));
+		expect(source).toMatchObject({ kind: "rule", surface: "tier", pattern: "destructive", action: "ask" });
+		expect(source.kind === "rule" && source.origin.file).toBe("built-in");
+		expect(source.kind === "rule" && "line" in source.origin).toBe(false);
+	});
+
+	it("an agent-rule deny becomes an `agent` rule naming kind and name", () => {
+		const policy = policyFromConfig({
+			agentRules: { deny: [{ kind: "subagent", name: "worker" }, { kind: "ci" }] },
+		});
+		expect(recorded(decideFor("ls", policy, { origin: subagent("worker") }))).toMatchObject({
+			kind: "rule",
+			surface: "agent",
+			pattern: "subagent:worker",
+			action: "deny",
+		});
+		expect(
+			recorded(decideFor("ls", policy, { origin: { kind: "ci", provider: "gitlab-ci" } })),
+		).toMatchObject({
+			pattern: "ci",
+		});
+	});
+
+	it("a session grant and a parked approval are recorded as such", () => {
+		const g = grant("command", "git checkout *", "grant-1");
+		expect(recorded(decideFor("git checkout main", policyFrom(null), { grants: [g] }))).toEqual({
+			kind: "session_grant",
+			grantId: "grant-1",
+			surface: "command",
+			pattern: "git checkout *",
+			scope: "session",
+		});
+		expect(recorded(decideFor("rm -rf build", policyFrom(null), { parkedApproval: true }))).toMatchObject({
+			kind: "parked_approval",
+		});
+	});
+
+	it("a config error is a gate_error, capped so the audit can still read it", () => {
+		const longKey = "k".repeat(10_000);
+		const source = recorded(decideFor("ls", policyFrom(`{ "${longKey}": true }`)));
+		expect(source.kind).toBe("gate_error");
+		expect(source.kind === "gate_error" && source.reason).toContain(USER_FILE);
+	});
+});
+
+describe("describeAskWhy", () => {
+	it("names the tier that asks and the built-in default", () => {
+		const decision = decideFor("rm -rf build", policyFrom(null));
+		if (decision.mode !== "ask") throw new Error("expected ask");
+		expect(describeAskWhy(decision)).toBe("the destructive tier asks (built-in default)");
+	});
+
+	it("names an explicit ask rule with its file and JSON path, and appends notes", () => {
+		const policy = policyFromConfig({
+			rules: [
+				{ surface: "command", pattern: "npm publish *", action: "ask" },
+				{ surface: "command", pattern: "curl *", action: "allow" },
+			],
+		});
+		const ruled = decideFor("npm publish --tag next", policy);
+		if (ruled.mode !== "ask") throw new Error("expected ask");
+		expect(describeAskWhy(ruled)).toMatch(
+			new RegExp(`^ask rule command "npm publish \\*" \\(${USER_FILE} rules`),
+		);
+		const noted = decideFor("curl https://example.com", policy);
+		if (noted.mode !== "ask") throw new Error("expected ask");
+		expect(describeAskWhy(noted)).toMatch(
+			/network-egress tier asks .*; allow command "curl \*".*above the grant ceiling/,
+		);
+	});
+});
