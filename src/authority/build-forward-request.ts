@@ -1,16 +1,13 @@
+import { type ForwardRequest, PROTOCOL } from "../hub/protocol.ts";
 import { newRequestId } from "../hub/request-id.ts";
-import { PROTOCOL, type ForwardRequest } from "../hub/protocol.ts";
 import type { ForwardingIdentity } from "./parent-forwarding-authorizer.ts";
 import type { Ask } from "./terminal-authorizer.ts";
-
-/** How long a parked request waits for an answer when the policy does not say. */
-const DEFAULT_DEFER_EXPIRY_MS = 24 * 60 * 60 * 1000;
 
 /** A request for one of this session's own asks. */
 export function buildForwardRequest(ask: Ask, identity: ForwardingIdentity): ForwardRequest {
 	const now = Date.now();
 	const { action } = ask;
-	const lifetime = ask.unanswered === "defer" ? (ask.deferExpiryMs ?? DEFAULT_DEFER_EXPIRY_MS) : ask.timeoutMs;
+	const lifetime = ask.unanswered === "defer" ? ask.deferExpiryMs : ask.timeoutMs;
 	return {
 		protocol: PROTOCOL,
 		id: newRequestId(now),
@@ -19,11 +16,13 @@ export function buildForwardRequest(ask: Ask, identity: ForwardingIdentity): For
 		input: { ...action.input },
 		cwd: action.cwd,
 		tier: action.tier,
-		asking: ask.askingParts.map((p) => ({
-			tier: p.tier,
-			why: p.why,
-			...(p.command ? { command: p.command } : {}),
-			...(p.paths.length > 0 ? { paths: p.paths.map((t) => ({ access: t.access, path: t.absolute })) } : {}),
+		asking: ask.askingParts.map(({ part, tier }) => ({
+			tier,
+			why: part.tierReason,
+			...(part.command ? { command: part.command.text } : {}),
+			...(part.paths.length > 0
+				? { paths: part.paths.map((t) => ({ access: t.access, path: t.absolute })) }
+				: {}),
 		})),
 		why: ask.why,
 		preview: action.preview,
@@ -32,7 +31,7 @@ export function buildForwardRequest(ask: Ask, identity: ForwardingIdentity): For
 		requesterPid: process.pid,
 		createdAt: new Date(now).toISOString(),
 		expiresAt: new Date(now + lifetime).toISOString(),
-		suggestions: ask.suggestions.map((s) => ({ surface: s.surface, pattern: s.pattern })),
+		suggestions: ask.suggestions.map((s) => ({ surface: s.surface, pattern: s.pattern, limit: s.limit })),
 		grantable: ask.suggestions.length > 0,
 		unanswered: ask.unanswered,
 	};

@@ -1,9 +1,12 @@
 /**
  * One dialog at a time, first come first served. Local asks and asks forwarded from subagents share the
- * queue, so a human never has a prompt replaced under them; each waiting ask knows its position.
+ * queue, so a human never has a prompt replaced under them; each ask knows its position ("2 of 5": the second
+ * of the five asks since the queue was last empty).
  */
 export interface QueuedDialog {
 	readonly id: string;
+	/** Called by `recheckWaiting`: an ask a new grant now covers can settle itself without a dialog. */
+	readonly recheck?: () => void;
 }
 
 export interface QueuePosition {
@@ -13,6 +16,8 @@ export interface QueuePosition {
 
 export class DialogQueue<T extends QueuedDialog = QueuedDialog> {
 	private readonly waiting: T[] = [];
+	/** Asks finished since the queue was last empty: the "k" of "k of n" counts on from them. */
+	private served = 0;
 	private tail: Promise<void> = Promise.resolve();
 	private readonly listeners = new Set<(pending: readonly T[]) => void>();
 
@@ -22,18 +27,38 @@ export class DialogQueue<T extends QueuedDialog = QueuedDialog> {
 		this.changed();
 		const result = this.tail.then(() => show(() => this.positionOf(item)));
 		this.tail = result.then(
-			() => this.remove(item),
-			() => this.remove(item),
+			() => this.finished(item),
+			() => this.finished(item),
 		);
 		return result;
 	}
 
-	/** Drop an item that has not been shown yet (its ask was answered elsewhere or withdrawn). */
+	/** Take an item off the list before its turn (settled elsewhere, withdrawn). */
 	remove(item: T): void {
 		const index = this.waiting.indexOf(item);
 		if (index === -1) return;
 		this.waiting.splice(index, 1);
+		if (this.waiting.length === 0) this.served = 0;
 		this.changed();
+	}
+
+	private finished(item: T): void {
+		const index = this.waiting.indexOf(item);
+		if (index === -1) return;
+		this.waiting.splice(index, 1);
+		this.served = this.waiting.length === 0 ? 0 : this.served + 1;
+		this.changed();
+	}
+
+	/** Let every waiting ask check whether it is still needed (after a whole-tree grant, say). */
+	recheckWaiting(): void {
+		for (const item of [...this.waiting]) {
+			try {
+				item.recheck?.();
+			} catch {
+				// One ask's failing check must not keep the others from settling.
+			}
+		}
 	}
 
 	pending(): readonly T[] {
@@ -46,8 +71,8 @@ export class DialogQueue<T extends QueuedDialog = QueuedDialog> {
 	}
 
 	private positionOf(item: T): QueuePosition {
-		const index = this.waiting.indexOf(item);
-		return { index: index === -1 ? 1 : index + 1, total: Math.max(this.waiting.length, 1) };
+		const index = Math.max(this.waiting.indexOf(item), 0);
+		return { index: this.served + index + 1, total: Math.max(this.served + this.waiting.length, 1) };
 	}
 
 	private changed(): void {

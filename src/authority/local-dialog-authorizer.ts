@@ -27,16 +27,40 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 		if (ask.unanswered === "deny") {
 			return unavailable("the unanswered policy is deny: asks are refused without a dialog");
 		}
-		const item = { id: randomUUID() };
-		const result = await this.queue.run(item, async (position): Promise<DialogResult> => {
-			// Cancelled while it waited its turn: the question no longer stands, so it is never shown.
-			if (ask.signal?.aborted) return { kind: "withdrawn" };
-			return this.presenter.present(buildAskPrompt(ask, { forwarded: false, position: position() }), {
+		const already = ask.settledElsewhere?.();
+		if (already) return already;
+		let settle: ((decision: TerminalDecision) => void) | null = null;
+		const settledWhileQueued = new Promise<TerminalDecision>((resolve) => {
+			settle = resolve;
+		});
+		const item = {
+			id: randomUUID(),
+			recheck: () => {
+				const decision = ask.settledElsewhere?.();
+				if (decision && settle) settle(decision);
+			},
+		};
+		let early = false;
+		const shown = this.queue.run(item, async (position): Promise<TerminalDecision | null> => {
+			// Settled or cancelled while it waited its turn: the question no longer stands, so it is never shown.
+			if (early) return null;
+			const settled = ask.settledElsewhere?.();
+			if (settled) return settled;
+			if (ask.signal?.aborted) return this.toDecision(ask, { kind: "withdrawn" });
+			const prompt = buildAskPrompt(ask, { forwarded: ask.relayed !== undefined, position: position() });
+			const result = await this.presenter.present(prompt, {
 				timeoutMs: ask.timeoutMs,
 				...(ask.signal ? { signal: ask.signal } : {}),
 			});
+			return this.toDecision(ask, result);
 		});
-		return this.toDecision(ask, result);
+		const first = await Promise.race([shown, settledWhileQueued.then((d) => ({ early: d }))]);
+		if (first !== null && "early" in first) {
+			early = true;
+			this.queue.remove(item);
+			return first.early;
+		}
+		return first ?? unavailable("the ask was settled elsewhere");
 	}
 
 	private async toDecision(ask: Ask, result: DialogResult): Promise<TerminalDecision> {
@@ -53,7 +77,7 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 					};
 				}
 				const grants = answer.scope === "once" ? [] : toGrants(ask.suggestions, answer.scope);
-				return { outcome: "allow", source: userSource("allow", answer.scope), grants };
+				return { outcome: "allow", source: userSource("allow", answer.scope), scope: answer.scope, grants };
 			}
 			case "dismissed":
 				return { outcome: "deny", source: userSource("deny", "once", "dismissed the dialog") };
@@ -88,6 +112,7 @@ export function toGrants(
 		surface: s.surface,
 		pattern: s.pattern,
 		scope,
+		limit: s.limit,
 		grantedAt,
 	}));
 }

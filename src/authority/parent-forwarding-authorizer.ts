@@ -1,5 +1,6 @@
-import type { HubLog } from "../hub/hub-log.ts";
+import { deliverRequest } from "../hub/deliver-request.ts";
 import { forwardAsk } from "../hub/hub-client.ts";
+import type { HubLog } from "../hub/hub-log.ts";
 import type { ParkedStore } from "../hub/parked-store.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import type { ParentTarget } from "../hub/resolve-parent.ts";
@@ -51,11 +52,19 @@ export class ParentForwardingAuthorizer implements TerminalAuthorizer {
 			try {
 				await parked.park(request);
 			} catch (error) {
-				return unavailable(`the ask could not be parked: ${error instanceof Error ? error.message : String(error)}`);
+				return unavailable(
+					`the ask could not be parked: ${error instanceof Error ? error.message : String(error)}`,
+				);
 			}
 			// Also hand it to the parent now, without waiting: a human there may answer it while it is parked.
-			void forwardAsk(target, request, { timeoutMs: 1, log, durable: false });
-			return { outcome: "parked", source: { kind: "unavailable", reason: `parked as request ${request.id}` }, requestId: request.id };
+			const undelivered = await deliverRequest(target, request);
+			if (undelivered)
+				log.write("client.park_delivery_failed", { requestId: request.id, reason: undelivered });
+			return {
+				outcome: "parked",
+				source: { kind: "unavailable", reason: `parked as request ${request.id}` },
+				requestId: request.id,
+			};
 		}
 		const timeoutMs = Math.max(1, Date.parse(request.expiresAt) - Date.now()) + EXPIRY_GRACE_MS;
 		const outcome = await forwardAsk(target, request, {
@@ -75,11 +84,17 @@ export class ParentForwardingAuthorizer implements TerminalAuthorizer {
 		};
 		switch (response.decision) {
 			case "allow": {
-				const grants: SessionGrant[] = response.scope === "subagent" ? toGrants(response.grants, "subagent") : [];
+				const grants: SessionGrant[] =
+					response.scope === "subagent" ? toGrants(response.grants, "subagent") : [];
 				return { outcome: "allow", source, scope: response.scope, grants };
 			}
 			case "deny":
-				return { outcome: "deny", source, ...(response.reason ? { userReason: response.reason } : {}) };
+				// Only a human's typed reason is passed on as such; the rest is in the forwarded source.
+				return {
+					outcome: "deny",
+					source,
+					...(response.reason && outcome.source?.kind === "user" ? { userReason: response.reason } : {}),
+				};
 			case "parked":
 				return { outcome: "parked", source, requestId: response.requestId };
 		}

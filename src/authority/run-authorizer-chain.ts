@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { ChainStep } from "../audit/audit-entry.ts";
-import { deepFreeze } from "../gate/deep-freeze.ts";
 import { capSourceText } from "../provenance/decision-source.ts";
 import type { AuthorizerLink, AuthorizerRequest, LinkVerdict } from "./authorizer-link.ts";
+import { deepFreeze } from "./deep-freeze.ts";
 
 export const DEFAULT_LINK_TIMEOUT_MS = 5000;
 

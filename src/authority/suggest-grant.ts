@@ -1,12 +1,20 @@
 import { dirname } from "node:path";
 import type { ActionPart } from "../classify/action.ts";
-import type { GrantSurface } from "../policy/session-grant.ts";
-import { tierRank } from "../policy/tier.ts";
+import type { GrantLimit, GrantSurface } from "../policy/session-grant.ts";
+import { type Tier, tierRank } from "../policy/tier.ts";
 
 /** A pattern a human may approve for the rest of the session, shown in the dialog before they choose it. */
 export interface SuggestedGrant {
 	readonly surface: GrantSurface;
 	readonly pattern: string;
+	/** The grant will not cover anything riskier than the part it was offered for. */
+	readonly limit: GrantLimit;
+}
+
+/** A part that asked, with its tier after the policy's raise-only floors. */
+export interface AskingPart {
+	readonly part: ActionPart;
+	readonly tier: Tier;
 }
 
 /** Commands whose first argument names what they do (`git checkout`, `npm install`), two levels for some. */
@@ -47,7 +55,7 @@ const GENERALIZE_UP_TO = tierRank("network-egress");
  * for destructive or privileged ones, the parent directory for a path, the tool name otherwise. A part no
  * pattern can name exactly gets no suggestion: it will simply ask again.
  */
-export function suggestGrants(tool: string, parts: readonly ActionPart[]): SuggestedGrant[] {
+export function suggestGrants(tool: string, parts: readonly AskingPart[]): SuggestedGrant[] {
 	const seen = new Set<string>();
 	const out: SuggestedGrant[] = [];
 	const add = (grant: SuggestedGrant | null): void => {
@@ -57,28 +65,29 @@ export function suggestGrants(tool: string, parts: readonly ActionPart[]): Sugge
 		seen.add(key);
 		out.push(grant);
 	};
-	for (const part of parts) {
+	for (const { part, tier } of parts) {
+		const limit: GrantLimit = { tier, outsideCwd: part.paths.some((p) => p.outsideCwd) };
 		if (part.command) {
-			const pattern = commandPattern(part);
-			add(pattern === null ? null : { surface: "command", pattern });
+			const pattern = commandPattern(part, tier);
+			add(pattern === null ? null : { surface: "command", pattern, limit });
 		} else if (part.paths.length > 0) {
 			for (const path of part.paths) {
-				add({ surface: path.access, pattern: directoryPattern(path.absolute) });
+				add({ surface: path.access, pattern: directoryPattern(path.absolute), limit });
 			}
 		} else {
-			add(wildcardLiteral(tool) ? { surface: "tool", pattern: tool } : null);
+			add(wildcardLiteral(tool) ? { surface: "tool", pattern: tool, limit } : null);
 		}
 	}
 	return out;
 }
 
-function commandPattern(part: ActionPart): string | null {
+function commandPattern(part: ActionPart, tier: Tier): string | null {
 	const command = part.command;
 	if (!command) return null;
 	// Command patterns have no escape for `*`: the text `rm -rf *.o` as a pattern would also cover
 	// `rm -rf / x.o`, so a text with a literal `*` is never offered as "exact".
 	const exact = wildcardLiteral(command.text) ? command.text : null;
-	if (!command.literal || tierRank(part.tier) > GENERALIZE_UP_TO) return exact;
+	if (!command.literal || tierRank(tier) > GENERALIZE_UP_TO) return exact;
 	const words = command.text.split(" ");
 	const depth = SUBCOMMAND_DEPTH[command.name] ?? 0;
 	const keep: string[] = [];

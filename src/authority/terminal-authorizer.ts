@@ -1,28 +1,35 @@
 import type { ClassifiedAction } from "../classify/action.ts";
+import type { ForwardRequest } from "../hub/protocol.ts";
 import type { Origin } from "../origin/origin.ts";
-import type { AskDecision } from "../policy/decision.ts";
 import type { SessionGrant } from "../policy/session-grant.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
-import type { SuggestedGrant } from "./suggest-grant.ts";
+import type { AskingPart, SuggestedGrant } from "./suggest-grant.ts";
 
 export type UnansweredPolicy = "wait" | "defer" | "deny";
 
 /** An ask that reached the end of the chain: someone (or nobody) must now decide. */
 export interface Ask {
 	readonly action: ClassifiedAction;
-	readonly decision: AskDecision;
 	/** Who is asking (for a forwarded ask: the child that asked, not this session). */
 	readonly origin: Origin;
 	readonly sessionId: string;
 	/** Why the policy asks, in words. */
 	readonly why: string;
+	/** The parts that asked, with their tiers (what a forwarded request carries up). */
+	readonly askingParts: readonly AskingPart[];
 	/** Patterns the human may grant for the session; empty when an explicit ask rule forbids it. */
 	readonly suggestions: readonly SuggestedGrant[];
 	readonly unanswered: UnansweredPolicy;
 	/** How long `wait` waits for an answer. */
 	readonly timeoutMs: number;
+	/** How long a parked request stays answerable. */
+	readonly deferExpiryMs: number;
 	/** Aborted when the call is cancelled (Esc, the child died): the dialog is withdrawn. */
 	readonly signal?: AbortSignal;
+	/** Set when this session decides an ask one of its children forwarded: the request as it arrived. */
+	readonly relayed?: ForwardRequest;
+	/** Checked while the ask waits for its dialog: a whole-tree grant given meanwhile may already settle it. */
+	readonly settledElsewhere?: () => TerminalDecision | null;
 }
 
 /**
@@ -34,7 +41,9 @@ export type TerminalDecision =
 	| {
 			readonly outcome: "allow";
 			readonly source: DecisionSource;
-			/** Grants the human chose to record with this answer. */
+			/** How far the answer reaches: this call, this session, the asking subagent, or the whole tree. */
+			readonly scope: "once" | "session" | "subagent" | "tree";
+			/** Grants that come with the answer, each carrying its scope. */
 			readonly grants: readonly SessionGrant[];
 	  }
 	| { readonly outcome: "deny"; readonly source: DecisionSource; readonly userReason?: string }

@@ -61,6 +61,11 @@ export function askDenyReason(
 			return `Blocked by pi-permission-hub: the authorizer "${decisive.link}" denied ${what}${decisive.reason ? `: ${decisive.reason}` : ""}. ${DO_NOT_RETRY}`;
 		case "unavailable":
 			return `Blocked by pi-permission-hub: ${what} needs approval (tier ${tier}), but no one could be asked: ${decisive.reason}. This is not a user denial. ${DO_NOT_RETRY}`;
+		case "rule": {
+			const hop = source.kind === "forwarded" ? "the parent session's" : "the";
+			const why = decisive.reason ? ` Reason: ${decisive.reason}.` : "";
+			return `Blocked by pi-permission-hub: ${what} matches ${hop} ${decisive.action} rule ${decisive.surface} "${decisive.pattern}" in ${decisive.origin.file}.${why} ${DO_NOT_RETRY}`;
+		}
 		default:
 			return `Blocked by pi-permission-hub (${describeDecisionSource(source)}). ${DO_NOT_RETRY}`;
 	}

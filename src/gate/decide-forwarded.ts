@@ -1,8 +1,8 @@
 import { runAuthorizerChain } from "../authority/run-authorizer-chain.ts";
 import type { SuggestedGrant } from "../authority/suggest-grant.ts";
-import type { TerminalDecision } from "../authority/terminal-authorizer.ts";
+import type { TerminalDecision, UnansweredPolicy } from "../authority/terminal-authorizer.ts";
 import type { ClassifiedAction } from "../classify/action.ts";
-import type { ServerAnswer, ServedAsk } from "../hub/hub-server.ts";
+import type { ServedAsk, ServerAnswer } from "../hub/hub-server.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import type { Origin } from "../origin/origin.ts";
 import { resolveOrigin } from "../origin/resolve-origin.ts";
@@ -56,7 +56,13 @@ export async function decideForwarded(served: ServedAsk, deps: GateDeps): Promis
 			pattern: grant.pattern,
 			scope: grant.scope,
 		};
-		return done(allowOnce(source), { outcome: "allow", mode: "ask", source, reason: "whole-tree grant", chain: [] });
+		return done(allowOnce(source), {
+			outcome: "allow",
+			mode: "ask",
+			source,
+			reason: "whole-tree grant",
+			chain: [],
+		});
 	}
 	const approval = deps.parked.find(request.actionHash);
 	if (approval && deps.parked.consume(approval)) {
@@ -65,7 +71,13 @@ export async function decideForwarded(served: ServedAsk, deps: GateDeps): Promis
 			requestId: approval.requestId,
 			approvedVia: approval.approvedVia,
 		};
-		return done(allowOnce(source), { outcome: "allow", mode: "ask", source, reason: "parked approval", chain: [] });
+		return done(allowOnce(source), {
+			outcome: "allow",
+			mode: "ask",
+			source,
+			reason: "parked approval",
+			chain: [],
+		});
 	}
 
 	const chain = await runAuthorizerChain(
@@ -90,14 +102,29 @@ export async function decideForwarded(served: ServedAsk, deps: GateDeps): Promis
 		const { link, verdict, reason } = chain.decided;
 		const source: DecisionSource = { kind: "authorizer", link, verdict, ...(reason ? { reason } : {}) };
 		if (verdict === "allow") {
-			return done(allowOnce(source), { outcome: "allow", mode: "ask", source, reason: `allowed by ${link}`, chain: chain.steps });
+			return done(allowOnce(source), {
+				outcome: "allow",
+				mode: "ask",
+				source,
+				reason: `allowed by ${link}`,
+				chain: chain.steps,
+			});
 		}
 		const text = askDenyReason(what, action.tier, source);
-		return done(deny(source, text), { outcome: "deny", mode: "ask", source, reason: text, chain: chain.steps });
+		return done(deny(source, text), {
+			outcome: "deny",
+			mode: "ask",
+			source,
+			reason: text,
+			chain: chain.steps,
+		});
 	}
 
 	const suggestions: SuggestedGrant[] = request.grantable ? request.suggestions : [];
-	const timeoutMs = Math.max(1, Math.min(policy.dialogTimeoutSeconds * 1000, Date.parse(request.expiresAt) - Date.now()));
+	const timeoutMs = Math.max(
+		1,
+		Math.min(policy.dialogTimeoutSeconds * 1000, Date.parse(request.expiresAt) - Date.now()),
+	);
 	const result = await deps.terminal().decide({
 		action,
 		origin,
@@ -105,17 +132,27 @@ export async function decideForwarded(served: ServedAsk, deps: GateDeps): Promis
 		why: request.why,
 		askingParts: [],
 		suggestions,
-		unanswered: request.unanswered,
+		unanswered: strictestUnanswered(request.unanswered, policy.unanswered ?? deps.defaultUnanswered),
 		timeoutMs,
 		deferExpiryMs: policy.deferExpiryHours * 3600_000,
 		signal,
 		relayed: request,
 		settledElsewhere: () => {
-			const covering = findCoveringGrant(action, deps.grants.list().filter((g) => g.scope === "tree"), deps.policy());
+			const covering = findCoveringGrant(
+				action,
+				deps.grants.list().filter((g) => g.scope === "tree"),
+				deps.policy(),
+			);
 			return covering
 				? {
 						outcome: "allow",
-						source: { kind: "session_grant", grantId: covering.id, surface: covering.surface, pattern: covering.pattern, scope: "tree" },
+						source: {
+							kind: "session_grant",
+							grantId: covering.id,
+							surface: covering.surface,
+							pattern: covering.pattern,
+							scope: "tree",
+						},
 						scope: "once",
 						grants: [],
 					}
@@ -137,7 +174,7 @@ function answerOf(result: TerminalDecision, deps: GateDeps): ServerAnswer {
 				return {
 					decision: "allow",
 					scope: "subagent",
-					grants: result.grants.map((g) => ({ surface: g.surface, pattern: g.pattern })),
+					grants: result.grants.map((g) => ({ surface: g.surface, pattern: g.pattern, limit: g.limit })),
 					source: result.source,
 				};
 			}
@@ -145,7 +182,13 @@ function answerOf(result: TerminalDecision, deps: GateDeps): ServerAnswer {
 		case "deny":
 			return deny(result.source, result.userReason);
 		case "parked":
-			return { decision: "parked", scope: "once", grants: [], source: result.source, reason: result.requestId };
+			return {
+				decision: "parked",
+				scope: "once",
+				grants: [],
+				source: result.source,
+				reason: result.requestId,
+			};
 	}
 }
 
@@ -157,12 +200,38 @@ function outcomeOf(
 ): Omit<GateOutcome, "action"> {
 	switch (result.outcome) {
 		case "allow":
-			return { outcome: "allow", mode: "ask", source: result.source, reason: "answered for a subagent", chain };
+			return {
+				outcome: "allow",
+				mode: "ask",
+				source: result.source,
+				reason: "answered for a subagent",
+				chain,
+			};
 		case "deny":
-			return { outcome: "deny", mode: "ask", source: result.source, reason: askDenyReason(what, tier, result.source, result.userReason), chain };
+			return {
+				outcome: "deny",
+				mode: "ask",
+				source: result.source,
+				reason: askDenyReason(what, tier, result.source, result.userReason),
+				chain,
+			};
 		case "parked":
-			return { outcome: "pending", mode: "ask", source: result.source, reason: parkedReason(what, result.requestId), chain, requestId: result.requestId };
+			return {
+				outcome: "pending",
+				mode: "ask",
+				source: result.source,
+				reason: parkedReason(what, result.requestId),
+				chain,
+				requestId: result.requestId,
+			};
 	}
+}
+
+const UNANSWERED_ORDER: readonly UnansweredPolicy[] = ["wait", "defer", "deny"];
+
+/** The child's wish and this session's own policy: the stricter one applies (wait < defer < deny). */
+function strictestUnanswered(a: UnansweredPolicy, b: UnansweredPolicy): UnansweredPolicy {
+	return UNANSWERED_ORDER.indexOf(a) >= UNANSWERED_ORDER.indexOf(b) ? a : b;
 }
 
 function allowOnce(source: DecisionSource): ServerAnswer {
@@ -185,5 +254,10 @@ export function originOfRequest(request: ForwardRequest): Origin {
  */
 function actionOfRequest(request: ForwardRequest, deps: GateDeps, policy: EffectivePolicy): ClassifiedAction {
 	const mine = deps.classify({ tool: request.tool, input: request.input, cwd: request.cwd }, policy);
-	return { ...mine, tier: maxTier(mine.tier, request.tier), hash: request.actionHash, preview: request.preview };
+	return {
+		...mine,
+		tier: maxTier(mine.tier, request.tier),
+		hash: request.actionHash,
+		preview: request.preview,
+	};
 }

@@ -5,6 +5,7 @@ import type { SessionGrants } from "../authority/session-grants.ts";
 import { suggestGrants } from "../authority/suggest-grant.ts";
 import type { TerminalAuthorizer, UnansweredPolicy } from "../authority/terminal-authorizer.ts";
 import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
+import type { ParkedApprovals } from "../hub/parked-approvals.ts";
 import type { Origin } from "../origin/origin.ts";
 import { decide } from "../policy/decide.ts";
 import type { AskDecision } from "../policy/decision.ts";
@@ -12,7 +13,6 @@ import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { describeAskWhy, sourceOfBasis } from "./basis-source.ts";
 import { askDenyReason, describeCall, parkedReason, policyDenyReason } from "./block-reason.ts";
 import type { GateOutcome } from "./gate-outcome.ts";
-import type { ParkedApprovals } from "./parked-approvals.ts";
 
 /** What one session's gate needs to decide a call. Built once per session; cheap to call per tool call. */
 export interface GateDeps {
@@ -121,22 +121,19 @@ async function resolveAsk(
 		}
 		return deny("ask", source, action, askDenyReason(what, action.tier, source), chain.steps);
 	}
-	const suggestions = decision.grantable
-		? suggestGrants(
-				action.tool,
-				decision.askingParts.map((p) => p.part),
-			)
-		: [];
+	const askingParts = decision.askingParts.map((p) => ({ part: p.part, tier: p.tier }));
+	const suggestions = decision.grantable ? suggestGrants(action.tool, askingParts) : [];
 	const terminal = deps.terminal();
 	const result = await terminal.decide({
 		action,
-		decision,
 		origin: deps.origin,
 		sessionId: deps.sessionId,
 		why,
+		askingParts,
 		suggestions,
 		unanswered: policy.unanswered ?? deps.defaultUnanswered,
 		timeoutMs: policy.dialogTimeoutSeconds * 1000,
+		deferExpiryMs: policy.deferExpiryHours * 3600_000,
 		...(signal ? { signal } : {}),
 	});
 	switch (result.outcome) {

@@ -1,12 +1,12 @@
 import type { PolicyQuery, QueryResult } from "../authority/authorizer-link.ts";
 import type { SessionGrants } from "../authority/session-grants.ts";
 import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
+import type { ParkedApprovals } from "../hub/parked-approvals.ts";
 import type { Origin } from "../origin/origin.ts";
 import { decide } from "../policy/decide.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { describeDecisionSource } from "../provenance/describe-decision-source.ts";
 import { sourceOfBasis } from "./basis-source.ts";
-import type { ParkedApprovals } from "./parked-approvals.ts";
 
 export interface PolicyQueryDeps {
 	readonly policy: () => EffectivePolicy;

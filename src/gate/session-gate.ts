@@ -11,39 +11,38 @@ import type {
 } from "@earendil-works/pi-coding-agent";
 import { AuditWriter } from "../audit/audit-writer.ts";
 import { getAuthorizer } from "../authority/authorizer-registry.ts";
-import { DenyingAuthorizer } from "../authority/denying-authorizer.ts";
+import { deepFreeze } from "../authority/deep-freeze.ts";
 import { DialogQueue } from "../authority/dialog-queue.ts";
-import { lazyTuiDialog } from "../authority/lazy-tui-dialog.ts";
-import { LocalDialogAuthorizer } from "../authority/local-dialog-authorizer.ts";
-import { selectDialog } from "../authority/select-dialog.ts";
 import { SessionGrants } from "../authority/session-grants.ts";
-import type { TerminalAuthorizer } from "../authority/terminal-authorizer.ts";
 import { loadBashParser } from "../classify/bash/bash-parser.ts";
 import type { ToolAnnotations } from "../classify/classify-action.ts";
+import { HubServer, type ServedAsk, type ServerAnswer } from "../hub/hub-server.ts";
+import type { ParkedStore } from "../hub/parked-store.ts";
 import type { Origin } from "../origin/origin.ts";
 import { resolveOrigin } from "../origin/resolve-origin.ts";
 import { resolveAgentDir } from "../policy/config-paths.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { createPolicyStore, type PolicyStore } from "../policy/policy-store.ts";
 import { gateErrorReason } from "./block-reason.ts";
+import { decideForwarded } from "./decide-forwarded.ts";
 import { decideToolCall, type GateDeps } from "./decide-tool-call.ts";
 import { decideUserBash } from "./decide-user-bash.ts";
 import { DECISION_EVENT_CHANNEL, type DecisionEvent } from "./decision-events.ts";
-import { deepFreeze } from "./deep-freeze.ts";
 import type { GateOutcome } from "./gate-outcome.ts";
 import { toolsForRun } from "./hidden-tools.ts";
-import type { ParkedApprovals } from "./parked-approvals.ts";
 import { createPolicyQuery } from "./policy-query.ts";
 import { publishPolicyQuery } from "./query-registry.ts";
 import { recordDecision } from "./record-decision.ts";
 import { sessionClassifier } from "./session-classifier.ts";
+import { SessionHub } from "./session-hub.ts";
+import { chooseTerminal } from "./session-terminal.ts";
 import { StatusReporter } from "./status-reporter.ts";
 
 export interface SessionGateOptions {
 	readonly pi: ExtensionAPI;
 	readonly ctx: ExtensionContext;
 	readonly env: Readonly<Record<string, string | undefined>>;
-	readonly parked: ParkedApprovals;
+	readonly parked: ParkedStore;
 }
 
 /**
@@ -59,6 +58,9 @@ export class SessionGate {
 	readonly audit: AuditWriter;
 	readonly dialogs = new DialogQueue();
 	readonly status: StatusReporter;
+	readonly hub: SessionHub;
+	private readonly parked: ParkedStore;
+	private readonly closing = new AbortController();
 	private readonly pi: ExtensionAPI;
 	private readonly deps: Promise<GateDeps>;
 	private readonly unpublishQuery: () => void;
@@ -69,7 +71,19 @@ export class SessionGate {
 		const homeDir = env.HOME || homedir();
 		this.sessionId = ctx.sessionManager.getSessionId();
 		this.agentDir = resolveAgentDir(env, homeDir);
-		this.origin = resolveOrigin({ subagent: null, env, hasUI: ctx.hasUI });
+		this.parked = options.parked;
+		this.hub = new SessionHub({
+			pi,
+			sessionId: this.sessionId,
+			hasUI: ctx.hasUI,
+			agentDir: this.agentDir,
+			cwd: ctx.cwd,
+			env,
+			parked: options.parked,
+			forwardWithUI: true,
+		});
+		this.origin = resolveOrigin({ subagent: this.hub.subagent, env, hasUI: ctx.hasUI });
+		const identity = { sessionId: this.sessionId, path: this.hub.path };
 		this.store = createPolicyStore({
 			agentDir: this.agentDir,
 			cwd: ctx.cwd,
@@ -108,8 +122,15 @@ export class SessionGate {
 					origin: this.origin,
 					cwd: ctx.cwd,
 				}),
-				terminal: () => this.terminalFor(this.currentCtx),
-				defaultUnanswered: ctx.hasUI ? "wait" : "defer",
+				terminal: () =>
+					chooseTerminal(this.currentCtx, {
+						hub: this.hub,
+						identity,
+						parked: this.parked,
+						dialogs: this.dialogs,
+					}),
+				// A human is reachable with a UI or through a parent: wait for them; otherwise park the ask.
+				defaultUnanswered: ctx.hasUI || this.hub.forwards ? "wait" : "defer",
 			};
 		});
 		// Every call awaits `deps` and fails closed on a rejection; this only keeps it from being unhandled.
@@ -119,6 +140,66 @@ export class SessionGate {
 		});
 		this.currentCtx = ctx;
 		this.status.policyChanged(this.store.current());
+	}
+
+	/**
+	 * Open the inbox this session serves (when it has a UI or relays for a parent), so children spawned from
+	 * the first tool call on find it; then offer asks parked earlier in this project to the human.
+	 */
+	async start(hasUI: boolean): Promise<void> {
+		await this.hub.serve(
+			(layout) =>
+				new HubServer({
+					layout,
+					base: this.agentDir,
+					sessionId: this.sessionId,
+					path: this.hub.path,
+					log: this.hub.log,
+					decide: (ask) => this.serveForwarded(ask),
+					onPendingChange: (pending) => this.status.pendingAsks(pending),
+				}),
+		);
+		if (hasUI && !this.hub.forwards) {
+			for (const { request } of this.hub.parkedForThisProject()) {
+				void this.serveForwarded({
+					request: { ...request, unanswered: "defer" },
+					signal: this.closing.signal,
+				});
+			}
+		}
+	}
+
+	/** A child's ask, decided here (its human, its links, or relayed further up) and recorded once. */
+	private async serveForwarded(ask: ServedAsk): Promise<ServerAnswer> {
+		const started = performance.now();
+		const deps = await this.deps;
+		const policy = deps.policy();
+		const decided = await decideForwarded(ask, deps);
+		if (decided.answer.scope === "tree") this.dialogs.recheckWaiting();
+		const { request } = ask;
+		if (request.unanswered === "defer" && decided.answer.decision !== "parked") {
+			this.parked.answer(
+				request.id,
+				decided.answer.decision,
+				"dialog",
+				this.sessionId,
+				decided.answer.reason,
+			);
+		}
+		await recordDecision(
+			{
+				outcome: { ...decided.outcome, requestId: request.id },
+				event: "forwarded_ask",
+				sessionId: this.sessionId,
+				origin: decided.origin,
+				tool: request.tool,
+				fallbackPreview: request.preview,
+				latencyMs: performance.now() - started,
+				policy,
+			},
+			{ audit: this.audit, emit: (e) => this.pi.events.emit(DECISION_EVENT_CHANNEL, e) },
+		).catch(() => undefined);
+		return decided.answer;
 	}
 
 	/** The latest context pi handed us: dialogs must use the live UI, not the one from session start. */
@@ -186,20 +267,11 @@ export class SessionGate {
 	}
 
 	async shutdown(): Promise<void> {
+		this.closing.abort();
 		this.unpublishQuery();
+		await this.hub.close();
 		await this.audit.flush();
 		this.status.clear();
-	}
-
-	private terminalFor(ctx: ExtensionContext): TerminalAuthorizer {
-		if (ctx.hasUI) {
-			const presenter = ctx.mode === "tui" ? lazyTuiDialog(ctx.ui) : selectDialog(ctx.ui);
-			return new LocalDialogAuthorizer(presenter, this.dialogs, null);
-		}
-		return new DenyingAuthorizer(
-			"this session has no interactive UI (print or JSON mode) and no parent session to forward to",
-			null,
-		);
 	}
 
 	private record(

@@ -1,7 +1,7 @@
-import { join, relative, isAbsolute } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { HubLog } from "../hub/hub-log.ts";
-import { HubServer } from "../hub/hub-server.ts";
+import type { HubServer } from "../hub/hub-server.ts";
 import { hubRoot, inboxLayout } from "../hub/inbox-layout.ts";
 import { inheritedEnv } from "../hub/inherited-env.ts";
 import { PARENT_ENV, serializeParentLink } from "../hub/parent-link.ts";
@@ -53,8 +53,11 @@ export class SessionHub {
 			env: options.env,
 			pid: process.pid,
 		});
-		this.parent = found.kind === "child" && options.hasUI && !options.forwardWithUI ? { kind: "root" } : found;
-		const label = sanitizeLabel(claimedAgentName(options.env) ?? "") || (this.parent.kind === "root" ? "root" : "subagent");
+		this.parent =
+			found.kind === "child" && options.hasUI && !options.forwardWithUI ? { kind: "root" } : found;
+		const label =
+			sanitizeLabel(claimedAgentName(options.env) ?? "") ||
+			(this.parent.kind === "root" ? "root" : "subagent");
 		this.path = this.parent.kind === "child" ? [...this.parent.parent.path, label] : [label];
 		this.subagent = this.parent.kind === "root" ? null : { name: label, path: this.path };
 		for (const channel of CHILD_CREATED_CHANNELS) {
@@ -85,7 +88,13 @@ export class SessionHub {
 		await this.server.open();
 		if (primary) {
 			const previous = process.env[PARENT_ENV];
-			process.env[PARENT_ENV] = serializeParentLink({ v: 1, sessionId, inbox: layout.root, pid: process.pid, path: [...this.path] });
+			process.env[PARENT_ENV] = serializeParentLink({
+				v: 1,
+				sessionId,
+				inbox: layout.root,
+				pid: process.pid,
+				path: [...this.path],
+			});
 			this.restoreEnv = () => {
 				if (previous === undefined) delete process.env[PARENT_ENV];
 				else process.env[PARENT_ENV] = previous;

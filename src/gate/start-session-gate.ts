@@ -9,14 +9,16 @@ import { SessionGate } from "./session-gate.ts";
 /** Session replacement (`/new`, `/resume`, `/fork`) starts without the old session's grants. */
 const REPLACED = new Set(["new", "resume", "fork"]);
 
-export function startSessionGate(
+export async function startSessionGate(
 	pi: ExtensionAPI,
 	ctx: ExtensionContext,
 	reason: string,
 	env: Readonly<Record<string, string | undefined>>,
-): SessionGate {
+): Promise<SessionGate> {
 	if (REPLACED.has(reason)) new SessionGrants(ctx.sessionManager.getSessionId()).clear();
 	const agentDir = resolveAgentDir(env, env.HOME || homedir());
-	const parked = new ParkedStore(join(agentDir, "pi-permission-hub", "parked"));
-	return new SessionGate({ pi, ctx, env, parked });
+	const parked = new ParkedStore(join(agentDir, "pi-permission-hub", "parked"), agentDir);
+	const gate = new SessionGate({ pi, ctx, env, parked });
+	await gate.start(ctx.hasUI);
+	return gate;
 }

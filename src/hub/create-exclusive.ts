@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import { linkSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
-export type ExclusiveWrite = { readonly created: true } | { readonly created: false; readonly reason: "exists" };
+export type ExclusiveWrite =
+	| { readonly created: true }
+	| { readonly created: false; readonly reason: "exists" };
 
 /**
  * Create `file` with `content` only if nobody has: the content goes to a private temp file in the same

@@ -6,7 +6,12 @@ import type { HubLog } from "./hub-log.ts";
 import { type InboxLayout, inboxLayoutAt, requestFile, responseFile } from "./inbox-layout.ts";
 import { LIVENESS_INTERVAL_MS, sameProcessAlive } from "./liveness.ts";
 import { checkPrivateDir } from "./private-dir.ts";
-import { type ForwardRequest, type ForwardResponse, forwardResponseSchema, MAX_RESPONSE_BYTES } from "./protocol.ts";
+import {
+	type ForwardRequest,
+	type ForwardResponse,
+	forwardResponseSchema,
+	MAX_RESPONSE_BYTES,
+} from "./protocol.ts";
 import { readInboxFile } from "./read-inbox-file.ts";
 import type { ParentTarget } from "./resolve-parent.ts";
 import { readServerInfo } from "./server-info.ts";
@@ -64,7 +69,8 @@ function parentProcess(target: ParentTarget, layout: InboxLayout): ParentProcess
 	const pid = target.pid ?? info.pid;
 	const token = pid === info.pid ? info.startToken : null;
 	const check = (): boolean => sameProcessAlive(pid, token);
-	if (!check()) return { kind: "unavailable", reason: `the parent session ${target.sessionId} (pid ${pid}) is gone` };
+	if (!check())
+		return { kind: "unavailable", reason: `the parent session ${target.sessionId} (pid ${pid}) is gone` };
 	return { kind: "ok", check };
 }
 
@@ -102,7 +108,10 @@ class ResponseWaiter {
 
 	start(): void {
 		const { signal } = this.options;
-		if (signal?.aborted) return this.finish({ kind: "unavailable", reason: "the call was cancelled" });
+		if (signal?.aborted) {
+			this.finish({ kind: "unavailable", reason: "the call was cancelled" });
+			return;
+		}
 		try {
 			this.watcher = watch(this.layout.responses, { persistent: false }, (_event, name) => {
 				if (name === null || name === this.responseName) this.check();
@@ -114,19 +123,32 @@ class ResponseWaiter {
 		}
 		signal?.addEventListener("abort", this.onAbort, { once: true });
 		this.deadline = setTimeout(
-			() => this.finish({ kind: "unavailable", reason: `no answer within ${Math.round(this.options.timeoutMs / 1000)} s` }),
+			() =>
+				this.finish({
+					kind: "unavailable",
+					reason: `no answer within ${Math.round(this.options.timeoutMs / 1000)} s`,
+				}),
 			this.options.timeoutMs,
 		);
 		this.liveness = setInterval(() => {
 			if (!this.parentAlive()) {
 				this.options.log.write("client.parent_gone", { requestId: this.request.id });
-				this.finish({ kind: "unavailable", reason: "the parent session went away while the ask was pending" });
+				this.finish({
+					kind: "unavailable",
+					reason: "the parent session went away while the ask was pending",
+				});
 			}
 		}, LIVENESS_INTERVAL_MS);
-		writeFileAtomic(this.requestPath, JSON.stringify(this.request), { mode: 0o600, fsync: this.options.durable }).then(
+		writeFileAtomic(this.requestPath, JSON.stringify(this.request), {
+			mode: 0o600,
+			fsync: this.options.durable,
+		}).then(
 			() => this.check(),
 			(error: unknown) =>
-				this.finish({ kind: "unavailable", reason: `could not write to the parent's inbox: ${message(error)}` }),
+				this.finish({
+					kind: "unavailable",
+					reason: `could not write to the parent's inbox: ${message(error)}`,
+				}),
 		);
 	}
 
@@ -147,22 +169,29 @@ class ResponseWaiter {
 		if (this.settled) return;
 		const read = readInboxFile(this.responsePath, MAX_RESPONSE_BYTES);
 		if (!read.ok) {
-			if (read.missing) return;
-			return this.reject(`the response file could not be read: ${read.reason}`);
+			if (!read.missing) this.reject(`the response file could not be read: ${read.reason}`);
+			return;
 		}
+		const parsed = this.parseResponse(read.text);
+		if (typeof parsed === "string") this.reject(parsed);
+		else this.finish({ kind: "answered", response: parsed, source: readDecisionSource(parsed.source) });
+	}
+
+	/** The response if it is one we may obey, else what is wrong with it. */
+	private parseResponse(text: string): ForwardResponse | string {
 		let raw: unknown;
 		try {
-			raw = JSON.parse(read.text);
+			raw = JSON.parse(text);
 		} catch {
-			return this.reject("the response is not JSON");
+			return "the response is not JSON";
 		}
 		const parsed = forwardResponseSchema.safeParse(raw);
-		if (!parsed.success) return this.reject("the response does not match the protocol");
+		if (!parsed.success) return "the response does not match the protocol";
 		const response = parsed.data;
 		if (response.requestId !== this.request.id || response.actionHash !== this.request.actionHash) {
-			return this.reject("the response names another request or another action");
+			return "the response names another request or another action";
 		}
-		this.finish({ kind: "answered", response, source: readDecisionSource(response.source) });
+		return response;
 	}
 
 	/** A response we cannot trust is never obeyed: the ask ends as unavailable (fail closed, no hang). */

@@ -103,7 +103,10 @@ export class HubServer {
 		try {
 			names = readdirSync(this.options.layout.requests);
 		} catch (error) {
-			this.options.log.write("server.list_failed", { dir: this.options.layout.requests, error: String(error) });
+			this.options.log.write("server.list_failed", {
+				dir: this.options.layout.requests,
+				error: String(error),
+			});
 			return;
 		}
 		const present = new Set<string>();
@@ -155,7 +158,11 @@ export class HubServer {
 
 	private onWatchError(error: unknown): void {
 		const code = typeof error === "object" && error !== null ? Reflect.get(error, "code") : undefined;
-		this.options.log.write("server.watch_error", { dir: this.options.layout.requests, error: String(error), code });
+		this.options.log.write("server.watch_error", {
+			dir: this.options.layout.requests,
+			error: String(error),
+			code,
+		});
 		if (!this.polling && (code === "ENOSPC" || code === "EMFILE")) {
 			this.options.log.write("server.polling_fallback", { reason: `file watching is exhausted (${code})` });
 			this.polling = true;
@@ -168,7 +175,9 @@ export class HubServer {
 		try {
 			const type = statfsSync(this.options.layout.requests).type;
 			if (!NETWORK_FS.has(type)) return false;
-			this.options.log.write("server.polling_fallback", { reason: `network file system (type 0x${type.toString(16)})` });
+			this.options.log.write("server.polling_fallback", {
+				reason: `network file system (type 0x${type.toString(16)})`,
+			});
 			return true;
 		} catch {
 			return false;
@@ -191,10 +200,17 @@ export class HubServer {
 		if (!createExclusive(join(layout.claims, id), String(process.pid)).created) return;
 		if (Date.parse(request.expiresAt) <= Date.now()) {
 			log.write("server.expired", { requestId: id });
-			this.respond(request, { decision: "deny", scope: "once", grants: [], source: { kind: "unavailable", reason: "the request expired before anyone answered" } });
+			this.respond(request, {
+				decision: "deny",
+				scope: "once",
+				grants: [],
+				source: { kind: "unavailable", reason: "the request expired before anyone answered" },
+			});
 			return;
 		}
-		if (request.requesterPid !== process.pid && !processAlive(request.requesterPid)) {
+		// A parked ask outlives its asker (the answer goes to the parked store): only a waiting one is watched.
+		const parked = request.unanswered === "defer";
+		if (!parked && request.requesterPid !== process.pid && !processAlive(request.requesterPid)) {
 			this.discard(id, file, "the asking process is gone");
 			return;
 		}
@@ -202,14 +218,17 @@ export class HubServer {
 		this.inFlight.set(id, controller);
 		this.options.onPendingChange?.(this.inFlight.size);
 		const watchRequester =
-			request.requesterPid === process.pid
+			parked || request.requesterPid === process.pid
 				? null
 				: setInterval(() => {
 						if (!processAlive(request.requesterPid)) controller.abort();
 					}, LIVENESS_INTERVAL_MS);
 		try {
 			const answer = await this.options.decide({ request, signal: controller.signal });
-			if (controller.signal.aborted) {
+			if (parked) {
+				removeQuietly(file);
+				removeQuietly(join(layout.claims, id));
+			} else if (controller.signal.aborted) {
 				log.write("server.withdrawn", { requestId: id });
 				removeQuietly(file);
 			} else {
@@ -217,7 +236,12 @@ export class HubServer {
 			}
 		} catch (error) {
 			log.write("server.decide_failed", { requestId: id, error: String(error) });
-			this.respond(request, { decision: "deny", scope: "once", grants: [], source: { kind: "gate_error", reason: String(error).slice(0, 2000) } });
+			this.respond(request, {
+				decision: "deny",
+				scope: "once",
+				grants: [],
+				source: { kind: "gate_error", reason: String(error).slice(0, 2000) },
+			});
 		} finally {
 			if (watchRequester) clearInterval(watchRequester);
 			this.inFlight.delete(id);
@@ -239,7 +263,10 @@ export class HubServer {
 			respondedAt: new Date().toISOString(),
 		};
 		try {
-			const written = createExclusive(responseFile(this.options.layout, request.id), JSON.stringify(response));
+			const written = createExclusive(
+				responseFile(this.options.layout, request.id),
+				JSON.stringify(response),
+			);
 			if (!written.created) this.options.log.write("server.already_answered", { requestId: request.id });
 		} catch (error) {
 			this.options.log.write("server.respond_failed", { requestId: request.id, error: String(error) });

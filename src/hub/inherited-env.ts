@@ -14,7 +14,9 @@ export const PARENT_VARIABLES = [
 
 export function inheritedEnv(): Readonly<Record<string, string | undefined>> {
 	const slot = globalThis as { [SNAPSHOT_KEY]?: Readonly<Record<string, string | undefined>> };
-	slot[SNAPSHOT_KEY] ??= Object.freeze(Object.fromEntries(PARENT_VARIABLES.map((name) => [name, process.env[name]])));
+	slot[SNAPSHOT_KEY] ??= Object.freeze(
+		Object.fromEntries(PARENT_VARIABLES.map((name) => [name, process.env[name]])),
+	);
 	return slot[SNAPSHOT_KEY];
 }
 

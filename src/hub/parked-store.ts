@@ -2,8 +2,8 @@ import { readdirSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
-import type { ParkedApproval, ParkedApprovals } from "../gate/parked-approvals.ts";
 import { createExclusive } from "./create-exclusive.ts";
+import type { ParkedApproval, ParkedApprovals } from "./parked-approvals.ts";
 import { ensurePrivateDir } from "./private-dir.ts";
 import { type ForwardRequest, forwardRequestSchema, MAX_REQUEST_BYTES, REQUEST_ID } from "./protocol.ts";
 import { readInboxFile } from "./read-inbox-file.ts";
@@ -56,7 +56,10 @@ export class ParkedStore implements ParkedApprovals {
 
 	async park(request: ForwardRequest): Promise<void> {
 		ensurePrivateDir(this.dir, this.base);
-		await writeFileAtomic(this.requestPath(request.id), JSON.stringify(request), { mode: 0o600, fsync: true });
+		await writeFileAtomic(this.requestPath(request.id), JSON.stringify(request), {
+			mode: 0o600,
+			fsync: true,
+		});
 	}
 
 	/** Every parked request still in force, oldest first, with its answer if it has one. */
@@ -88,7 +91,11 @@ export class ParkedStore implements ParkedApprovals {
 		const request = this.request(id);
 		if (!request) return { ok: false, reason: "unknown", message: `no parked request with id ${id}` };
 		if (Date.parse(request.expiresAt) <= Date.now()) {
-			return { ok: false, reason: "expired", message: `parked request ${id} expired at ${request.expiresAt}` };
+			return {
+				ok: false,
+				reason: "expired",
+				message: `parked request ${id} expired at ${request.expiresAt}`,
+			};
 		}
 		const answer: ParkedAnswer = {
 			requestId: id,

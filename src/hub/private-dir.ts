@@ -34,7 +34,9 @@ export function checkPrivateDir(dir: string): void {
 	if (!stat.isDirectory()) throw new UnsafeDirectoryError(`${dir} is not a directory`);
 	const uid = process.getuid?.();
 	if (uid !== undefined && stat.uid !== uid) {
-		throw new UnsafeDirectoryError(`${dir} belongs to uid ${stat.uid}, not to this user (uid ${uid}); refusing to use it`);
+		throw new UnsafeDirectoryError(
+			`${dir} belongs to uid ${stat.uid}, not to this user (uid ${uid}); refusing to use it`,
+		);
 	}
 	if ((stat.mode & 0o022) !== 0) {
 		throw new UnsafeDirectoryError(

@@ -28,12 +28,17 @@ const askingPart = z.object({
 	tier: z.enum(TIERS),
 	why: text(2000),
 	command: text(8192).optional(),
-	paths: z.array(z.object({ access: z.enum(["read", "write"]), path: text(4096) })).max(64).optional(),
+	paths: z
+		.array(z.object({ access: z.enum(["read", "write"]), path: text(4096) }))
+		.max(64)
+		.optional(),
 });
 
 const suggestion = z.object({
 	surface: z.enum(["tool", "command", "read", "write", "path"]),
 	pattern: text(4096),
+	/** The grant never covers a part riskier than the one it was offered for. */
+	limit: z.object({ tier: z.enum(TIERS), outsideCwd: z.boolean() }),
 });
 
 export const forwardRequestSchema = z.object({

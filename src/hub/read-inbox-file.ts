@@ -22,7 +22,11 @@ export function readInboxFile(file: string, maxBytes: number): InboxRead {
 		const stat = fstatSync(fd);
 		if (!stat.isFile()) return { ok: false, missing: false, reason: "not a regular file" };
 		if (stat.size > maxBytes) {
-			return { ok: false, missing: false, reason: `the file is ${stat.size} bytes, more than the ${maxBytes} allowed` };
+			return {
+				ok: false,
+				missing: false,
+				reason: `the file is ${stat.size} bytes, more than the ${maxBytes} allowed`,
+			};
 		}
 		const buffer = Buffer.alloc(stat.size);
 		let read = 0;

@@ -100,13 +100,23 @@ export function resolveParent(inputs: ParentInputs): ParentResolution {
 	}
 
 	if (markedAsSubagent(inputs.env)) {
-		return { kind: "orphan", why: "a subagent launcher marked this session as a subagent, but no parent session could be found" };
+		return {
+			kind: "orphan",
+			why: "a subagent launcher marked this session as a subagent, but no parent session could be found",
+		};
 	}
 	return { kind: "root" };
 }
 
 function inProcess(session: ProcessSession & { readonly inbox: string }, via: string): ParentTarget {
-	return { sessionId: session.sessionId, inbox: session.inbox, location: "same-process", pid: null, path: session.path, via };
+	return {
+		sessionId: session.sessionId,
+		inbox: session.inbox,
+		location: "same-process",
+		pid: null,
+		path: session.path,
+		via,
+	};
 }
 
 function hasInbox(session: ProcessSession): session is ProcessSession & { readonly inbox: string } {

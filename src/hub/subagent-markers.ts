@@ -18,7 +18,12 @@ export const SUBAGENT_MARKERS = [
 ] as const;
 
 /** Where a launcher puts the child's agent name, most specific first. */
-const NAME_VARIABLES = ["PI_PERMISSION_HUB_AGENT", "PI_SUBAGENT_CHILD_AGENT", "PI_SUBAGENT_NAME", "PI_SUBAGENT_AGENT"];
+const NAME_VARIABLES = [
+	"PI_PERMISSION_HUB_AGENT",
+	"PI_SUBAGENT_CHILD_AGENT",
+	"PI_SUBAGENT_NAME",
+	"PI_SUBAGENT_AGENT",
+];
 
 export function markedAsSubagent(env: Readonly<Record<string, string | undefined>>): boolean {
 	return SUBAGENT_MARKERS.some((name) => (env[name] ?? "").trim() !== "");

@@ -73,7 +73,7 @@ export function findCoveringGrant(
 ): SessionGrant | null {
 	let best: { grant: SessionGrant; part: DecidedPart } | null = null;
 	for (const part of decidedParts(action, policy)) {
-		const grant = findGrantForPart(grants, policy.context, action, part.part);
+		const grant = findGrantForPart(grants, policy.context, action, part.part, part.tier);
 		if (grant === null) return null;
 		if (best === null || tierRank(part.tier) > tierRank(best.part.tier)) best = { grant, part };
 	}
@@ -130,7 +130,7 @@ function decidePart(
 	const { cwd } = policy.context;
 	const askRule = findMatchingRule(policy.index.ask, action, part.part, cwd);
 	if (askRule) return { mode: "ask", basis: { kind: "rule", rule: askRule.ref, part }, forced: true };
-	const grant = findGrantForPart(grants, policy.context, action, part.part);
+	const grant = findGrantForPart(grants, policy.context, action, part.part, part.tier);
 	if (grant) return { mode: "auto", basis: { kind: "session_grant", grant, part } };
 	const allowRule = findCoveringAllowRule(policy.index.allow, action, part.part, cwd);
 	const ceiling = policy.grantCeiling.tier;

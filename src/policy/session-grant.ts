@@ -8,16 +8,28 @@ import { partsToDecide } from "./action-parts.ts";
 import type { PatternContext } from "./effective-policy.ts";
 import { allowScope, surfaceApplies, touchForms } from "./part-rules.ts";
 import { compilePathPattern, type PathMatcher, pathFormMatches } from "./path-pattern.ts";
+import { type Tier, tierRank } from "./tier.ts";
 import { compileWildcard, type WildcardMatcher } from "./wildcard-pattern.ts";
 
 export type GrantSurface = "tool" | "command" | "read" | "write" | "path";
 export type GrantScope = "session" | "subagent" | "tree";
+
+/**
+ * What the human saw when they granted: the tier of the part, and whether it reached outside the cwd. A
+ * pattern like `touch *` must not carry a grant given for `touch notes.txt` over to `touch /etc/passwd`
+ * (privileged) or `touch ~/.bashrc` (outside the project).
+ */
+export interface GrantLimit {
+	readonly tier: Tier;
+	readonly outsideCwd: boolean;
+}
 
 export interface SessionGrant {
 	readonly id: string;
 	readonly surface: GrantSurface;
 	readonly pattern: string;
 	readonly scope: GrantScope;
+	readonly limit: GrantLimit;
 	/** ISO timestamp. */
 	readonly grantedAt: string;
 }
@@ -51,15 +63,20 @@ export function compileGrant(grant: SessionGrant, context: PatternContext): Comp
 
 /**
  * A `tool` grant covers every part of its tool; a `command` grant a part whose command text it matches; a path
- * grant a part without a command whose every path (every form, with the grant's access) it matches.
+ * grant a part without a command whose every path (every form, with the grant's access) it matches. Never a
+ * part above the grant's tier, nor one leaving the cwd when the granted one did not (see GrantLimit).
+ * `tier` is the part's tier after raise-only floors (defaults to the classifier's).
  */
 export function grantCoversPart(
 	compiled: CompiledGrant,
 	action: ClassifiedAction,
 	part: ActionPart,
+	tier: Tier = part.tier,
 ): boolean {
 	const { grant } = compiled;
 	if (compiled.kind === "void") return false;
+	if (tierRank(tier) > tierRank(grant.limit.tier)) return false;
+	if (!grant.limit.outsideCwd && part.paths.some((touch) => touch.outsideCwd)) return false;
 	if (compiled.kind === "wildcard") {
 		if (grant.surface === "tool") return compiled.matcher.test(action.tool);
 		return part.command !== undefined && compiled.matcher.test(part.command.text);
@@ -104,7 +121,9 @@ export function findGrantForPart(
 	context: PatternContext,
 	action: ClassifiedAction,
 	part: ActionPart,
+	tier: Tier = part.tier,
 ): SessionGrant | null {
-	for (const grant of grants) if (grantCoversPart(compiledGrant(grant, context), action, part)) return grant;
+	for (const grant of grants)
+		if (grantCoversPart(compiledGrant(grant, context), action, part, tier)) return grant;
 	return null;
 }

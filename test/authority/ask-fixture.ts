@@ -17,15 +17,17 @@ export function askFor(bash: BashParser, command: string, overrides: Partial<Ask
 	});
 	if (decision.mode !== "ask")
 		throw new Error(`\`${command}\` does not ask under the defaults (${decision.mode})`);
+	const askingParts = decision.askingParts.map((p) => ({ part: p.part, tier: p.tier }));
 	return {
 		action,
-		decision,
 		origin: { kind: "human" },
 		sessionId: "session-under-test",
 		why: describeAskWhy(decision),
-		suggestions: decision.grantable ? suggestGrants(action.tool, action.parts) : [],
+		askingParts,
+		suggestions: decision.grantable ? suggestGrants(action.tool, askingParts) : [],
 		unanswered: "wait",
 		timeoutMs: 30_000,
+		deferExpiryMs: 3_600_000,
 		...overrides,
 	};
 }

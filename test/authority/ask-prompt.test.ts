@@ -46,7 +46,12 @@ describe("buildAskPrompt", () => {
 
 	it("names non-command grants with their surface", () => {
 		const base = askFor(bash, "git checkout main");
-		const ask = { ...base, suggestions: [{ surface: "write", pattern: `${CWD}/src/*` }] as const };
+		const ask = {
+			...base,
+			suggestions: [
+				{ surface: "write", pattern: `${CWD}/src/*`, limit: { tier: "write", outsideCwd: false } },
+			] as const,
+		};
 		expect(buildAskPrompt(ask, { forwarded: false }).choices[1]?.label).toBe(
 			`Allow for this session: write ${CWD}/src/*`,
 		);

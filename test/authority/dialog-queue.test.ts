@@ -46,10 +46,10 @@ describe("DialogQueue", () => {
 		expect(dialogs[0]?.shown).toEqual([{ index: 1, total: 3 }]);
 		dialogs[0]?.answer("x");
 		await tick();
-		expect(dialogs[1]?.shown).toEqual([{ index: 1, total: 2 }]);
+		expect(dialogs[1]?.shown).toEqual([{ index: 2, total: 3 }]);
 		dialogs[1]?.answer("x");
 		await tick();
-		expect(dialogs[2]?.shown).toEqual([{ index: 1, total: 1 }]);
+		expect(dialogs[2]?.shown).toEqual([{ index: 3, total: 3 }]);
 		dialogs[2]?.answer("x");
 	});
 
@@ -120,7 +120,7 @@ describe("DialogQueue", () => {
 		a.answer("a");
 		await tick();
 		await tick();
-		expect(c.shown).toEqual([{ index: 1, total: 1 }]);
+		expect(c.shown).toEqual([{ index: 2, total: 2 }]);
 		c.answer("c");
 	});
 

@@ -68,6 +68,7 @@ describe("LocalDialogAuthorizer: every DialogResult maps to a decision", () => {
 		expect(decision).toEqual({
 			outcome: "allow",
 			source: { kind: "user", via: "dialog", verdict: "allow", scope: "once" },
+			scope: "once",
 			grants: [],
 		});
 		expectReadable(decision);
@@ -225,7 +226,7 @@ describe("LocalDialogAuthorizer: the shared queue", () => {
 		release({ kind: "dismissed" });
 		expect((await a).outcome).toBe("deny");
 		expect((await b).outcome).toBe("allow");
-		expect(second.shown[0]?.prompt.title).toBe("Permission needed: bash (network-egress)");
+		expect(second.shown[0]?.prompt.title).toBe("Permission needed: bash (network-egress) (2 of 2)");
 	});
 
 	it("an ask cancelled while waiting its turn is never shown, and reports withdrawn", async () => {

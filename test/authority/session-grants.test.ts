@@ -5,7 +5,14 @@ import type { SessionGrant } from "../../src/policy/session-grant.ts";
 type SessionGrantsModule = typeof import("../../src/authority/session-grants.ts");
 
 function grant(id: string, pattern = `pattern-${id}`): SessionGrant {
-	return { id, surface: "command", pattern, scope: "session", grantedAt: "2025-06-01T00:00:00.000Z" };
+	return {
+		id,
+		surface: "command",
+		pattern,
+		scope: "session",
+		limit: { tier: "write", outsideCwd: false },
+		grantedAt: "2025-06-01T00:00:00.000Z",
+	};
 }
 
 const used: SessionGrants[] = [];

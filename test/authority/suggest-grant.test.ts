@@ -23,15 +23,19 @@ function classify(tool: string, input: Record<string, unknown>): ClassifiedActio
 }
 
 function suggestFor(action: ClassifiedAction) {
-	return suggestGrants(action.tool, action.parts);
+	return suggestGrants(
+		action.tool,
+		action.parts.map((part) => ({ part, tier: part.tier })),
+	);
 }
 
-function asGrant(s: { surface: SessionGrant["surface"]; pattern: string }): SessionGrant {
+function asGrant(s: Pick<SessionGrant, "surface" | "pattern" | "limit">): SessionGrant {
 	return {
 		id: `g-${s.pattern}`,
 		surface: s.surface,
 		pattern: s.pattern,
 		scope: "session",
+		limit: s.limit,
 		grantedAt: "2025-01-01T00:00:00Z",
 	};
 }
@@ -53,13 +57,15 @@ describe("suggestGrants: commands", () => {
 		["/usr/bin/git checkout x", "/usr/bin/git checkout *"],
 		["echo 'x*y'", "echo *"],
 	])("generalizes `%s` to `%s`", (command, pattern) => {
-		expect(suggestFor(classifyBash(bash, command))).toEqual([{ surface: "command", pattern }]);
+		expect(suggestFor(classifyBash(bash, command))).toMatchObject([{ surface: "command", pattern }]);
 	});
 
 	it.each(["git status", "gh pr list", "make"])(
 		"keeps `%s` exact: nothing to widen past the subcommand",
 		(command) => {
-			expect(suggestFor(classifyBash(bash, command))).toEqual([{ surface: "command", pattern: command }]);
+			expect(suggestFor(classifyBash(bash, command))).toMatchObject([
+				{ surface: "command", pattern: command },
+			]);
 		},
 	);
 
@@ -76,7 +82,7 @@ describe("suggestGrants: commands", () => {
 
 	it("keeps a command exact when an option comes before its subcommand (`git *` would cover every git command)", () => {
 		const suggested = suggestFor(classifyBash(bash, "git -C repo status"));
-		expect(suggested).toEqual([{ surface: "command", pattern: "git -C repo status" }]);
+		expect(suggested).toMatchObject([{ surface: "command", pattern: "git -C repo status" }]);
 		const push = classifyBash(bash, "git push --force origin main");
 		expect(coveredBy(suggested, push)).toBe(false);
 	});
@@ -87,7 +93,10 @@ describe("suggestGrants: commands", () => {
 			expect(suggestFor(action)).toEqual([]);
 		}
 		// What the exact text would have granted: `rm -rf *.o` as a pattern also covers deleting the root.
-		const wouldBe = compileGrant(asGrant({ surface: "command", pattern: "rm -rf *.o" }), context);
+		const wouldBe = compileGrant(
+			asGrant({ surface: "command", pattern: "rm -rf *.o", limit: { tier: "privileged", outsideCwd: true } }),
+			context,
+		);
 		const wider = classifyBash(bash, "rm -rf / x.o");
 		expect(grantCovers(wouldBe, wider)).toBe(true);
 	});
@@ -95,12 +104,12 @@ describe("suggestGrants: commands", () => {
 	it("de-duplicates the same pattern from several parts", () => {
 		const action = classifyBash(bash, "git checkout a && git checkout b; git checkout c");
 		expect(action.parts).toHaveLength(3);
-		expect(suggestFor(action)).toEqual([{ surface: "command", pattern: "git checkout *" }]);
+		expect(suggestFor(action)).toMatchObject([{ surface: "command", pattern: "git checkout *" }]);
 	});
 
 	it("offers one suggestion per distinct part of a chain", () => {
 		const action = classifyBash(bash, "npm install x && git checkout main && rm -rf dist");
-		expect(suggestFor(action)).toEqual([
+		expect(suggestFor(action)).toMatchObject([
 			{ surface: "command", pattern: "npm install *" },
 			{ surface: "command", pattern: "git checkout *" },
 			{ surface: "command", pattern: "rm -rf dist" },
@@ -110,22 +119,24 @@ describe("suggestGrants: commands", () => {
 
 describe("suggestGrants: paths and tools", () => {
 	it("suggests the parent directory for a path, per access", () => {
-		expect(suggestFor(classify("write", { path: "src/a.ts", content: "x" }))).toEqual([
+		expect(suggestFor(classify("write", { path: "src/a.ts", content: "x" }))).toMatchObject([
 			{ surface: "write", pattern: `${CWD}/src/*` },
 		]);
 		const edit = classify("edit", { path: "docs/readme.md", edits: [{ oldText: "a", newText: "b" }] });
-		expect(suggestFor(edit)).toEqual([{ surface: "write", pattern: `${CWD}/docs/*` }]);
+		expect(suggestFor(edit)).toMatchObject([{ surface: "write", pattern: `${CWD}/docs/*` }]);
 	});
 
 	it("suggests `/*` (not `//*`) for a path directly under the root, and `/` for the root itself", () => {
-		expect(suggestFor(classify("read", { path: "/etc" }))).toEqual([{ surface: "read", pattern: "/*" }]);
-		expect(suggestFor(classify("read", { path: "/" }))).toEqual([{ surface: "read", pattern: "/" }]);
+		expect(suggestFor(classify("read", { path: "/etc" }))).toMatchObject([
+			{ surface: "read", pattern: "/*" },
+		]);
+		expect(suggestFor(classify("read", { path: "/" }))).toMatchObject([{ surface: "read", pattern: "/" }]);
 	});
 
 	it("escapes glob characters in a directory name so they stay literal", () => {
 		const action = classify("write", { path: "/work/[ab]/f.txt", content: "x" });
 		const suggested = suggestFor(action);
-		expect(suggested).toEqual([{ surface: "write", pattern: "/work/\\[ab\\]/*" }]);
+		expect(suggested).toMatchObject([{ surface: "write", pattern: "/work/\\[ab\\]/*" }]);
 		expect(coveredBy(suggested, action)).toBe(true);
 		// Unescaped, `[ab]` would be a character class and grant `/work/a/*` too.
 		expect(coveredBy(suggested, classify("write", { path: "/work/a/f.txt", content: "x" }))).toBe(false);
@@ -139,7 +150,7 @@ describe("suggestGrants: paths and tools", () => {
 	});
 
 	it("suggests the tool name for a tool without commands or paths", () => {
-		expect(suggestFor(classify("mcp_search", { query: "x" }))).toEqual([
+		expect(suggestFor(classify("mcp_search", { query: "x" }))).toMatchObject([
 			{ surface: "tool", pattern: "mcp_search" },
 		]);
 	});
@@ -180,5 +191,16 @@ describe("suggestGrants: every suggestion covers the action it was made for", ()
 	])("granting the suggestions for %s %j lets it through next time", (tool, input) => {
 		const action = classify(tool, input);
 		expect(coveredBy(suggestFor(action), action)).toBe(true);
+	});
+});
+
+describe("suggestGrants: limits", () => {
+	it("records the tier of the part and whether it left the cwd", () => {
+		const inside = suggestFor(classifyBash(bash, "git checkout main"));
+		expect(inside).toEqual([
+			{ surface: "command", pattern: "git checkout *", limit: { tier: "write", outsideCwd: false } },
+		]);
+		const outside = suggestFor(classify("write", { path: "/tmp/elsewhere/a.txt", content: "x" }));
+		expect(outside[0]?.limit).toEqual({ tier: "write", outsideCwd: true });
 	});
 });

@@ -77,8 +77,10 @@ export function grant(
 	surface: SessionGrant["surface"],
 	pattern: string,
 	id = `g-${surface}-${pattern}`,
+	limit: SessionGrant["limit"] = { tier: "privileged", outsideCwd: true },
 ): SessionGrant {
-	return { id, surface, pattern, scope: "session", grantedAt: "2025-01-01T00:00:00.000Z" };
+	// Unlimited by default: tests of the limit itself pass their own.
+	return { id, surface, pattern, scope: "session", limit, grantedAt: "2025-01-01T00:00:00.000Z" };
 }
 
 function state(text: string | null, file: string, scope: "user" | "project"): ConfigFileState {

@@ -172,7 +172,14 @@ function randomGrant(rng: Rng, n: number): SessionGrant {
 			: surface === "command"
 				? rng.pick(COMMAND_PATTERNS)
 				: rng.pick(PATH_PATTERNS);
-	return { id: `g${n}`, surface, pattern, scope: "session", grantedAt: "2025-01-01T00:00:00.000Z" };
+	return {
+		id: `g${n}`,
+		surface,
+		pattern,
+		scope: "session",
+		limit: { tier: "privileged", outsideCwd: true },
+		grantedAt: "2025-01-01T00:00:00.000Z",
+	};
 }
 
 export function randomContext(rng: Rng): DecideContext {

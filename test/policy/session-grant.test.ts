@@ -38,4 +38,29 @@ describe("session grants", () => {
 		expect(grantCovers(write, action("read", [pathPart("read", touch("read", `${CWD}/a`))]))).toBe(false);
 		expect(grantCovers(write, action("todo", []))).toBe(false);
 	});
+
+	it("never covers a part riskier than the one it was granted for, or one leaving the cwd", () => {
+		const limited = compileGrant(
+			grant("command", "touch *", "g-touch", { tier: "write", outsideCwd: false }),
+			context,
+		);
+		const inside = action("bash", [
+			commandPart("touch a.txt", "write", { paths: [touch("write", `${CWD}/a.txt`)] }),
+		]);
+		expect(grantCovers(limited, inside)).toBe(true);
+		const system = action("bash", [
+			commandPart("touch /etc/passwd", "privileged", { paths: [touch("write", "/etc/passwd")] }),
+		]);
+		expect(grantCovers(limited, system)).toBe(false);
+		const home = action("bash", [
+			commandPart(`touch ${HOME}/.bashrc`, "write", { paths: [touch("write", `${HOME}/.bashrc`)] }),
+		]);
+		expect(grantCovers(limited, home)).toBe(false);
+		const outsideAllowed = compileGrant(
+			grant("command", "touch *", "g-out", { tier: "write", outsideCwd: true }),
+			context,
+		);
+		expect(grantCovers(outsideAllowed, home)).toBe(true);
+		expect(grantCovers(outsideAllowed, system)).toBe(false);
+	});
 });

@@ -1,0 +1,65 @@
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { buildForwardRequest } from "../authority/build-forward-request.ts";
+import { DenyingAuthorizer } from "../authority/denying-authorizer.ts";
+import type { DialogQueue } from "../authority/dialog-queue.ts";
+import { lazyTuiDialog } from "../authority/lazy-tui-dialog.ts";
+import { LocalDialogAuthorizer, type Parker } from "../authority/local-dialog-authorizer.ts";
+import {
+	type ForwardingIdentity,
+	ParentForwardingAuthorizer,
+} from "../authority/parent-forwarding-authorizer.ts";
+import { selectDialog } from "../authority/select-dialog.ts";
+import type { TerminalAuthorizer } from "../authority/terminal-authorizer.ts";
+import type { ParkedStore } from "../hub/parked-store.ts";
+import type { SessionHub } from "./session-hub.ts";
+
+export interface TerminalChoiceDeps {
+	readonly hub: SessionHub;
+	readonly identity: ForwardingIdentity;
+	readonly parked: ParkedStore;
+	readonly dialogs: DialogQueue;
+}
+
+/**
+ * The terminal authorizer for this call, chosen from what the session is: a subagent forwards to its parent
+ * (even with a UI of its own, unless configured otherwise); a session with a UI asks its human; anything else
+ * has nobody to ask, and parks the ask or refuses it.
+ */
+export function chooseTerminal(ctx: ExtensionContext, deps: TerminalChoiceDeps): TerminalAuthorizer {
+	const { hub, identity, parked, dialogs } = deps;
+	const park = parker(parked, identity);
+	if (hub.parent.kind === "child") {
+		return new ParentForwardingAuthorizer({ target: hub.parent.parent, identity, log: hub.log, parked });
+	}
+	if (ctx.hasUI) {
+		const presenter = ctx.mode === "tui" ? lazyTuiDialog(ctx.ui) : selectDialog(ctx.ui);
+		return new LocalDialogAuthorizer(presenter, dialogs, park);
+	}
+	const why =
+		hub.parent.kind === "orphan"
+			? hub.parent.why
+			: "this session has no interactive UI (print or JSON mode) and no parent session to forward to";
+	return new DenyingAuthorizer(why, park);
+}
+
+/** Park an ask durably: the call is blocked now, and an approval given later lets the identical action through. */
+function parker(parked: ParkedStore, identity: ForwardingIdentity): Parker {
+	return async (ask) => {
+		// A parked request lives as long as the defer expiry, whatever the asker first meant to wait.
+		const expiresAt = new Date(Date.now() + ask.deferExpiryMs).toISOString();
+		const request = ask.relayed
+			? { ...ask.relayed, unanswered: "defer" as const, expiresAt }
+			: buildForwardRequest({ ...ask, unanswered: "defer" }, identity);
+		try {
+			await parked.park(request);
+		} catch (error) {
+			const reason = `the ask could not be parked: ${error instanceof Error ? error.message : String(error)}`;
+			return { outcome: "deny", source: { kind: "unavailable", reason } };
+		}
+		return {
+			outcome: "parked",
+			source: { kind: "unavailable", reason: `nobody answered; parked as request ${request.id}` },
+			requestId: request.id,
+		};
+	};
+}
