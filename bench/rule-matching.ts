@@ -1,16 +1,30 @@
 /**
- * Rule matching cost: a 5-command bash chain touching 3 paths, decided against 500 mixed rules,
- * (a) with the compiled, indexed policy (`decide`), and (b) the naive way — build every RegExp / picomatch
- * matcher on every call and scan every rule. Run directly: `node bench/rule-matching.ts`.
+ * Rule matching cost: the classified five-command chain decided against the 500-rule policy,
+ * (a) with the compiled, indexed policy (`decide`), and (b) the naive way — build every wildcard RegExp and
+ * picomatch matcher on every call and test every rule against every part. Figure 1 runs this on its own setup;
+ * run it alone with `node bench/rule-matching.ts`.
  */
 import { pathToFileURL } from "node:url";
 import picomatch from "picomatch";
 import type { ActionPart, ClassifiedAction, PathTouch } from "../src/classify/action.ts";
-import { buildEffectivePolicy } from "../src/policy/build-effective-policy.ts";
 import type { ConfigRule } from "../src/policy/config-schema.ts";
 import { decide } from "../src/policy/decide.ts";
 import type { DecideContext } from "../src/policy/decision.ts";
-import { parseConfigText } from "../src/policy/parse-config-text.ts";
+import type { EffectivePolicy } from "../src/policy/effective-policy.ts";
+import { loadPolicy } from "../src/policy/load-policy.ts";
+import { benchRules } from "./bench-policy.ts";
+import { type BenchWorld, createBenchWorld } from "./bench-world.ts";
+import { prepareDecision } from "./decision-setup.ts";
+import { summarize } from "./stats.ts";
+import { timeCalls } from "./time-calls.ts";
+
+export interface RuleMatchingInput {
+	readonly policy: EffectivePolicy;
+	readonly rules: readonly ConfigRule[];
+	readonly action: ClassifiedAction;
+	readonly context: DecideContext;
+	readonly homeDir: string;
+}
 
 export interface RuleMatchingBenchResult {
 	readonly compiledMedianUs: number;
@@ -19,141 +33,84 @@ export interface RuleMatchingBenchResult {
 	readonly naiveP99Us: number;
 	/** naive median / compiled median. */
 	readonly ratio: number;
+	/** Rule matches the naive scan found (a sanity check that it really tests the rules). */
+	readonly naiveMatches: number;
 }
 
-const HOME = "/home/bench";
-const CWD = "/home/bench/project";
-const WORDS = [
-	"git",
-	"npm",
-	"pnpm",
-	"cargo",
-	"go",
-	"make",
-	"docker",
-	"kubectl",
-	"python",
-	"node",
-	"ls",
-	"cat",
-	"grep",
-	"sed",
-	"awk",
-	"find",
-	"curl",
-	"wget",
-	"ssh",
-	"rsync",
-	"tar",
-	"zip",
-	"cp",
-	"mv",
-	"mkdir",
-	"touch",
-	"echo",
-	"jq",
-	"yq",
-	"terraform",
-];
-const SUBS = [
-	"status",
-	"log",
-	"diff",
-	"install",
-	"run",
-	"build",
-	"test",
-	"push",
-	"pull",
-	"apply",
-	"get",
-	"exec",
-];
-const DIRS = ["src", "test", "docs", "lib", "scripts", "config", "build", "dist", "vendor", "tmp"];
-
-function benchRules(count: number): ConfigRule[] {
-	const rules: ConfigRule[] = [];
-	const actions = ["allow", "ask", "deny"] as const;
-	for (let i = 0; rules.length < count; i++) {
-		const action = actions[i % 3] ?? "ask";
-		const word = WORDS[i % WORDS.length] ?? "x";
-		const sub = SUBS[(i * 7) % SUBS.length] ?? "y";
-		const dir = DIRS[(i * 3) % DIRS.length] ?? "z";
-		switch (i % 5) {
-			case 0:
-				rules.push({ surface: "command", pattern: `${word} ${sub}-${i} *`, action });
-				break;
-			case 1:
-				rules.push({ surface: "command", pattern: `${word} --flag-${i}`, action });
-				break;
-			case 2:
-				rules.push({ surface: "write", pattern: `${dir}/gen-${i}/**`, action });
-				break;
-			case 3:
-				rules.push({ surface: "read", pattern: `/opt/data-${i}/**/*.json`, action });
-				break;
-			default:
-				rules.push(
-					i % 25 === 4
-						? { surface: "command", pattern: `*--danger-${i}`, action: "deny" }
-						: { surface: "tool", pattern: `mcp_tool_${i}`, action },
-				);
-		}
-	}
-	return rules;
-}
-
-function touch(access: "read" | "write", absolute: string): PathTouch {
-	return {
-		access,
-		typed: absolute,
-		absolute,
-		resolved: absolute,
-		outsideCwd: !absolute.startsWith(`${CWD}/`),
-	};
-}
-
-function part(text: string, paths: PathTouch[] = []): ActionPart {
-	const argv = text.split(" ");
-	return {
-		tier: "write",
-		tierReason: "bench",
-		command: { text, name: argv[0] ?? "", argv, literal: true, via: [] },
-		paths,
-	};
-}
-
-function benchAction(): ClassifiedAction {
-	const parts = [
-		part("git status --short"),
-		part("npm run build", [touch("write", `${CWD}/dist/index.js`)]),
-		part("grep -r TODO src", [touch("read", `${CWD}/src/a.ts`)]),
-		part("cat package.json", [touch("read", `${CWD}/package.json`)]),
-		part("jq .version package.json"),
-	];
-	return { tool: "bash", input: {}, cwd: CWD, tier: "write", parts, hash: "bench", preview: "bench" };
-}
-
-/** What a matcher built per call looks like: no reuse, no index, every rule every time. */
-function naiveMatches(action: ClassifiedAction, rules: readonly ConfigRule[]): number {
+/** What a matcher built per call looks like: no reuse, no index, every rule against every part every time. */
+export function naiveMatches(
+	action: ClassifiedAction,
+	rules: readonly ConfigRule[],
+	homeDir: string,
+): number {
 	let matched = 0;
-	for (const p of action.parts) {
+	for (const part of action.parts) {
 		for (const rule of rules) {
 			if (rule.surface === "tool") {
 				if (wildcardRegExp(rule.pattern).test(action.tool)) matched++;
 			} else if (rule.surface === "command") {
-				if (p.command && wildcardRegExp(rule.pattern).test(p.command.text)) matched++;
+				if (part.command && wildcardRegExp(rule.pattern).test(part.command.text)) matched++;
 			} else {
-				const glob = rule.pattern.startsWith("~/") ? `${HOME}${rule.pattern.slice(1)}` : rule.pattern;
+				const glob = rule.pattern.startsWith("~/") ? `${homeDir}${rule.pattern.slice(1)}` : rule.pattern;
 				const test = picomatch(glob, { dot: true });
-				for (const t of p.paths) {
-					const form = glob.startsWith("/") ? t.absolute : t.absolute.slice(CWD.length + 1);
-					if (test(form)) matched++;
+				for (const touch of part.paths) {
+					if (!surfaceApplies(rule.surface, touch)) continue;
+					const form = glob.startsWith("/") ? touch.absolute : relativeToCwd(action.cwd, touch.absolute);
+					if (form !== null && test(form)) matched++;
 				}
 			}
 		}
 	}
 	return matched;
+}
+
+function handDecomposedInput(world: BenchWorld): RuleMatchingInput {
+	const cwd = world.project;
+	const policy = loadPolicy({ agentDir: world.agentDir, cwd, homeDir: world.home, projectTrusted: false });
+	const touch = (access: "read" | "write", absolute: string): PathTouch => ({
+		access,
+		typed: absolute,
+		absolute,
+		resolved: absolute,
+		outsideCwd: !absolute.startsWith(`${cwd}/`),
+	});
+	const part = (text: string, tier: ActionPart["tier"], paths: PathTouch[] = []): ActionPart => {
+		const argv = text.split(" ");
+		return {
+			tier,
+			tierReason: "bench",
+			command: { text, name: argv[0] ?? "", argv, literal: true, via: [] },
+			paths,
+		};
+	};
+	const parts = [
+		part("cd src", "read"),
+		part("git status --short", "read"),
+		part("grep -v foo", "read"),
+		part("npm run build", "write", [touch("write", `${cwd}/src/out.log`)]),
+		part("rm -rf dist/tmp", "destructive", [touch("write", `${cwd}/src/dist/tmp`)]),
+	];
+	const action: ClassifiedAction = {
+		tool: "bash",
+		input: {},
+		cwd,
+		tier: "destructive",
+		parts,
+		hash: "bench",
+		preview: "bench",
+	};
+	const context: DecideContext = { origin: { kind: "human" }, grants: [], parkedApproval: false };
+	return { policy, rules: benchRules(), action, context, homeDir: world.home };
+}
+
+function surfaceApplies(surface: "read" | "write" | "path" | "outside-cwd", touch: PathTouch): boolean {
+	if (surface === "read") return touch.access === "read";
+	if (surface === "write") return touch.access === "write";
+	return surface === "path" || touch.outsideCwd;
+}
+
+function relativeToCwd(cwd: string, absolute: string): string | null {
+	return absolute.startsWith(`${cwd}/`) ? absolute.slice(cwd.length + 1) : null;
 }
 
 function wildcardRegExp(pattern: string): RegExp {
@@ -165,51 +122,44 @@ function wildcardRegExp(pattern: string): RegExp {
 	);
 }
 
-function timeUs(iterations: number, run: () => unknown): number[] {
-	const samples: number[] = [];
-	let sink = 0;
-	for (let i = 0; i < iterations; i++) {
-		const start = process.hrtime.bigint();
-		if (run()) sink++;
-		samples.push(Number(process.hrtime.bigint() - start) / 1000);
+/**
+ * Without `input`, the chain is decomposed by hand (no parser needed, so this stays synchronous) and the policy
+ * is loaded from a temporary world that is removed afterwards.
+ */
+export function runRuleMatchingBench(
+	options: { iterations?: number; input?: RuleMatchingInput } = {},
+): RuleMatchingBenchResult {
+	if (options.input === undefined) {
+		const world = createBenchWorld();
+		try {
+			return runRuleMatchingBench({ ...options, input: handDecomposedInput(world) });
+		} finally {
+			world.cleanup();
+		}
 	}
-	if (sink < 0) console.log(sink);
-	return samples.sort((a, b) => a - b);
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-	return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? Number.NaN;
-}
-
-export function runRuleMatchingBench(options: { iterations?: number } = {}): RuleMatchingBenchResult {
 	const iterations = options.iterations ?? 5000;
-	const rules = benchRules(500);
-	const file = "/bench/config.json";
-	const policy = buildEffectivePolicy({
-		context: { cwd: CWD, homeDir: HOME },
-		user: parseConfigText(JSON.stringify({ rules }), file, "user"),
-		project: { status: "missing", file: "/bench/project.json", scope: "project" },
-	});
-	if (policy.configErrors.length > 0) throw new Error(policy.configErrors[0]?.message);
-	const action = benchAction();
-	const context: DecideContext = { origin: { kind: "human" }, grants: [], parkedApproval: false };
-	timeUs(Math.min(500, iterations), () => decide(action, policy, context));
-	const compiled = timeUs(iterations, () => decide(action, policy, context));
-	const naiveIterations = Math.max(20, Math.floor(iterations / 20));
-	timeUs(Math.min(20, naiveIterations), () => naiveMatches(action, rules));
-	const naive = timeUs(naiveIterations, () => naiveMatches(action, rules));
-	const round = (n: number): number => Math.round(n * 100) / 100;
-	const compiledMedianUs = percentile(compiled, 0.5);
-	const naiveMedianUs = percentile(naive, 0.5);
+	const { action, policy, context, rules, homeDir } = options.input;
+	const compiled = summarize(
+		timeCalls(iterations, Math.min(1000, iterations), () => decide(action, policy, context)),
+	);
+	const naiveIterations = Math.max(20, Math.floor(iterations / 50));
+	const naive = summarize(timeCalls(naiveIterations, 10, () => naiveMatches(action, rules, homeDir)));
 	return {
-		compiledMedianUs: round(compiledMedianUs),
-		compiledP99Us: round(percentile(compiled, 0.99)),
-		naiveMedianUs: round(naiveMedianUs),
-		naiveP99Us: round(percentile(naive, 0.99)),
-		ratio: round(naiveMedianUs / compiledMedianUs),
+		compiledMedianUs: compiled.median,
+		compiledP99Us: compiled.p99,
+		naiveMedianUs: naive.median,
+		naiveP99Us: naive.p99,
+		ratio: naive.median / compiled.median,
+		naiveMatches: naiveMatches(action, rules, homeDir),
 	};
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-	console.log(JSON.stringify(runRuleMatchingBench(), null, 2));
+	const setup = await prepareDecision();
+	try {
+		const result = runRuleMatchingBench({ input: { ...setup, homeDir: setup.world.home } });
+		console.log(JSON.stringify(result, null, 2));
+	} finally {
+		setup.world.cleanup();
+	}
 }

@@ -1,33 +1,56 @@
 /**
  * pi-permission-hub: the composition root. The factory only registers handlers (pi runs it for every
  * runtime, including ones that never start a session); the gate and its dependencies load at
- * `session_start`, and every handler fails closed if they could not.
+ * `session_start`, and every handler fails closed if they could not. When pi runs more than one copy of the
+ * extension, only the copy that claimed the session gates it; the others pass, unless no copy gates it any more.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { listenForLinkRegistrations } from "./authority/event-registration.ts";
 import type { SessionGate } from "./gate/session-gate.ts";
+import { claimSession, gatedByAnother, releaseSession } from "./gate/session-owners.ts";
+
+/** This copy either gates the session, or leaves it to the copy that claimed it first. */
+type Role =
+	| { readonly kind: "gate"; readonly sessionId: string; readonly gate: Promise<SessionGate> }
+	| { readonly kind: "passive"; readonly sessionId: string };
 
 export default function piPermissionHub(pi: ExtensionAPI): void {
-	let gate: Promise<SessionGate> | null = null;
+	const self = {};
+	let role: Role | null = null;
 	listenForLinkRegistrations(pi.events);
 
-	const start = (ctx: ExtensionContext, reason: string): Promise<SessionGate> => {
-		gate = import("./gate/start-session-gate.ts").then(({ startSessionGate }) =>
+	const start = (ctx: ExtensionContext, reason: string): Role => {
+		const sessionId = ctx.sessionManager.getSessionId();
+		if (!claimSession(sessionId, self)) {
+			role = { kind: "passive", sessionId };
+			return role;
+		}
+		const gate = import("./gate/start-session-gate.ts").then(({ startSessionGate }) =>
 			startSessionGate(pi, ctx, reason, process.env),
 		);
 		// A failure is reported by every handler that awaits it; this only keeps it from being unhandled.
 		gate.catch(() => undefined);
-		return gate;
+		role = { kind: "gate", sessionId, gate };
+		return role;
 	};
-	const current = (ctx: ExtensionContext): Promise<SessionGate> => gate ?? start(ctx, "startup");
+	const current = (ctx: ExtensionContext): Role => role ?? start(ctx, "startup");
+
+	/** The gate deciding this call, or null when another copy decides it; throws when no copy does. */
+	const gateFor = async (ctx: ExtensionContext): Promise<SessionGate | null> => {
+		const now = current(ctx);
+		if (now.kind === "gate") return now.gate;
+		if (gatedByAnother(now.sessionId, self)) return null;
+		throw new Error("the copy of pi-permission-hub that gated this session is gone");
+	};
 
 	pi.on("session_start", async (event, ctx) => {
-		await start(ctx, event.reason).catch(() => undefined);
+		const now = start(ctx, event.reason);
+		if (now.kind === "gate") await now.gate.catch(() => undefined);
 	});
 
 	pi.on("tool_call", async (event, ctx) => {
 		try {
-			return await (await current(ctx)).onToolCall(event, ctx);
+			return await (await gateFor(ctx))?.onToolCall(event, ctx);
 		} catch (error) {
 			return { block: true, reason: unavailableGate(event.toolName, error) };
 		}
@@ -35,7 +58,7 @@ export default function piPermissionHub(pi: ExtensionAPI): void {
 
 	pi.on("user_bash", async (event, ctx) => {
 		try {
-			return await (await current(ctx)).onUserBash(event, ctx);
+			return await (await gateFor(ctx))?.onUserBash(event, ctx);
 		} catch (error) {
 			const output = `${unavailableGate("bash", error)}\n`;
 			return { result: { output, exitCode: 1, cancelled: false, truncated: false } };
@@ -43,13 +66,15 @@ export default function piPermissionHub(pi: ExtensionAPI): void {
 	});
 
 	pi.on("before_agent_start", async (event, ctx) => {
-		(await current(ctx).catch(() => null))?.onBeforeAgentStart(event);
+		(await gateFor(ctx).catch(() => null))?.onBeforeAgentStart(event);
 	});
 
 	pi.on("session_shutdown", async () => {
-		const closing = gate;
-		gate = null;
-		await (await closing?.catch(() => null))?.shutdown();
+		const closing = role;
+		role = null;
+		if (closing?.kind !== "gate") return;
+		releaseSession(closing.sessionId, self);
+		await (await closing.gate.catch(() => null))?.shutdown();
 	});
 }
 

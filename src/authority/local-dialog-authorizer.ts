@@ -33,11 +33,17 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 		const settledWhileQueued = new Promise<TerminalDecision>((resolve) => {
 			settle = resolve;
 		});
+		// Settled elsewhere while its dialog is already open: the question no longer stands, so the dialog goes.
+		const withdraw = new AbortController();
+		const signal = ask.signal ? AbortSignal.any([ask.signal, withdraw.signal]) : withdraw.signal;
 		const item = {
 			id: randomUUID(),
 			recheck: () => {
 				const decision = ask.settledElsewhere?.();
-				if (decision && settle) settle(decision);
+				if (decision && settle) {
+					settle(decision);
+					withdraw.abort();
+				}
 			},
 		};
 		let early = false;
@@ -48,11 +54,10 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 			if (settled) return settled;
 			if (ask.signal?.aborted) return this.toDecision(ask, { kind: "withdrawn" });
 			const prompt = buildAskPrompt(ask, { forwarded: ask.relayed !== undefined, position: position() });
-			const result = await this.presenter.present(prompt, {
-				timeoutMs: ask.timeoutMs,
-				...(ask.signal ? { signal: ask.signal } : {}),
-			});
-			return this.toDecision(ask, result);
+			const result = await this.presenter.present(prompt, { timeoutMs: ask.timeoutMs, signal });
+			const decision = await this.toDecision(ask, result);
+			if (decision.outcome === "allow" && decision.grants.length > 0) ask.keepGrants?.(decision.grants);
+			return decision;
 		});
 		const first = await Promise.race([shown, settledWhileQueued.then((d) => ({ early: d }))]);
 		if (first !== null && "early" in first) {

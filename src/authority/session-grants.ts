@@ -23,9 +23,12 @@ export class SessionGrants {
 		return table().get(this.sessionId) ?? [];
 	}
 
+	/** Adding a grant that is already held (the same id) changes nothing. */
 	add(grants: readonly SessionGrant[]): void {
-		if (grants.length === 0) return;
-		table().set(this.sessionId, [...this.list(), ...grants]);
+		const held = new Set(this.list().map((g) => g.id));
+		const fresh = grants.filter((g) => !held.has(g.id));
+		if (fresh.length === 0) return;
+		table().set(this.sessionId, [...this.list(), ...fresh]);
 	}
 
 	revoke(id: string): boolean {

@@ -30,6 +30,11 @@ export interface Ask {
 	readonly relayed?: ForwardRequest;
 	/** Checked while the ask waits for its dialog: a whole-tree grant given meanwhile may already settle it. */
 	readonly settledElsewhere?: () => TerminalDecision | null;
+	/**
+	 * Called with the grants a human just gave, while the dialog still holds its turn in the queue: the next
+	 * queued ask checks `settledElsewhere` only once they are in place.
+	 */
+	readonly keepGrants?: (grants: readonly SessionGrant[]) => void;
 }
 
 /**

@@ -2,7 +2,7 @@
  * Canonical JSON and the action hash. Two actions that mean the same thing hash the same however their JSON
  * was written (key order, whitespace); anything else changes the hash.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Tier } from "../policy/tier.ts";
 
 const MAX_DEPTH = 200;
@@ -39,10 +39,13 @@ function write(value: unknown, depth: number, seen: Set<object>): string {
 		if (Array.isArray(value)) {
 			return `[${value.map((item: unknown) => (item === undefined ? "null" : write(item, depth + 1, seen))).join(",")}]`;
 		}
-		const entries = Object.entries(value)
-			.filter(([, item]) => item !== undefined && typeof item !== "function" && typeof item !== "symbol")
-			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-		return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${write(item, depth + 1, seen)}`).join(",")}}`;
+		const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		let out = "";
+		for (const [key, item] of entries) {
+			if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
+			out += `${out === "" ? "" : ","}${JSON.stringify(key)}:${write(item, depth + 1, seen)}`;
+		}
+		return `{${out}}`;
 	} finally {
 		seen.delete(value);
 	}
@@ -63,5 +66,5 @@ export function actionHash(action: HashedAction): string {
 		cwd: action.cwd,
 		tier: action.tier,
 	});
-	return createHash("sha256").update(canonical, "utf8").digest("hex");
+	return hash("sha256", canonical, "hex");
 }

@@ -3,7 +3,7 @@
  * symlink-resolved, so a path rule can name any of the three and a symlink inside the cwd that points outside is
  * caught. Never throws: a path that cannot be understood is reported as outside the cwd.
  */
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
 import type { PathAccess, PathTouch } from "./action.ts";
 
@@ -20,17 +20,32 @@ export interface PathContext {
 	readonly homeDir: string;
 	/** Resolutions already made for this action (a long program names the same paths many times). */
 	readonly resolvedCache: Map<string, string | undefined>;
+	/** realpaths of the existing directories and files met so far in this action (see `realpathOfLongestPrefix`). */
+	readonly realpaths: Map<string, string>;
 }
 
 /** A context for one action: the file system is consulted once per distinct path. */
 export function pathContext(sessionCwd: string, homeDir: string): PathContext {
 	const absoluteCwd = path.resolve(sessionCwd);
+	const realpaths = new Map<string, string>();
 	return {
 		sessionCwd: absoluteCwd,
-		sessionCwdReal: realpathOfLongestPrefix(absoluteCwd) ?? absoluteCwd,
+		sessionCwdReal: realpathOfCwd(absoluteCwd, realpaths) ?? absoluteCwd,
 		homeDir,
 		resolvedCache: new Map(),
+		realpaths,
 	};
+}
+
+/** The cwd nearly always exists: one realpath call, and the longest-prefix search only when that fails. */
+function realpathOfCwd(cwd: string, realpaths: Map<string, string>): string | undefined {
+	try {
+		const real = realpathSync.native(cwd);
+		realpaths.set(cwd, real);
+		return real;
+	} catch {
+		return realpathOfLongestPrefix(cwd, realpaths);
+	}
 }
 
 /**
@@ -58,7 +73,7 @@ export function makePathTouch(
 	const raw = path.isAbsolute(expanded) ? expanded : `${base}/${expanded}`;
 	let resolved = context.resolvedCache.get(raw);
 	if (!context.resolvedCache.has(raw)) {
-		resolved = realpathOfLongestPrefix(raw);
+		resolved = realpathOfLongestPrefix(raw, context.realpaths);
 		context.resolvedCache.set(raw, resolved);
 	}
 	if (resolved === undefined) return { access, typed, absolute, resolved: absolute, outsideCwd: true };
@@ -101,41 +116,85 @@ const MAX_SYMLINK_HOPS = 40;
  * realpath of the longest existing prefix, with the part that does not exist yet appended unchanged.
  * A dangling symlink is followed to where it points (writing through it creates the target). Undefined when the
  * path cannot be resolved (a symlink loop): callers treat that as outside the cwd.
+ *
+ * `realpaths` holds realpaths of paths already seen to exist during the same action; it is read before touching
+ * the file system and filled as paths are resolved, so the prefixes several paths share (the cwd, `src/`) cost
+ * one lookup per action, not one per path.
  */
-export function realpathOfLongestPrefix(absolute: string, hops = 0): string | undefined {
+export function realpathOfLongestPrefix(
+	absolute: string,
+	realpaths: Map<string, string> = new Map(),
+	hops = 0,
+): string | undefined {
 	if (hops > MAX_SYMLINK_HOPS) return undefined;
 	let existing = absolute;
 	const missing: string[] = [];
 	// lstat without throwing is far cheaper than a failing realpath; the kernel still follows symlinks
 	// (and `..` after them) in every component but the last.
-	while (!exists(existing)) {
+	let stats: Stats | undefined;
+	for (;;) {
+		const known = realpaths.get(existing);
+		if (known !== undefined) return withMissing(known, missing);
+		stats = lstatQuietly(existing);
+		if (stats !== undefined) break;
 		const parent = path.dirname(existing);
 		if (parent === existing) return absolute;
 		missing.push(path.basename(existing));
 		existing = parent;
 	}
-	const rest = missing.reverse();
+	const real = realpathOfExisting(existing, stats, realpaths);
+	if (real !== undefined) {
+		realpaths.set(existing, real);
+		return withMissing(real, missing);
+	}
+	let target: string;
 	try {
-		const real = realpathSync.native(existing);
-		return rest.length === 0 ? real : path.join(real, ...rest);
+		target = readlinkSync(existing);
 	} catch {
-		let target: string;
-		try {
-			target = readlinkSync(existing);
-		} catch {
-			return undefined;
-		}
-		const linkDir = realpathOfLongestPrefix(path.dirname(existing), hops + 1);
-		if (linkDir === undefined) return undefined;
-		return realpathOfLongestPrefix(path.join(path.resolve(linkDir, target), ...rest), hops + 1);
+		return undefined;
+	}
+	const linkDir = realpathOfLongestPrefix(path.dirname(existing), realpaths, hops + 1);
+	if (linkDir === undefined) return undefined;
+	return realpathOfLongestPrefix(
+		path.join(path.resolve(linkDir, target), ...missing.reverse()),
+		realpaths,
+		hops + 1,
+	);
+}
+
+/** `missing` holds the absent components innermost first. */
+function withMissing(real: string, missing: readonly string[]): string {
+	return missing.length === 0 ? real : path.join(real, ...[...missing].reverse());
+}
+
+/**
+ * The realpath of a path that exists, or undefined when it cannot be had (a dangling or looping symlink).
+ * A plain entry (not a symlink) of a directory whose realpath is already known is that realpath plus its name:
+ * no second system call. A trailing slash makes lstat follow a final symlink, and `.`/`..` are not names, so
+ * those ask the kernel.
+ */
+function realpathOfExisting(
+	existing: string,
+	stats: Stats,
+	realpaths: Map<string, string>,
+): string | undefined {
+	if (!stats.isSymbolicLink() && !existing.endsWith(path.sep)) {
+		const name = path.basename(existing);
+		const parentReal = name === "." || name === ".." ? undefined : realpaths.get(path.dirname(existing));
+		if (parentReal !== undefined) return path.join(parentReal, name);
+	}
+	try {
+		return realpathSync.native(existing);
+	} catch {
+		return undefined;
 	}
 }
 
-function exists(candidate: string): boolean {
+function lstatQuietly(candidate: string): Stats | undefined {
 	try {
-		return lstatSync(candidate, { throwIfNoEntry: false }) !== undefined;
+		return lstatSync(candidate, { throwIfNoEntry: false });
 	} catch {
 		// ENOTDIR, EACCES: treat as not there and keep climbing.
-		return false;
+		return undefined;
 	}
 }

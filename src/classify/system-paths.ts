@@ -52,12 +52,25 @@ const EXEMPT_FILES: ReadonlySet<string> = new Set([
 	"/dev/urandom",
 ]);
 
+/** `[dir, dir + "/"]` pairs, built once: every written path is checked against all of them. */
+const SYSTEM_PREFIXES = withSlash(SYSTEM_DIRECTORIES);
+const EXEMPT_PREFIXES = withSlash(EXEMPT_DIRECTORIES);
+
+function withSlash(dirs: readonly string[]): readonly (readonly [string, string])[] {
+	return dirs.map((dir) => [dir, `${dir}/`]);
+}
+
+/** `isWithin(dir, path)` for one of the prepared directories. */
+function within([dir, prefix]: readonly [string, string], path: string): boolean {
+	return path === dir || path.startsWith(prefix);
+}
+
 export function isSystemPath(absolute: string): boolean {
 	if (absolute === "/") return true;
 	if (!absolute.startsWith("/")) return false;
 	if (EXEMPT_FILES.has(absolute)) return false;
-	if (EXEMPT_DIRECTORIES.some((dir) => isWithin(dir, absolute))) return false;
-	return SYSTEM_DIRECTORIES.some((dir) => isWithin(dir, absolute));
+	if (EXEMPT_PREFIXES.some((dir) => within(dir, absolute))) return false;
+	return SYSTEM_PREFIXES.some((dir) => within(dir, absolute));
 }
 
 /** A write whose typed, absolute or resolved form lies in a system directory. */

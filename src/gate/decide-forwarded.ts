@@ -137,6 +137,8 @@ export async function decideForwarded(served: ServedAsk, deps: GateDeps): Promis
 		deferExpiryMs: policy.deferExpiryHours * 3600_000,
 		signal,
 		relayed: request,
+		// A whole-tree grant must be in place before the next queued ask checks whether it is covered.
+		keepGrants: (grants) => deps.grants.add(grants.filter((g) => g.scope === "tree")),
 		settledElsewhere: () => {
 			const covering = findCoveringGrant(
 				action,

@@ -23,6 +23,7 @@ import { resolveOrigin } from "../origin/resolve-origin.ts";
 import { resolveAgentDir } from "../policy/config-paths.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { createPolicyStore, type PolicyStore } from "../policy/policy-store.ts";
+import type { DecisionSource } from "../provenance/decision-source.ts";
 import { gateErrorReason } from "./block-reason.ts";
 import { decideForwarded } from "./decide-forwarded.ts";
 import { decideToolCall, type GateDeps } from "./decide-tool-call.ts";
@@ -177,7 +178,13 @@ export class SessionGate {
 		const decided = await decideForwarded(ask, deps);
 		if (decided.answer.scope === "tree") this.dialogs.recheckWaiting();
 		const { request } = ask;
-		if (request.unanswered === "defer" && decided.answer.decision !== "parked") {
+		// A parked ask keeps waiting for a real answer: a dialog withdrawn (this root quitting) or a relay that
+		// could not reach anyone decided nothing, and must not be stored as a denial the next root never offers.
+		if (
+			request.unanswered === "defer" &&
+			decided.answer.decision !== "parked" &&
+			someoneDecided(decided.answer.source)
+		) {
 			this.parked.answer(
 				request.id,
 				decided.answer.decision,
@@ -301,6 +308,13 @@ export class SessionGate {
 			return Promise.resolve();
 		}
 	}
+}
+
+/** False when the decisive hop of a (possibly forwarded) source is "nobody could be asked" or a gate error. */
+function someoneDecided(source: DecisionSource): boolean {
+	let current: DecisionSource | null = source;
+	while (current?.kind === "forwarded") current = current.decision;
+	return current !== null && current.kind !== "unavailable" && current.kind !== "gate_error";
 }
 
 function gateError(tool: string, error: unknown): GateOutcome {

@@ -13,16 +13,23 @@ export type ExclusiveWrite =
  */
 export function createExclusive(file: string, content: string): ExclusiveWrite {
 	const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-	writeFileSync(temp, content, { mode: 0o600, flag: "wx" });
 	try {
-		linkSync(temp, file);
-		return { created: true };
-	} catch (error) {
-		if (typeof error === "object" && error !== null && Reflect.get(error, "code") === "EEXIST") {
-			return { created: false, reason: "exists" };
+		writeFileSync(temp, content, { mode: 0o600, flag: "wx" });
+		try {
+			linkSync(temp, file);
+		} catch (error) {
+			if (typeof error === "object" && error !== null && Reflect.get(error, "code") === "EEXIST") {
+				return { created: false, reason: "exists" };
+			}
+			throw error;
 		}
-		throw error;
+		return { created: true };
 	} finally {
-		unlinkSync(temp);
+		// Also after a failed write (ENOSPC): no temp file is left behind. Its removal failing changes nothing.
+		try {
+			unlinkSync(temp);
+		} catch {
+			// Never created, or already gone.
+		}
 	}
 }

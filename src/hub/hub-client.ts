@@ -1,4 +1,4 @@
-import { type FSWatcher, unlinkSync, watch } from "node:fs";
+import { existsSync, type FSWatcher, unlinkSync, watch } from "node:fs";
 import writeFileAtomic from "write-file-atomic";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { readDecisionSource } from "../provenance/read-decision-source.ts";
@@ -17,7 +17,8 @@ import type { ParentTarget } from "./resolve-parent.ts";
 import { readServerInfo } from "./server-info.ts";
 
 export type ForwardOutcome =
-	| { readonly kind: "answered"; readonly response: ForwardResponse; readonly source: DecisionSource | null }
+	/** An answer we may obey: well-formed, about this request and this action, with a readable DecisionSource. */
+	| { readonly kind: "answered"; readonly response: ForwardResponse; readonly source: DecisionSource }
 	/** Nobody could answer: the parent is gone, not serving, unreachable, or the wait ended. */
 	| { readonly kind: "unavailable"; readonly reason: string };
 
@@ -32,8 +33,9 @@ export interface ForwardOptions {
 /**
  * The child side of one forwarded ask: write the request into the parent's inbox, then wait for the
  * response with a directory watch (armed before the request is written, and checked once right after, so a
- * fast answer cannot slip by). While waiting, the parent's process is checked every 500 ms: a parent that
- * died is noticed within the 2 s the hub promises, and reported as unavailable, never as a denial.
+ * fast answer cannot slip by). While waiting, the parent is checked every 500 ms (its process, and that it
+ * still serves the inbox and still holds the request): a parent that died, closed or dropped the request is
+ * noticed within the 2 s the hub promises, and reported as unavailable, never as a denial.
  */
 export async function forwardAsk(
 	target: ParentTarget,
@@ -61,14 +63,16 @@ type ParentProcess =
 	| { readonly kind: "unavailable"; readonly reason: string };
 
 function parentProcess(target: ParentTarget, layout: InboxLayout): ParentProcess {
-	if (target.location === "same-process") return { kind: "ok", check: () => true };
 	const info = readServerInfo(layout.server);
 	if (!info || info.sessionId !== target.sessionId) {
 		return { kind: "unavailable", reason: `the parent session ${target.sessionId} is not serving its inbox` };
 	}
+	// A parent session that closed (its process may live on: /new, /reload, an in-process parent) removed it.
+	const serving = (): boolean => readServerInfo(layout.server)?.sessionId === target.sessionId;
+	if (target.location === "same-process") return { kind: "ok", check: serving };
 	const pid = target.pid ?? info.pid;
 	const token = pid === info.pid ? info.startToken : null;
-	const check = (): boolean => sameProcessAlive(pid, token);
+	const check = (): boolean => sameProcessAlive(pid, token) && serving();
 	if (!check())
 		return { kind: "unavailable", reason: `the parent session ${target.sessionId} (pid ${pid}) is gone` };
 	return { kind: "ok", check };
@@ -79,6 +83,8 @@ class ResponseWaiter {
 	private liveness: NodeJS.Timeout | null = null;
 	private deadline: NodeJS.Timeout | null = null;
 	private settled = false;
+	/** The request is in the inbox (from then on, its disappearance means the parent dropped it). */
+	private written = false;
 	private readonly requestPath: string;
 	private readonly responsePath: string;
 	private readonly responseName: string;
@@ -128,28 +134,43 @@ class ResponseWaiter {
 					kind: "unavailable",
 					reason: `no answer within ${Math.round(this.options.timeoutMs / 1000)} s`,
 				}),
-			this.options.timeoutMs,
+			// Node turns a delay beyond 2^31-1 ms into 1 ms: a far expiry must not end the wait at once.
+			Math.min(this.options.timeoutMs, MAX_TIMER_MS),
 		);
-		this.liveness = setInterval(() => {
-			if (!this.parentAlive()) {
-				this.options.log.write("client.parent_gone", { requestId: this.request.id });
-				this.finish({
-					kind: "unavailable",
-					reason: "the parent session went away while the ask was pending",
-				});
-			}
-		}, LIVENESS_INTERVAL_MS);
+		this.liveness = setInterval(() => this.checkParent(), LIVENESS_INTERVAL_MS);
 		writeFileAtomic(this.requestPath, JSON.stringify(this.request), {
 			mode: 0o600,
 			fsync: this.options.durable,
 		}).then(
-			() => this.check(),
+			() => {
+				// Ended (cancelled, timed out) while the write was in flight: take the request back out.
+				if (this.settled) removeQuietly(this.requestPath);
+				this.written = true;
+				this.check();
+			},
 			(error: unknown) =>
 				this.finish({
 					kind: "unavailable",
 					reason: `could not write to the parent's inbox: ${message(error)}`,
 				}),
 		);
+	}
+
+	/** Every liveness tick: the parent is still there and still holds our request; and a missed event is caught. */
+	private checkParent(): void {
+		if (this.settled) return;
+		if (!this.parentAlive()) {
+			this.options.log.write("client.parent_gone", { requestId: this.request.id });
+			this.finish({ kind: "unavailable", reason: "the parent session went away while the ask was pending" });
+			return;
+		}
+		this.check();
+		if (this.settled || !this.written || existsSync(this.requestPath)) return;
+		this.options.log.write("client.request_dropped", { requestId: this.request.id });
+		this.finish({
+			kind: "unavailable",
+			reason: "the parent removed the request without answering it (see the hub log)",
+		});
 	}
 
 	private readonly onAbort = (): void => {
@@ -173,8 +194,14 @@ class ResponseWaiter {
 			return;
 		}
 		const parsed = this.parseResponse(read.text);
-		if (typeof parsed === "string") this.reject(parsed);
-		else this.finish({ kind: "answered", response: parsed, source: readDecisionSource(parsed.source) });
+		if (typeof parsed === "string") {
+			this.reject(parsed);
+			return;
+		}
+		// All-or-nothing and depth-capped: a decision whose provenance cannot be read is not obeyed.
+		const source = readDecisionSource(parsed.source);
+		if (source === null) this.reject("the response's DecisionSource is malformed or nested too deep");
+		else this.finish({ kind: "answered", response: parsed, source });
 	}
 
 	/** The response if it is one we may obey, else what is wrong with it. */
@@ -213,6 +240,8 @@ class ResponseWaiter {
 		this.resolve(outcome);
 	}
 }
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function removeQuietly(file: string): void {
 	try {

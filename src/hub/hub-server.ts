@@ -1,12 +1,12 @@
-import { readdirSync, statfsSync, unlinkSync } from "node:fs";
+import { lstatSync, readdirSync, statfsSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { createExclusive } from "./create-exclusive.ts";
 import type { HubLog } from "./hub-log.ts";
 import { type InboxLayout, requestFile, responseFile } from "./inbox-layout.ts";
-import { LIVENESS_INTERVAL_MS, processAlive, processStartToken } from "./liveness.ts";
-import { ensurePrivateDir } from "./private-dir.ts";
+import { LIVENESS_INTERVAL_MS, processAlive, processStartToken, sameProcessAlive } from "./liveness.ts";
+import { ensurePrivateDir, isCode } from "./private-dir.ts";
 import {
 	type ForwardRequest,
 	type ForwardResponse,
@@ -61,6 +61,10 @@ export class HubServer {
 	private watcher: { close(): Promise<void> } | null = null;
 	private closed = false;
 	private polling = false;
+	private rebuilding = false;
+	private readonly startToken = processStartToken(process.pid);
+	/** A claim names its owner, so a claim left by a server that died can be taken over. */
+	private readonly claimMark = `${process.pid}:${this.startToken ?? ""}`;
 
 	constructor(options: HubServerOptions) {
 		this.options = options;
@@ -72,20 +76,24 @@ export class HubServer {
 
 	/** Create the inbox (private), announce who serves it, start watching, and pick up what is already there. */
 	async open(): Promise<void> {
+		this.prepareInbox();
+		this.polling = this.onNetworkFileSystem();
+		await this.watch();
+		this.reconcile();
+	}
+
+	private prepareInbox(): void {
 		const { layout, base } = this.options;
 		for (const dir of [layout.requests, layout.responses, layout.claims]) ensurePrivateDir(dir, base);
 		const info: ServerInfo = {
 			protocol: PROTOCOL,
 			sessionId: this.options.sessionId,
 			pid: process.pid,
-			startToken: processStartToken(process.pid),
+			startToken: this.startToken,
 			path: [...this.options.path],
 			startedAt: new Date().toISOString(),
 		};
 		writeFileAtomic.sync(layout.server, JSON.stringify(info), { mode: 0o600 });
-		this.polling = this.onNetworkFileSystem();
-		await this.watch();
-		this.reconcile();
 	}
 
 	async close(): Promise<void> {
@@ -112,7 +120,10 @@ export class HubServer {
 		const present = new Set<string>();
 		for (const name of names) {
 			const id = requestIdOf(name);
-			if (id === null) continue;
+			if (id === null) {
+				this.rejectName(name);
+				continue;
+			}
 			present.add(id);
 			void this.handle(id);
 		}
@@ -128,26 +139,81 @@ export class HubServer {
 			ignoreInitial: true,
 			awaitWriteFinish: false,
 			atomic: false,
+			// A symlink in the inbox is reported as a file (and refused when read), never followed and watched.
+			followSymlinks: false,
 			usePolling: this.polling,
 			...(this.polling ? { interval: 200 } : {}),
 		});
+		// chokidar derives add/unlink from a throttled directory re-read, which under load (a re-read slower than
+		// its 1 s throttle window) drops whole bursts without an error; the raw file-system events still name
+		// every file, so they drive the server too (handle() ignores repeats).
+		watcher.on("raw", (_event, name) => this.onRaw(name));
 		watcher.on("add", (file) => this.onFile(file));
 		watcher.on("change", (file) => this.onFile(file));
 		watcher.on("unlink", (file) => this.onGone(file));
+		watcher.on("unlinkDir", (dir) => this.onDirGone(dir));
 		watcher.on("error", (error) => this.onWatchError(error));
 		await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+		if (this.closed) {
+			await watcher.close();
+			return;
+		}
 		this.watcher = watcher;
 	}
 
 	private onFile(file: string): void {
-		const id = requestIdOf(basename(file));
-		if (id !== null) void this.handle(id);
+		const name = basename(file);
+		const id = requestIdOf(name);
+		if (id === null) this.rejectName(name);
+		else void this.handle(id);
+	}
+
+	/**
+	 * `requests/` itself was removed (a cleanup tool, a confused peer): the watcher is now deaf and children
+	 * cannot write. Rebuild the inbox, watch again and list it.
+	 */
+	private onDirGone(dir: string): void {
+		if (this.closed || this.rebuilding || dir !== this.options.layout.requests) return;
+		this.rebuilding = true;
+		this.options.log.write("server.inbox_removed", { dir });
+		const old = this.watcher;
+		this.watcher = null;
+		void (old?.close() ?? Promise.resolve())
+			.then(async () => {
+				if (this.closed) return;
+				this.prepareInbox();
+				await this.watch();
+				this.reconcile();
+			})
+			.catch((error: unknown) =>
+				this.options.log.write("server.reopen_failed", { dir, error: String(error) }),
+			)
+			.finally(() => {
+				this.rebuilding = false;
+			});
+	}
+
+	private onRaw(name: unknown): void {
+		if (typeof name !== "string" || this.closed) return;
+		const { requests } = this.options.layout;
+		// An empty requests/ that is removed yields no unlinkDir, only a raw event naming the directory itself.
+		if (basename(name) === basename(requests) && !exists(requests)) {
+			this.onDirGone(requests);
+			return;
+		}
+		const id = requestIdOf(basename(name));
+		if (id === null) return;
+		const file = requestFile(this.options.layout, id);
+		if (exists(file)) void this.handle(id);
+		else this.onGone(file);
 	}
 
 	/** A request file that disappears while we decide it: the child cancelled or finished waiting. */
 	private onGone(file: string): void {
 		const id = requestIdOf(basename(file));
-		if (id === null) return;
+		// chokidar's directory diff can report an unlink for a file that is still there (two overlapping
+		// re-reads under load): only a request that is really gone withdraws its dialog.
+		if (id === null || exists(file)) return;
 		this.inFlight.get(id)?.abort();
 		this.handled.delete(id);
 		if (!this.inFlight.has(id)) {
@@ -184,11 +250,21 @@ export class HubServer {
 		}
 	}
 
+	/** Never rejects: it runs detached from watcher events, where a rejection would crash the host process. */
 	private async handle(id: string): Promise<void> {
+		try {
+			await this.serveRequest(id);
+		} catch (error) {
+			this.options.log.write("server.handle_failed", { requestId: id, error: String(error) });
+		}
+	}
+
+	private async serveRequest(id: string): Promise<void> {
 		if (this.closed || this.handled.has(id) || this.inFlight.has(id)) return;
 		this.handled.add(id);
 		const { layout, log } = this.options;
 		const file = requestFile(layout, id);
+		const claim = join(layout.claims, id);
 		const read = readInboxFile(file, MAX_REQUEST_BYTES);
 		if (!read.ok) {
 			if (!read.missing) this.discard(id, file, `unreadable request: ${read.reason}`);
@@ -197,20 +273,27 @@ export class HubServer {
 		const request = parseRequest(read.text);
 		if (typeof request === "string") return this.discard(id, file, request);
 		if (request.id !== id) return this.discard(id, file, "the request's id does not match its file name");
-		if (!createExclusive(join(layout.claims, id), String(process.pid)).created) return;
-		if (Date.parse(request.expiresAt) <= Date.now()) {
-			log.write("server.expired", { requestId: id });
-			this.respond(request, {
-				decision: "deny",
-				scope: "once",
-				grants: [],
-				source: { kind: "unavailable", reason: "the request expired before anyone answered" },
-			});
-			return;
-		}
+		if (!this.claim(id)) return;
 		// A parked ask outlives its asker (the answer goes to the parked store): only a waiting one is watched.
 		const parked = request.unanswered === "defer";
-		if (!parked && request.requesterPid !== process.pid && !processAlive(request.requesterPid)) {
+		const requesterAlive = request.requesterPid === process.pid || processAlive(request.requesterPid);
+		if (Date.parse(request.expiresAt) <= Date.now()) {
+			log.write("server.expired", { requestId: id });
+			if (!parked && requesterAlive) {
+				this.respond(request, {
+					decision: "deny",
+					scope: "once",
+					grants: [],
+					source: { kind: "unavailable", reason: "the request expired before anyone answered" },
+				});
+			} else {
+				// Nobody waits for an answer: sweep the request instead of leaving it (and its claim) forever.
+				removeQuietly(file);
+				removeQuietly(claim);
+			}
+			return;
+		}
+		if (!parked && !requesterAlive) {
 			this.discard(id, file, "the asking process is gone");
 			return;
 		}
@@ -224,24 +307,39 @@ export class HubServer {
 						if (!processAlive(request.requesterPid)) controller.abort();
 					}, LIVENESS_INTERVAL_MS);
 		try {
-			const answer = await this.options.decide({ request, signal: controller.signal });
-			if (parked) {
-				removeQuietly(file);
-				removeQuietly(join(layout.claims, id));
+			let answer: ServerAnswer | null = null;
+			let failure: unknown = null;
+			try {
+				answer = await this.options.decide({ request, signal: controller.signal });
+			} catch (error) {
+				failure = error;
+				log.write("server.decide_failed", { requestId: id, error: String(error) });
+			}
+			if (this.closed) {
+				// The session is going away: leave the request for whoever serves this inbox next (a parked ask
+				// outlives a restart; a waiting child sees server.json gone) and release the claim for them.
+				log.write("server.closed_pending", { requestId: id });
+				removeQuietly(claim);
 			} else if (controller.signal.aborted) {
+				// The child cancelled or died: whatever the callback returned (or threw) is for nobody.
 				log.write("server.withdrawn", { requestId: id });
 				removeQuietly(file);
+				removeQuietly(claim);
+			} else if (parked) {
+				// The answer went to the parked store (or, after a failure, the ask stays parked unanswered).
+				removeQuietly(file);
+				removeQuietly(claim);
 			} else {
-				this.respond(request, answer);
+				this.respond(
+					request,
+					answer ?? {
+						decision: "deny",
+						scope: "once",
+						grants: [],
+						source: { kind: "gate_error", reason: String(failure).slice(0, 2000) },
+					},
+				);
 			}
-		} catch (error) {
-			log.write("server.decide_failed", { requestId: id, error: String(error) });
-			this.respond(request, {
-				decision: "deny",
-				scope: "once",
-				grants: [],
-				source: { kind: "gate_error", reason: String(error).slice(0, 2000) },
-			});
 		} finally {
 			if (watchRequester) clearInterval(watchRequester);
 			this.inFlight.delete(id);
@@ -262,15 +360,43 @@ export class HubServer {
 			responderSessionId: this.options.sessionId,
 			respondedAt: new Date().toISOString(),
 		};
+		const file = responseFile(this.options.layout, request.id);
+		const content = JSON.stringify(response);
 		try {
-			const written = createExclusive(
-				responseFile(this.options.layout, request.id),
-				JSON.stringify(response),
-			);
+			let written: ReturnType<typeof createExclusive>;
+			try {
+				written = createExclusive(file, content);
+			} catch (error) {
+				// `responses/` was removed under us: rebuild it (private) once rather than leave the child waiting.
+				if (!isCode(error, "ENOENT")) throw error;
+				ensurePrivateDir(this.options.layout.responses, this.options.base);
+				written = createExclusive(file, content);
+			}
 			if (!written.created) this.options.log.write("server.already_answered", { requestId: request.id });
 		} catch (error) {
 			this.options.log.write("server.respond_failed", { requestId: request.id, error: String(error) });
 		}
+	}
+
+	/**
+	 * Claim a request for this instance: the first claim wins. A claim whose owner process is gone (a server
+	 * that crashed mid-decision) is taken over, else its request would stay unserved and unswept forever.
+	 * The check and the takeover run without yielding, so instances in one process cannot interleave them.
+	 */
+	private claim(id: string): boolean {
+		const file = join(this.options.layout.claims, id);
+		if (createExclusive(file, this.claimMark).created) return true;
+		if (!claimAbandoned(file)) return false;
+		this.options.log.write("server.stale_claim", { requestId: id });
+		removeQuietly(file);
+		return createExclusive(file, this.claimMark).created;
+	}
+
+	/** `<name>.json` that is not `<request id>.json` is nobody's request: log it and remove it. */
+	private rejectName(name: string): void {
+		if (!name.endsWith(".json")) return;
+		this.options.log.write("server.request_rejected", { file: name, reason: "not a request id" });
+		removeQuietly(join(this.options.layout.requests, name));
 	}
 
 	/** Hostile or broken files are logged and removed: nothing in them is ever acted on. */
@@ -292,7 +418,29 @@ export class HubServer {
 				removeQuietly(responseFile(this.options.layout, name));
 			}
 		}
+		// A response whose request is gone has no reader left (its child finished or died).
+		let responses: string[];
+		try {
+			responses = readdirSync(this.options.layout.responses);
+		} catch {
+			return;
+		}
+		for (const name of responses) {
+			const id = requestIdOf(name);
+			if (id !== null && !present.has(id) && !this.inFlight.has(id)) {
+				removeQuietly(join(this.options.layout.responses, name));
+			}
+		}
 	}
+}
+
+/** The claim's owner (`pid:start token`; older claims carry only the pid) no longer runs. */
+function claimAbandoned(file: string): boolean {
+	const read = readInboxFile(file, 256);
+	// Released between our attempt and this read: free to take.
+	if (!read.ok) return read.missing;
+	const [pid, token] = read.text.trim().split(":");
+	return !sameProcessAlive(Number(pid), token ? token : null);
 }
 
 function parseRequest(text: string): ForwardRequest | string {
@@ -315,6 +463,15 @@ function requestIdOf(name: string): string | null {
 	if (!name.endsWith(".json")) return null;
 	const id = name.slice(0, -".json".length);
 	return REQUEST_ID.test(id) ? id : null;
+}
+
+/** Whether a name exists (a symlink counts; it is refused when read). Unknowable counts as gone. */
+function exists(file: string): boolean {
+	try {
+		return lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+	} catch {
+		return false;
+	}
 }
 
 function removeQuietly(file: string): void {

@@ -3,15 +3,18 @@ import { readFileSync } from "node:fs";
 /** How often a waiting side checks that the other side still exists: well inside the 2 s promise. */
 export const LIVENESS_INTERVAL_MS = 500;
 
-/** True when a process with this pid exists (EPERM means it exists but belongs to someone else). */
+/**
+ * True when a process with this pid runs (EPERM means it exists but belongs to someone else). A zombie (killed,
+ * not yet reaped by a parent that never waits) still answers signal 0 but is dead: Linux shows it as state Z.
+ */
 export function processAlive(pid: number): boolean {
 	if (!Number.isInteger(pid) || pid <= 0) return false;
 	try {
 		process.kill(pid, 0);
-		return true;
 	} catch (error) {
 		return typeof error === "object" && error !== null && Reflect.get(error, "code") === "EPERM";
 	}
+	return statFields(pid)?.[0] !== "Z";
 }
 
 /**
@@ -19,11 +22,15 @@ export function processAlive(pid: number): boolean {
  * for the process we knew. Null where /proc is not available; the pid check alone then applies.
  */
 export function processStartToken(pid: number): string | null {
+	return statFields(pid)?.[19] ?? null;
+}
+
+/** Fields 3 onwards of /proc/<pid>/stat (state first), or null where /proc cannot tell. */
+function statFields(pid: number): string[] | null {
 	try {
 		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
 		// The command name (field 2) may contain spaces and parentheses: count fields after its last ")".
-		const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-		return fields[19] ?? null;
+		return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 	} catch {
 		return null;
 	}

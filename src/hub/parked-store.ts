@@ -46,7 +46,9 @@ export type AnswerResult =
 export class ParkedStore implements ParkedApprovals {
 	readonly dir: string;
 	private readonly base: string;
-	private cache: { mtimeMs: number; approvals: ParkedApproval[] } | null = null;
+	/** Keyed by the directory's mtime; expiry is checked at each lookup, since time passes without a change. */
+	private cache: { mtimeMs: number; approvals: { approval: ParkedApproval; expiresAt: number }[] } | null =
+		null;
 
 	/** `base` is the agent dir: everything from there down to `dir` must be private. */
 	constructor(dir: string, base: string) {
@@ -115,7 +117,11 @@ export class ParkedStore implements ParkedApprovals {
 	}
 
 	find(actionHash: string): ParkedApproval | null {
-		return this.approvals().find((a) => a.actionHash === actionHash) ?? null;
+		const now = Date.now();
+		return (
+			this.approvals().find((a) => a.approval.actionHash === actionHash && a.expiresAt > now)?.approval ??
+			null
+		);
 	}
 
 	consume(approval: ParkedApproval): boolean {
@@ -149,19 +155,21 @@ export class ParkedStore implements ParkedApprovals {
 		return removed;
 	}
 
-	private approvals(): ParkedApproval[] {
+	private approvals(): { approval: ParkedApproval; expiresAt: number }[] {
 		const mtimeMs = statSync(this.dir, { throwIfNoEntry: false })?.mtimeMs;
 		if (mtimeMs === undefined) return [];
 		if (this.cache?.mtimeMs === mtimeMs) return this.cache.approvals;
-		const now = Date.now();
-		const approvals: ParkedApproval[] = [];
+		const approvals: { approval: ParkedApproval; expiresAt: number }[] = [];
 		for (const name of this.list()) {
 			if (!name.endsWith(ANSWER_SUFFIX)) continue;
 			const id = name.slice(0, -ANSWER_SUFFIX.length);
 			const answer = REQUEST_ID.test(id) ? this.readAnswer(id) : null;
 			const request = answer?.decision === "allow" ? this.readRequest(id) : null;
-			if (answer && request && Date.parse(request.expiresAt) > now) {
-				approvals.push({ requestId: id, actionHash: answer.actionHash, approvedVia: answer.via });
+			if (answer && request && answer.actionHash === request.actionHash) {
+				approvals.push({
+					approval: { requestId: id, actionHash: answer.actionHash, approvedVia: answer.via },
+					expiresAt: Date.parse(request.expiresAt),
+				});
 			}
 		}
 		this.cache = { mtimeMs, approvals };

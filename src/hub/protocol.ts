@@ -15,6 +15,11 @@ export const ACTION_HASH = /^[0-9a-f]{64}$/;
 /** Larger files are refused unread: a request is a few KiB; this bounds the work a hostile file can cause. */
 export const MAX_REQUEST_BYTES = 256 * 1024;
 export const MAX_RESPONSE_BYTES = 64 * 1024;
+/**
+ * Nesting levels allowed below a request's `input`. Real tool inputs are a few levels deep; a deeper one is
+ * refused at the inbox, so no recursive code on the deciding side (canonicalization, policy) meets it.
+ */
+export const MAX_INPUT_DEPTH = 64;
 
 const text = (max: number) => z.string().max(max);
 
@@ -47,7 +52,9 @@ export const forwardRequestSchema = z.object({
 	actionHash: z.string().regex(ACTION_HASH),
 	tool: text(256),
 	/** Canonical input, so the parent can apply its own deny rules to the same action. */
-	input: z.record(z.string(), z.unknown()),
+	input: z
+		.record(z.string(), z.unknown())
+		.refine((input) => nestedWithin(input, MAX_INPUT_DEPTH), `nested deeper than ${MAX_INPUT_DEPTH} levels`),
 	cwd: text(4096),
 	tier: z.enum(TIERS),
 	/** The parts that asked, and why (the child's policy). */
@@ -68,6 +75,14 @@ export const forwardRequestSchema = z.object({
 	unanswered: z.enum(["wait", "defer", "deny"]),
 });
 export type ForwardRequest = z.infer<typeof forwardRequestSchema>;
+
+/** Stops at the first container below the limit, so hostile depth costs at most `levels` frames. */
+function nestedWithin(value: unknown, levels: number): boolean {
+	if (typeof value !== "object" || value === null) return true;
+	if (levels < 0) return false;
+	for (const child of Object.values(value)) if (!nestedWithin(child, levels - 1)) return false;
+	return true;
+}
 
 export const forwardResponseSchema = z.object({
 	protocol: z.literal(PROTOCOL),

@@ -8,7 +8,12 @@ import type { ActionPart, ClassifiedAction, PathTouch } from "../classify/action
 import { strictCommandTexts } from "./command-texts.ts";
 import type { PathMatchScope } from "./path-pattern.ts";
 import type { PathRule, PathSurface, PolicyRule } from "./policy-rule.ts";
-import { type ActionRuleIndex, findPathRule, findWildcardRule } from "./rule-index.ts";
+import {
+	type ActionRuleIndex,
+	earliestPathRule,
+	earliestWildcardRule,
+	type PathLookup,
+} from "./rule-index.ts";
 
 export function surfaceApplies(surface: PathSurface, touch: PathTouch): boolean {
 	switch (surface) {
@@ -35,17 +40,18 @@ export function findMatchingRule(
 	part: ActionPart,
 	cwd: string,
 ): PolicyRule | null {
-	let best: PolicyRule | null = findWildcardRule(index.tool, [action.tool]);
-	const consider = (rule: PolicyRule | null): void => {
-		if (rule !== null && (best === null || rule.seq < best.seq)) best = rule;
-	};
-	if (part.command) consider(findWildcardRule(index.command, strictCommandTexts(part.command)));
+	// Each lookup is bounded by the best rule so far: it returns an earlier match or that rule.
+	let best: PolicyRule | null = earliestWildcardRule(index.tool, action.tool);
+	if (part.command) {
+		for (const text of strictCommandTexts(part.command))
+			best = earliestWildcardRule(index.command, text, best);
+	}
 	for (const touch of part.paths) {
-		for (const form of touchForms(touch)) {
-			consider(
-				findPathRule(index.path, form, cwd, (rule) => surfaceApplies(rule.surface, touch), matchAnywhere),
-			);
-		}
+		const lookup: PathLookup = {
+			accept: (rule) => surfaceApplies(rule.surface, touch),
+			scopeOf: matchAnywhere,
+		};
+		for (const form of touchForms(touch)) best = earliestPathRule(index.path, form, cwd, lookup, best);
 	}
 	return best;
 }
@@ -61,15 +67,16 @@ export function findCoveringAllowRule(
 	part: ActionPart,
 	cwd: string,
 ): PolicyRule | null {
-	return specificAllowRule(index, part, cwd) ?? findWildcardRule(index.tool, [action.tool]);
+	return specificAllowRule(index, part, cwd) ?? earliestWildcardRule(index.tool, action.tool);
 }
 
 function specificAllowRule(index: ActionRuleIndex, part: ActionPart, cwd: string): PolicyRule | null {
-	if (part.command) return findWildcardRule(index.command, [part.command.text]);
+	if (part.command) return earliestWildcardRule(index.command, part.command.text);
 	let first: PathRule | null = null;
 	for (const touch of part.paths) {
+		const lookup: PathLookup = { accept: (rule) => surfaceApplies(rule.surface, touch), scopeOf: allowScope };
 		for (const form of touchForms(touch)) {
-			const rule = findPathRule(index.path, form, cwd, (r) => surfaceApplies(r.surface, touch), allowScope);
+			const rule = earliestPathRule<PathRule>(index.path, form, cwd, lookup, null);
 			if (rule === null) return null;
 			first ??= rule;
 		}

@@ -187,8 +187,10 @@ describe("LocalDialogAuthorizer: every DialogResult maps to a decision", () => {
 		const presenter = new ScriptedPresenter(waitForDeadline);
 		const pending = authorizer(presenter).decide(askFor(bash, "rm -rf build", { signal: caller.signal }));
 		await new Promise((resolve) => setImmediate(resolve));
-		expect(presenter.shown[0]?.options.signal).toBe(caller.signal);
+		const shownSignal = presenter.shown[0]?.options.signal;
+		expect(shownSignal?.aborted).toBe(false);
 		caller.abort();
+		expect(shownSignal?.aborted).toBe(true);
 		expect(await pending).toEqual({
 			outcome: "deny",
 			source: { kind: "unavailable", reason: "the call was cancelled while the dialog was open" },
@@ -247,5 +249,71 @@ describe("LocalDialogAuthorizer: the shared queue", () => {
 			source: { kind: "unavailable", reason: "the call was cancelled while the dialog was open" },
 		});
 		expect(presenter.shown).toHaveLength(1);
+	});
+
+	it("grants a human gives are handed to keepGrants before the next queued ask is checked", async () => {
+		const queue = new DialogQueue();
+		const kept: string[] = [];
+		let granted = false;
+		const first = new ScriptedPresenter({ kind: "answer", answer: { kind: "allow", scope: "tree" } });
+		const second = new ScriptedPresenter();
+		const a = authorizer(first, null, queue).decide({
+			...askFor(bash, "git checkout main"),
+			keepGrants: (grants) => {
+				kept.push(...grants.map((g) => `${g.scope} ${g.pattern}`));
+				granted = true;
+			},
+		});
+		const settled: TerminalDecision = {
+			outcome: "allow",
+			source: {
+				kind: "session_grant",
+				grantId: "g",
+				surface: "command",
+				pattern: "git checkout *",
+				scope: "tree",
+			},
+			scope: "once",
+			grants: [],
+		};
+		const b = authorizer(second, null, queue).decide({
+			...askFor(bash, "git checkout dev"),
+			settledElsewhere: () => (granted ? settled : null),
+		});
+		expect((await a).outcome).toBe("allow");
+		expect(kept).toEqual(["tree git checkout *"]);
+		expect(await b).toEqual(settled);
+		expect(second.shown).toEqual([]);
+	});
+
+	it("an ask settled elsewhere while its dialog is open withdraws that dialog and frees the queue", async () => {
+		const queue = new DialogQueue<{ id: string; recheck?: () => void }>();
+		let covered = false;
+		const settled: TerminalDecision = {
+			outcome: "allow",
+			source: {
+				kind: "session_grant",
+				grantId: "g",
+				surface: "command",
+				pattern: "rm -rf build",
+				scope: "tree",
+			},
+			scope: "once",
+			grants: [],
+		};
+		const presenter = new ScriptedPresenter(waitForDeadline);
+		const next = new ScriptedPresenter({ kind: "answer", answer: { kind: "allow", scope: "once" } });
+		const open = authorizer(presenter, null, queue).decide({
+			...askFor(bash, "rm -rf build"),
+			settledElsewhere: () => (covered ? settled : null),
+		});
+		const after = authorizer(next, null, queue).decide(askFor(bash, "git checkout main"));
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(presenter.shown).toHaveLength(1);
+		covered = true;
+		queue.recheckWaiting();
+		expect(await open).toEqual(settled);
+		expect(presenter.shown[0]?.options.signal?.aborted).toBe(true);
+		expect((await after).outcome).toBe("allow");
 	});
 });

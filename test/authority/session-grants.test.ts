@@ -45,6 +45,14 @@ describe("SessionGrants", () => {
 		).toEqual(["a"]);
 	});
 
+	it("adding a grant it already holds (same id) changes nothing", () => {
+		const grants = session("s-idempotent");
+		const a = grant("a");
+		grants.add([a]);
+		grants.add([a, grant("b")]);
+		expect(grants.list().map((g) => g.id)).toEqual(["a", "b"]);
+	});
+
 	it("keeps sessions apart", () => {
 		session("s-one").add([grant("a")]);
 		expect(session("s-two").list()).toEqual([]);

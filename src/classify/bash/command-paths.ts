@@ -266,13 +266,7 @@ export function commandPathCandidates(name: string, args: readonly BashWord[]): 
 
 function specPaths(spec: PathSpec, args: readonly BashWord[]): PathCandidate[] {
 	const texts = args.map((arg) => arg.text);
-	const withValue = new Set([
-		...(spec.withValue ?? []),
-		...(spec.readOptions ?? []),
-		...(spec.writeOptions ?? []),
-	]);
-	if (spec.targetOptions !== undefined) for (const option of spec.targetOptions) withValue.add(option);
-	const scanned = scanArgs(texts, { withValue, stopAtOperand: false });
+	const scanned = scanArgs(texts, { withValue: optionsWithValue(spec), stopAtOperand: false });
 	const out: PathCandidate[] = [];
 	out.push(...optionPaths(scanned, args, spec.readOptions ?? [], "read"));
 	out.push(...optionPaths(scanned, args, spec.writeOptions ?? [], "write"));
@@ -291,6 +285,23 @@ function specPaths(spec: PathSpec, args: readonly BashWord[]): PathCandidate[] {
 		out.push(fromWord(word, access));
 	});
 	return out;
+}
+
+/** Every option of a spec that takes a value, built once per spec (the specs are constants). */
+const WITH_VALUE = new WeakMap<PathSpec, ReadonlySet<string>>();
+
+function optionsWithValue(spec: PathSpec): ReadonlySet<string> {
+	let set = WITH_VALUE.get(spec);
+	if (set === undefined) {
+		set = new Set([
+			...(spec.withValue ?? []),
+			...(spec.readOptions ?? []),
+			...(spec.writeOptions ?? []),
+			...(spec.targetOptions ?? []),
+		]);
+		WITH_VALUE.set(spec, set);
+	}
+	return set;
 }
 
 function optionPaths(

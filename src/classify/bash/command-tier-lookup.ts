@@ -9,6 +9,8 @@ import { BUILT_IN_COMMAND_TIERS, type CommandTierEntry, UNKNOWN_COMMAND_TIER } f
 interface CompiledEntry {
 	readonly compiled: CommandPattern;
 	readonly tier: Tier;
+	/** Position in the table: candidates are considered in table order, as ties depend on it. */
+	readonly order: number;
 }
 
 export interface TierMatch {
@@ -17,18 +19,38 @@ export interface TierMatch {
 	readonly pattern: string | undefined;
 }
 
-/** Patterns indexed by their first word; patterns whose first word has a wildcard are tried for every command. */
-const byFirstWord = new Map<string, CompiledEntry[]>();
+/**
+ * Patterns whose first word is literal, by that word, then by their second word when it is literal too: such a
+ * pattern only matches texts with exactly those two words (`git push *` never matches `git status`), and a tool
+ * like git has over a hundred patterns. Patterns with a wildcard in the second word (or none) sit in `rest`.
+ */
+interface FirstWordBucket {
+	readonly bySecondWord: Map<string, CompiledEntry[]>;
+	readonly rest: CompiledEntry[];
+}
+
+const byFirstWord = new Map<string, FirstWordBucket>();
+/** Patterns whose first word has a wildcard: tried for every command. */
 const wildFirstWord: CompiledEntry[] = [];
-for (const entry of BUILT_IN_COMMAND_TIERS) {
-	const compiled = { compiled: compileCommandPattern(entry.pattern), tier: entry.tier };
+for (const [order, entry] of BUILT_IN_COMMAND_TIERS.entries()) {
+	const compiled: CompiledEntry = { compiled: compileCommandPattern(entry.pattern), tier: entry.tier, order };
 	const first = firstWord(entry.pattern);
 	if (first.includes("*")) {
 		wildFirstWord.push(compiled);
+		continue;
+	}
+	let bucket = byFirstWord.get(first);
+	if (bucket === undefined) {
+		bucket = { bySecondWord: new Map(), rest: [] };
+		byFirstWord.set(first, bucket);
+	}
+	const second = secondWord(entry.pattern);
+	if (second === undefined || second === "" || second.includes("*")) {
+		bucket.rest.push(compiled);
 	} else {
-		const bucket = byFirstWord.get(first);
-		if (bucket === undefined) byFirstWord.set(first, [compiled]);
-		else bucket.push(compiled);
+		const list = bucket.bySecondWord.get(second);
+		if (list === undefined) bucket.bySecondWord.set(second, [compiled]);
+		else list.push(compiled);
 	}
 }
 
@@ -36,6 +58,16 @@ function firstWord(text: string): string {
 	const space = text.indexOf(" ");
 	return space === -1 ? text : text.slice(0, space);
 }
+
+/** The text between the first and the second space (or the end); undefined when there is no space. */
+function secondWord(text: string): string | undefined {
+	const space = text.indexOf(" ");
+	if (space === -1) return undefined;
+	const next = text.indexOf(" ", space + 1);
+	return next === -1 ? text.slice(space + 1) : text.slice(space + 1, next);
+}
+
+const NONE: readonly CompiledEntry[] = [];
 
 export function builtInTier(key: string): TierMatch {
 	let best: CompiledEntry | undefined;
@@ -49,7 +81,26 @@ export function builtInTier(key: string): TierMatch {
 		// Equally specific patterns that disagree: the stricter one decides.
 		if (order > 0 || (order === 0 && maxTier(candidate.tier, best.tier) === candidate.tier)) best = candidate;
 	};
-	for (const candidate of byFirstWord.get(firstWord(key)) ?? []) consider(candidate);
+	const bucket = byFirstWord.get(firstWord(key));
+	if (bucket !== undefined) {
+		const second = secondWord(key);
+		const keyed = (second === undefined ? undefined : bucket.bySecondWord.get(second)) ?? NONE;
+		const rest = bucket.rest;
+		// Both lists are in table order: merge them so candidates come in the order of the table.
+		let i = 0;
+		let j = 0;
+		while (i < keyed.length || j < rest.length) {
+			const a = keyed[i];
+			const b = rest[j];
+			if (b === undefined || (a !== undefined && a.order < b.order)) {
+				if (a !== undefined) consider(a);
+				i++;
+			} else {
+				consider(b);
+				j++;
+			}
+		}
+	}
 	for (const candidate of wildFirstWord) consider(candidate);
 	const decided: CompiledEntry | undefined = best;
 	return decided === undefined

@@ -1,0 +1,108 @@
+import type { AuditEntry } from "../../audit/audit-entry.ts";
+import { originLabel } from "../../origin/origin.ts";
+import { describeDecisionSource } from "../../provenance/describe-decision-source.ts";
+import { auditLogFiles } from "../audit-log-files.ts";
+import { usageError } from "../cli-error.ts";
+import { type CommandSpec, success } from "../command-spec.ts";
+import { displayLine, plural } from "../display-text.ts";
+import { explainQuery, type MatchField, MIN_HASH_PREFIX, matchEntry } from "../explain-query.ts";
+import { innermostSource } from "../innermost-source.ts";
+import { NewestMatches } from "../newest-matches.ts";
+import { describeScan, scanAuditLogs, scanJson } from "../scan-audit-logs.ts";
+
+const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 10_000;
+
+interface Match {
+	readonly entry: AuditEntry;
+	readonly field: MatchField;
+}
+
+export const explainCommand: CommandSpec = {
+	name: "explain",
+	summary: "every decision matching a session id, request id, action hash, command text or origin",
+	synopsis: "<query> [--limit N]",
+	help: `Finds audit lines whose session id equals <query>, whose request id equals it (any case), whose
+action hash starts with it (at least ${MIN_HASH_PREFIX} hex digits), or whose redacted preview or origin label
+contains it (case-insensitive). Shows the newest first with the full DecisionSource chain, e.g.
+forwarded(01a2b3c4…) → user(dialog, allow once). Exit code 1 when nothing matches.
+
+Options:
+  --limit N              show at most N matches (default ${DEFAULT_LIMIT})`,
+	options: { limit: { type: "string" } },
+	positionals: { min: 1, max: 1, name: "the query" },
+	async run(input) {
+		const query = explainQuery(input.args[0] ?? "");
+		const limit = parseLimit(input.options.string("limit"));
+		const matches = new NewestMatches<Match>(limit);
+		const scan = await scanAuditLogs(auditLogFiles(input.agentDir, input.log), (entry) => {
+			const field = matchEntry(entry, query);
+			if (field !== null) matches.add({ entry, field }, entry.time);
+		});
+		const shown = matches.newestFirst();
+		const data = {
+			query: query.text,
+			...scanJson(scan),
+			match_count: matches.total,
+			shown: shown.length,
+			limit,
+			matches: shown.map(matchJson),
+		};
+		const header = `pi-permission-hub explain: ${plural(matches.total, "match", "matches")} for ${JSON.stringify(displayLine(query.text, 200))}${matches.total > shown.length ? ` (newest ${shown.length} shown; raise --limit for more)` : ""}, ${describeScan(scan)}`;
+		const text = [header, ...shown.flatMap(matchText)].join("\n");
+		if (matches.total === 0) {
+			return {
+				exitCode: 1,
+				data,
+				text,
+				failure: { kind: "no_match", message: `no audit entry matches ${JSON.stringify(query.text)}` },
+			};
+		}
+		return success(data, text);
+	},
+};
+
+function parseLimit(value: string | undefined): number {
+	if (value === undefined) return DEFAULT_LIMIT;
+	const limit = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+	if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+		throw usageError(`--limit must be a whole number from 1 to ${MAX_LIMIT} (got ${JSON.stringify(value)})`);
+	}
+	return limit;
+}
+
+function matchJson({ entry, field }: Match): Record<string, unknown> {
+	const inner = innermostSource(entry.source);
+	return {
+		matched_on: field,
+		decided_by: inner.source?.kind ?? "none",
+		forwarding_hops: inner.hops,
+		source_text: describeDecisionSource(entry.source),
+		entry,
+	};
+}
+
+function matchText({ entry, field }: Match): string[] {
+	const origin = entry.origin === null ? "unknown origin" : originLabel(entry.origin);
+	const lines = [
+		"",
+		`${displayLine(entry.time, 64)}  ${entry.event}  ${displayLine(origin, 200)}  session ${displayLine(entry.sessionId, 256)}`,
+		`    ${displayLine(entry.tool, 100)} (${entry.tier}): ${displayLine(entry.preview, 1000)}`,
+		`    mode ${entry.mode} → ${entry.outcome}${entry.requestId === undefined ? "" : `   request ${displayLine(entry.requestId, 128)}`}`,
+		`    decided by: ${describeDecisionSource(entry.source)}`,
+	];
+	if (entry.chain && entry.chain.length > 0) {
+		const steps = entry.chain.map(
+			(s) => `${displayLine(s.link, 100)} ${s.result}${s.reason ? ` (${displayLine(s.reason, 200)})` : ""}`,
+		);
+		lines.push(`    authorizer links: ${steps.join(", ")}`);
+	}
+	if (entry.reason !== undefined) lines.push(`    reason: ${displayLine(entry.reason, 2000)}`);
+	if (entry.ceiling) {
+		lines.push(
+			`    grant ceiling raised to ${entry.ceiling.tier}: ${displayLine(entry.ceiling.reason, 500)}`,
+		);
+	}
+	lines.push(`    action hash ${displayLine(entry.actionHash, 128)}   matched on ${field.replace("_", " ")}`);
+	return lines;
+}

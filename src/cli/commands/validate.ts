@@ -1,0 +1,105 @@
+import { resolve } from "node:path";
+import { buildEffectivePolicy } from "../../policy/build-effective-policy.ts";
+import type { ConfigIssue } from "../../policy/config-error.ts";
+import type { MissingConfig } from "../../policy/config-file-state.ts";
+import { expandHome, projectConfigPath, userConfigPath } from "../../policy/config-paths.ts";
+import type { ConfigScope } from "../../policy/config-schema.ts";
+import type { PolicyWarning } from "../../policy/effective-policy.ts";
+import { fsErrorCode } from "../../policy/fs-error-code.ts";
+import { describeJsonPath } from "../../policy/json-path.ts";
+import { MAX_CONFIG_BYTES, parseConfigText } from "../../policy/parse-config-text.ts";
+import { CliError, errorMessage, usageError } from "../cli-error.ts";
+import type { CommandSpec } from "../command-spec.ts";
+import { displayLine, plural } from "../display-text.ts";
+import { readCappedText } from "../read-capped-text.ts";
+
+export const validateCommand: CommandSpec = {
+	name: "validate",
+	summary: "check a config file and list every problem with its JSON path and line",
+	synopsis: "[FILE] [--project DIR]",
+	help: `Checks a config file exactly as the gate loads it (JSONC, the same zod schema, patterns compiled) and
+lists every problem with its JSON path and line, plus warnings (e.g. an allow rule that matches actions above
+the grant ceiling). Without arguments it checks the user config, <agent dir>/pi-permission-hub/config.json.
+Exit code 0 valid, 1 invalid, 2 missing or unreadable.
+
+Options:
+  --project DIR          check DIR/.pi/pi-permission-hub.json with the project schema (which may only
+                         tighten: no authorizerChain, no grantCeiling)`,
+	options: { project: { type: "string" } },
+	positionals: { min: 0, max: 1, name: "the config file" },
+	async run(input) {
+		const project = input.options.string("project");
+		const { io } = input;
+		if (project !== undefined && input.args.length > 0) {
+			throw usageError("give either a FILE or --project DIR, not both");
+		}
+		const scope: ConfigScope = project === undefined ? "user" : "project";
+		const projectDir = project === undefined ? io.cwd : resolve(io.cwd, expandHome(project, io.homeDir));
+		const file =
+			project !== undefined
+				? projectConfigPath(projectDir)
+				: input.args[0] !== undefined
+					? resolve(io.cwd, expandHome(input.args[0], io.homeDir))
+					: userConfigPath(input.agentDir);
+
+		const text = readConfigText(file);
+		const parsed = parseConfigText(text, file, scope);
+		let problems: readonly ConfigIssue[];
+		let warnings: readonly PolicyWarning[] = [];
+		if (parsed.status === "invalid") problems = parsed.error.issues;
+		else {
+			// Compiling the patterns can still fail (a bad glob); the gate would fail closed on it, so it is a problem here.
+			const missing = (s: ConfigScope, f: string): MissingConfig => ({
+				status: "missing",
+				file: f,
+				scope: s,
+			});
+			const policy = buildEffectivePolicy({
+				context: { cwd: projectDir, homeDir: io.homeDir },
+				user: scope === "user" ? parsed : missing("user", userConfigPath(input.agentDir)),
+				project: scope === "project" ? parsed : missing("project", projectConfigPath(projectDir)),
+			});
+			problems = policy.configErrors.flatMap((e) => e.issues);
+			warnings = policy.warnings;
+		}
+		const valid = problems.length === 0;
+		const data = {
+			file,
+			scope,
+			valid,
+			problems: problems.map((p) => ({ json_path: p.jsonPath, line: p.line, problem: p.problem })),
+			warnings: warnings.map((w) => ({ json_path: w.jsonPath, line: w.line, warning: w.message })),
+		};
+		const lines = [
+			valid
+				? `pi-permission-hub validate: ${file} is a valid ${scope} config${warnings.length > 0 ? ` (${plural(warnings.length, "warning")})` : ""}.`
+				: `pi-permission-hub validate: ${file} is not a valid ${scope} config: ${plural(problems.length, "problem")}.`,
+			...problems.map((p) => `  ${where(p.line, p.jsonPath)}: ${displayLine(p.problem, 1000)}`),
+			...warnings.map((w) => `  warning ${where(w.line, w.jsonPath)}: ${displayLine(w.message, 1000)}`),
+		];
+		if (!valid) {
+			return {
+				exitCode: 1,
+				data,
+				text: lines.join("\n"),
+				failure: { kind: "invalid", message: `${file} is not a valid ${scope} config` },
+			};
+		}
+		return { exitCode: 0, data, text: lines.join("\n") };
+	},
+};
+
+function where(line: number | null, jsonPath: string): string {
+	return `${line === null ? "" : `line ${line}, `}${displayLine(describeJsonPath(jsonPath), 300)}`;
+}
+
+function readConfigText(file: string): string {
+	try {
+		// One byte over the limit is enough for the parser to report the size as the problem.
+		return readCappedText(file, MAX_CONFIG_BYTES).text;
+	} catch (error) {
+		const code = fsErrorCode(error);
+		const why = code === "ENOENT" ? "no such file" : errorMessage(error);
+		throw new CliError("io", `cannot read ${file}: ${why}`);
+	}
+}

@@ -1,0 +1,17 @@
+import { sanitizeLabel } from "../origin/sanitize-label.ts";
+
+/**
+ * Text from the audit log or a parked request, made safe for one terminal line: line breaks are shown as ⏎,
+ * control, bidi and zero-width characters are removed (a hostile preview must not rewrite what a person
+ * reads), and long texts are cut. JSON output carries the exact text instead.
+ */
+export function displayLine(text: string, maxChars = 500): string {
+	const flat = text.replace(/\r\n|\r|\n/g, " ⏎ ").replace(/\s/g, " ");
+	const clean = sanitizeLabel(flat, Number.POSITIVE_INFINITY);
+	return clean.length > maxChars ? `${clean.slice(0, maxChars - 1)}…` : clean;
+}
+
+/** `3 lines`, `1 line`. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+	return `${count} ${count === 1 ? singular : pluralForm}`;
+}

@@ -1,0 +1,78 @@
+import type { AuditEntry } from "../audit/audit-entry.ts";
+import { type AuditReadStats, readAuditLog } from "../audit/read-audit-log.ts";
+import { fsErrorCode } from "../policy/fs-error-code.ts";
+import { CliError, errorMessage } from "./cli-error.ts";
+
+export interface LogFileReport {
+	readonly path: string;
+	/** `missing`: no such file (nothing recorded yet, or rotated away while reading). */
+	readonly status: "read" | "missing";
+	readonly entries: number;
+	readonly corrupt: number;
+}
+
+export interface AuditScan {
+	readonly files: readonly LogFileReport[];
+	readonly entries: number;
+	/** Lines skipped as torn, garbage, oversized or not matching the schema. */
+	readonly corrupt: number;
+}
+
+/**
+ * Stream every file in order through `onEntry`: memory stays bounded by one line, whatever the log's size.
+ * Corrupt lines are counted, never fatal; a file that exists but cannot be read is an I/O error.
+ */
+export async function scanAuditLogs(
+	files: readonly string[],
+	onEntry: (entry: AuditEntry) => void,
+): Promise<AuditScan> {
+	const reports: LogFileReport[] = [];
+	for (const path of files) {
+		const stats: AuditReadStats = { entries: 0, corrupt: 0 };
+		try {
+			await readAuditLog(path, onEntry, stats);
+			reports.push({ path, status: "read", ...stats });
+		} catch (error) {
+			const code = fsErrorCode(error);
+			if (code !== "ENOENT" || stats.entries + stats.corrupt > 0) {
+				throw new CliError("io", `cannot read the audit log ${path}: ${errorMessage(error)}`);
+			}
+			reports.push({ path, status: "missing", entries: 0, corrupt: 0 });
+		}
+	}
+	return {
+		files: reports,
+		entries: reports.reduce((sum, r) => sum + r.entries, 0),
+		corrupt: reports.reduce((sum, r) => sum + r.corrupt, 0),
+	};
+}
+
+/** One line about where the entries came from, e.g. `2 corrupt lines skipped` notes included. */
+export function describeScan(scan: AuditScan): string {
+	const read = scan.files.filter((f) => f.status === "read");
+	const where =
+		read.length === 0
+			? `no audit log at ${scan.files.map((f) => f.path).join(", ")}`
+			: read.length === 1
+				? `from ${read[0]?.path}`
+				: `from ${read.length} files (${read.map((f) => f.path).join(", ")})`;
+	const corrupt =
+		scan.corrupt === 0
+			? ""
+			: `; ${scan.corrupt} corrupt line${scan.corrupt === 1 ? "" : "s"} skipped (torn, garbage, oversized or not an audit entry)`;
+	return `${where}${corrupt}`;
+}
+
+/** The scan as it appears in every JSON envelope that read the log. */
+export function scanJson(scan: AuditScan): Record<string, unknown> {
+	return {
+		log_files: scan.files.map((f) => ({
+			path: f.path,
+			status: f.status,
+			entries: f.entries,
+			corrupt_lines: f.corrupt,
+		})),
+		entries_read: scan.entries,
+		corrupt_lines: scan.corrupt,
+	};
+}

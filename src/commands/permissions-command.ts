@@ -1,0 +1,48 @@
+import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import { type PermissionsSnapshot, permissionsReport } from "./permissions-report.ts";
+
+/** What the command needs from the running gate. */
+export interface PermissionsView {
+	snapshot(): PermissionsSnapshot;
+	revokeGrant(id: string): boolean;
+}
+
+const TITLE = "pi-permission-hub: permissions";
+
+/**
+ * `/permissions`: the effective policy and where each rule came from, the grant ceiling, the authorizer chain,
+ * pending forwarded asks, the children served, recent decisions with their provenance, and the session grants
+ * (choose one to revoke it). `/permissions revoke <grant id>` revokes directly.
+ */
+export function registerPermissionsCommand(
+	pi: ExtensionAPI,
+	view: (ctx: ExtensionCommandContext) => Promise<PermissionsView | null>,
+): void {
+	pi.registerCommand("permissions", {
+		description: "Show the permission policy, pending asks, recent decisions and session grants",
+		handler: async (args, ctx) => {
+			const gate = await view(ctx);
+			if (!gate) {
+				ctx.ui.notify("pi-permission-hub: the gate is not running in this session (see the error above)", "error");
+				return;
+			}
+			const [command, id] = args.trim().split(/\s+/);
+			if (command === "revoke") {
+				const revoked = id ? gate.revokeGrant(id) : false;
+				ctx.ui.notify(
+					revoked ? `pi-permission-hub: grant ${id} revoked` : `pi-permission-hub: no session grant with id "${id ?? ""}"`,
+					revoked ? "info" : "warning",
+				);
+				return;
+			}
+			const lines = permissionsReport(gate.snapshot());
+			const picked = await ctx.ui.select(TITLE, lines.map((line) => line.text));
+			const line = lines.find((l) => l.text === picked);
+			if (!line?.grantId) return;
+			if (await ctx.ui.confirm("Revoke this session grant?", line.text)) {
+				const revoked = gate.revokeGrant(line.grantId);
+				ctx.ui.notify(revoked ? "pi-permission-hub: grant revoked" : "pi-permission-hub: that grant is already gone", "info");
+			}
+		},
+	});
+}

@@ -1,0 +1,114 @@
+import type { Origin } from "../origin/origin.ts";
+import { originLabel } from "../origin/origin.ts";
+import type { EffectivePolicy } from "../policy/effective-policy.ts";
+import type { RuleOrigin } from "../policy/policy-rule.ts";
+import type { SessionGrant } from "../policy/session-grant.ts";
+import { TIERS } from "../policy/tier.ts";
+import type { DecisionSource } from "../provenance/decision-source.ts";
+import { describeDecisionSource } from "../provenance/describe-decision-source.ts";
+
+export interface RecentDecision {
+	readonly time: string;
+	readonly tool: string;
+	readonly preview: string;
+	readonly outcome: "allow" | "deny" | "pending";
+	readonly source: DecisionSource;
+	readonly origin: Origin;
+}
+
+export interface ServedChild {
+	readonly label: string;
+	readonly where: string;
+}
+
+/** What `/permissions` shows, gathered from the live session. */
+export interface PermissionsSnapshot {
+	readonly sessionId: string;
+	readonly origin: Origin;
+	/** How this session reaches a human: its own UI, a parent (and how it was found), or nobody. */
+	readonly reach: string;
+	/** The inbox this session serves for its children, if any. */
+	readonly inbox: string | null;
+	readonly policy: EffectivePolicy;
+	readonly links: readonly { readonly name: string; readonly registered: boolean }[];
+	readonly pending: readonly string[];
+	readonly children: readonly ServedChild[];
+	readonly recent: readonly RecentDecision[];
+	readonly grants: readonly SessionGrant[];
+}
+
+export interface ReportLine {
+	readonly text: string;
+	/** Set on a session-grant line: choosing it offers to revoke that grant. */
+	readonly grantId?: string;
+}
+
+function where(origin: RuleOrigin): string {
+	if (origin.file === "built-in") return "built-in";
+	return `${origin.file} ${origin.jsonPath}${origin.line > 0 ? ` (line ${origin.line})` : ""}`;
+}
+
+/** The report as lines: section headers start with `──`; grant lines carry their id for revoking. */
+export function permissionsReport(s: PermissionsSnapshot): ReportLine[] {
+	const lines: ReportLine[] = [];
+	const section = (title: string): void => {
+		lines.push({ text: `── ${title} ──` });
+	};
+	const add = (text: string, grantId?: string): void => {
+		lines.push(grantId ? { text, grantId } : { text });
+	};
+
+	section("This session");
+	add(`session ${s.sessionId} · origin ${originLabel(s.origin)}`);
+	add(`reaches a human: ${s.reach}`);
+	if (s.inbox) add(`serves inbox ${s.inbox}`);
+
+	section("Policy");
+	for (const source of s.policy.sources) add(`${source.scope} config: ${source.file} (${source.state})`);
+	for (const error of s.policy.configErrors) add(`ERROR ${error.message} — every call is blocked until it is fixed`);
+	const ceiling = s.policy.grantCeiling;
+	add(
+		ceiling.reason
+			? `grant ceiling: ${ceiling.tier} — RAISED in ${where(ceiling.origin)}: "${ceiling.reason}"`
+			: `grant ceiling: ${ceiling.tier} (built-in; allow rules never approve anything above it)`,
+	);
+	add(`tiers: ${TIERS.map((tier) => `${tier} ${s.policy.tiers[tier].mode}`).join(" · ")}`);
+	for (const tier of TIERS) {
+		const setting = s.policy.tiers[tier];
+		if (setting.ref.origin.file !== "built-in") add(`  ${tier} → ${setting.mode} from ${where(setting.ref.origin)}`);
+	}
+	for (const rule of s.policy.rules) {
+		const r = rule.ref;
+		add(`${r.action} ${r.surface} "${r.pattern}"${r.reason ? ` (${r.reason})` : ""} — ${where(r.origin)}`);
+	}
+	for (const m of s.policy.agentRules.deny) add(`agent deny ${m.kind}${m.name ? ` "${m.name}"` : ""} — ${where(m.origin)}`);
+	for (const m of s.policy.agentRules.allow) add(`agent allow ${m.kind}${m.name ? ` "${m.name}"` : ""} (not a bypass) — ${where(m.origin)}`);
+	add(`unanswered asks: ${s.policy.unanswered ?? "default (wait with a human, defer without)"} · dialog timeout ${s.policy.dialogTimeoutSeconds} s`);
+	for (const w of s.policy.warnings) add(`warning: ${w.message} — ${w.file} ${w.jsonPath}`);
+
+	section("Authorizer chain");
+	if (s.links.length === 0) add("(no links enabled: authorizerChain is empty)");
+	s.links.forEach((link, i) => add(`${i + 1}. ${link.name} — ${link.registered ? "registered" : "NOT registered (skipped)"}`));
+
+	section("Pending forwarded asks");
+	if (s.pending.length === 0) add("(none)");
+	s.pending.forEach((label, i) => add(`${i + 1} of ${s.pending.length}: ${label}`));
+
+	section("Children served");
+	if (s.children.length === 0) add("(none seen in this session)");
+	for (const child of s.children) add(`${child.label} — ${child.where}`);
+
+	section("Recent decisions");
+	if (s.recent.length === 0) add("(none yet)");
+	for (const d of s.recent) {
+		const who = d.origin.kind === "subagent" ? ` [${originLabel(d.origin)}]` : "";
+		add(`${d.time.slice(11, 19)} ${d.outcome} ${d.tool}: ${d.preview.slice(0, 80)}${who} — ${describeDecisionSource(d.source)}`);
+	}
+
+	section("Session grants (choose one to revoke it)");
+	if (s.grants.length === 0) add("(none)");
+	for (const g of s.grants) {
+		add(`${g.surface} "${g.pattern}" (${g.scope}, up to ${g.limit.tier}${g.limit.outsideCwd ? ", outside the cwd too" : ""}) — granted ${g.grantedAt.slice(11, 19)}`, g.id);
+	}
+	return lines;
+}

@@ -1,0 +1,37 @@
+/**
+ * Which copy of the extension gates each session of this process. pi runs every installed copy (two packages,
+ * a package plus `-e`, two versions) and each copy's handlers see every call of the session; if each gated, a
+ * human would be asked the same question once per copy. The first copy to start a session claims it and gates
+ * it; the others stay passive. The table is process-wide (a `Symbol.for` slot), so separately loaded copies share it.
+ */
+const OWNERS_KEY = Symbol.for("pi-permission-hub.session-owners.v1");
+
+/** A copy of the extension, by identity: any object the copy creates once. */
+export type GateCopy = object;
+
+function owners(): Map<string, GateCopy> {
+	const slot = globalThis as { [OWNERS_KEY]?: Map<string, GateCopy> };
+	slot[OWNERS_KEY] ??= new Map();
+	return slot[OWNERS_KEY];
+}
+
+/** True when `copy` now gates `sessionId` (it claimed it, or already had); false when another copy does. */
+export function claimSession(sessionId: string, copy: GateCopy): boolean {
+	const table = owners();
+	const owner = table.get(sessionId);
+	if (owner !== undefined && owner !== copy) return false;
+	table.set(sessionId, copy);
+	return true;
+}
+
+/** True while some copy other than `copy` gates `sessionId`. */
+export function gatedByAnother(sessionId: string, copy: GateCopy): boolean {
+	const owner = owners().get(sessionId);
+	return owner !== undefined && owner !== copy;
+}
+
+/** The owner lets go when its session shuts down; a passive copy's release changes nothing. */
+export function releaseSession(sessionId: string, copy: GateCopy): void {
+	const table = owners();
+	if (table.get(sessionId) === copy) table.delete(sessionId);
+}

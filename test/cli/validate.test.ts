@@ -1,0 +1,129 @@
+/** `validate`: every problem with its JSON path and line, the project schema, and the gate agreeing with it. */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import {
+	assertCliBuilt,
+	bash,
+	cleanupCliSandboxes,
+	cliSandbox,
+	piRun,
+	runCli,
+	runCliJson,
+} from "./cli-support.ts";
+
+beforeAll(assertCliBuilt);
+afterEach(cleanupCliSandboxes);
+
+const reportSchema = z.object({
+	file: z.string(),
+	scope: z.enum(["user", "project"]),
+	valid: z.boolean(),
+	problems: z.array(z.object({ json_path: z.string(), line: z.number().nullable(), problem: z.string() })),
+	warnings: z.array(z.object({ json_path: z.string(), line: z.number().nullable(), warning: z.string() })),
+});
+
+const INVALID = `{
+	// three mistakes
+	"rules": [
+		{ "surface": "command", "pattern": "rm *", "action": "nope" },
+		{ "surface": "command", "pattern": "ls", "action": "allow", "reasn": "typo" }
+	],
+	"tiers": { "write": "sometimes" }
+}
+`;
+
+describe("validate", () => {
+	it("accepts a valid file (exit 0) and reports warnings", async () => {
+		const sb = await cliSandbox();
+		const file = await sb.writeWorkFile(
+			"config.json",
+			'{\n\t"rules": [\n\t\t{ "surface": "command", "pattern": "rm *", "action": "allow" }, // trailing comma ok\n\t],\n}\n',
+		);
+		const { code, json } = await runCliJson(sb, ["validate", "config.json"]);
+		expect(code).toBe(0);
+		const report = reportSchema.parse(json);
+		expect(report).toMatchObject({ file, scope: "user", valid: true, problems: [] });
+		expect(report.warnings).toEqual([
+			expect.objectContaining({
+				json_path: "rules[0]",
+				line: 3,
+				warning: expect.stringContaining("above the grant ceiling"),
+			}),
+		]);
+		const text = await runCli(sb, ["validate", file]);
+		expect(text.code).toBe(0);
+		expect(text.stdout).toContain(`${file} is a valid user config (1 warning).`);
+		expect(text.stdout).toContain("warning line 3, rules[0]: allow command");
+	});
+
+	it("lists every problem with JSON path and line (exit 1), and the gate names the same first one", async () => {
+		const sb = await cliSandbox();
+		const config = await sb.writeAgentFile(path.join("pi-permission-hub", "config.json"), INVALID);
+		const { code, json } = await runCliJson(sb, ["validate"]);
+		expect(code).toBe(1);
+		expect(json).toMatchObject({ ok: false, error: { kind: "invalid" } });
+		const report = reportSchema.parse(json);
+		expect(report.file).toBe(config);
+		expect(report.problems.map((p) => [p.json_path, p.line])).toEqual([
+			["rules[0].action", 4],
+			["rules[1].reasn", 5],
+			["tiers.write", 7],
+		]);
+		expect(report.problems[1]?.problem).toBe('unknown key "reasn"');
+
+		const text = await runCli(sb, ["validate"]);
+		expect(text.code).toBe(1);
+		expect(text.stdout).toContain(`${config} is not a valid user config: 3 problems.`);
+		expect(text.stdout).toContain('  line 5, rules[1].reasn: unknown key "reasn"');
+		expect(text.stderr).toContain(`is not a valid user config`);
+
+		const run = await piRun(sb, [bash("ls")]);
+		expect(run.toolResults[0]?.text).toContain(`config error in ${config} at rules[0].action (line 4)`);
+	});
+
+	it("reports a JSONC syntax error with its line", async () => {
+		const sb = await cliSandbox();
+		await sb.writeWorkFile("broken.json", '{\n\t"rules": [\n\t\t{ "surface": "command", ]\n}\n');
+		const { code, json } = await runCliJson(sb, ["validate", "broken.json"]);
+		expect(code).toBe(1);
+		const [problem] = reportSchema.parse(json).problems;
+		expect(problem).toMatchObject({
+			json_path: "",
+			line: 3,
+			problem: expect.stringContaining("JSONC syntax error"),
+		});
+	});
+
+	it("checks a project file with the project schema", async () => {
+		const sb = await cliSandbox();
+		const content = JSON.stringify(
+			{ grantCeiling: { tier: "destructive", reason: "CI box" }, authorizerChain: ["x"] },
+			null,
+			"\t",
+		);
+		const projectFile = await sb.writeWorkFile(".pi/pi-permission-hub.json", content);
+		const project = await runCliJson(sb, ["validate", "--project", sb.workDir]);
+		expect(project.code).toBe(1);
+		const report = reportSchema.parse(project.json);
+		expect(report).toMatchObject({ file: projectFile, scope: "project", valid: false });
+		expect(report.problems.map((p) => p.json_path).sort()).toEqual(["authorizerChain", "grantCeiling"]);
+		expect(report.problems[0]?.problem).toContain("only the user-level config");
+		// The same content is a valid user config.
+		expect((await runCliJson(sb, ["validate", projectFile])).code).toBe(0);
+	});
+
+	it("a missing or unreadable file is exit 2; FILE with --project is a usage error", async () => {
+		const sb = await cliSandbox();
+		const missing = await runCliJson(sb, ["validate"]);
+		expect(missing.code).toBe(2);
+		expect(missing.json).toMatchObject({ ok: false, error: { kind: "io" } });
+		expect(missing.json.error?.message).toContain("no such file");
+		mkdirSync(sb.workPath("adir"));
+		expect((await runCli(sb, ["validate", "adir"])).code).toBe(2);
+		const both = await runCliJson(sb, ["validate", "x.json", "--project", "."]);
+		expect(both.code).toBe(1);
+		expect(both.json.error?.kind).toBe("usage");
+	});
+});

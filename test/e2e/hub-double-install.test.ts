@@ -1,0 +1,106 @@
+/**
+ * The extension installed twice (settings `extensions` and `-e`) in the root and in its child: one copy gates
+ * each session and the other stays passive, so every ask, the root's own and the child's forwarded one, is shown
+ * once and recorded once.
+ */
+import { existsSync } from "node:fs";
+import { cp, symlink } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { pickOption } from "../harness/dialog-policy.ts";
+import { REPO_ROOT } from "../harness/paths.ts";
+import { killAllRpc } from "../harness/rpc-session.ts";
+import type { Sandbox } from "../harness/sandbox.ts";
+import { cleanupSandboxes } from "./gate-support.ts";
+import {
+	auditNow,
+	bashCall,
+	childRun,
+	conversation,
+	hubSandbox,
+	isForwarded,
+	killChildren,
+	launch,
+	startRoot,
+	writeTree,
+} from "./hub-support.ts";
+
+const DROPPER_FIXTURE = path.join(REPO_ROOT, "test", "fixtures", "gate-owner-dropper-extension.ts");
+
+afterEach(async () => {
+	killChildren();
+	await killAllRpc();
+	await cleanupSandboxes();
+});
+
+/**
+ * pi loads a file once however it is named (symlinks included), so the second install is a copy of the build, as
+ * a second installed package would be: pi runs a second, separate copy of the extension.
+ */
+async function copyOfBuild(sb: Sandbox): Promise<string> {
+	const secondInstall = path.join(sb.root, "second-install");
+	await cp(path.join(REPO_ROOT, "dist"), path.join(secondInstall, "dist"), { recursive: true });
+	await cp(path.join(REPO_ROOT, "package.json"), path.join(secondInstall, "package.json"));
+	await symlink(path.join(REPO_ROOT, "node_modules"), path.join(secondInstall, "node_modules"));
+	return path.join(secondInstall, "dist", "index.js");
+}
+
+describe("installed twice", () => {
+	it("asks the root's own call once and shows the child's forwarded ask once (the child has two copies too)", async () => {
+		const hub = await hubSandbox();
+		const secondCopy = await copyOfBuild(hub.sb);
+		await hub.sb.writeWorkFile("own.txt", "root's");
+		await hub.sb.writeWorkFile("victim.txt", "child's");
+		await writeTree(hub.sb, [
+			conversation("[child]", [bashCall("rm -f victim.txt")]),
+			conversation(
+				undefined,
+				[bashCall("rm -f own.txt")],
+				[launch("child", "[child] remove the victim", { args: ["-e", secondCopy] })],
+			),
+		]);
+		const { rpc, sessionId: rootId } = await startRoot(hub, pickOption("Allow once"), {
+			extensions: [secondCopy],
+		});
+
+		const run = await rpc.prompt("clean up, then delegate");
+
+		expect(existsSync(hub.sb.workPath("own.txt"))).toBe(false);
+		expect(existsSync(hub.sb.workPath("victim.txt"))).toBe(false);
+		expect(childRun(hub, "child").toolResults).toMatchObject([{ toolName: "bash", isError: false }]);
+		const titles = run.dialogs.map((d) => d.request.title.split("\n")[1]);
+		expect(titles).toEqual(["bash: rm -f own.txt", "bash: rm -f victim.txt"]);
+		expect(run.dialogs.filter((d) => isForwarded(d.request))).toHaveLength(1);
+
+		// One decision recorded per ask: the root's own call once, the forwarded ask once on each side.
+		await expect
+			.poll(() => auditNow(hub.sb).filter((e) => e.tool === "bash").length, { timeout: 5_000 })
+			.toBe(3);
+		const entries = auditNow(hub.sb).filter((e) => e.tool === "bash");
+		expect(entries.filter((e) => e.sessionId === rootId).map((e) => e.event)).toEqual(
+			expect.arrayContaining(["tool_call", "forwarded_ask"]),
+		);
+	});
+
+	it("the passive copy blocks (fail closed) once the copy that gated the session is gone", async () => {
+		const hub = await hubSandbox();
+		const secondCopy = await copyOfBuild(hub.sb);
+		await writeTree(hub.sb, [
+			conversation(undefined, [{ tool: "drop_gate_owner", input: {} }], [bashCall("ls")]),
+		]);
+		const { rpc } = await startRoot(hub, pickOption("Allow once"), {
+			extensions: [secondCopy, DROPPER_FIXTURE],
+		});
+
+		const run = await rpc.prompt("forget the gate, then list");
+
+		expect(run.toolResults).toMatchObject([
+			{ toolName: "drop_gate_owner", isError: false, text: "dropped" },
+			{ toolName: "bash", isError: true },
+		]);
+		expect(run.toolResults[1]?.text).toContain(
+			"the copy of pi-permission-hub that gated this session is gone",
+		);
+		expect(run.dialogs).toEqual([]);
+	});
+});

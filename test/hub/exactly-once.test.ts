@@ -1,0 +1,115 @@
+import { readdirSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { forwardAsk } from "../../src/hub/hub-client.ts";
+import type { ServedAsk, ServerAnswer } from "../../src/hub/hub-server.ts";
+import {
+	makeRequest,
+	PARENT_SESSION,
+	readLog,
+	spawnChild,
+	startServer,
+	tempAgentDir,
+	waitUntil,
+} from "./hub-fixture.ts";
+
+/** Answers allow and names the request it decided, so a response crossed over to another child would show. */
+async function allowNamingRequest({ request }: ServedAsk): Promise<ServerAnswer> {
+	await new Promise((resolve) => setImmediate(resolve));
+	return {
+		decision: "allow",
+		scope: "once",
+		grants: [],
+		source: { kind: "authorizer", link: "hub-test", verdict: "allow", reason: request.id },
+	};
+}
+
+const TROUBLE = new Set([
+	"server.already_answered",
+	"server.respond_failed",
+	"server.handle_failed",
+	"server.request_rejected",
+	"client.response_rejected",
+	"client.request_dropped",
+	"client.parent_gone",
+]);
+
+describe("exactly once", () => {
+	it("two server instances on one inbox (a double install): each ask is decided once and answered once", async () => {
+		const agentDir = tempAgentDir();
+		const first = await startServer(agentDir, allowNamingRequest);
+		const second = await startServer(agentDir, allowNamingRequest);
+		const requests = Array.from({ length: 200 }, () => makeRequest());
+		const outcomes = await Promise.all(
+			requests.map((request) =>
+				forwardAsk(first.target, request, { timeoutMs: 20_000, log: first.log, durable: false }),
+			),
+		);
+		for (const [i, outcome] of outcomes.entries()) {
+			const request = requests[i];
+			if (!request) throw new Error("unreachable");
+			expect(outcome.kind).toBe("answered");
+			if (outcome.kind === "answered") {
+				expect(outcome.source).toMatchObject({ reason: request.id });
+				expect(outcome.response.actionHash).toBe(request.actionHash);
+			}
+			expect((first.calls.get(request.id) ?? 0) + (second.calls.get(request.id) ?? 0)).toBe(1);
+		}
+		console.log(`double install: first decided ${first.calls.size}, second ${second.calls.size} of 200`);
+		expect(first.calls.size + second.calls.size).toBe(200);
+		await waitUntil("inbox empty", () =>
+			[first.layout.requests, first.layout.responses, first.layout.claims].every(
+				(d) => readdirSync(d).length === 0,
+			),
+		);
+		expect(readLog(first.log.file).filter((l) => TROUBLE.has(l.event))).toEqual([]);
+	});
+
+	it("32 child processes × 50 asks against one server: none lost, none duplicated, none answered twice", async () => {
+		const agentDir = tempAgentDir();
+		const { layout, log, calls } = await startServer(agentDir, allowNamingRequest);
+		const children = Array.from({ length: 32 }, () =>
+			spawnChild({
+				mode: "ask",
+				inbox: layout.root,
+				sessionId: PARENT_SESSION,
+				pid: process.pid,
+				count: 50,
+				concurrency: 10,
+				logFile: log.file,
+			}),
+		);
+		await Promise.all(children.map((c) => c.next((l) => l.event === "done", 40_000)));
+		const asked = children.flatMap((c) => c.lines.filter((l) => l.event === "asked"));
+		const outcomes = children.flatMap((c) => c.lines.filter((l) => l.event === "outcome"));
+		expect(asked).toHaveLength(1600);
+		expect(new Set(asked.map((a) => a.id)).size).toBe(1600);
+		expect(outcomes).toHaveLength(1600);
+		const byId = new Map(outcomes.map((o) => [String(o.id), o]));
+		for (const ask of asked) {
+			const outcome = byId.get(String(ask.id));
+			expect(outcome).toMatchObject({
+				kind: "answered",
+				decision: "allow",
+				requestId: ask.id,
+				actionHash: ask.hash,
+				source: { reason: ask.id },
+			});
+		}
+		// Server side: every ask decided exactly once, nothing decided that nobody asked.
+		expect(calls.size).toBe(1600);
+		expect([...calls.values()].every((n) => n === 1)).toBe(true);
+		expect([...calls.keys()].every((id) => byId.has(id))).toBe(true);
+		await waitUntil("inbox empty", () =>
+			[layout.requests, layout.responses, layout.claims].every((d) => readdirSync(d).length === 0),
+		);
+		expect(readLog(log.file).filter((l) => TROUBLE.has(l.event))).toEqual([]);
+		const first = Math.min(...children.map((c) => Number(c.lines.find((l) => l.event === "asked")?.at)));
+		const latencies = outcomes.map((o) => Number(o.ms)).sort((a, b) => a - b);
+		const spanMs = Math.max(...outcomes.map((o) => Number(o.at))) - first;
+		console.log(
+			`fan-in: 32 processes × 50 asks = 1600 decided once each in ${spanMs.toFixed(0)} ms ` +
+				`(${((1600 / spanMs) * 1000).toFixed(0)} asks/s); round trip p50 ${latencies[800]?.toFixed(1)} ms, ` +
+				`p99 ${latencies[1584]?.toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`,
+		);
+	});
+});

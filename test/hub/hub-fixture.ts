@@ -1,0 +1,183 @@
+/**
+ * Shared by the hub tests: real temp agent dirs, valid requests, a real HubServer with a counting decide
+ * callback, the hub log read back, and child node processes running test/hub/hub-child.ts.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterEach } from "vitest";
+import { HubLog } from "../../src/hub/hub-log.ts";
+import { HubServer, type ServedAsk, type ServerAnswer } from "../../src/hub/hub-server.ts";
+import { type InboxLayout, inboxLayout } from "../../src/hub/inbox-layout.ts";
+import type { ParentTarget } from "../../src/hub/resolve-parent.ts";
+
+export { hashOf, makeRequest } from "./sample-request.ts";
+
+export const CHILD_SCRIPT = join(import.meta.dirname, "hub-child.ts");
+export const PARENT_SESSION = "0192f3a4-5b6c-7d8e-9f00-aabbccddeeff";
+
+const cleanups: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+	// Last registered first: servers close and children die before their directories go.
+	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+export function onCleanup(cleanup: () => void | Promise<void>): void {
+	cleanups.push(cleanup);
+}
+
+/** A fresh agent dir, removed after the test. */
+export function tempAgentDir(): string {
+	const dir = mkdtempSync(join(tmpdir(), "pph-hub-"));
+	onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+	return dir;
+}
+
+export interface LogLine {
+	readonly event: string;
+	readonly pid: number;
+	readonly [key: string]: unknown;
+}
+
+export function readLog(file: string): LogLine[] {
+	if (!existsSync(file)) return [];
+	return readFileSync(file, "utf8")
+		.split("\n")
+		.filter((line) => line !== "")
+		.map((line) => JSON.parse(line) as LogLine);
+}
+
+export async function waitUntil(what: string, condition: () => boolean, timeoutMs = 5000): Promise<void> {
+	const start = Date.now();
+	while (!condition()) {
+		if (Date.now() - start > timeoutMs)
+			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+		await sleep(10);
+	}
+}
+
+export function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export type Decide = (ask: ServedAsk) => Promise<ServerAnswer>;
+
+export const ALLOW_BY_TEST: ServerAnswer = {
+	decision: "allow",
+	scope: "once",
+	grants: [],
+	source: { kind: "authorizer", link: "hub-test", verdict: "allow" },
+};
+
+export interface TestServer {
+	readonly server: HubServer;
+	readonly layout: InboxLayout;
+	readonly log: HubLog;
+	/** How many times decide was called, by request id. */
+	readonly calls: Map<string, number>;
+	readonly target: ParentTarget;
+}
+
+/** A real HubServer on a fresh inbox under `agentDir`, closed after the test. */
+export async function startServer(
+	agentDir: string,
+	decide: Decide = async () => ALLOW_BY_TEST,
+	sessionId = PARENT_SESSION,
+): Promise<TestServer> {
+	const layout = inboxLayout(agentDir, sessionId);
+	const log = new HubLog(join(agentDir, "hub.log"));
+	const calls = new Map<string, number>();
+	const server = new HubServer({
+		layout,
+		base: agentDir,
+		sessionId,
+		path: ["root"],
+		log,
+		decide: (ask) => {
+			calls.set(ask.request.id, (calls.get(ask.request.id) ?? 0) + 1);
+			return decide(ask);
+		},
+	});
+	await server.open();
+	onCleanup(() => server.close());
+	const target: ParentTarget = {
+		sessionId,
+		inbox: layout.root,
+		location: "other-process",
+		pid: process.pid,
+		path: ["root"],
+		via: "test",
+	};
+	return { server, layout, log, calls, target };
+}
+
+/** A decide callback that answers only when the test says so, and records each call's signal. */
+export function heldDecide(): {
+	readonly decide: Decide;
+	readonly pending: Map<string, { readonly signal: AbortSignal; answer(a: ServerAnswer): void }>;
+} {
+	const pending = new Map<string, { readonly signal: AbortSignal; answer(a: ServerAnswer): void }>();
+	const decide: Decide = (ask) =>
+		new Promise((resolve) => pending.set(ask.request.id, { signal: ask.signal, answer: resolve }));
+	return { decide, pending };
+}
+
+export interface Child {
+	readonly process: ChildProcess;
+	readonly lines: Record<string, unknown>[];
+	readonly stderr: () => string;
+	/** Resolves with the exit code (null when killed by a signal). */
+	readonly exited: Promise<number | null>;
+	next(
+		predicate: (line: Record<string, unknown>) => boolean,
+		timeoutMs?: number,
+	): Promise<Record<string, unknown>>;
+}
+
+/** Run test/hub/hub-child.ts with a JSON job; every stdout line is a JSON record. Killed after the test. */
+export function spawnChild(job: Record<string, unknown>): Child {
+	const child = spawn(process.execPath, [CHILD_SCRIPT, JSON.stringify(job)], {
+		stdio: ["ignore", "pipe", "pipe"],
+		env: { ...process.env, NODE_NO_WARNINGS: "1" },
+	});
+	const lines: Record<string, unknown>[] = [];
+	let stderr = "";
+	child.stderr?.on("data", (chunk: Buffer) => {
+		stderr += chunk.toString("utf8");
+	});
+	const waiters: (() => void)[] = [];
+	if (child.stdout) {
+		createInterface({ input: child.stdout }).on("line", (line) => {
+			lines.push(JSON.parse(line) as Record<string, unknown>);
+			for (const wake of waiters.splice(0)) wake();
+		});
+	}
+	const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+	onCleanup(() => {
+		if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+	});
+	return {
+		process: child,
+		lines,
+		stderr: () => stderr,
+		exited,
+		async next(predicate, timeoutMs = 15_000) {
+			const start = Date.now();
+			for (;;) {
+				const found = lines.find(predicate);
+				if (found) return found;
+				if (child.exitCode !== null || child.signalCode !== null) {
+					throw new Error(`child exited (${child.exitCode ?? child.signalCode}) first: ${stderr}`);
+				}
+				if (Date.now() - start > timeoutMs)
+					throw new Error(`child line not seen in ${timeoutMs} ms: ${stderr}`);
+				await new Promise<void>((resolve) => {
+					waiters.push(resolve);
+					setTimeout(resolve, 50);
+				});
+			}
+		},
+	};
+}

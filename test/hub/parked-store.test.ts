@@ -1,0 +1,180 @@
+import { readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ParkedStore } from "../../src/hub/parked-store.ts";
+import { MAX_REQUEST_BYTES } from "../../src/hub/protocol.ts";
+import { newRequestId } from "../../src/hub/request-id.ts";
+import { makeRequest, sleep, spawnChild, tempAgentDir } from "./hub-fixture.ts";
+
+function store(): { readonly store: ParkedStore; readonly dir: string; readonly base: string } {
+	const base = tempAgentDir();
+	const dir = join(base, "pi-permission-hub", "parked");
+	return { store: new ParkedStore(dir, base), dir, base };
+}
+
+const soon = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+describe("ParkedStore: park, entries, answer", () => {
+	it("parks durably in a private directory and lists what is in force, oldest first", async () => {
+		const { store: parked, dir } = store();
+		const older = makeRequest({ id: newRequestId(Date.now() - 5000), unanswered: "defer" });
+		const newer = makeRequest({ unanswered: "defer" });
+		await parked.park(newer);
+		await parked.park(older);
+		expect(statSync(dir).mode & 0o777).toBe(0o700);
+		expect(statSync(join(dir, `${older.id}.request.json`)).mode & 0o777).toBe(0o600);
+		expect(parked.entries().map((e) => e.request.id)).toEqual([older.id, newer.id]);
+		expect(parked.entries().every((e) => e.answer === null)).toBe(true);
+		expect(parked.request(older.id)).toEqual(older);
+	});
+
+	it("the first answer wins; unknown, expired and already answered ones are refused with the right reason", async () => {
+		const { store: parked } = store();
+		const request = makeRequest({ unanswered: "defer" });
+		const expired = makeRequest({ unanswered: "defer", expiresAt: new Date(Date.now() - 1).toISOString() });
+		await parked.park(request);
+		await parked.park(expired);
+		const first = parked.answer(request.id, "allow", "cli", null, "ok from the CLI");
+		expect(first).toMatchObject({
+			ok: true,
+			answer: { requestId: request.id, actionHash: request.actionHash, decision: "allow", via: "cli" },
+		});
+		expect(parked.answer(request.id, "deny", "dialog", "root")).toMatchObject({
+			ok: false,
+			reason: "answered",
+		});
+		expect(parked.answer(expired.id, "allow", "cli", null)).toMatchObject({ ok: false, reason: "expired" });
+		expect(parked.answer(newRequestId(), "allow", "cli", null)).toMatchObject({
+			ok: false,
+			reason: "unknown",
+		});
+		for (const trick of ["../../etc/passwd", "", `${request.id}/..`, request.id.toLowerCase()]) {
+			expect(parked.answer(trick, "allow", "cli", null)).toMatchObject({ ok: false, reason: "unknown" });
+		}
+		// The entry shows the first answer; the expired request is no longer listed.
+		expect(parked.entries()).toEqual([{ request, answer: first.ok ? first.answer : null }]);
+	});
+
+	it("an approval lets exactly one identical action through; a denial lets none", async () => {
+		const { store: parked } = store();
+		const allowed = makeRequest({ unanswered: "defer" });
+		const denied = makeRequest({ unanswered: "defer" });
+		await parked.park(allowed);
+		await parked.park(denied);
+		expect(parked.find(allowed.actionHash)).toBeNull();
+		parked.answer(allowed.id, "allow", "dialog", "root");
+		parked.answer(denied.id, "deny", "dialog", "root");
+		const approval = parked.find(allowed.actionHash);
+		expect(approval).toEqual({
+			requestId: allowed.id,
+			actionHash: allowed.actionHash,
+			approvedVia: "dialog",
+		});
+		expect(parked.find(denied.actionHash)).toBeNull();
+		expect(parked.find("0".repeat(64))).toBeNull();
+		if (!approval) return;
+		expect(parked.consume(approval)).toBe(true);
+		expect(parked.consume(approval)).toBe(false);
+		expect(parked.find(allowed.actionHash)).toBeNull();
+		expect(parked.request(allowed.id)).toBeNull();
+	});
+
+	it("an approval stops working when its request expires, even if nothing in the directory changed", async () => {
+		const { store: parked } = store();
+		const request = makeRequest({ unanswered: "defer", expiresAt: soon(400) });
+		await parked.park(request);
+		parked.answer(request.id, "allow", "cli", null);
+		expect(parked.find(request.actionHash)).not.toBeNull();
+		await sleep(500);
+		expect(parked.find(request.actionHash)).toBeNull();
+	});
+
+	it("8 processes consuming the same approval at once: exactly one succeeds", async () => {
+		const { store: parked, dir, base } = store();
+		const request = makeRequest({ unanswered: "defer" });
+		await parked.park(request);
+		parked.answer(request.id, "allow", "cli", null);
+		const go = join(base, "go");
+		const children = Array.from({ length: 8 }, () =>
+			spawnChild({ mode: "consume", dir, base, hash: request.actionHash, go }),
+		);
+		await Promise.all(children.map((c) => c.next((l) => l.event === "ready")));
+		writeFileSync(go, "");
+		const results = await Promise.all(children.map((c) => c.next((l) => l.event === "consumed")));
+		const found = results.filter((r) => r.found === true).length;
+		const consumed = results.filter((r) => r.consumed === true).length;
+		console.log(`parked consume race: 8 processes, ${found} found the approval, ${consumed} consumed it`);
+		expect(consumed).toBe(1);
+		expect(readdirSync(dir)).toEqual([]);
+	});
+
+	it("sweep removes expired requests with their answers and answers without a request; keeps the rest", async () => {
+		const { store: parked, dir } = store();
+		const live = makeRequest({ unanswered: "defer" });
+		const expired = makeRequest({ unanswered: "defer", expiresAt: soon(200) });
+		await parked.park(live);
+		await parked.park(expired);
+		parked.answer(expired.id, "allow", "cli", null);
+		const orphan = newRequestId();
+		writeFileSync(join(dir, `${orphan}.answer.json`), "{}");
+		expect(parked.sweep()).toBe(1);
+		await sleep(300);
+		expect(parked.sweep()).toBeGreaterThan(0);
+		expect(readdirSync(dir)).toEqual([`${live.id}.request.json`]);
+	});
+
+	it("hostile files are ignored: symlinks, malformed or oversized files, forged answers, odd names", async () => {
+		const { store: parked, dir, base } = store();
+		const real = makeRequest({ unanswered: "defer" });
+		await parked.park(real);
+		// A symlinked request (its target is a valid, approved request elsewhere).
+		const linked = makeRequest({ unanswered: "defer" });
+		writeFileSync(join(base, "elsewhere.json"), JSON.stringify(linked));
+		symlinkSync(join(base, "elsewhere.json"), join(dir, `${linked.id}.request.json`));
+		writeFileSync(
+			join(dir, `${linked.id}.answer.json`),
+			JSON.stringify({
+				requestId: linked.id,
+				actionHash: linked.actionHash,
+				decision: "allow",
+				via: "cli",
+				answeredAt: new Date().toISOString(),
+				responderSessionId: null,
+			}),
+		);
+		// A forged answer approving another action than the request it names.
+		const forged = makeRequest({ unanswered: "defer" });
+		await parked.park(forged);
+		writeFileSync(
+			join(dir, `${forged.id}.answer.json`),
+			JSON.stringify({
+				requestId: forged.id,
+				actionHash: "e".repeat(64),
+				decision: "allow",
+				via: "cli",
+				answeredAt: new Date().toISOString(),
+				responderSessionId: null,
+			}),
+		);
+		// Malformed, oversized, mismatched and oddly named files.
+		const bad = newRequestId();
+		writeFileSync(join(dir, `${bad}.request.json`), "{ not json");
+		writeFileSync(join(dir, `${bad}.answer.json`), "[]");
+		const big = makeRequest({ unanswered: "defer" });
+		writeFileSync(
+			join(dir, `${big.id}.request.json`),
+			`${JSON.stringify(big)}${" ".repeat(MAX_REQUEST_BYTES)}`,
+		);
+		const mismatch = makeRequest({ unanswered: "defer" });
+		writeFileSync(join(dir, `${newRequestId()}.request.json`), JSON.stringify(mismatch));
+		for (const name of ["..request.json", "x.request.json", `${real.id.toLowerCase()}.request.json`]) {
+			writeFileSync(join(dir, name), JSON.stringify(real));
+		}
+		expect(parked.entries().map((e) => e.request.id)).toEqual([real.id, forged.id].sort());
+		expect(parked.find(linked.actionHash)).toBeNull();
+		expect(parked.find("e".repeat(64))).toBeNull();
+		expect(parked.find(forged.actionHash)).toBeNull();
+		expect(parked.request(linked.id)).toBeNull();
+		expect(parked.answer(linked.id, "allow", "cli", null)).toMatchObject({ ok: false, reason: "unknown" });
+	});
+});
