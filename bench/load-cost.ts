@@ -3,18 +3,24 @@
  * makes one bash call and answers; the same script with and without `-e dist/index.js`, runs interleaved
  * (the order flips every pair), wall time from spawn to exit, medians compared.
  */
+import { join } from "node:path";
 import { writeScript } from "../test/harness/faux-script.ts";
-import { EXTENSION_ENTRY } from "../test/harness/paths.ts";
+import { EXTENSION_ENTRY, REPO_ROOT } from "../test/harness/paths.ts";
 import { runPrint } from "../test/harness/print-run.ts";
 import { createSandbox, type Sandbox } from "../test/harness/sandbox.ts";
+import { type GateModules, gateModules } from "./module-graph.ts";
 import type { FigureResult } from "./report.ts";
 import { summarize } from "./stats.ts";
 
 const RUNS = 15;
 const EXPECTED = 'RESULTS: [{"tool":"bash","text":"hi\\n","isError":false}]';
 
-async function timedRun(sandbox: Sandbox, gated: boolean): Promise<number> {
-	const run = await runPrint({ sandbox, prompt: "say hi", extensions: gated ? [EXTENSION_ENTRY] : [] });
+async function timedRun(
+	sandbox: Sandbox,
+	gated: boolean,
+	env: Readonly<Record<string, string>> = {},
+): Promise<number> {
+	const run = await runPrint({ sandbox, prompt: "say hi", extensions: gated ? [EXTENSION_ENTRY] : [], env });
 	if (run.code !== 0 || !run.stdout.includes(EXPECTED)) {
 		throw new Error(
 			`a ${gated ? "gated" : "bare"} print run did not make its call (exit ${run.code}): ${run.stdout.slice(0, 300)} ${run.stderr.slice(-500)}`,
@@ -47,9 +53,11 @@ export async function loadCostFigure(): Promise<FigureResult> {
 		}
 		const g = summarize(gated);
 		const b = summarize(bare);
+		const modules = await tracedModules(sandbox);
 		return {
 			figure: `4. Load cost on a whole short pi run (print mode, one bash call, ${RUNS} interleaved runs each)`,
 			measurements: [
+				{ label: "  gate's own modules loaded on this run (dist/)", value: modules.gateModules, unit: "" },
 				{
 					label: "added wall time: median(gated) − median(bare)",
 					value: g.median - b.median,
@@ -62,9 +70,31 @@ export async function loadCostFigure(): Promise<FigureResult> {
 			notes: [
 				"wall time from spawn to exit of `node cli.js -e <faux model> [-e dist/index.js] --no-session -p`, no config file",
 				`gated min/max ${g.min}/${g.max} ms, bare min/max ${b.min}/${b.max} ms`,
+				...describeModules(modules),
 			],
 		};
 	} finally {
 		await sandbox.cleanup();
 	}
+}
+
+/** One more gated run, untimed, with module resolution traced (see module-trace.ts). */
+async function tracedModules(sandbox: Sandbox): Promise<GateModules> {
+	const trace = join(sandbox.root, "module-trace.jsonl");
+	await timedRun(sandbox, true, {
+		NODE_OPTIONS: `--import=${join(REPO_ROOT, "bench", "module-trace.ts")}`,
+		PPH_MODULE_TRACE: trace,
+	});
+	return gateModules(trace, join(REPO_ROOT, "dist"));
+}
+
+function describeModules(modules: GateModules): string[] {
+	const first = modules.packages.filter((p) => p.loadedByGate).map((p) => p.name);
+	const already = modules.packages.filter((p) => !p.loadedByGate);
+	return [
+		`packages the gate imports on this run: ${first.join(", ") || "none"} (first loaded by the gate)` +
+			(already.length > 0
+				? `; ${already.map((p) => `${p.name} (${p.modules} modules)`).join(", ")} imported too but already loaded by the scripted model extension, so its import cost is NOT in the difference above (see figure 2, "zod alone")`
+				: ""),
+	];
 }

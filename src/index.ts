@@ -6,6 +6,8 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { listenForLinkRegistrations } from "./authority/event-registration.ts";
+import { registerPermissionsCommand } from "./commands/permissions-command.ts";
+import { permissionsViewFor } from "./commands/permissions-views.ts";
 import type { SessionGate } from "./gate/session-gate.ts";
 import { claimSession, gatedByAnother, releaseSession } from "./gate/session-owners.ts";
 
@@ -15,7 +17,16 @@ type Role =
 	| { readonly kind: "passive"; readonly sessionId: string };
 
 export default function piPermissionHub(pi: ExtensionAPI): void {
-	const self = {};
+	const self = {
+		alive: (): boolean => {
+			try {
+				pi.getActiveTools();
+				return true;
+			} catch {
+				return false;
+			}
+		},
+	};
 	let role: Role | null = null;
 	listenForLinkRegistrations(pi.events);
 
@@ -35,13 +46,21 @@ export default function piPermissionHub(pi: ExtensionAPI): void {
 	};
 	const current = (ctx: ExtensionContext): Role => role ?? start(ctx, "startup");
 
-	/** The gate deciding this call, or null when another copy decides it; throws when no copy does. */
+	/**
+	 * The gate deciding this call, or null when another live copy decides it. When the copy that gated the
+	 * session is gone, this copy takes over (fail closed: it never lets a call through ungated).
+	 */
 	const gateFor = async (ctx: ExtensionContext): Promise<SessionGate | null> => {
-		const now = current(ctx);
+		let now = current(ctx);
+		if (now.kind === "passive" && !gatedByAnother(now.sessionId, self)) now = start(ctx, "startup");
 		if (now.kind === "gate") return now.gate;
-		if (gatedByAnother(now.sessionId, self)) return null;
-		throw new Error("the copy of pi-permission-hub that gated this session is gone");
+		return gatedByAnother(now.sessionId, self) ? null : Promise.reject(new Error("no copy of the gate owns this session"));
 	};
+
+	registerPermissionsCommand(pi, async (ctx) => {
+		await gateFor(ctx).catch(() => null);
+		return permissionsViewFor(ctx.sessionManager.getSessionId());
+	});
 
 	pi.on("session_start", async (event, ctx) => {
 		const now = start(ctx, event.reason);

@@ -10,7 +10,12 @@
  * Links only see asks: a call the policy already allows or denies never reaches them.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { type AuthorizerRequest, type CommandUnit, type LinkVerdict, registerAuthorizer } from "pi-permission-hub";
+import {
+	type AuthorizerRequest,
+	type CommandUnit,
+	type LinkVerdict,
+	registerAuthorizer,
+} from "pi-permission-hub";
 
 const PROTECTED_BRANCHES = new Set(["main", "master"]);
 
@@ -30,8 +35,13 @@ function decide(request: AuthorizerRequest): LinkVerdict {
 	const commands = request.parts.flatMap((part) => (part.command ? [part.command] : []));
 	if (commands.length === 0) return { verdict: "defer" };
 	const push = commands.find(isRiskyPush);
-	if (push) return { verdict: "deny", reason: `git-guard: "${push.text}" pushes to a protected branch or forces; open a pull request instead` };
-	if (commands.every(isFetch)) return { verdict: "allow", reason: "git-guard: fetching does not change the working tree" };
+	if (push)
+		return {
+			verdict: "deny",
+			reason: `git-guard: "${push.text}" pushes to a protected branch or forces; open a pull request instead`,
+		};
+	if (commands.every(isFetch))
+		return { verdict: "allow", reason: "git-guard: fetching does not change the working tree" };
 	return { verdict: "defer" };
 }
 
@@ -49,6 +59,9 @@ function isFetch(command: CommandUnit): boolean {
 function isRiskyPush(command: CommandUnit): boolean {
 	const args = gitArgs(command);
 	if (!args || args[0] !== "push") return false;
-	if (args.some((a) => a === "-f" || a === "--force" || a.startsWith("--force-with-lease") || a.startsWith("+"))) return true;
+	if (
+		args.some((a) => a === "-f" || a === "--force" || a.startsWith("--force-with-lease") || a.startsWith("+"))
+	)
+		return true;
 	return args.slice(1).some((a) => !a.startsWith("-") && PROTECTED_BRANCHES.has(a.split(":").at(-1) ?? ""));
 }

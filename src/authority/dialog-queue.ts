@@ -5,6 +5,8 @@
  */
 export interface QueuedDialog {
 	readonly id: string;
+	/** What is being asked, for the list of pending asks (`bash: rm -rf build — subagent root ← worker`). */
+	readonly label?: string;
 	/** Called by `recheckWaiting`: an ask a new grant now covers can settle itself without a dialog. */
 	readonly recheck?: () => void;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { originLabel } from "../origin/origin.ts";
 import type { SessionGrant } from "../policy/session-grant.ts";
 import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
 import { buildAskPrompt } from "./ask-prompt.ts";
@@ -38,6 +39,7 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 		const signal = ask.signal ? AbortSignal.any([ask.signal, withdraw.signal]) : withdraw.signal;
 		const item = {
 			id: randomUUID(),
+			label: `${ask.action.tool}: ${ask.action.preview.slice(0, 120)} — ${originLabel(ask.origin)} (${ask.action.tier})`,
 			recheck: () => {
 				const decision = ask.settledElsewhere?.();
 				if (decision && settle) {

@@ -39,9 +39,11 @@ function write(value: unknown, depth: number, seen: Set<object>): string {
 		if (Array.isArray(value)) {
 			return `[${value.map((item: unknown) => (item === undefined ? "null" : write(item, depth + 1, seen))).join(",")}]`;
 		}
-		const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		// The default sort compares UTF-16 code units, the order canonical JSON promises.
+		const keys = Object.keys(value).sort();
 		let out = "";
-		for (const [key, item] of entries) {
+		for (const key of keys) {
+			const item: unknown = Reflect.get(value, key);
 			if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
 			out += `${out === "" ? "" : ","}${JSON.stringify(key)}:${write(item, depth + 1, seen)}`;
 		}

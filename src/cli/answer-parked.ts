@@ -48,10 +48,7 @@ export async function answerParked(input: CommandInput, verdict: "allow" | "deny
 
 	const now = input.io.now();
 	// Who asked is only an annotation: a log that cannot be read leaves it unknown (the write below will tell).
-	const origin = await parkedRequestOrigin(auditLogFiles(input.agentDir, input.log), id).then(
-		(found) => found.origin,
-		() => null,
-	);
+	const origin = await parkedRequestOrigin(auditLogFiles(input.agentDir, input.log), id).catch(() => null);
 	const auditFile = input.log ?? defaultAuditLog(input.agentDir);
 	const writer = new AuditWriter({ file: auditFile });
 	await writer.record(cliAuditEntry({ request, verdict, reason, origin, now }));

@@ -47,7 +47,7 @@ export async function scanAuditLogs(
 	};
 }
 
-/** One line about where the entries came from, e.g. `2 corrupt lines skipped` notes included. */
+/** Where the entries came from, and how many corrupt lines were skipped, for a command's header line. */
 export function describeScan(scan: AuditScan): string {
 	const read = scan.files.filter((f) => f.status === "read");
 	const where =

@@ -33,11 +33,15 @@ import type { GateOutcome } from "./gate-outcome.ts";
 import { toolsForRun } from "./hidden-tools.ts";
 import { createPolicyQuery } from "./policy-query.ts";
 import { publishPolicyQuery } from "./query-registry.ts";
-import { recordDecision } from "./record-decision.ts";
+import { type DecisionSinks, recordDecision } from "./record-decision.ts";
 import { sessionClassifier } from "./session-classifier.ts";
 import { SessionHub } from "./session-hub.ts";
 import { chooseTerminal } from "./session-terminal.ts";
 import { StatusReporter } from "./status-reporter.ts";
+import type { PermissionsSnapshot } from "../commands/permissions-report.ts";
+import { publishPermissionsView } from "../commands/permissions-views.ts";
+
+const RECENT_DECISIONS = 20;
 
 export interface SessionGateOptions {
 	readonly pi: ExtensionAPI;
@@ -65,6 +69,10 @@ export class SessionGate {
 	private readonly pi: ExtensionAPI;
 	private readonly deps: Promise<GateDeps>;
 	private readonly unpublishQuery: () => void;
+	private readonly unpublishView: () => void;
+	/** The last decisions, newest last, for `/permissions`. */
+	private readonly recent: DecisionEvent[] = [];
+	private readonly sinks: DecisionSinks;
 
 	constructor(options: SessionGateOptions) {
 		const { pi, ctx, env } = options;
@@ -82,6 +90,8 @@ export class SessionGate {
 			env,
 			parked: options.parked,
 			forwardWithUI: true,
+			sessionFile: ctx.sessionManager.getSessionFile() ?? null,
+			promptAgentName: promptAgentName(ctx),
 		});
 		this.origin = resolveOrigin({ subagent: this.hub.subagent, env, hasUI: ctx.hasUI });
 		const identity = { sessionId: this.sessionId, path: this.hub.path };
@@ -93,6 +103,14 @@ export class SessionGate {
 		});
 		this.grants = new SessionGrants(this.sessionId);
 		this.audit = new AuditWriter({ file: join(this.agentDir, "pi-permission-hub", "audit.jsonl") });
+		this.sinks = {
+			audit: this.audit,
+			emit: (event) => {
+				this.recent.push(event);
+				if (this.recent.length > RECENT_DECISIONS) this.recent.shift();
+				pi.events.emit(DECISION_EVENT_CHANNEL, event);
+			},
+		};
 		this.status = new StatusReporter(ctx);
 		const annotations = (tool: string): ToolAnnotations | undefined =>
 			pi.getAllTools().find((t) => t.name === tool)?.annotations;
@@ -136,6 +154,7 @@ export class SessionGate {
 		});
 		// Every call awaits `deps` and fails closed on a rejection; this only keeps it from being unhandled.
 		this.deps.catch(() => undefined);
+		this.unpublishView = publishPermissionsView(this.sessionId, this);
 		this.unpublishQuery = publishPolicyQuery(this.sessionId, {
 			decide: async (call) => (await this.deps).policyQuery.decide(call),
 		});
@@ -204,7 +223,7 @@ export class SessionGate {
 				latencyMs: performance.now() - started,
 				policy,
 			},
-			{ audit: this.audit, emit: (e) => this.pi.events.emit(DECISION_EVENT_CHANNEL, e) },
+			this.sinks,
 		).catch(() => undefined);
 		return decided.answer;
 	}
@@ -273,7 +292,48 @@ export class SessionGate {
 		event.systemPromptOptions.selectedTools = next.tools;
 	}
 
+	/** What `/permissions` shows. */
+	snapshot(): PermissionsSnapshot {
+		const policy = this.store.current();
+		const { parent } = this.hub;
+		const reach =
+			parent.kind === "child"
+				? `through parent session ${parent.parent.sessionId} (${parent.parent.location}, found via ${parent.parent.via})`
+				: parent.kind === "orphan"
+					? `nobody: ${parent.why}`
+					: this.currentCtx.hasUI
+						? "this session's own UI"
+						: "nobody (no UI and no parent): asks are parked or refused";
+		return {
+			sessionId: this.sessionId,
+			origin: this.origin,
+			reach,
+			inbox: this.hub.serving?.layout.root ?? null,
+			policy,
+			links: policy.authorizerChain.map((name) => ({ name, registered: getAuthorizer(name) !== undefined })),
+			pending: this.dialogs.pending().map((item) => item.label ?? item.id),
+			children: this.hub.children().map((child) => ({
+				label: child.path.join(" ← "),
+				where: `${child.inProcess ? "in-process" : `pid ${child.pid}`}, depth ${child.path.length - 1}, since ${child.startedAt.slice(11, 19)}`,
+			})),
+			recent: this.recent.map((d) => ({
+				time: d.time,
+				tool: d.tool,
+				preview: d.preview,
+				outcome: d.outcome,
+				source: d.source,
+				origin: d.origin,
+			})),
+			grants: this.grants.list(),
+		};
+	}
+
+	revokeGrant(id: string): boolean {
+		return this.grants.revoke(id);
+	}
+
 	async shutdown(): Promise<void> {
+		this.unpublishView();
 		this.closing.abort();
 		this.unpublishQuery();
 		await this.hub.close();
@@ -301,7 +361,7 @@ export class SessionGate {
 					latencyMs: performance.now() - started,
 					policy,
 				},
-				{ audit: this.audit, emit: (e) => this.pi.events.emit(DECISION_EVENT_CHANNEL, e) },
+				this.sinks,
 			);
 		} catch {
 			// The decision stands whether or not it could be recorded; the writer reports its own errors.
@@ -327,4 +387,13 @@ function gateError(tool: string, error: unknown): GateOutcome {
 		reason: gateErrorReason(`this ${tool} call`, message),
 		chain: [],
 	};
+}
+
+/** The agent name a launcher wrote into this session's system prompt (pi-subagents: `<active_agent name="…"/>`). */
+function promptAgentName(ctx: ExtensionContext): string | null {
+	try {
+		return /<active_agent name="([^"<>]{1,200})"/.exec(ctx.getSystemPrompt())?.[1] ?? null;
+	} catch {
+		return null;
+	}
 }

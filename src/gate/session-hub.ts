@@ -2,7 +2,14 @@ import { isAbsolute, join, relative } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { HubLog } from "../hub/hub-log.ts";
 import type { HubServer } from "../hub/hub-server.ts";
-import { hubRoot, inboxLayout } from "../hub/inbox-layout.ts";
+import {
+	announcedChildren,
+	announceToParent,
+	type ChildAnnouncement,
+	withdrawAnnouncement,
+} from "../hub/child-announcement.ts";
+import { hubRoot, inboxLayout, inboxLayoutAt } from "../hub/inbox-layout.ts";
+import { PROTOCOL } from "../hub/protocol.ts";
 import { inheritedEnv } from "../hub/inherited-env.ts";
 import { PARENT_ENV, serializeParentLink } from "../hub/parent-link.ts";
 import type { ParkedStore } from "../hub/parked-store.ts";
@@ -25,6 +32,10 @@ export interface SessionHubOptions {
 	readonly parked: ParkedStore;
 	/** Whether a child with its own UI still forwards to a named parent (config; default true). */
 	readonly forwardWithUI: boolean;
+	/** pi's session file, when persisted. */
+	readonly sessionFile: string | null;
+	/** An agent name the launcher put in the system prompt (`<active_agent name="…">`), caller-claimed. */
+	readonly promptAgentName: string | null;
 }
 
 /**
@@ -52,11 +63,13 @@ export class SessionHub {
 			inherited: inheritedEnv(),
 			env: options.env,
 			pid: process.pid,
+			sessionFile: options.sessionFile,
 		});
 		this.parent =
 			found.kind === "child" && options.hasUI && !options.forwardWithUI ? { kind: "root" } : found;
+		// The prompt tag belongs to this session; the environment may be the root's (an in-process child).
 		const label =
-			sanitizeLabel(claimedAgentName(options.env) ?? "") ||
+			sanitizeLabel(options.promptAgentName ?? claimedAgentName(options.env) ?? "") ||
 			(this.parent.kind === "root" ? "root" : "subagent");
 		this.path = this.parent.kind === "child" ? [...this.parent.parent.path, label] : [label];
 		this.subagent = this.parent.kind === "root" ? null : { name: label, path: this.path };
@@ -82,7 +95,15 @@ export class SessionHub {
 		const { sessionId, agentDir, hasUI } = this.options;
 		const layout = inboxLayout(agentDir, sessionId);
 		const primary = otherLiveSessions(sessionId).length === 0;
-		sessionStarted({ sessionId, hasUI, inbox: layout.root, path: this.path, startedAt: Date.now() });
+		sessionStarted({
+			sessionId,
+			hasUI,
+			inbox: layout.root,
+			path: this.path,
+			sessionFile: this.options.sessionFile,
+			startedAt: Date.now(),
+		});
+		this.announce();
 		if (!hasUI && !this.forwards) return;
 		this.server = server(layout);
 		await this.server.open();
@@ -109,12 +130,36 @@ export class SessionHub {
 		return parked.entries().filter((e) => e.answer === null && inside(cwd, e.request.cwd));
 	}
 
+	/** The gated children that announced themselves to this session's inbox and still run. */
+	children(): ChildAnnouncement[] {
+		return this.server ? announcedChildren(this.server.layout) : [];
+	}
+
 	async close(): Promise<void> {
+		if (this.parent.kind === "child") {
+			withdrawAnnouncement(inboxLayoutAt(this.parent.parent.inbox), this.options.sessionId);
+		}
 		for (const off of this.unsubscribe) off();
 		this.restoreEnv?.();
 		sessionEnded(this.options.sessionId);
 		await this.server?.close();
 		this.server = null;
+	}
+
+	/** A gated child tells its parent it exists; a parent that cannot be told is logged, not fatal. */
+	private announce(): void {
+		if (this.parent.kind !== "child") return;
+		const { parent } = this.parent;
+		const failed = announceToParent(inboxLayoutAt(parent.inbox), {
+			protocol: PROTOCOL,
+			sessionId: this.options.sessionId,
+			agent: this.path.at(-1) ?? "subagent",
+			path: [...this.path],
+			pid: process.pid,
+			inProcess: parent.location === "same-process",
+			startedAt: new Date().toISOString(),
+		});
+		if (failed) this.log.write("child.announce_failed", { parent: parent.sessionId, reason: failed });
 	}
 
 	private onChildAnnounced(data: unknown): void {

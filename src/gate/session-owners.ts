@@ -6,8 +6,11 @@
  */
 const OWNERS_KEY = Symbol.for("pi-permission-hub.session-owners.v1");
 
-/** A copy of the extension, by identity: any object the copy creates once. */
-export type GateCopy = object;
+/** A copy of the extension, by identity, able to say whether pi still runs it. */
+export interface GateCopy {
+	/** False once pi has replaced or unloaded this copy's runtime (its API then throws "stale"). */
+	alive(): boolean;
+}
 
 function owners(): Map<string, GateCopy> {
 	const slot = globalThis as { [OWNERS_KEY]?: Map<string, GateCopy> };
@@ -19,15 +22,16 @@ function owners(): Map<string, GateCopy> {
 export function claimSession(sessionId: string, copy: GateCopy): boolean {
 	const table = owners();
 	const owner = table.get(sessionId);
-	if (owner !== undefined && owner !== copy) return false;
+	// An owner pi no longer runs (unloaded without a shutdown) must not leave the session ungated.
+	if (owner !== undefined && owner !== copy && owner.alive()) return false;
 	table.set(sessionId, copy);
 	return true;
 }
 
-/** True while some copy other than `copy` gates `sessionId`. */
+/** True while some copy other than `copy` gates `sessionId` and pi still runs it. */
 export function gatedByAnother(sessionId: string, copy: GateCopy): boolean {
 	const owner = owners().get(sessionId);
-	return owner !== undefined && owner !== copy;
+	return owner !== undefined && owner !== copy && owner.alive();
 }
 
 /** The owner lets go when its session shuts down; a passive copy's release changes nothing. */

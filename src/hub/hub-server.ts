@@ -84,7 +84,9 @@ export class HubServer {
 
 	private prepareInbox(): void {
 		const { layout, base } = this.options;
-		for (const dir of [layout.requests, layout.responses, layout.claims]) ensurePrivateDir(dir, base);
+		for (const dir of [layout.requests, layout.responses, layout.claims, layout.children]) {
+			ensurePrivateDir(dir, base);
+		}
 		const info: ServerInfo = {
 			protocol: PROTOCOL,
 			sessionId: this.options.sessionId,
@@ -176,21 +178,36 @@ export class HubServer {
 		if (this.closed || this.rebuilding || dir !== this.options.layout.requests) return;
 		this.rebuilding = true;
 		this.options.log.write("server.inbox_removed", { dir });
-		const old = this.watcher;
-		this.watcher = null;
-		void (old?.close() ?? Promise.resolve())
-			.then(async () => {
-				if (this.closed) return;
-				this.prepareInbox();
-				await this.watch();
-				this.reconcile();
-			})
+		void this.rebuild()
 			.catch((error: unknown) =>
 				this.options.log.write("server.reopen_failed", { dir, error: String(error) }),
 			)
 			.finally(() => {
 				this.rebuilding = false;
 			});
+	}
+
+	/** A removal still in progress (rm -r of the whole inbox) can take the new directory too: check, retry. */
+	private async rebuild(): Promise<void> {
+		let failure: unknown = new Error("the inbox keeps disappearing");
+		for (let attempt = 0; attempt < 5; attempt++) {
+			const old = this.watcher;
+			this.watcher = null;
+			await old?.close();
+			if (this.closed) return;
+			try {
+				this.prepareInbox();
+				await this.watch();
+			} catch (error) {
+				failure = error;
+				continue;
+			}
+			if (exists(this.options.layout.requests)) {
+				this.reconcile();
+				return;
+			}
+		}
+		throw failure;
 	}
 
 	private onRaw(name: unknown): void {

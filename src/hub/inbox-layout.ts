@@ -7,6 +7,7 @@ import { join } from "node:path";
  *   <agentDir>/pi-permission-hub/inbox/<session id>/requests/<id>.json    written by children
  *   <agentDir>/pi-permission-hub/inbox/<session id>/responses/<id>.json   created once by the parent
  *   <agentDir>/pi-permission-hub/inbox/<session id>/claims/<id>           first server instance to claim serves
+ *   <agentDir>/pi-permission-hub/inbox/<session id>/children/<id>.json    a gated child announcing itself
  *   <agentDir>/pi-permission-hub/inbox/<session id>/server.json           who serves this inbox (pid)
  */
 export interface InboxLayout {
@@ -14,6 +15,7 @@ export interface InboxLayout {
 	readonly requests: string;
 	readonly responses: string;
 	readonly claims: string;
+	readonly children: string;
 	readonly server: string;
 }
 
@@ -29,6 +31,7 @@ export function inboxLayoutAt(root: string): InboxLayout {
 		requests: join(root, "requests"),
 		responses: join(root, "responses"),
 		claims: join(root, "claims"),
+		children: join(root, "children"),
 		server: join(root, "server.json"),
 	};
 }

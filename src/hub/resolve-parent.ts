@@ -39,11 +39,14 @@ export interface ParentInputs {
 	/** The current environment, for launcher markers. */
 	readonly env: Readonly<Record<string, string | undefined>>;
 	readonly pid: number;
+	/** This session's file, when persisted (in-process launchers file it under the parent's). */
+	readonly sessionFile: string | null;
 }
 
 /**
  * Find this session's parent, most reliable signal first:
- * 1. an in-process launcher's announcement naming a live session of this process;
+ * 1. an in-process launcher's announcement naming a live session of this process, or a live session of this
+ *    process whose session file holds ours (pi-subagents files a child's session under its parent's);
  * 2. our own variable, inherited from the process that spawned us (never one our own process set);
  * 3. a launcher's parent-session variable (`PI_SUBAGENT_PARENT_SESSION`, `PI_AGENT_ROUTER_PARENT_SESSION_ID`)
  *    naming a session outside this process, or a live one inside it — never this session or an ended one;
@@ -57,6 +60,8 @@ export function resolveParent(inputs: ParentInputs): ParentResolution {
 	if (announcedLive && hasInbox(announcedLive)) {
 		return { kind: "child", parent: inProcess(announcedLive, "announced on pi.events") };
 	}
+	const filedUnder = sessionFiledUnder(inputs.sessionFile, sessionId);
+	if (filedUnder) return { kind: "child", parent: inProcess(filedUnder, "session file under the parent's") };
 
 	const link = parseParentLink(inputs.inherited.PI_PERMISSION_HUB_PARENT);
 	if (link && link.sessionId !== sessionId && link.pid !== inputs.pid) {
@@ -121,4 +126,24 @@ function inProcess(session: ProcessSession & { readonly inbox: string }, via: st
 
 function hasInbox(session: ProcessSession): session is ProcessSession & { readonly inbox: string } {
 	return session.inbox !== null;
+}
+
+/**
+ * The live serving session of this process whose session file's directory stem contains ours, the deepest one:
+ * `<parent>.jsonl` → children at `<parent>/…/session.jsonl`. Unlike a launcher's parent variable (which names the
+ * root for every descendant), this tells a grandchild from a child.
+ */
+function sessionFiledUnder(
+	sessionFile: string | null,
+	sessionId: string,
+): (ProcessSession & { inbox: string }) | null {
+	if (!sessionFile) return null;
+	let best: (ProcessSession & { inbox: string }) | null = null;
+	for (const candidate of otherLiveSessions(sessionId)) {
+		if (!hasInbox(candidate) || !candidate.sessionFile) continue;
+		const stem = candidate.sessionFile.replace(/\.jsonl$/, "");
+		if (!sessionFile.startsWith(`${stem}/`)) continue;
+		if (best === null || stem.length > (best.sessionFile ?? "").length) best = candidate;
+	}
+	return best;
 }

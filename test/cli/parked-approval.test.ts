@@ -2,7 +2,7 @@
  * The parked-request loop end to end: a real headless pi run parks an ask ("pending approval <id>"), the built
  * CLI lists and answers it, and the next real pi run shows what the answer did to files on disk.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -215,6 +215,24 @@ describe("refusals", () => {
 		expect(existsSync(path.join(sb.agentDir, "pi-permission-hub", "parked", `${id}.answer.json`))).toBe(
 			false,
 		);
+	});
+});
+
+describe("an unsafe parked directory", () => {
+	it("is refused (exit 2): requests others could have planted are neither listed nor answered", async () => {
+		const sb = await cliSandbox();
+		const dir = path.join(sb.agentDir, "pi-permission-hub", "parked");
+		mkdirSync(dir, { recursive: true, mode: 0o700 });
+		chmodSync(path.join(sb.agentDir, "pi-permission-hub"), 0o700);
+		chmodSync(dir, 0o777);
+		for (const args of [["pending"], ["approve", "0".repeat(26)], ["deny", "0".repeat(26)]]) {
+			const { code, json } = await runCliJson(sb, args);
+			expect(code).toBe(2);
+			expect(json).toMatchObject({ ok: false, error: { kind: "io" } });
+			expect(json.error?.message).toContain(
+				`refusing to use the parked requests: ${dir} is writable by group or others`,
+			);
+		}
 	});
 });
 

@@ -82,25 +82,25 @@ describe("installed twice", () => {
 		);
 	});
 
-	it("the passive copy blocks (fail closed) once the copy that gated the session is gone", async () => {
+	it("the passive copy takes over (never ungated) once the copy that gated the session is gone", async () => {
 		const hub = await hubSandbox();
 		const secondCopy = await copyOfBuild(hub.sb);
+		await hub.sb.writeWorkFile("victim.txt", "keep me");
 		await writeTree(hub.sb, [
-			conversation(undefined, [{ tool: "drop_gate_owner", input: {} }], [bashCall("ls")]),
+			conversation(undefined, [{ tool: "drop_gate_owner", input: {} }], [bashCall("rm -f victim.txt")]),
 		]);
-		const { rpc } = await startRoot(hub, pickOption("Allow once"), {
+		const { rpc } = await startRoot(hub, pickOption("Deny"), {
 			extensions: [secondCopy, DROPPER_FIXTURE],
 		});
 
-		const run = await rpc.prompt("forget the gate, then list");
+		const run = await rpc.prompt("forget the gate, then delete");
 
 		expect(run.toolResults).toMatchObject([
 			{ toolName: "drop_gate_owner", isError: false, text: "dropped" },
 			{ toolName: "bash", isError: true },
 		]);
-		expect(run.toolResults[1]?.text).toContain(
-			"the copy of pi-permission-hub that gated this session is gone",
-		);
-		expect(run.dialogs).toEqual([]);
+		// The copy that took over asked (the stand-in for the gone copy cannot), and the deny held.
+		expect(run.dialogs.length).toBeGreaterThanOrEqual(1);
+		expect(existsSync(path.join(hub.sb.workDir, "victim.txt"))).toBe(true);
 	});
 });

@@ -1,4 +1,5 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { forwardAsk } from "../../src/hub/hub-client.ts";
 import type { ServedAsk, ServerAnswer } from "../../src/hub/hub-server.ts";
@@ -64,9 +65,59 @@ describe("exactly once", () => {
 		expect(readLog(first.log.file).filter((l) => TROUBLE.has(l.event))).toEqual([]);
 	});
 
+	it("three servers in three processes on one inbox: each ask decided by exactly one of them", async () => {
+		const agentDir = tempAgentDir();
+		const local = await startServer(agentDir, allowNamingRequest);
+		const others = [0, 1].map(() =>
+			spawnChild({
+				mode: "serve",
+				agentDir,
+				sessionId: PARENT_SESSION,
+				logFile: local.log.file,
+				decide: "allow",
+			}),
+		);
+		await Promise.all(others.map((o) => o.next((l) => l.event === "serving")));
+		// The last server to open wrote server.json; the asks only need one that is alive.
+		const requests = Array.from({ length: 300 }, () => makeRequest());
+		const outcomes = await Promise.all(
+			requests.map((request) =>
+				forwardAsk({ ...local.target, pid: null }, request, {
+					timeoutMs: 20_000,
+					log: local.log,
+					durable: false,
+				}),
+			),
+		);
+		expect(outcomes.every((o) => o.kind === "answered")).toBe(true);
+		const reported = () =>
+			local.calls.size + others.reduce((n, o) => n + o.lines.filter((l) => l.event === "deciding").length, 0);
+		// The other servers' stdout lines may trail the answers they wrote.
+		await waitUntil("every decision reported", () => reported() >= 300, 2000).catch(() => undefined);
+		const decided = new Map<string, number>();
+		for (const id of local.calls.keys()) decided.set(id, 1);
+		for (const other of others) {
+			for (const line of other.lines.filter((l) => l.event === "deciding")) {
+				const id = String(line.id);
+				decided.set(id, (decided.get(id) ?? 0) + 1);
+			}
+		}
+		const counts = [
+			local.calls.size,
+			...others.map((o) => o.lines.filter((l) => l.event === "deciding").length),
+		];
+		console.log(`three servers, one inbox: decisions per server ${counts.join(" / ")} of 300`);
+		expect(decided.size).toBe(300);
+		expect([...decided.values()].every((n) => n === 1)).toBe(true);
+		expect(counts.reduce((a, b) => a + b, 0)).toBe(300);
+		expect(readLog(local.log.file).filter((l) => TROUBLE.has(l.event))).toEqual([]);
+	});
+
 	it("32 child processes × 50 asks against one server: none lost, none duplicated, none answered twice", async () => {
 		const agentDir = tempAgentDir();
 		const { layout, log, calls } = await startServer(agentDir, allowNamingRequest);
+		const go = join(agentDir, "go");
+		const spawned = performance.now();
 		const children = Array.from({ length: 32 }, () =>
 			spawnChild({
 				mode: "ask",
@@ -76,8 +127,13 @@ describe("exactly once", () => {
 				count: 50,
 				concurrency: 10,
 				logFile: log.file,
+				go,
 			}),
 		);
+		// Start every child's asks at once, after all 32 are loaded (starting node is most of the cost here).
+		await Promise.all(children.map((c) => c.next((l) => l.event === "ready", 40_000)));
+		const loadedMs = performance.now() - spawned;
+		writeFileSync(go, "");
 		await Promise.all(children.map((c) => c.next((l) => l.event === "done", 40_000)));
 		const asked = children.flatMap((c) => c.lines.filter((l) => l.event === "asked"));
 		const outcomes = children.flatMap((c) => c.lines.filter((l) => l.event === "outcome"));
@@ -107,7 +163,7 @@ describe("exactly once", () => {
 		const latencies = outcomes.map((o) => Number(o.ms)).sort((a, b) => a - b);
 		const spanMs = Math.max(...outcomes.map((o) => Number(o.at))) - first;
 		console.log(
-			`fan-in: 32 processes × 50 asks = 1600 decided once each in ${spanMs.toFixed(0)} ms ` +
+			`fan-in: 32 processes loaded in ${loadedMs.toFixed(0)} ms; 32 × 50 asks (10 at a time each) = 1600 decided once each in ${spanMs.toFixed(0)} ms ` +
 				`(${((1600 / spanMs) * 1000).toFixed(0)} asks/s); round trip p50 ${latencies[800]?.toFixed(1)} ms, ` +
 				`p99 ${latencies[1584]?.toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`,
 		);

@@ -81,6 +81,7 @@ async function ask(): Promise<void> {
 	const concurrency = num("concurrency", 1);
 	const abortAfterMs = typeof job.abortAfterMs === "number" ? job.abortAfterMs : null;
 	const tools = Array.isArray(job.tools) ? job.tools.map(String) : ["bash"];
+	if (typeof job.go === "string") await waitForGo();
 	let nextIndex = 0;
 	const worker = async (): Promise<void> => {
 		while (nextIndex < count) {

@@ -145,16 +145,20 @@ describe("hub round trip in one process", () => {
 
 	it("a cancel before the request is even on disk leaves no request behind", async () => {
 		const agentDir = tempAgentDir();
-		const { layout, target, log, calls } = await startServer(agentDir);
+		const held = heldDecide();
+		const { layout, target, log } = await startServer(agentDir, held.decide);
 		const controller = new AbortController();
 		const request = makeRequest();
 		const pending = forwardAsk(target, request, options(log, { signal: controller.signal }));
 		controller.abort();
 		expect(await pending).toMatchObject({ kind: "unavailable" });
-		// Give the in-flight atomic write time to land, and the server time to (not) see it.
+		// The atomic write was already under way: it lands, and the child takes the request back out at once.
 		await new Promise((resolve) => setTimeout(resolve, 300));
 		expect(existsSync(requestFile(layout, request.id))).toBe(false);
-		expect(calls.get(request.id) ?? 0).toBe(0);
+		// If the server saw it in that instant, its decision was withdrawn, and no answer was written.
+		const seen = held.pending.get(request.id);
+		if (seen) await waitUntil("withdrawn", () => seen.signal.aborted);
+		expect(readdirSync(layout.responses)).toEqual([]);
 	});
 
 	it("a request the parent refuses (a 9 KiB command) ends as unavailable within 2 s, not at the deadline", async () => {
