@@ -1,11 +1,14 @@
 /**
  * Figure 3: what the gate adds to each allowed tool call in a real pi (RPC mode, so the session has a UI and
  * serves its inbox like an interactive root). Two pi processes run the same scripted model in the same sandbox,
- * one with `-e dist/index.js` and one without; their prompts alternate (25 calls each time), so background load
+ * one with `-e dist/index.js` and one without; their prompts alternate (10 calls each time), so background load
  * hits both alike. Each call is `echo N` (read tier: allowed without a dialog).
  *
  * Per call: tool_execution_start → tool_execution_end as received on pi's stdout by this process (pi runs the
- * tool_call handlers, so the gate, between the two). Added latency = median(gated) − median(bare).
+ * tool_call handlers, so the gate, between the two). Added latency = median(gated) − median(bare). Also shown:
+ * start → the first tool_execution_update, which pi's bash tool emits (empty) as soon as it starts executing, i.e.
+ * right after the tool_call handlers: it leaves out the variable time bash takes to run and exit, so it isolates
+ * what the gate adds before the tool runs; and the gate's own time per decision from its audit log.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,8 +20,8 @@ import { median, summarize } from "./stats.ts";
 import { TimedRpc, type ToolCallTiming, toolCallTimings } from "./timed-rpc.ts";
 
 const WARMUP_CALLS = 5;
-const CHUNKS = 4;
-const CALLS_PER_CHUNK = 25;
+const CHUNKS = 10;
+const CALLS_PER_CHUNK = 10;
 
 function script(): FauxTurn[] {
 	const turns: FauxTurn[] = [];
@@ -82,6 +85,8 @@ export async function gateLatencyFigure(): Promise<FigureResult> {
 		if (problems.length > 0) throw new Error(problems.join("; "));
 		const g = summarize(gatedCalls.map((c) => c.ms));
 		const b = summarize(bareCalls.map((c) => c.ms));
+		const gFirst = summarize(gatedCalls.map((c) => c.firstUpdateMs).filter((ms) => !Number.isNaN(ms)));
+		const bFirst = summarize(bareCalls.map((c) => c.firstUpdateMs).filter((ms) => !Number.isNaN(ms)));
 		const audited = summarize(auditedLatencies(sandbox.agentDir, expected));
 		return {
 			figure: `3. Gate latency in real pi (RPC, ${expected} allowed \`echo N\` calls with vs without the gate, interleaved)`,
@@ -94,12 +99,18 @@ export async function gateLatencyFigure(): Promise<FigureResult> {
 				},
 				{ label: "  per-call median with gate", value: g.median, unit: "ms" },
 				{ label: "  per-call median without gate", value: b.median, unit: "ms" },
+				{
+					label: "  start → tool begins (1st update): median(gated) − median(bare)",
+					value: gFirst.median - bFirst.median,
+					unit: "ms",
+				},
 				{ label: "  gate's own decision time (audit latencyMs), median", value: audited.median, unit: "ms" },
 				{ label: "  gate's own decision time (audit latencyMs), p99", value: audited.p99, unit: "ms" },
 			],
 			notes: [
 				"per call = tool_execution_start → tool_execution_end as received on the RPC stdout (the tool_call handlers run",
-				"in between); the tool itself (spawning bash) is in both, so the difference of medians is what the gate adds",
+				"in between); the tool itself (spawning bash) is in both, so the difference of medians is what the gate adds;",
+				"the bash tool's first update is sent (empty) as it starts executing, so start → 1st update is the pre-execution part",
 				`with gate p90 ${g.p90.toFixed(2)} ms, p99 ${g.p99.toFixed(2)} ms; without p90 ${b.p90.toFixed(2)} ms, p99 ${b.p99.toFixed(2)} ms;` +
 					` medians of the ${CHUNKS} chunks, with/without: ${chunkMedians(gatedCalls)} / ${chunkMedians(bareCalls)}`,
 			],

@@ -117,22 +117,33 @@ export class TimedRpc {
 
 export interface ToolCallTiming {
 	readonly toolCallId: string;
+	/** tool_execution_start → tool_execution_end. */
 	readonly ms: number;
+	/** tool_execution_start → the first tool_execution_update (the command's first output), NaN if none. */
+	readonly firstUpdateMs: number;
 	readonly isError: boolean;
 }
 
-/** tool_execution_start → tool_execution_end per call, as received by this process. */
+/** Per call, as received by this process. */
 export function toolCallTimings(records: readonly TimedRecord[]): ToolCallTiming[] {
 	const starts = new Map<string, number>();
+	const firstUpdates = new Map<string, number>();
 	const timings: ToolCallTiming[] = [];
 	for (const { at, record } of records) {
 		const id = typeof record.toolCallId === "string" ? record.toolCallId : null;
 		if (id === null) continue;
 		if (record.type === "tool_execution_start") starts.set(id, at);
+		if (record.type === "tool_execution_update" && !firstUpdates.has(id)) firstUpdates.set(id, at);
 		if (record.type === "tool_execution_end") {
 			const started = starts.get(id);
-			if (started !== undefined)
-				timings.push({ toolCallId: id, ms: at - started, isError: record.isError === true });
+			if (started === undefined) continue;
+			const update = firstUpdates.get(id);
+			timings.push({
+				toolCallId: id,
+				ms: at - started,
+				firstUpdateMs: update === undefined ? Number.NaN : update - started,
+				isError: record.isError === true,
+			});
 		}
 	}
 	return timings;

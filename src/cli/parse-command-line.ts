@@ -14,7 +14,7 @@ export type CommandLine = (
 export interface CommandLineScan {
 	/** The command, when the words name one. */
 	readonly spec: CommandSpec | null;
-	/** `--format` if it was valid, so a usage error can still be reported as JSON. */
+	/** The `--format` asked for (text when absent or invalid), so a usage error can still be reported as JSON. */
 	readonly format: OutputFormat;
 }
 
