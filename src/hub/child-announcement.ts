@@ -1,4 +1,4 @@
-import { readdirSync, unlinkSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
@@ -10,8 +10,9 @@ import { readInboxFile } from "./read-inbox-file.ts";
 
 /**
  * A gated child tells its parent it exists (`children/<session id>.json` in the parent's inbox), so the parent
- * can list the children it serves and know that a delegation produced a gated child. Removed when the child's
- * session ends; a dead child's file is ignored.
+ * can list the children it serves and know that a delegation produced a gated child. When the child's session
+ * ends the file is kept and marked ended: a delegation that finished must still show that its child was gated.
+ * A child whose process died without saying so counts as ended.
  */
 export const childAnnouncementSchema = z.object({
 	protocol: z.literal(PROTOCOL),
@@ -21,6 +22,7 @@ export const childAnnouncementSchema = z.object({
 	pid: z.number().int().positive(),
 	inProcess: z.boolean(),
 	startedAt: z.iso.datetime(),
+	endedAt: z.iso.datetime().optional(),
 });
 export type ChildAnnouncement = z.infer<typeof childAnnouncementSchema>;
 
@@ -42,16 +44,35 @@ export function announceToParent(layout: InboxLayout, child: ChildAnnouncement):
 	}
 }
 
-export function withdrawAnnouncement(layout: InboxLayout, sessionId: string): void {
+/** Mark the child's announcement ended (kept for `childrenAnnouncedSince`); a missing or broken file is left alone. */
+export function endAnnouncement(layout: InboxLayout, sessionId: string): void {
+	const file = fileFor(layout, sessionId);
+	const current = readAnnouncement(file);
+	if (!current || current.endedAt) return;
 	try {
-		unlinkSync(fileFor(layout, sessionId));
+		checkPrivateDir(layout.root);
+		checkPrivateDir(layout.children);
+		writeFileAtomic.sync(file, JSON.stringify({ ...current, endedAt: new Date().toISOString() }), {
+			mode: 0o600,
+		});
 	} catch {
-		// Already gone.
+		// The parent's inbox is gone or unsafe; the child's pid liveness still tells it ended (process children).
 	}
 }
 
-/** The children that announced themselves and are still running (in-process ones are trusted to withdraw). */
+/** The children that announced themselves and are still running (in-process ones are trusted to say they ended). */
 export function announcedChildren(layout: InboxLayout): ChildAnnouncement[] {
+	return readAnnouncements(layout).filter(
+		(child) => child.endedAt === undefined && (child.inProcess || processAlive(child.pid)),
+	);
+}
+
+/** Every child that announced itself at or after `sinceMs` (epoch ms), running or ended. */
+export function childrenAnnouncedSince(layout: InboxLayout, sinceMs: number): ChildAnnouncement[] {
+	return readAnnouncements(layout).filter((child) => Date.parse(child.startedAt) >= sinceMs);
+}
+
+function readAnnouncements(layout: InboxLayout): ChildAnnouncement[] {
 	let names: string[];
 	try {
 		names = readdirSync(layout.children);
@@ -61,14 +82,20 @@ export function announcedChildren(layout: InboxLayout): ChildAnnouncement[] {
 	const out: ChildAnnouncement[] = [];
 	for (const name of names) {
 		if (!SESSION_FILE.test(name)) continue;
-		const read = readInboxFile(join(layout.children, name), 16 * 1024);
-		if (!read.ok) continue;
-		try {
-			const parsed = childAnnouncementSchema.safeParse(JSON.parse(read.text));
-			if (parsed.success && (parsed.data.inProcess || processAlive(parsed.data.pid))) out.push(parsed.data);
-		} catch {
-			// Not JSON: ignored, like any broken file in the inbox.
-		}
+		const child = readAnnouncement(join(layout.children, name));
+		if (child) out.push(child);
 	}
 	return out.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+}
+
+function readAnnouncement(file: string): ChildAnnouncement | null {
+	const read = readInboxFile(file, 16 * 1024);
+	if (!read.ok) return null;
+	try {
+		const parsed = childAnnouncementSchema.safeParse(JSON.parse(read.text));
+		return parsed.success ? parsed.data : null;
+	} catch {
+		// Not JSON: ignored, like any broken file in the inbox.
+		return null;
+	}
 }

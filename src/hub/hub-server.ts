@@ -130,7 +130,7 @@ export class HubServer {
 			void this.handle(id);
 		}
 		for (const id of this.handled) if (!present.has(id)) this.handled.delete(id);
-		this.sweepClaims(present);
+		this.sweepClaims();
 	}
 
 	private async watch(): Promise<void> {
@@ -316,7 +316,6 @@ export class HubServer {
 		}
 		const controller = new AbortController();
 		this.inFlight.set(id, controller);
-		this.options.onPendingChange?.(this.inFlight.size);
 		const watchRequester =
 			parked || request.requesterPid === process.pid
 				? null
@@ -324,6 +323,7 @@ export class HubServer {
 						if (!processAlive(request.requesterPid)) controller.abort();
 					}, LIVENESS_INTERVAL_MS);
 		try {
+			this.options.onPendingChange?.(this.inFlight.size);
 			let answer: ServerAnswer | null = null;
 			let failure: unknown = null;
 			try {
@@ -401,12 +401,24 @@ export class HubServer {
 	 * The check and the takeover run without yielding, so instances in one process cannot interleave them.
 	 */
 	private claim(id: string): boolean {
-		const file = join(this.options.layout.claims, id);
-		if (createExclusive(file, this.claimMark).created) return true;
-		if (!claimAbandoned(file)) return false;
-		this.options.log.write("server.stale_claim", { requestId: id });
-		removeQuietly(file);
-		return createExclusive(file, this.claimMark).created;
+		const { layout, log } = this.options;
+		const file = join(layout.claims, id);
+		let created = createExclusive(file, this.claimMark).created;
+		if (!created) {
+			const owner = claimOwner(file);
+			if (owner === "alive") return false;
+			if (owner === "dead") log.write("server.stale_claim", { requestId: id });
+			removeQuietly(file);
+			created = createExclusive(file, this.claimMark).created;
+			if (!created) return false;
+		}
+		// A free claim can also mean the ask was just answered and cleaned up by another server while we read
+		// it: serve only a request that is still there and not answered yet (else this is a second dialog).
+		if (!exists(requestFile(layout, id))) {
+			removeQuietly(file);
+			return false;
+		}
+		return !exists(responseFile(layout, id));
 	}
 
 	/** `<name>.json` that is not `<request id>.json` is nobody's request: log it and remove it. */
@@ -422,42 +434,33 @@ export class HubServer {
 		removeQuietly(file);
 	}
 
-	private sweepClaims(present: ReadonlySet<string>): void {
-		let claims: string[];
-		try {
-			claims = readdirSync(this.options.layout.claims);
-		} catch {
-			return;
-		}
-		for (const name of claims) {
-			if (REQUEST_ID.test(name) && !present.has(name) && !this.inFlight.has(name)) {
-				removeQuietly(join(this.options.layout.claims, name));
-				removeQuietly(responseFile(this.options.layout, name));
+	/**
+	 * Claims and responses whose request is gone. Checked against the file system now, not the listing: a
+	 * request that arrived since may already be claimed by another server, and that claim must stay.
+	 */
+	private sweepClaims(): void {
+		const { layout } = this.options;
+		const gone = (id: string): boolean => !this.inFlight.has(id) && !exists(requestFile(layout, id));
+		for (const name of listQuietly(layout.claims)) {
+			if (REQUEST_ID.test(name) && gone(name)) {
+				removeQuietly(join(layout.claims, name));
+				removeQuietly(responseFile(layout, name));
 			}
 		}
 		// A response whose request is gone has no reader left (its child finished or died).
-		let responses: string[];
-		try {
-			responses = readdirSync(this.options.layout.responses);
-		} catch {
-			return;
-		}
-		for (const name of responses) {
+		for (const name of listQuietly(layout.responses)) {
 			const id = requestIdOf(name);
-			if (id !== null && !present.has(id) && !this.inFlight.has(id)) {
-				removeQuietly(join(this.options.layout.responses, name));
-			}
+			if (id !== null && gone(id)) removeQuietly(join(layout.responses, name));
 		}
 	}
 }
 
-/** The claim's owner (`pid:start token`; older claims carry only the pid) no longer runs. */
-function claimAbandoned(file: string): boolean {
+/** Whether the claim's owner (`pid:start token`; older claims carry only the pid) still runs. */
+function claimOwner(file: string): "alive" | "dead" | "released" {
 	const read = readInboxFile(file, 256);
-	// Released between our attempt and this read: free to take.
-	if (!read.ok) return read.missing;
+	if (!read.ok) return read.missing ? "released" : "alive";
 	const [pid, token] = read.text.trim().split(":");
-	return !sameProcessAlive(Number(pid), token ? token : null);
+	return sameProcessAlive(Number(pid), token ? token : null) ? "alive" : "dead";
 }
 
 function parseRequest(text: string): ForwardRequest | string {
@@ -488,6 +491,14 @@ function exists(file: string): boolean {
 		return lstatSync(file, { throwIfNoEntry: false }) !== undefined;
 	} catch {
 		return false;
+	}
+}
+
+function listQuietly(dir: string): string[] {
+	try {
+		return readdirSync(dir);
+	} catch {
+		return [];
 	}
 }
 

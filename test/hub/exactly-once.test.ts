@@ -162,10 +162,14 @@ describe("exactly once", () => {
 		const first = Math.min(...children.map((c) => Number(c.lines.find((l) => l.event === "asked")?.at)));
 		const latencies = outcomes.map((o) => Number(o.ms)).sort((a, b) => a - b);
 		const spanMs = Math.max(...outcomes.map((o) => Number(o.at))) - first;
+		const childCpuMs = children
+			.map((c) => c.lines.find((l) => l.event === "done")?.cpu as { user: number; system: number })
+			.reduce((sum, cpu) => sum + (cpu.user + cpu.system) / 1000, 0);
 		console.log(
 			`fan-in: 32 processes loaded in ${loadedMs.toFixed(0)} ms; 32 × 50 asks (10 at a time each) = 1600 decided once each in ${spanMs.toFixed(0)} ms ` +
 				`(${((1600 / spanMs) * 1000).toFixed(0)} asks/s); round trip p50 ${latencies[800]?.toFixed(1)} ms, ` +
-				`p99 ${latencies[1584]?.toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`,
+				`p99 ${latencies[1584]?.toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms; ` +
+				`children's CPU while asking ${(childCpuMs / 1600).toFixed(2)} ms per ask`,
 		);
 	});
 });

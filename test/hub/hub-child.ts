@@ -82,6 +82,7 @@ async function ask(): Promise<void> {
 	const abortAfterMs = typeof job.abortAfterMs === "number" ? job.abortAfterMs : null;
 	const tools = Array.isArray(job.tools) ? job.tools.map(String) : ["bash"];
 	if (typeof job.go === "string") await waitForGo();
+	const cpuBefore = process.cpuUsage();
 	let nextIndex = 0;
 	const worker = async (): Promise<void> => {
 		while (nextIndex < count) {
@@ -107,7 +108,7 @@ async function ask(): Promise<void> {
 		}
 	};
 	await Promise.all(Array.from({ length: concurrency }, worker));
-	say({ event: "done" });
+	say({ event: "done", cpu: process.cpuUsage(cpuBefore) });
 }
 
 async function serve(): Promise<void> {
