@@ -38,6 +38,14 @@ export function buildForwardRequest(ask: Ask, identity: ForwardingIdentity): For
 }
 
 /**
+ * Display fields are cut to the protocol's limits (a long heredoc must not make the request unreadable at
+ * the parent); the canonical input is never cut: the parent's deny rules must see the whole action.
+ */
+function cap(text: string, max: number): string {
+	return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/**
  * The same ask, passed one hop further up by a relay: a new id (the relay is the one waiting now), the same
  * action and asker, and the relay added to the chain.
  */

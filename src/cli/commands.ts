@@ -7,6 +7,7 @@ import { pendingCommand } from "./commands/pending.ts";
 import { policyInitCommand } from "./commands/policy-init.ts";
 import { sessionsCommand } from "./commands/sessions.ts";
 import { validateCommand } from "./commands/validate.ts";
+import { doctorCommand } from "./doctor/doctor-command.ts";
 
 /** Every command, in the order the help lists them. */
 export const COMMANDS: readonly CommandSpec[] = [
@@ -19,4 +20,5 @@ export const COMMANDS: readonly CommandSpec[] = [
 	agentAllowCommand,
 	agentDenyCommand,
 	validateCommand,
+	doctorCommand,
 ];

@@ -1,19 +1,20 @@
 import { isAbsolute, join, relative } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { HubLog } from "../hub/hub-log.ts";
-import type { HubServer } from "../hub/hub-server.ts";
 import {
 	announcedChildren,
 	announceToParent,
 	type ChildAnnouncement,
-	withdrawAnnouncement,
+	childrenAnnouncedSince,
+	endAnnouncement,
 } from "../hub/child-announcement.ts";
+import { HubLog } from "../hub/hub-log.ts";
+import type { HubServer } from "../hub/hub-server.ts";
 import { hubRoot, inboxLayout, inboxLayoutAt } from "../hub/inbox-layout.ts";
-import { PROTOCOL } from "../hub/protocol.ts";
 import { inheritedEnv } from "../hub/inherited-env.ts";
 import { PARENT_ENV, serializeParentLink } from "../hub/parent-link.ts";
 import type { ParkedStore } from "../hub/parked-store.ts";
 import { announceChild, otherLiveSessions, sessionEnded, sessionStarted } from "../hub/process-sessions.ts";
+import { PROTOCOL } from "../hub/protocol.ts";
 import { type ParentResolution, resolveParent } from "../hub/resolve-parent.ts";
 import { claimedAgentName } from "../hub/subagent-markers.ts";
 import type { SubagentClaim } from "../origin/resolve-origin.ts";
@@ -95,16 +96,18 @@ export class SessionHub {
 		const { sessionId, agentDir, hasUI } = this.options;
 		const layout = inboxLayout(agentDir, sessionId);
 		const primary = otherLiveSessions(sessionId).length === 0;
+		const serves = hasUI || this.forwards;
 		sessionStarted({
 			sessionId,
 			hasUI,
-			inbox: layout.root,
+			// Only a serving session can be a parent: an in-process child must not pick a headless root.
+			inbox: serves ? layout.root : null,
 			path: this.path,
 			sessionFile: this.options.sessionFile,
 			startedAt: Date.now(),
 		});
 		this.announce();
-		if (!hasUI && !this.forwards) return;
+		if (!serves) return;
 		this.server = server(layout);
 		await this.server.open();
 		if (primary) {
@@ -135,9 +138,14 @@ export class SessionHub {
 		return this.server ? announcedChildren(this.server.layout) : [];
 	}
 
+	/** Gated children that announced themselves since `sinceMs`, ended or not; null when this session serves no inbox. */
+	childrenSince(sinceMs: number): ChildAnnouncement[] | null {
+		return this.server ? childrenAnnouncedSince(this.server.layout, sinceMs) : null;
+	}
+
 	async close(): Promise<void> {
 		if (this.parent.kind === "child") {
-			withdrawAnnouncement(inboxLayoutAt(this.parent.parent.inbox), this.options.sessionId);
+			endAnnouncement(inboxLayoutAt(this.parent.parent.inbox), this.options.sessionId);
 		}
 		for (const off of this.unsubscribe) off();
 		this.restoreEnv?.();

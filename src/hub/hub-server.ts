@@ -143,6 +143,10 @@ export class HubServer {
 			atomic: false,
 			// A symlink in the inbox is reported as a file (and refused when read), never followed and watched.
 			followSymlinks: false,
+			// Only `<id>.json` names are requests: temp files (write-file-atomic's `<name>.json.<hash>`) and stray
+			// files get no per-file watch, so leftovers cannot exhaust inotify watches.
+			ignored: (file: string, stats?: { isFile(): boolean }) =>
+				stats?.isFile() === true && !file.endsWith(".json"),
 			usePolling: this.polling,
 			...(this.polling ? { interval: 200 } : {}),
 		});

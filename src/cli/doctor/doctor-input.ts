@@ -1,0 +1,14 @@
+import type { FileView } from "./file-view.ts";
+import type { PackageNames } from "./package-identity.ts";
+
+export interface DoctorInput {
+	readonly agentDir: string;
+	/** The directory children would run in: `--project`, else the working directory. */
+	readonly projectDir: string;
+	readonly homeDir: string;
+	readonly env: Readonly<Record<string, string | undefined>>;
+	readonly names: PackageNames;
+	/** The package directory this command runs from. */
+	readonly ownRoot: string;
+	readonly view: FileView;
+}

@@ -1,0 +1,37 @@
+import os from "node:os";
+import { join, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { FileView } from "./file-view.ts";
+import { pathLoadsPackage } from "./package-identity.ts";
+
+/**
+ * The directory of the package this command runs from (src/cli/doctor and dist/cli/doctor both sit three levels
+ * below it): the copy of the gate the doctor can point settings at when the agent dir has none.
+ */
+export function ownPackageRoot(): string {
+	return fileURLToPath(new URL("../../..", import.meta.url)).replace(/[\\/]$/, "");
+}
+
+/**
+ * The `packages` entry that makes pi load the copy at `root`, or null when none is right: not a built copy of the
+ * gate, or a temporary copy (an `npx` cache, the temp dir) that may vanish and take the gate with it. A copy that
+ * `pi install npm:…` put in the agent dir is named the way pi names it; any other copy by its absolute path,
+ * which pi loads in place and which does not depend on where the agent dir is.
+ */
+export function packagesEntryFor(
+	root: string,
+	agentDir: string,
+	gateName: string,
+	view: FileView,
+): string | null {
+	if (!pathLoadsPackage(root, gateName, view)) return null;
+	const real = view.realPath(root);
+	if (isTransient(real, view)) return null;
+	if (view.realPath(join(agentDir, "npm", "node_modules", gateName)) === real) return `npm:${gateName}`;
+	return root;
+}
+
+function isTransient(path: string, view: FileView): boolean {
+	const tmp = view.realPath(os.tmpdir());
+	return path.includes(`${sep}_npx${sep}`) || path === tmp || path.startsWith(`${tmp}${sep}`);
+}
