@@ -12,10 +12,12 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type FauxTurn, writeScript } from "../test/harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../test/harness/paths.ts";
 import { createSandbox } from "../test/harness/sandbox.ts";
 import type { FigureResult } from "./report.ts";
+import { numberAt, runNodeScript } from "./run-node.ts";
 import { median, summarize } from "./stats.ts";
 import { TimedRpc, type ToolCallTiming, toolCallTimings } from "./timed-rpc.ts";
 
@@ -88,6 +90,9 @@ export async function gateLatencyFigure(): Promise<FigureResult> {
 		const gFirst = summarize(gatedCalls.map((c) => c.firstUpdateMs).filter((ms) => !Number.isNaN(ms)));
 		const bFirst = summarize(bareCalls.map((c) => c.firstUpdateMs).filter((ms) => !Number.isNaN(ms)));
 		const audited = summarize(auditedLatencies(sandbox.agentDir, expected));
+		const gatedMb = gated.residentMb();
+		const bareMb = bare.residentMb();
+		const forkCost = await spawnCostPerMb();
 		return {
 			figure: `3. Gate latency in real pi (RPC, ${expected} allowed \`echo N\` calls with vs without the gate, interleaved)`,
 			measurements: [
@@ -106,11 +111,16 @@ export async function gateLatencyFigure(): Promise<FigureResult> {
 				},
 				{ label: "  gate's own decision time (audit latencyMs), median", value: audited.median, unit: "ms" },
 				{ label: "  gate's own decision time (audit latencyMs), p99", value: audited.p99, unit: "ms" },
+				{ label: "  pi resident memory with gate − without", value: gatedMb - bareMb, unit: "MB" },
+				{ label: "  spawn cost per resident MB on this machine", value: forkCost * 1000, unit: "µs" },
 			],
 			notes: [
 				"per call = tool_execution_start → tool_execution_end as received on the RPC stdout (the tool_call handlers run",
 				"in between); the tool itself (spawning bash) is in both, so the difference of medians is what the gate adds;",
-				"the bash tool's first update is sent (empty) as it starts executing, so start → 1st update is the pre-execution part",
+				"the bash tool's first update is sent (empty) as it starts executing, so start → 1st update is the pre-execution part;",
+				"the rest of the difference is mostly the bash spawn itself: Node forks pi, and a fork costs more the more memory",
+				`pi has resident (gated ${gatedMb.toFixed(0)} MB, bare ${bareMb.toFixed(0)} MB): ${(gatedMb - bareMb).toFixed(0)} MB × ` +
+					`${(forkCost * 1000).toFixed(0)} µs ≈ ${((gatedMb - bareMb) * forkCost).toFixed(2)} ms per bash call`,
 				`with gate p90 ${g.p90.toFixed(2)} ms, p99 ${g.p99.toFixed(2)} ms; without p90 ${b.p90.toFixed(2)} ms, p99 ${b.p99.toFixed(2)} ms;` +
 					` medians of the ${CHUNKS} chunks, with/without: ${chunkMedians(gatedCalls)} / ${chunkMedians(bareCalls)}`,
 			],
@@ -119,6 +129,16 @@ export async function gateLatencyFigure(): Promise<FigureResult> {
 		await Promise.all(sessions.map((s) => s.close()));
 		await sandbox.cleanup();
 	}
+}
+
+/** ms per resident MB that spawning bash costs: the spawn probe with 0 and 150 MB extra resident memory. */
+async function spawnCostPerMb(): Promise<number> {
+	const probe = fileURLToPath(new URL("./spawn-cost-probe.ts", import.meta.url));
+	const small = await runNodeScript(probe, ["0"]);
+	const big = await runNodeScript(probe, ["150"]);
+	const ms = numberAt(big.json, "spawnMs") - numberAt(small.json, "spawnMs");
+	const mb = numberAt(big.json, "residentMb") - numberAt(small.json, "residentMb");
+	return ms / mb;
 }
 
 function chunkMedians(calls: readonly ToolCallTiming[]): string {

@@ -3,6 +3,7 @@
  * per-call timings. It answers no dialogs: the figures that use it only run allowed calls, and a dialog (or a
  * blocked call) fails the figure instead of being waited for. Built on the real-pi harness (sandbox, spawn, kill).
  */
+import { readFileSync } from "node:fs";
 import { createLineSplitter, killProcessTree, type PiChild, spawnPi } from "../test/harness/pi-process.ts";
 import type { Sandbox } from "../test/harness/sandbox.ts";
 
@@ -101,6 +102,17 @@ export class TimedRpc {
 				},
 			};
 		});
+	}
+
+	/** Resident memory of the pi process (Linux /proc), NaN where it cannot be read. */
+	residentMb(): number {
+		try {
+			const status = readFileSync(`/proc/${this.child.pid}/status`, "utf8");
+			const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
+			return kb === undefined ? Number.NaN : Number(kb) / 1024;
+		} catch {
+			return Number.NaN;
+		}
 	}
 
 	async close(): Promise<void> {

@@ -12,6 +12,8 @@ import type { AskDecision } from "../policy/decision.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { describeAskWhy, sourceOfBasis } from "./basis-source.ts";
 import { askDenyReason, describeCall, parkedReason, policyDenyReason } from "./block-reason.ts";
+import { askUngatedDelegation } from "./delegation-ask.ts";
+import type { Delegation } from "./delegation-guard.ts";
 import type { GateOutcome } from "./gate-outcome.ts";
 
 /** What one session's gate needs to decide a call. Built once per session; cheap to call per tool call. */
@@ -28,9 +30,14 @@ export interface GateDeps {
 	readonly terminal: () => TerminalAuthorizer;
 	/** The unanswered policy when the config does not set one (wait with a human, defer without). */
 	readonly defaultUnanswered: UnansweredPolicy;
+	/** Whether the call delegates to a known subagent launcher, and whether its children would be gated. */
+	readonly delegation: (call: ToolCall) => Delegation | null;
 }
 
-/** PRODUCT.md §2 for one model-issued call: classify, policy, authorizer chain, terminal authorizer. */
+/**
+ * PRODUCT.md §2 for one model-issued call: classify, policy, authorizer chain, terminal authorizer. A call that
+ * delegates to subagents which would run without the gate asks in any case (adr/0011).
+ */
 export async function decideToolCall(
 	call: ToolCall,
 	deps: GateDeps,
@@ -47,6 +54,11 @@ export async function decideToolCall(
 	});
 	if (decision.mode === "deny") {
 		return deny("deny", sourceOfBasis(decision.basis), action, policyDenyReason(what, decision), []);
+	}
+	// Children that would run ungated: whatever else would allow this call, a human must accept that first.
+	const delegation = deps.delegation(call);
+	if (delegation && !delegation.verdict.gated) {
+		return askUngatedDelegation(action, delegation.verdict, policy, deps, what, signal);
 	}
 	if (decision.mode === "auto") {
 		if (decision.basis.kind === "parked_approval" && approval) {

@@ -14,10 +14,14 @@ import { getAuthorizer } from "../authority/authorizer-registry.ts";
 import { deepFreeze } from "../authority/deep-freeze.ts";
 import { DialogQueue } from "../authority/dialog-queue.ts";
 import { SessionGrants } from "../authority/session-grants.ts";
+import type { ToolCall } from "../classify/action.ts";
 import { loadBashParser } from "../classify/bash/bash-parser.ts";
 import type { ToolAnnotations } from "../classify/classify-action.ts";
+import type { PermissionsSnapshot } from "../commands/permissions-report.ts";
+import { publishPermissionsView } from "../commands/permissions-views.ts";
 import { HubServer, type ServedAsk, type ServerAnswer } from "../hub/hub-server.ts";
 import type { ParkedStore } from "../hub/parked-store.ts";
+import { nodeFileView } from "../launchers/node-file-view.ts";
 import type { Origin } from "../origin/origin.ts";
 import { resolveOrigin } from "../origin/resolve-origin.ts";
 import { resolveAgentDir } from "../policy/config-paths.ts";
@@ -29,6 +33,8 @@ import { decideForwarded } from "./decide-forwarded.ts";
 import { decideToolCall, type GateDeps } from "./decide-tool-call.ts";
 import { decideUserBash } from "./decide-user-bash.ts";
 import { DECISION_EVENT_CHANNEL, type DecisionEvent } from "./decision-events.ts";
+import { DelegationGuard } from "./delegation-guard.ts";
+import { DelegationWatch } from "./delegation-watch.ts";
 import type { GateOutcome } from "./gate-outcome.ts";
 import { toolsForRun } from "./hidden-tools.ts";
 import { createPolicyQuery } from "./policy-query.ts";
@@ -38,8 +44,6 @@ import { sessionClassifier } from "./session-classifier.ts";
 import { SessionHub } from "./session-hub.ts";
 import { chooseTerminal } from "./session-terminal.ts";
 import { StatusReporter } from "./status-reporter.ts";
-import type { PermissionsSnapshot } from "../commands/permissions-report.ts";
-import { publishPermissionsView } from "../commands/permissions-views.ts";
 
 const RECENT_DECISIONS = 20;
 
@@ -73,6 +77,9 @@ export class SessionGate {
 	/** The last decisions, newest last, for `/permissions`. */
 	private readonly recent: DecisionEvent[] = [];
 	private readonly sinks: DecisionSinks;
+	private readonly delegations: DelegationGuard;
+	private readonly delegationWatch: DelegationWatch;
+	private readonly unsubscribeToolResult: () => void;
 
 	constructor(options: SessionGateOptions) {
 		const { pi, ctx, env } = options;
@@ -114,6 +121,29 @@ export class SessionGate {
 		this.status = new StatusReporter(ctx);
 		const annotations = (tool: string): ToolAnnotations | undefined =>
 			pi.getAllTools().find((t) => t.name === tool)?.annotations;
+		this.delegations = new DelegationGuard({
+			toolSource: (tool) => pi.getAllTools().find((t) => t.name === tool)?.sourceInfo.path ?? null,
+			agentDir: this.agentDir,
+			homeDir,
+			env,
+			projectTrusted: () => ctx.isProjectTrusted(),
+			files: nodeFileView,
+		});
+		this.delegationWatch = new DelegationWatch({
+			childrenSince: (sinceMs) => this.hub.childrenSince(sinceMs),
+			warn: (message) => {
+				try {
+					this.currentCtx.ui.notify(message, "warning");
+				} catch {
+					// The UI is gone (session replaced): the hub log below still has it.
+				}
+			},
+			log: (event, details) => this.hub.log.write(event, details),
+		});
+		// Registered here, not in the factory: only the copy that gates this session watches its delegations.
+		this.unsubscribeToolResult = pi.on("tool_result", (event) => {
+			this.delegationWatch.finished(event.toolCallId, event.isError);
+		});
 		const policy = (): EffectivePolicy => {
 			const current = this.store.current();
 			this.status.policyChanged(current);
@@ -150,6 +180,7 @@ export class SessionGate {
 					}),
 				// A human is reachable with a UI or through a parent: wait for them; otherwise park the ask.
 				defaultUnanswered: ctx.hasUI || this.hub.forwards ? "wait" : "defer",
+				delegation: (call: ToolCall) => this.delegations.inspect(call),
 			};
 		});
 		// Every call awaits `deps` and fails closed on a rejection; this only keeps it from being unhandled.
@@ -237,7 +268,9 @@ export class SessionGate {
 	async onToolCall(event: ToolCallEvent, ctx: ExtensionContext): Promise<ToolCallEventResult | undefined> {
 		this.currentCtx = ctx;
 		const started = performance.now();
+		const startedAt = Date.now();
 		const input = event.input;
+		const call: ToolCall = { tool: event.toolName, input, cwd: ctx.cwd };
 		let outcome: GateOutcome;
 		let policy: EffectivePolicy | null = null;
 		try {
@@ -247,7 +280,7 @@ export class SessionGate {
 			deepFreeze(input);
 			const deps = await this.deps;
 			policy = deps.policy();
-			outcome = await decideToolCall({ tool: event.toolName, input, cwd: ctx.cwd }, deps, ctx.signal);
+			outcome = await decideToolCall(call, deps, ctx.signal);
 		} catch (error) {
 			outcome = gateError(event.toolName, error);
 		}
@@ -259,7 +292,12 @@ export class SessionGate {
 			started,
 			policy,
 		);
-		if (outcome.outcome === "allow") return undefined;
+		if (outcome.outcome === "allow") {
+			// Already worked out while deciding (cached per call), so this reads no files again.
+			const delegation = this.delegations.inspect(call);
+			if (delegation) this.delegationWatch.started(event.toolCallId, event.toolName, delegation, startedAt);
+			return undefined;
+		}
 		return { block: true, reason: outcome.reason };
 	}
 
@@ -333,6 +371,7 @@ export class SessionGate {
 	}
 
 	async shutdown(): Promise<void> {
+		this.unsubscribeToolResult();
 		this.unpublishView();
 		this.closing.abort();
 		this.unpublishQuery();

@@ -1,0 +1,68 @@
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { gatePackageAt, loadsGate } from "../../src/launchers/gate-package.ts";
+import { nodeFileView } from "../../src/launchers/node-file-view.ts";
+import { REPO_ROOT } from "../harness/paths.ts";
+import { cleanupWorlds, launcherWorld } from "./launcher-world.ts";
+
+afterEach(cleanupWorlds);
+
+describe("which paths load a copy of the gate", () => {
+	it("finds the package of a file or directory inside it, with its published and source entries", () => {
+		const world = launcherWorld();
+		const fromFile = gatePackageAt(path.join(world.gateDir, "dist", "api.js"), nodeFileView);
+		expect(fromFile?.root).toBe(world.gateDir);
+		expect(fromFile?.entries).toEqual([
+			path.join(world.gateDir, "dist", "index.js"),
+			path.join(world.gateDir, "src", "index.ts"),
+		]);
+		expect(gatePackageAt(world.otherExtension, nodeFileView)).toBeNull();
+		expect(gatePackageAt(path.join(world.root, "nowhere"), nodeFileView)).toBeNull();
+	});
+
+	it("this repository is a copy of the gate (what the gate's own module finds at run time)", () => {
+		const own = gatePackageAt(path.join(REPO_ROOT, "src", "gate", "delegation-guard.ts"), nodeFileView);
+		expect(own?.root).toBe(REPO_ROOT);
+		expect(own?.entries).toContain(path.join(REPO_ROOT, "src", "index.ts"));
+	});
+
+	it("the package directory and its entry files load it; another module of it, another package, a missing path do not", () => {
+		const world = launcherWorld();
+		expect(loadsGate(world.gateDir, nodeFileView)).toBe(true);
+		expect(loadsGate(path.join(world.gateDir, "dist", "index.js"), nodeFileView)).toBe(true);
+		expect(loadsGate(path.join(world.gateDir, "src", "index.ts"), nodeFileView)).toBe(true);
+		expect(loadsGate(path.join(world.gateDir, "dist", "api.js"), nodeFileView)).toBe(false);
+		expect(loadsGate(path.join(world.gateDir, "dist"), nodeFileView)).toBe(true);
+		expect(loadsGate(world.otherExtension, nodeFileView)).toBe(false);
+		expect(loadsGate(path.join(world.root, "gone", "pi-permission-hub"), nodeFileView)).toBe(false);
+	});
+
+	it("follows symlinks: a linked package directory or a linked entry file loads it", () => {
+		const world = launcherWorld();
+		const linkedDir = world.link(world.gateDir, "links/pph");
+		const linkedFile = world.link(path.join(world.gateDir, "dist", "index.js"), "links/gate.js");
+		expect(loadsGate(linkedDir, nodeFileView)).toBe(true);
+		expect(loadsGate(linkedFile, nodeFileView)).toBe(true);
+	});
+
+	it("a wrapper directory loads it when its own manifest or index names a gate entry", () => {
+		const world = launcherWorld();
+		world.writeJson("wrapper/package.json", {
+			name: "my-bundle",
+			pi: { extensions: ["../gate/dist/index.js"] },
+		});
+		expect(loadsGate(path.join(world.root, "wrapper"), nodeFileView)).toBe(true);
+		world.link(path.join(world.gateDir, "src", "index.ts"), "indexed/index.ts");
+		expect(loadsGate(path.join(world.root, "indexed"), nodeFileView)).toBe(true);
+	});
+
+	it("a package with another name is not the gate, even with the same layout", () => {
+		const world = launcherWorld();
+		world.writeJson("impostor/package.json", {
+			name: "pi-permission-hub-fork",
+			pi: { extensions: ["./dist/index.js"] },
+		});
+		world.write("impostor/dist/index.js", "export default function x() {}\n");
+		expect(loadsGate(path.join(world.root, "impostor"), nodeFileView)).toBe(false);
+	});
+});

@@ -1,0 +1,115 @@
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { childGateVerdict } from "../../src/launchers/child-gate.ts";
+import { cleanupWorlds, type LauncherWorld, launcherWorld, PROCESS_SUBAGENT } from "./launcher-world.ts";
+
+afterEach(cleanupWorlds);
+
+function verdict(world: LauncherWorld, projectTrusted = false) {
+	return childGateVerdict(world.query(PROCESS_SUBAGENT, {}, { projectTrusted }));
+}
+
+describe("child pi processes: the agent dir's settings decide", () => {
+	it("nothing configured: ungated, and the fix adds this package to `packages` in the agent dir's settings", () => {
+		const world = launcherWorld();
+		const result = verdict(world);
+		expect(result.gated).toBe(false);
+		if (result.gated) return;
+		expect(result.why).toContain("does not inherit this session's -e flags");
+		expect(result.fix).toEqual({
+			file: path.join(world.agentDir, "settings.json"),
+			field: "packages",
+			add: world.gateDir,
+			text: expect.stringContaining(
+				`add ${JSON.stringify(world.gateDir)} to \`packages\` in ${path.join(world.agentDir, "settings.json")}`,
+			),
+		});
+	});
+
+	it("a `packages` entry counts whether absolute, relative to the agent dir (as `pi install` writes it), or under ~", () => {
+		const world = launcherWorld();
+		for (const entry of [world.gateDir, path.relative(world.agentDir, world.gateDir), "~/../gate"]) {
+			world.writeJson("agent/settings.json", { packages: [entry] });
+			expect(verdict(world), entry).toEqual({
+				gated: true,
+				via: `\`packages\` in ${path.join(world.agentDir, "settings.json")}`,
+			});
+		}
+	});
+
+	it("`npm:pi-permission-hub` counts once it is installed under the agent dir, not before", () => {
+		const world = launcherWorld();
+		world.writeJson("agent/settings.json", { packages: ["npm:pi-permission-hub@^0.1"] });
+		expect(verdict(world).gated).toBe(false);
+		world.link(world.gateDir, "agent/npm/node_modules/pi-permission-hub");
+		expect(verdict(world).gated).toBe(true);
+	});
+
+	it("an `extensions` entry or the agent dir's extensions/ directory counts, unless an exclusion pattern may switch it off", () => {
+		const world = launcherWorld();
+		world.writeJson("agent/settings.json", { extensions: [path.join(world.gateDir, "dist", "index.js")] });
+		expect(verdict(world).gated).toBe(true);
+		world.writeJson("agent/settings.json", {
+			extensions: ["!**/index.js", path.join(world.gateDir, "dist", "index.js")],
+		});
+		expect(verdict(world).gated).toBe(false);
+		world.writeJson("agent/settings.json", {});
+		world.link(world.gateDir, "agent/extensions/pph");
+		expect(verdict(world)).toEqual({ gated: true, via: `${path.join(world.agentDir, "extensions")}/` });
+	});
+
+	it("a module of the package that is not its entry, another extension, or a missing path does not count", () => {
+		const world = launcherWorld();
+		world.writeJson("agent/settings.json", {
+			packages: [world.otherExtension, path.join(world.root, "missing", "pi-permission-hub")],
+			extensions: [path.join(world.gateDir, "dist", "api.js")],
+		});
+		expect(verdict(world).gated).toBe(false);
+	});
+
+	it("a filtered package entry may leave the gate out, so it does not count", () => {
+		const world = launcherWorld();
+		world.writeJson("agent/settings.json", { packages: [{ source: world.gateDir, extensions: [] }] });
+		expect(verdict(world).gated).toBe(false);
+		world.writeJson("agent/settings.json", { packages: [{ source: world.gateDir, skills: [] }] });
+		expect(verdict(world).gated).toBe(true);
+	});
+
+	it("a project's .pi/ counts only when pi trusts the project; a trusted project's filter overrides the user's entry", () => {
+		const world = launcherWorld();
+		world.writeJson("work/.pi/settings.json", { packages: [world.gateDir] });
+		expect(verdict(world, false).gated).toBe(false);
+		expect(verdict(world, true)).toEqual({
+			gated: true,
+			via: `\`packages\` in ${path.join(world.work, ".pi", "settings.json")}`,
+		});
+		world.writeJson("agent/settings.json", { packages: ["npm:pi-permission-hub"] });
+		world.link(world.gateDir, "agent/npm/node_modules/pi-permission-hub");
+		world.writeJson("work/.pi/settings.json", {
+			packages: [{ source: "npm:pi-permission-hub", autoload: false }],
+		});
+		expect(verdict(world, true).gated).toBe(false);
+		expect(verdict(world, false).gated).toBe(true);
+	});
+
+	it("unreadable settings fail closed", () => {
+		const world = launcherWorld();
+		world.write("agent/settings.json", "{ not json");
+		const result = verdict(world);
+		expect(result.gated).toBe(false);
+		if (!result.gated) expect(result.why).toContain("cannot be read");
+	});
+
+	it("every cwd the call names must have its children gated", () => {
+		const world = launcherWorld();
+		world.writeJson("work/a/.pi/settings.json", { packages: [world.gateDir] });
+		const result = childGateVerdict(
+			world.query(
+				PROCESS_SUBAGENT,
+				{ cwds: [path.join(world.work, "a"), path.join(world.work, "b")] },
+				{ projectTrusted: true },
+			),
+		);
+		expect(result.gated).toBe(false);
+	});
+});
