@@ -54,6 +54,8 @@ export const auditEntrySchema = z.object({
 	source: z.unknown(),
 	reason: z.string().max(MAX_REASON).optional(),
 	requestId: z.string().max(128).optional(),
+	/** For a forwarded ask: the asking child's session (`sessionId` is the deciding parent's). */
+	requesterSessionId: z.string().max(256).optional(),
 	latencyMs: z.number().nonnegative(),
 	configFiles: z.array(z.string().max(4096)).max(16),
 	chain: z.array(chainStepSchema).max(64).optional(),

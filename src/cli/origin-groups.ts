@@ -67,9 +67,11 @@ export class OriginGroups {
 		}
 		group.decisions++;
 		group.events.set(entry.event, (group.events.get(entry.event) ?? 0) + 1);
-		if (entry.event !== "cli" && !group.sessions.has(entry.sessionId)) {
+		// A forwarded ask is recorded by the deciding parent; the session it belongs to is the child's.
+		const session = entry.event === "forwarded_ask" ? entry.requesterSessionId : entry.sessionId;
+		if (entry.event !== "cli" && session !== undefined && !group.sessions.has(session)) {
 			if (this.trackedSessions < MAX_TRACKED_SESSIONS) {
-				group.sessions.add(entry.sessionId);
+				group.sessions.add(session);
 				this.trackedSessions++;
 			} else group.sessionsCapped = true;
 		}

@@ -13,6 +13,8 @@ export interface DecisionRecord {
 	readonly sessionId: string;
 	readonly origin: Origin;
 	readonly tool: string;
+	/** For a forwarded ask: the child session that asked. */
+	readonly requesterSessionId?: string;
 	/** Used when the action could not be classified. */
 	readonly fallbackPreview: string;
 	readonly latencyMs: number;
@@ -50,6 +52,7 @@ export function recordDecision(record: DecisionRecord, sinks: DecisionSinks): Pr
 		source: outcome.source,
 		...(outcome.outcome === "allow" ? {} : { reason: outcome.reason }),
 		...(outcome.requestId ? { requestId: outcome.requestId } : {}),
+		...(record.requesterSessionId ? { requesterSessionId: record.requesterSessionId } : {}),
 		latencyMs: Math.round(record.latencyMs * 1000) / 1000,
 		configFiles: policy
 			? policy.sources.filter((s) => s.state === "loaded" || s.state === "invalid").map((s) => s.file)

@@ -247,6 +247,7 @@ export class SessionGate {
 			{
 				outcome: { ...decided.outcome, requestId: request.id },
 				event: "forwarded_ask",
+				requesterSessionId: request.chain[0]?.sessionId,
 				sessionId: this.sessionId,
 				origin: decided.origin,
 				tool: request.tool,

@@ -1,18 +1,31 @@
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import type { FileView } from "./file-view.ts";
+import { fsErrorCode } from "../policy/fs-error-code.ts";
+import type { FileView, TextRead } from "./file-view.ts";
 
-/** Settings, manifests and agent files are small; a larger file is not one of them and is not read. */
-const MAX_TEXT_BYTES = 1024 * 1024;
+/** Settings, manifests and agent files are small; a larger file is refused rather than read whole. */
+const MAX_TEXT_BYTES = 4 * 1024 * 1024;
 
-/** The live file system. Every error reads as "not there": the checks then count the entry as not loading the gate. */
+/** Errors that mean "nothing there" (a dangling link included); every other one means "there, but unreadable". */
+const ABSENT = new Set(["ENOENT", "ENOTDIR"]);
+
+function errorText(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/** The live file system. Only `readText` tells errors apart; the other questions read any error as "not there". */
 export const nodeFileView: FileView = {
-	readText(path) {
+	readText(path): TextRead {
 		try {
 			const stats = statSync(path);
-			if (!stats.isFile() || stats.size > MAX_TEXT_BYTES) return null;
-			return readFileSync(path, "utf8");
-		} catch {
-			return null;
+			if (!stats.isFile()) return { state: "unreadable", problem: "is not a regular file", tooLarge: false };
+			if (stats.size > MAX_TEXT_BYTES) {
+				return { state: "unreadable", problem: `is larger than ${MAX_TEXT_BYTES} bytes`, tooLarge: true };
+			}
+			return { state: "text", text: readFileSync(path, "utf8") };
+		} catch (error) {
+			const code = fsErrorCode(error);
+			if (code !== undefined && ABSENT.has(code)) return { state: "missing" };
+			return { state: "unreadable", problem: `cannot be read: ${errorText(error)}`, tooLarge: false };
 		}
 	},
 	kind(path) {
@@ -32,7 +45,7 @@ export const nodeFileView: FileView = {
 	},
 	list(dir) {
 		try {
-			return readdirSync(dir);
+			return readdirSync(dir).sort();
 		} catch {
 			return [];
 		}

@@ -1,119 +1,144 @@
 import { z } from "zod";
 import type { FileView } from "./file-view.ts";
 
-/** A `packages` entry: a source string, or an object that may filter the package's resources. */
-export interface SettingsPackage {
-	readonly source: string;
-	/** The entry filters the package's extensions or turns autoloading off: it may not load the gate. */
-	readonly filtered: boolean;
+const nonEmptyStrings = z.array(z.string().refine((s) => s.trim() !== "", "must not be empty"));
+const stringsOrFalse = z.union([nonEmptyStrings, z.literal(false)]);
+
+/** `packages` entries as pi writes them: a source string, or an object with a source and resource filters. */
+const packageEntrySchema = z.union([
+	z.string(),
+	z.looseObject({
+		source: z.string(),
+		extensions: z.array(z.string()).optional(),
+		autoload: z.boolean().optional(),
+	}),
+]);
+
+const agentOverrideSchema = z.looseObject({
+	extensions: stringsOrFalse.optional(),
+	subagentOnlyExtensions: stringsOrFalse.optional(),
+	tools: z.union([nonEmptyStrings, z.literal(false), z.literal("inherit")]).optional(),
+});
+const agentOverridesSchema = z.record(z.string(), agentOverrideSchema);
+
+/**
+ * Only the keys that decide which extensions load, typed as pi and pi-subagents accept them; every other key
+ * passes through untouched. A key of the wrong type makes the file invalid: pi-subagents refuses such a file, so
+ * what it loads cannot be told.
+ */
+const settingsSchema = z.looseObject({
+	packages: z.array(packageEntrySchema).optional(),
+	extensions: z.array(z.string()).optional(),
+	subagents: z
+		.looseObject({
+			defaultExtensions: nonEmptyStrings.optional(),
+			agentOverrides: agentOverridesSchema.optional(),
+			agentOverridesByProvider: z.record(z.string(), agentOverridesSchema).optional(),
+		})
+		.optional(),
+});
+
+export type PackageEntry = z.infer<typeof packageEntrySchema>;
+export type AgentOverride = z.infer<typeof agentOverrideSchema>;
+export type SettingsKeys = z.infer<typeof settingsSchema>;
+
+/** One pi settings file (the agent dir's or a project's `.pi/settings.json`). */
+export type PiSettings =
+	| { readonly state: "missing"; readonly file: string }
+	/** Unreadable, not JSON, or a key pi or pi-subagents would reject: what loads cannot be told. */
+	| { readonly state: "invalid"; readonly file: string; readonly problem: string }
+	| {
+			readonly state: "loaded";
+			readonly file: string;
+			/** Exactly what was read: a change is written only while the file still holds this text. */
+			readonly text: string;
+			readonly keys: SettingsKeys;
+	  };
+
+export type UsableSettings = Exclude<PiSettings, { state: "invalid" }>;
+export type LoadedSettings = Extract<PiSettings, { state: "loaded" }>;
+
+/** A settings.json as pi reads it: plain JSON, a leading byte-order mark ignored. */
+export function readPiSettings(file: string, files: FileView): PiSettings {
+	const read = files.readText(file);
+	if (read.state === "missing") return { state: "missing", file };
+	if (read.state === "unreadable") return { state: "invalid", file, problem: read.problem };
+	let value: unknown;
+	try {
+		value = JSON.parse(read.text.replace(/^\uFEFF/, ""));
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		return { state: "invalid", file, problem: `is not valid JSON: ${reason}` };
+	}
+	if (typeof value !== "object" || value === null || Array.isArray(value)) {
+		return { state: "invalid", file, problem: "is not a JSON object" };
+	}
+	const parsed = settingsSchema.safeParse(value);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		const where = issue?.path.map(String).join(".") ?? "";
+		return {
+			state: "invalid",
+			file,
+			problem: `has an invalid "${where}": ${issue?.message ?? "unexpected value"}`,
+		};
+	}
+	return { state: "loaded", file, text: read.text, keys: parsed.data };
 }
 
-/** Per-agent settings of pi-subagents (`subagents.agentOverrides.<agent>`), the fields that pick extensions. */
-export interface AgentOverride {
-	readonly extensions?: readonly string[] | false;
-	readonly subagentOnlyExtensions?: readonly string[] | false;
-	readonly tools?: readonly string[] | false | "inherit";
+/** The keys of a usable settings file; a missing file has none. */
+export function keysOf(settings: UsableSettings): SettingsKeys {
+	return settings.state === "loaded" ? settings.keys : {};
+}
+
+/** The source string of a `packages` entry. */
+export function packageSource(entry: PackageEntry): string {
+	return typeof entry === "string" ? entry : entry.source;
+}
+
+/**
+ * Which of its package's extensions a `packages` entry loads (pi's package manager):
+ * - `all`: a string, or an object that filters other resources only (`"skills": […]`);
+ * - `none`: `"extensions": []`, or `"autoload": false` without extension patterns;
+ * - `patterns`: extension patterns select them. They are not evaluated here, so whether the gate is among them
+ *   is not known, and such an entry never counts as loading it.
+ */
+export type ExtensionSelection = "all" | "none" | "patterns";
+
+export function extensionSelection(entry: PackageEntry): ExtensionSelection {
+	if (typeof entry === "string") return "all";
+	if (entry.autoload === false) return (entry.extensions ?? []).length === 0 ? "none" : "patterns";
+	if (entry.extensions === undefined) return "all";
+	return entry.extensions.length === 0 ? "none" : "patterns";
+}
+
+/** A project entry with `autoload: false` does not replace the user's entry for the same package: it adjusts it. */
+export function isAutoloadDelta(entry: PackageEntry): boolean {
+	return typeof entry !== "string" && entry.autoload === false;
 }
 
 export interface NamedOverride {
 	readonly agent: string;
 	readonly override: AgentOverride;
-	/** The JSON path in the settings file, for the fix text. */
+	/** The JSON path in the settings file, for messages and fixes. */
 	readonly jsonPath: string;
+	/** From `agentOverridesByProvider`: it applies only while that provider's model is in use. */
+	readonly byProvider: boolean;
 }
 
-/** pi-subagents' `subagents` settings object, the parts that decide which extensions children load. */
-export interface SubagentsSettings {
-	readonly defaultExtensions: readonly string[] | undefined;
-	/** `agentOverrides` and every `agentOverridesByProvider.<provider>` (any provider may be the one in use). */
-	readonly overrides: readonly NamedOverride[];
-}
-
-export type SettingsState = "missing" | "loaded" | "invalid";
-
-/** One pi settings file (the agent dir's or a project's `.pi/settings.json`). */
-export interface PiSettings {
-	readonly file: string;
-	/** `invalid`: unreadable, not JSON, or a field pi or pi-subagents would reject — what loads cannot be told. */
-	readonly state: SettingsState;
-	readonly packages: readonly SettingsPackage[];
-	readonly extensions: readonly string[];
-	readonly subagents: SubagentsSettings;
-}
-
-const nonEmptyStrings = z.array(z.string().trim().min(1));
-const stringsOrFalse = z.union([nonEmptyStrings, z.literal(false)]);
-const overrideSchema = z.looseObject({
-	extensions: stringsOrFalse.optional(),
-	subagentOnlyExtensions: stringsOrFalse.optional(),
-	tools: z.union([nonEmptyStrings, z.literal(false), z.literal("inherit")]).optional(),
-});
-const overridesSchema = z.record(z.string(), overrideSchema);
-const packageSchema = z.union([
-	z.string(),
-	z.looseObject({ source: z.string(), extensions: z.unknown().optional(), autoload: z.unknown().optional() }),
-]);
-const settingsSchema = z.looseObject({
-	packages: z.array(packageSchema).optional(),
-	extensions: z.array(z.string()).optional(),
-	subagents: z
-		.looseObject({
-			defaultExtensions: nonEmptyStrings.optional(),
-			agentOverrides: overridesSchema.optional(),
-			agentOverridesByProvider: z.record(z.string(), overridesSchema).optional(),
-		})
-		.optional(),
-});
-
-const NO_SUBAGENTS: SubagentsSettings = { defaultExtensions: undefined, overrides: [] };
-
-export function readPiSettings(file: string, files: FileView): PiSettings {
-	const empty = { file, packages: [], extensions: [], subagents: NO_SUBAGENTS };
-	if (files.kind(file) === null) return { ...empty, state: "missing" };
-	const text = files.readText(file);
-	if (text === null) return { ...empty, state: "invalid" };
-	let raw: unknown;
-	try {
-		raw = JSON.parse(text.replace(/^\uFEFF/, ""));
-	} catch {
-		return { ...empty, state: "invalid" };
-	}
-	const parsed = settingsSchema.safeParse(raw);
-	if (!parsed.success) return { ...empty, state: "invalid" };
-	const { packages = [], extensions = [], subagents } = parsed.data;
-	return {
-		file,
-		state: "loaded",
-		packages: packages.map((entry) =>
-			typeof entry === "string"
-				? { source: entry, filtered: false }
-				: { source: entry.source, filtered: entry.extensions !== undefined || entry.autoload === false },
+/** Every `subagents.agentOverrides` entry and every provider's, in file order. */
+export function agentOverridesOf(keys: SettingsKeys): NamedOverride[] {
+	const named = (overrides: Record<string, AgentOverride>, prefix: string, byProvider: boolean) =>
+		Object.entries(overrides).map(([agent, override]) => ({
+			agent,
+			override,
+			jsonPath: `${prefix}.${agent}`,
+			byProvider,
+		}));
+	return [
+		...named(keys.subagents?.agentOverrides ?? {}, "subagents.agentOverrides", false),
+		...Object.entries(keys.subagents?.agentOverridesByProvider ?? {}).flatMap(([provider, overrides]) =>
+			named(overrides, `subagents.agentOverridesByProvider.${provider}`, true),
 		),
-		extensions,
-		subagents: subagents
-			? {
-					defaultExtensions: subagents.defaultExtensions,
-					overrides: [
-						...named(subagents.agentOverrides ?? {}, "subagents.agentOverrides"),
-						...Object.entries(subagents.agentOverridesByProvider ?? {}).flatMap(([provider, byAgent]) =>
-							named(byAgent, `subagents.agentOverridesByProvider.${provider}`),
-						),
-					],
-				}
-			: NO_SUBAGENTS,
-	};
-}
-
-function named(overrides: Record<string, z.infer<typeof overrideSchema>>, prefix: string): NamedOverride[] {
-	return Object.entries(overrides).map(([agent, value]) => ({
-		agent,
-		jsonPath: `${prefix}.${agent}`,
-		override: {
-			...(value.extensions !== undefined ? { extensions: value.extensions } : {}),
-			...(value.subagentOnlyExtensions !== undefined
-				? { subagentOnlyExtensions: value.subagentOnlyExtensions }
-				: {}),
-			...(value.tools !== undefined ? { tools: value.tools } : {}),
-		},
-	}));
+	];
 }

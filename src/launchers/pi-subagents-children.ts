@@ -1,11 +1,30 @@
-import { delimiter, dirname, join } from "node:path";
-import { type AgentDefinition, scanAgentDirectory } from "./agent-definition.ts";
+import { join } from "node:path";
+import { type AgentDefinition, type AgentScan, scanAgentDirectory } from "./agent-definition.ts";
+import {
+	builtinAgentDirectory,
+	projectAgentDirectories,
+	projectRootCandidates,
+	projectSettingsFile,
+	userAgentDirectories,
+} from "./agent-directories.ts";
+import {
+	type ChildExtensionEntry,
+	type ChildExtensions,
+	childExtensionEntry,
+	childExtensions,
+	type ListOrigin,
+} from "./child-extensions.ts";
 import type { ChildGateQuery } from "./child-gate-query.ts";
 import { type ChildGateVerdict, type SettingsFix, settingsFix } from "./child-gate-verdict.ts";
-import { loadsGate } from "./gate-package.ts";
-import type { AgentOverride, PiSettings } from "./pi-settings.ts";
-import { readPiSettings } from "./pi-settings.ts";
-import { isLocalSource, resolveSettingsPath } from "./settings-paths.ts";
+import { GATE_PACKAGE_NAME } from "./gate-package.ts";
+import {
+	type AgentOverride,
+	agentOverridesOf,
+	keysOf,
+	type PiSettings,
+	readPiSettings,
+	type UsableSettings,
+} from "./pi-settings.ts";
 
 /**
  * pi-subagents runs a foreground child inside this process with only: the paths in its agent's `tools`, the
@@ -25,26 +44,26 @@ export function piSubagentsChildrenVerdict(query: ChildGateQuery): ChildGateVerd
 	if (user.state === "invalid") return unreadable(user, defaultsFix);
 	const { packageRoot } = query.launcher;
 	// Without the package directory its built-in agents are not read; they name no extensions of their own (0.67).
-	const builtin = packageRoot
-		? scanAgentDirectory(join(packageRoot, "agents"), files)
-		: { definitions: [], complete: true };
-	const userDirs = [
-		...(query.env.PI_SUBAGENT_EXTRA_AGENT_DIRS ?? "").split(delimiter).filter((dir) => dir.trim() !== ""),
-		join(agentDir, "agents"),
-		join(homeDir, ".agents"),
-	].map((dir) => scanAgentDirectory(dir, files));
+	const builtin: AgentScan[] = packageRoot
+		? [scanAgentDirectory(builtinAgentDirectory(packageRoot), files)]
+		: [];
+	const userScans = userAgentDirectories(agentDir, homeDir, query.env).map((dir) =>
+		scanAgentDirectory(dir, files),
+	);
 	let via = "";
 	for (const cwd of query.call.cwds) {
-		const roots = projectRoots(cwd, files);
+		const roots = projectRootCandidates(cwd, files);
 		for (const root of roots.length > 0 ? roots : [null]) {
-			const project = root ? readPiSettings(join(root, ".pi", "settings.json"), files) : null;
+			const project = root ? readPiSettings(projectSettingsFile(root), files) : null;
 			if (project?.state === "invalid") return unreadable(project, defaultsFix);
-			const projectDirs = root ? [join(root, ".agents"), join(root, ".pi", "agents")] : [];
-			const scans = [builtin, ...userDirs, ...projectDirs.map((dir) => scanAgentDirectory(dir, files))];
+			const projectScans = root
+				? projectAgentDirectories(root).map((dir) => scanAgentDirectory(dir, files))
+				: [];
+			const scans = [...builtin, ...userScans, ...projectScans];
 			if (scans.some((scan) => !scan.complete)) {
 				return {
 					gated: false,
-					why: "there are too many agent files to check which extensions the subagent would load",
+					why: "there are too many agent files (or one too large) to check which extensions the subagent would load",
 					fix: defaultsFix,
 				};
 			}
@@ -84,8 +103,8 @@ function launches(definitions: readonly AgentDefinition[], agents: readonly stri
 }
 
 interface LaunchContext {
-	readonly user: PiSettings;
-	readonly project: PiSettings | null;
+	readonly user: UsableSettings;
+	readonly project: UsableSettings | null;
 	readonly cwd: string;
 	readonly query: ChildGateQuery;
 	readonly defaultsFix: SettingsFix;
@@ -93,6 +112,7 @@ interface LaunchContext {
 
 /** Where the child's extension list came from, for the fix. */
 interface ListSource {
+	readonly origin: ListOrigin;
 	readonly file: string;
 	readonly field: string;
 	readonly list: readonly string[] | undefined;
@@ -102,51 +122,53 @@ function launchVerdict(launch: Launch, context: LaunchContext): ChildGateVerdict
 	const { user, project, cwd, query, defaultsFix } = context;
 	const { definition } = launch;
 	const names = definition?.names ?? [launch.agent];
-	const defaults: ListSource =
-		project?.subagents.defaultExtensions !== undefined
-			? {
-					file: project.file,
-					field: "subagents.defaultExtensions",
-					list: project.subagents.defaultExtensions,
-				}
-			: { file: user.file, field: "subagents.defaultExtensions", list: user.subagents.defaultExtensions };
-	const own: ListSource | null =
-		definition?.extensions !== undefined
-			? { file: definition.file, field: "extensions:", list: definition.extensions }
-			: null;
+	const projectDefaults = project ? keysOf(project).subagents?.defaultExtensions : undefined;
+	const defaults =
+		project && projectDefaults !== undefined
+			? { file: project.file, list: projectDefaults }
+			: { file: user.file, list: keysOf(user).subagents?.defaultExtensions };
 	let via = "";
 	for (const variant of overrideVariants(names, user, project)) {
-		const override = variant.override;
-		const source: ListSource =
-			override.extensions !== undefined && variant.where
-				? {
-						file: variant.where.file,
-						field: `${variant.where.jsonPath}.extensions`,
-						list: override.extensions === false ? undefined : override.extensions,
-					}
-				: (own ?? defaults);
-		const tools =
-			override.tools !== undefined
-				? Array.isArray(override.tools)
-					? override.tools
-					: []
-				: definition?.tools;
-		const subagentOnly =
-			override.subagentOnlyExtensions !== undefined
-				? override.subagentOnlyExtensions || []
-				: (definition?.subagentOnlyExtensions ?? []);
-		const loaded = [...(tools ?? []).filter(isPathTool), ...(source.list ?? []), ...subagentOnly];
-		const loading = loaded.find((entry) => entryLoadsGate(entry, cwd, query));
+		const child = childExtensions(definition, variant.override, defaults.list);
+		const source = listSource(child, variant, definition, defaults);
+		const entries = child.loaded.map((entry) => childExtensionEntry(entry, cwd, query.homeDir, query.files));
+		const loading = entries.find((entry) => entry.kind === "path" && entry.loadsGate);
 		if (loading === undefined) {
 			const fix =
-				source === defaults && source.file === user.file
+				source.origin === "defaults" && source.file === user.file
 					? defaultsFix
-					: settingsFix(source.file, source.field, query.gate, source === own ? "" : DEFAULTS_NOTE);
-			return { gated: false, why: whyUngated(launch, source, loaded, cwd, query), fix };
+					: settingsFix(
+							source.file,
+							source.field,
+							query.gate,
+							source.origin === "agent" ? "" : DEFAULTS_NOTE,
+						);
+			return { gated: false, why: whyUngated(launch, source, entries), fix };
 		}
-		via ||= `${JSON.stringify(loading)} in ${describeSource(source, loading, definition)}`;
+		via ||= `${JSON.stringify(loading.written)} in ${describeSource(source, loading.written, definition)}`;
 	}
 	return { gated: true, via };
+}
+
+function listSource(
+	child: ChildExtensions,
+	variant: OverrideVariant,
+	definition: AgentDefinition | null,
+	defaults: { readonly file: string },
+): ListSource {
+	const { list } = child;
+	if (child.origin === "override" && variant.where) {
+		return {
+			origin: "override",
+			file: variant.where.file,
+			field: `${variant.where.jsonPath}.extensions`,
+			list,
+		};
+	}
+	if (child.origin === "agent" && definition) {
+		return { origin: "agent", file: definition.file, field: "extensions:", list };
+	}
+	return { origin: "defaults", file: defaults.file, field: "subagents.defaultExtensions", list };
 }
 
 function describeSource(source: ListSource, entry: string, definition: AgentDefinition | null): string {
@@ -154,22 +176,15 @@ function describeSource(source: ListSource, entry: string, definition: AgentDefi
 	return definition ? `the agent file ${definition.file}` : source.file;
 }
 
-function whyUngated(
-	launch: Launch,
-	source: ListSource,
-	loaded: readonly string[],
-	cwd: string,
-	query: ChildGateQuery,
-): string {
+function whyUngated(launch: Launch, source: ListSource, entries: readonly ChildExtensionEntry[]): string {
 	const agent = launch.agent === "(any)" ? "an agent" : `agent "${launch.agent}"`;
 	const from =
 		source.list === undefined
 			? "no extensions are configured for it (`subagents.defaultExtensions` is not set)"
 			: `it loads only ${source.list.length === 0 ? "nothing" : source.list.map((e) => JSON.stringify(e)).join(", ")} (\`${source.field}\` in ${source.file})`;
-	const missing = loaded
-		.filter((entry) => isLocalSource(entry) && entry.includes("pi-permission-hub"))
-		.map((entry) => resolveSettingsPath(entry, cwd, query.homeDir))
-		.filter((path) => query.files.kind(path) === null);
+	const missing = entries.flatMap((entry) =>
+		entry.kind === "path" && !entry.present && entry.written.includes(GATE_PACKAGE_NAME) ? [entry.path] : [],
+	);
 	const missingText = missing.length > 0 ? `; ${missing.join(", ")} does not exist` : "";
 	return `pi-subagents runs ${agent} inside this process with only the extensions its settings name, and ${from}${missingText}`;
 }
@@ -186,13 +201,13 @@ interface OverrideVariant {
  */
 function overrideVariants(
 	names: readonly string[],
-	user: PiSettings,
-	project: PiSettings | null,
+	user: UsableSettings,
+	project: UsableSettings | null,
 ): OverrideVariant[] {
 	const matching = [user, ...(project ? [project] : [])].flatMap((settings) =>
-		settings.subagents.overrides
+		agentOverridesOf(keysOf(settings))
 			.filter((o) => names.includes(o.agent))
-			.map((o) => ({ ...o, file: settings.file, byProvider: o.jsonPath.includes("ByProvider") })),
+			.map((o) => ({ ...o, file: settings.file })),
 	);
 	let base: OverrideVariant = { override: {}, where: null };
 	for (const o of matching.filter((m) => !m.byProvider)) base = layer(base, o);
@@ -210,35 +225,7 @@ function layer(
 	};
 }
 
-/** pi-subagents loads a `tools` entry as an extension when it looks like a path. */
-function isPathTool(tool: string): boolean {
-	return tool.includes("/") || tool.endsWith(".ts") || tool.endsWith(".js");
-}
-
-/**
- * pi loads these entries as temporary sources: local paths relative to the child's cwd. A remote source
- * (`npm:`, `git:`) is installed at launch where this check does not look, so it does not count.
- */
-function entryLoadsGate(entry: string, cwd: string, query: ChildGateQuery): boolean {
-	if (!isLocalSource(entry)) return false;
-	return loadsGate(resolveSettingsPath(entry, cwd, query.homeDir), query.files);
-}
-
-/** Directories from `cwd` upward that pi-subagents takes for a project root (they hold `.pi/` or `.agents/`). */
-function projectRoots(cwd: string, files: ChildGateQuery["files"]): string[] {
-	const roots: string[] = [];
-	let current = cwd;
-	for (;;) {
-		if (files.kind(join(current, ".pi")) === "dir" || files.kind(join(current, ".agents")) === "dir") {
-			roots.push(current);
-		}
-		const parent = dirname(current);
-		if (parent === current) return roots;
-		current = parent;
-	}
-}
-
-function unreadable(settings: PiSettings, fix: SettingsFix): ChildGateVerdict {
+function unreadable(settings: Extract<PiSettings, { state: "invalid" }>, fix: SettingsFix): ChildGateVerdict {
 	return {
 		gated: false,
 		why: `${settings.file} cannot be read as settings (pi-subagents would reject it)`,

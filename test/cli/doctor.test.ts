@@ -4,6 +4,7 @@
  * child asks the root after the fix.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -297,6 +298,42 @@ describe("doctor: the gate in the agent dir and pi-subagents' default extensions
 	});
 });
 
+describe("doctor: what counts as the gate is what the runtime check counts", () => {
+	it("an entry that names the gate but does not load it now: a problem that --fix leaves to pi install", async () => {
+		const sb = await cliSandbox();
+		for (const packages of [["npm:pi-permission-hub"], [{ source: REPO_ROOT, extensions: ["dist/*.js"] }]]) {
+			await sb.writeSettings({ packages });
+			const before = readFileSync(settingsFile(sb), "utf8");
+			const { code, report } = await doctor(sb, ["--fix"]);
+			expect(code).toBe(1);
+			expect(report.gate.installed).toBe(false);
+			expect(ids(report.findings)).toEqual(["gate-not-installed", "subagents-not-installed"]);
+			expect(report.findings[0]?.change).toBeNull();
+			expect(report.findings[0]?.explanation).toContain("names it");
+			expect(report.findings[0]?.fix).toContain("pi install npm:pi-permission-hub");
+			// Another copy in "packages" would not help: pi keeps the first entry of a package.
+			expect(report.fix.changes).toEqual([]);
+			expect(readFileSync(settingsFile(sb), "utf8")).toBe(before);
+		}
+	});
+
+	it("an agent directory too large to read in full is a problem: an agent in the rest may run ungated", async () => {
+		const sb = await cliSandbox();
+		await sb.writeSettings({
+			packages: [SUBAGENTS, REPO_ROOT],
+			subagents: { defaultExtensions: [REPO_ROOT] },
+		});
+		const agents = path.join(sb.agentDir, "agents");
+		mkdirSync(agents, { recursive: true });
+		for (let i = 0; i < 2001; i++) writeFileSync(path.join(agents, `note-${i}.md`), "# a note\n");
+		const { code, report } = await doctor(sb);
+		expect(code).toBe(1);
+		expect(report.findings.filter((f) => f.severity === "problem").map((f) => [f.id, f.file])).toEqual([
+			["agent-definitions-not-all-read", agents],
+		]);
+	});
+});
+
 describe("doctor: projects and agent definitions", () => {
 	it("a project .pi/settings.json list without the gate is a problem; --fix adds the entry there too", async () => {
 		const sb = await cliSandbox();
@@ -413,6 +450,13 @@ describe("doctor: files it cannot use and usage", () => {
 			expect(readFileSync(settingsFile(sb), "utf8")).toBe(content);
 			expect(statSync(settingsFile(sb)).mtimeMs).toBe(before);
 		}
+		// Something that is not a file where the settings should be: unreadable, not absent.
+		await rm(settingsFile(sb));
+		mkdirSync(settingsFile(sb));
+		const notFile = await runCliJson(sb, ["doctor", "--fix"]);
+		expect(notFile.code).toBe(2);
+		expect(notFile.json.error?.message).toContain(`${settingsFile(sb)} is not a regular file`);
+		await rm(settingsFile(sb), { recursive: true });
 		const projectBroken = await sb.writeWorkFile(".pi/settings.json", "not json");
 		await sb.writeSettings({});
 		const run = await runCli(sb, ["doctor", "--fix"]);

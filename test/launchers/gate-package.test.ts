@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { gatePackageAt, loadsGate } from "../../src/launchers/gate-package.ts";
 import { nodeFileView } from "../../src/launchers/node-file-view.ts";
 import { REPO_ROOT } from "../harness/paths.ts";
@@ -8,14 +10,12 @@ import { cleanupWorlds, launcherWorld } from "./launcher-world.ts";
 afterEach(cleanupWorlds);
 
 describe("which paths load a copy of the gate", () => {
-	it("finds the package of a file or directory inside it, with its published and source entries", () => {
+	it("finds the package of a file or directory inside it, with the entries its pi.extensions lists", () => {
 		const world = launcherWorld();
 		const fromFile = gatePackageAt(path.join(world.gateDir, "dist", "api.js"), nodeFileView);
 		expect(fromFile?.root).toBe(world.gateDir);
-		expect(fromFile?.entries).toEqual([
-			path.join(world.gateDir, "dist", "index.js"),
-			path.join(world.gateDir, "src", "index.ts"),
-		]);
+		// What pi loads: the manifest's entries. The source entry is not one, though it is in the package.
+		expect(fromFile?.entries).toEqual([path.join(world.gateDir, "dist", "index.js")]);
 		expect(gatePackageAt(world.otherExtension, nodeFileView)).toBeNull();
 		expect(gatePackageAt(path.join(world.root, "nowhere"), nodeFileView)).toBeNull();
 	});
@@ -23,14 +23,22 @@ describe("which paths load a copy of the gate", () => {
 	it("this repository is a copy of the gate (what the gate's own module finds at run time)", () => {
 		const own = gatePackageAt(path.join(REPO_ROOT, "src", "gate", "delegation-guard.ts"), nodeFileView);
 		expect(own?.root).toBe(REPO_ROOT);
-		expect(own?.entries).toContain(path.join(REPO_ROOT, "src", "index.ts"));
+		// Exactly what this package's manifest lists for pi (built files: run after the build).
+		const manifest = z
+			.object({ pi: z.object({ extensions: z.array(z.string()) }) })
+			.parse(JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")));
+		const listed = manifest.pi.extensions.map((entry) => path.resolve(REPO_ROOT, entry));
+		expect(listed.length).toBeGreaterThan(0);
+		expect(own?.entries).toEqual(listed);
+		expect(own?.entries).not.toContain(path.join(REPO_ROOT, "src", "index.ts"));
 	});
 
 	it("the package directory and its entry files load it; another module of it, another package, a missing path do not", () => {
 		const world = launcherWorld();
 		expect(loadsGate(world.gateDir, nodeFileView)).toBe(true);
 		expect(loadsGate(path.join(world.gateDir, "dist", "index.js"), nodeFileView)).toBe(true);
-		expect(loadsGate(path.join(world.gateDir, "src", "index.ts"), nodeFileView)).toBe(true);
+		// Not listed in pi.extensions: pi never loads it for this package, so neither does the check.
+		expect(loadsGate(path.join(world.gateDir, "src", "index.ts"), nodeFileView)).toBe(false);
 		expect(loadsGate(path.join(world.gateDir, "dist", "api.js"), nodeFileView)).toBe(false);
 		expect(loadsGate(path.join(world.gateDir, "dist"), nodeFileView)).toBe(true);
 		expect(loadsGate(world.otherExtension, nodeFileView)).toBe(false);
@@ -52,8 +60,11 @@ describe("which paths load a copy of the gate", () => {
 			pi: { extensions: ["../gate/dist/index.js"] },
 		});
 		expect(loadsGate(path.join(world.root, "wrapper"), nodeFileView)).toBe(true);
-		world.link(path.join(world.gateDir, "src", "index.ts"), "indexed/index.ts");
+		world.link(path.join(world.gateDir, "dist", "index.js"), "indexed/index.js");
 		expect(loadsGate(path.join(world.root, "indexed"), nodeFileView)).toBe(true);
+		// index.ts goes first; a link to a module pi.extensions does not list loads no gate.
+		world.link(path.join(world.gateDir, "src", "index.ts"), "indexed/index.ts");
+		expect(loadsGate(path.join(world.root, "indexed"), nodeFileView)).toBe(false);
 	});
 
 	it("a package with another name is not the gate, even with the same layout", () => {

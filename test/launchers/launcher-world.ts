@@ -1,7 +1,8 @@
 /**
  * A real directory tree for the launcher checks: a home, an agent dir, a working dir, a copy of pi-permission-hub
- * (`gate/`, with the published entry, another module and the source entry) and some other extension. Tests write
- * settings and agent files into it and ask the real checks through the real file system.
+ * (`gate/`, with the published entry, another module, and a source entry its pi.extensions does not list) and some
+ * other extension. Tests write settings and agent files into it and ask the real checks through the real file
+ * system.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";

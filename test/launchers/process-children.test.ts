@@ -75,7 +75,7 @@ describe("child pi processes: the agent dir's settings decide", () => {
 		expect(verdict(world).gated).toBe(true);
 	});
 
-	it("a project's .pi/ counts only when pi trusts the project; a trusted project's filter overrides the user's entry", () => {
+	it("a project's .pi/ counts only when pi trusts the project; a trusted project's entry replaces the user's", () => {
 		const world = launcherWorld();
 		world.writeJson("work/.pi/settings.json", { packages: [world.gateDir] });
 		expect(verdict(world, false).gated).toBe(false);
@@ -85,11 +85,69 @@ describe("child pi processes: the agent dir's settings decide", () => {
 		});
 		world.writeJson("agent/settings.json", { packages: ["npm:pi-permission-hub"] });
 		world.link(world.gateDir, "agent/npm/node_modules/pi-permission-hub");
+		// A filtered project entry for the same package replaces the user's.
 		world.writeJson("work/.pi/settings.json", {
-			packages: [{ source: "npm:pi-permission-hub", autoload: false }],
+			packages: [{ source: "npm:pi-permission-hub", extensions: [] }],
 		});
 		expect(verdict(world, true).gated).toBe(false);
 		expect(verdict(world, false).gated).toBe(true);
+		// So does a plain one: pi resolves it in the project's own npm dir, where it is not installed.
+		world.writeJson("work/.pi/settings.json", { packages: ["npm:pi-permission-hub"] });
+		expect(verdict(world, true).gated).toBe(false);
+		world.link(world.gateDir, "work/.pi/npm/node_modules/pi-permission-hub");
+		expect(verdict(world, true).gated).toBe(true);
+	});
+
+	it("a trusted project's `autoload: false` entry adjusts the user's entry: only its extension patterns may switch the gate off", () => {
+		const world = launcherWorld();
+		world.writeJson("agent/settings.json", { packages: ["npm:pi-permission-hub"] });
+		world.link(world.gateDir, "agent/npm/node_modules/pi-permission-hub");
+		// Without patterns pi loads the user's entry as it is (checked against pi's package manager).
+		world.writeJson("work/.pi/settings.json", {
+			packages: [{ source: "npm:pi-permission-hub", autoload: false }],
+		});
+		expect(verdict(world, true)).toEqual({
+			gated: true,
+			via: `\`packages\` in ${path.join(world.agentDir, "settings.json")}`,
+		});
+		world.writeJson("work/.pi/settings.json", {
+			packages: [{ source: "npm:pi-permission-hub", autoload: false, extensions: ["-dist/index.js"] }],
+		});
+		expect(verdict(world, true).gated).toBe(false);
+		expect(verdict(world, false).gated).toBe(true);
+	});
+
+	it("pi keeps the first user entry of a package: a filtered one hides a plain one listed after it", () => {
+		const world = launcherWorld();
+		world.writeJson("agent/settings.json", {
+			packages: [{ source: world.gateDir, extensions: [] }, world.gateDir],
+		});
+		expect(verdict(world).gated).toBe(false);
+		world.writeJson("agent/settings.json", {
+			packages: [world.gateDir, { source: world.gateDir, extensions: [] }],
+		});
+		expect(verdict(world).gated).toBe(true);
+	});
+
+	it("extension patterns in a filter, or autoload off, are not evaluated: such an entry does not count", () => {
+		const world = launcherWorld();
+		for (const entry of [
+			{ source: world.gateDir, extensions: ["dist/*.js"] },
+			{ source: world.gateDir, autoload: false },
+			{ source: world.gateDir, autoload: false, extensions: ["dist/index.js"] },
+		]) {
+			world.writeJson("agent/settings.json", { packages: [entry] });
+			expect(verdict(world).gated, JSON.stringify(entry)).toBe(false);
+		}
+	});
+
+	it("a glob in `extensions` may leave out the list's plain entries, and a `+` pattern cannot leave anything out", () => {
+		const world = launcherWorld();
+		const entry = path.join(world.gateDir, "dist", "index.js");
+		world.writeJson("agent/settings.json", { extensions: ["other/*.ts", entry] });
+		expect(verdict(world).gated).toBe(false);
+		world.writeJson("agent/settings.json", { extensions: [`+${entry}`, entry] });
+		expect(verdict(world).gated).toBe(true);
 	});
 
 	it("unreadable settings fail closed", () => {

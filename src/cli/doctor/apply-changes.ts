@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import writeFileAtomic from "write-file-atomic";
+import type { FileView } from "../../launchers/file-view.ts";
 import { CliError, errorMessage } from "../cli-error.ts";
-import type { FileView } from "./file-view.ts";
 import type { Finding, SettingsChange } from "./finding.ts";
 
 /** The changes of the findings, one per file and key, in the order they were found. */
@@ -52,12 +52,11 @@ export function applyChanges(
 ): void {
 	const files = [...new Set(changes.map((c) => c.file))];
 	const contents = files.map((file) => {
-		let now: string | null;
-		try {
-			now = view.readText(file);
-		} catch (error) {
-			throw new CliError("io", `cannot read ${file} again before changing it: ${errorMessage(error)}`);
+		const read = view.readText(file);
+		if (read.state === "unreadable") {
+			throw new CliError("io", `cannot read ${file} again before changing it: it ${read.problem}`);
 		}
+		const now = read.state === "text" ? read.text : null;
 		if (!analysed.has(file) || analysed.get(file) !== now) {
 			throw new CliError(
 				"io",

@@ -1,23 +1,25 @@
+import { GATE_PACKAGE_NAME } from "../../launchers/gate-package.ts";
+import { PI_SUBAGENTS_PACKAGE } from "../../launchers/known-launcher.ts";
+import { keysOf, type LoadedSettings, type UsableSettings } from "../../launchers/pi-settings.ts";
+import { resourceMayLoad, type SettingsResource } from "../../launchers/settings-resources.ts";
+import { classifySource } from "../../launchers/settings-source.ts";
 import type { ListCheckContext } from "./child-extension-list.ts";
 import { checkChildExtensionList } from "./child-extension-list.ts";
 import type { DoctorInput } from "./doctor-input.ts";
-import { classifySource } from "./extension-source.ts";
 import { type Finding, finding, type SettingsChange } from "./finding.ts";
 import { describeResource } from "./gate-findings.ts";
-import type { RootResource } from "./root-resources.ts";
-import type { ReadSettings, SettingsKeys } from "./settings-file.ts";
 
 const REPLACES_ALL =
 	"The list is the whole extension set of those children: whatever else they need (a model provider, for example) must be listed too.";
 
 /** Finding 2: `subagents.defaultExtensions` of the agent dir, which every agent without its own list gets. */
 export function userDefaultExtensions(
-	file: string,
-	settings: SettingsKeys | null,
-	subagents: readonly RootResource[],
+	user: UsableSettings,
+	subagents: readonly SettingsResource[],
 	ctx: ListCheckContext,
 ): Finding[] {
-	const list = settings?.subagents?.defaultExtensions;
+	const { file } = user;
+	const list = keysOf(user).subagents?.defaultExtensions;
 	const where = subagents.map(describeResource).join("; ");
 	const why = `pi-subagents (${where}) starts its children inside the pi process, with only the extensions of "subagents.defaultExtensions" in ${file} (or of an agent's own "extensions:"), never the ones installed in the agent dir.`;
 	if (list === undefined) {
@@ -34,7 +36,7 @@ export function userDefaultExtensions(
 	return [
 		finding("subagents-default-extensions-without-gate", {
 			file,
-			explanation: `${why} That list does not load ${ctx.names.gate}, so children of agents without their own "extensions:" run ungated.`,
+			explanation: `${why} That list does not load ${GATE_PACKAGE_NAME}, so children of agents without their own "extensions:" run ungated.`,
 			...listFix(file, list, ctx.gateEntry),
 		}),
 		...check.warnings,
@@ -63,27 +65,30 @@ function listFix(
  * is after the doctor's own fix), so a model provider the root has is missing in them.
  */
 export function childrenLoseExtensions(
-	file: string,
-	settings: SettingsKeys | null,
-	resources: readonly RootResource[],
+	user: UsableSettings,
+	resources: readonly SettingsResource[],
 	childEntry: string | null,
 	input: DoctorInput,
 ): Finding[] {
-	const list = [...(settings?.subagents?.defaultExtensions ?? [])];
+	const { file } = user;
+	const { view } = input;
+	// A path compares by where it leads; one that leads nowhere (yet) by itself.
+	const placeOf = (path: string): string => view.realPath(path) ?? path;
+	const list = [...(keysOf(user).subagents?.defaultExtensions ?? [])];
 	if (childEntry !== null) list.push(childEntry);
 	const listed = new Set(
 		list.flatMap((entry) => {
 			const source = classifySource(entry, input.projectDir, input.homeDir);
-			if (source.kind === "path") return [input.view.realPath(source.path)];
+			if (source.kind === "path") return [placeOf(source.path)];
 			return source.kind === "npm" ? [`npm:${source.name}`] : [];
 		}),
 	);
 	const lost = resources.filter((r) => {
-		if (r.isGate || r.isSubagents || r.location === null) return false;
+		if (r.location === null) return false;
+		if (resourceMayLoad(r, GATE_PACKAGE_NAME, view) || resourceMayLoad(r, PI_SUBAGENTS_PACKAGE, view))
+			return false;
 		const npm = classifySource(r.written, input.agentDir, input.homeDir);
-		return (
-			!listed.has(input.view.realPath(r.location)) && !(npm.kind === "npm" && listed.has(`npm:${npm.name}`))
-		);
+		return !listed.has(placeOf(r.location)) && !(npm.kind === "npm" && listed.has(`npm:${npm.name}`));
 	});
 	if (lost.length === 0) return [];
 	const names = lost.map((r) => JSON.stringify(r.written)).join(", ");
@@ -98,8 +103,8 @@ export function childrenLoseExtensions(
 }
 
 /** Finding 3: a project list replaces the agent dir's for children started there (pi-subagents asks no trust). */
-export function projectDefaultExtensions(project: ReadSettings, ctx: ListCheckContext): Finding[] {
-	const list = project.settings.subagents?.defaultExtensions;
+export function projectDefaultExtensions(project: LoadedSettings, ctx: ListCheckContext): Finding[] {
+	const list = project.keys.subagents?.defaultExtensions;
 	if (list === undefined) return [];
 	const check = checkChildExtensionList(
 		list,
@@ -111,7 +116,7 @@ export function projectDefaultExtensions(project: ReadSettings, ctx: ListCheckCo
 	return [
 		finding("project-default-extensions-without-gate", {
 			file: project.file,
-			explanation: `${project.file} sets "subagents.defaultExtensions" without ${ctx.names.gate}. pi-subagents uses a project's list instead of the agent dir's, whether or not pi trusts the project, so children started there run ungated.`,
+			explanation: `${project.file} sets "subagents.defaultExtensions" without ${GATE_PACKAGE_NAME}. pi-subagents uses a project's list instead of the agent dir's, whether or not pi trusts the project, so children started there run ungated.`,
 			fix,
 			change,
 		}),

@@ -1,5 +1,15 @@
 import { dirname, join } from "node:path";
-import { agentDefinitions, agentFinding, agentOverrides } from "./agent-findings.ts";
+import { projectRootCandidates, projectSettingsFile } from "../../launchers/agent-directories.ts";
+import { GATE_PACKAGE_NAME } from "../../launchers/gate-package.ts";
+import { PI_SUBAGENTS_PACKAGE } from "../../launchers/known-launcher.ts";
+import { type LoadedSettings, readPiSettings } from "../../launchers/pi-settings.ts";
+import {
+	resourceLoads,
+	resourceMayLoad,
+	type SettingsResource,
+	scopeResources,
+} from "../../launchers/settings-resources.ts";
+import { agentDefinitions, agentFinding, agentOverrides, agentScanIncomplete } from "./agent-findings.ts";
 import type { ListCheckContext } from "./child-extension-list.ts";
 import {
 	childrenLoseExtensions,
@@ -10,9 +20,6 @@ import type { DoctorInput } from "./doctor-input.ts";
 import { type Finding, finding } from "./finding.ts";
 import { childGateEntry, gateInstalled, gateNotInstalled } from "./gate-findings.ts";
 import { packagesEntryFor } from "./own-package.ts";
-import { projectSettingsFiles } from "./project-locations.ts";
-import { type RootResource, rootResources } from "./root-resources.ts";
-import { type ReadSettings, readSettingsFile } from "./settings-file.ts";
 
 export type Diagnosis =
 	| { readonly status: "unusable"; readonly file: string; readonly problem: string }
@@ -22,11 +29,11 @@ export type Diagnosis =
 			/** The text of every settings file the doctor read (null: absent), for applying fixes safely. */
 			readonly settingsTexts: ReadonlyMap<string, string | null>;
 			readonly gate: {
-				readonly loadedBy: readonly RootResource[];
+				readonly loadedBy: readonly SettingsResource[];
 				/** What the doctor puts into children's extension lists; null when it knows no right entry. */
 				readonly childEntry: string | null;
 			};
-			readonly subagents: { readonly installedBy: readonly RootResource[] };
+			readonly subagents: { readonly installedBy: readonly SettingsResource[] };
 	  };
 
 /**
@@ -34,43 +41,40 @@ export type Diagnosis =
  * and which settings change fixes it where one can. Reads files through `view`; writes nothing.
  */
 export function diagnose(input: DoctorInput): Diagnosis {
-	const { agentDir, names, view } = input;
+	const { agentDir, homeDir, view } = input;
 	const userFile = join(agentDir, "settings.json");
-	const user = readSettingsFile(userFile, view);
-	if (user.status === "unusable") return user;
-	const projects: ReadSettings[] = [];
-	for (const file of projectSettingsFiles(input.projectDir)) {
-		if (view.realPath(file) === view.realPath(userFile)) continue;
-		const project = readSettingsFile(file, view);
-		if (project.status === "unusable") return project;
-		if (project.status === "read") projects.push(project);
+	const user = readPiSettings(userFile, view);
+	if (user.state === "invalid") return { status: "unusable", file: user.file, problem: user.problem };
+	const userReal = view.realPath(userFile);
+	const projects: LoadedSettings[] = [];
+	for (const root of projectRootCandidates(input.projectDir, view)) {
+		const file = projectSettingsFile(root);
+		// With the agent dir inside the project, its settings are the project's: read once, as the user's.
+		if (userReal !== null && view.realPath(file) === userReal) continue;
+		const project = readPiSettings(file, view);
+		if (project.state === "invalid")
+			return { status: "unusable", file: project.file, problem: project.problem };
+		if (project.state === "loaded") projects.push(project);
 	}
-	const userSettings = user.status === "read" ? user.settings : null;
-	const resources = rootResources(agentDir, userSettings, input.homeDir, names, view);
-	const gateResources = resources.filter((r) => r.isGate);
+	const resources = scopeResources({ settings: user, baseDir: agentDir }, null, homeDir, view);
+	const gateResources = resources.filter((r) => resourceLoads(r, GATE_PACKAGE_NAME, view));
 	const subagentsResources = [
 		...resources,
 		// A project can install pi-subagents for itself (`pi install -l`): its packages live under `<project>/.pi/`.
 		...projects.flatMap((p) =>
-			rootResources(dirname(p.file), p.settings, input.homeDir, names, view).filter(
+			scopeResources({ settings: p, baseDir: dirname(p.file) }, null, homeDir, view).filter(
 				(r) => r.origin === "packages",
 			),
 		),
-	].filter((r) => r.isSubagents);
+	].filter((r) => resourceMayLoad(r, PI_SUBAGENTS_PACKAGE, view));
 
 	const findings: Finding[] = [];
-	const packagesEntry = packagesEntryFor(input.ownRoot, agentDir, names.gate, view);
-	if (gateResources.length === 0) findings.push(gateNotInstalled(user, userSettings, packagesEntry, input));
+	const packagesEntry = packagesEntryFor(input.ownRoot, agentDir, view);
+	if (gateResources.length === 0) findings.push(gateNotInstalled(user, resources, packagesEntry, input));
 	else findings.push(gateInstalled(gateResources, userFile));
 
 	const childEntry = childGateEntry(gateResources, input);
-	const ctx: ListCheckContext = {
-		projectDir: input.projectDir,
-		homeDir: input.homeDir,
-		names,
-		gateEntry: childEntry,
-		view,
-	};
+	const ctx: ListCheckContext = { projectDir: input.projectDir, homeDir, gateEntry: childEntry, view };
 	if (subagentsResources.length === 0) {
 		findings.push(
 			finding("subagents-not-installed", {
@@ -80,17 +84,18 @@ export function diagnose(input: DoctorInput): Diagnosis {
 			}),
 		);
 	} else {
-		findings.push(...userDefaultExtensions(userFile, userSettings, subagentsResources, ctx));
-		findings.push(...childrenLoseExtensions(userFile, userSettings, resources, childEntry, input));
+		findings.push(...userDefaultExtensions(user, subagentsResources, ctx));
+		findings.push(...childrenLoseExtensions(user, resources, childEntry, input));
 		for (const project of projects) findings.push(...projectDefaultExtensions(project, ctx));
+		const agents = agentDefinitions(subagentsResources, input);
 		for (const settings of [user, ...projects]) {
-			if (settings.status === "read") findings.push(...agentOverrides(settings, ctx));
+			if (settings.state === "loaded") findings.push(...agentOverrides(settings, agents.definitions, ctx));
 		}
-		for (const agent of agentDefinitions(subagentsResources, input))
-			findings.push(...agentFinding(agent, ctx));
+		findings.push(...agentScanIncomplete(agents));
+		for (const agent of agents.definitions) findings.push(...agentFinding(agent, ctx));
 	}
 	const settingsTexts = new Map<string, string | null>([
-		[userFile, user.status === "read" ? user.text : null],
+		[userFile, user.state === "loaded" ? user.text : null],
 		...projects.map((p): [string, string] => [p.file, p.text]),
 	]);
 	return {

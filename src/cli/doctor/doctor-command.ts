@@ -1,9 +1,9 @@
 import { resolve } from "node:path";
+import { nodeFileView } from "../../launchers/node-file-view.ts";
 import { expandHome } from "../../policy/config-paths.ts";
 import { CliError, usageError } from "../cli-error.ts";
 import type { CommandResult, CommandSpec } from "../command-spec.ts";
 import { plural } from "../display-text.ts";
-import { packageVersion } from "../package-version.ts";
 import { applyChanges, plannedChanges } from "./apply-changes.ts";
 import { type Diagnosis, diagnose } from "./diagnose.ts";
 import type { DoctorInput } from "./doctor-input.ts";
@@ -15,10 +15,8 @@ import {
 	findingText,
 	sortFindings,
 } from "./doctor-report.ts";
-import { nodeFileView } from "./file-view.ts";
 import { countBySeverity, type SettingsChange } from "./finding.ts";
 import { ownPackageRoot } from "./own-package.ts";
-import { SUBAGENTS_PACKAGE_NAME } from "./package-identity.ts";
 
 export const doctorCommand: CommandSpec = {
 	name: "doctor",
@@ -49,22 +47,20 @@ Options:
 		if (dryRun && !fix) throw usageError("--dry-run goes with --fix: it shows the changes --fix would make");
 		const project = input.options.string("project");
 		if (project === "") throw usageError("--project must not be empty");
-		const view = nodeFileView();
 		const projectDir = project === undefined ? io.cwd : resolve(io.cwd, expandHome(project, io.homeDir));
-		if (view.kind(projectDir) !== "directory") throw new CliError("io", `${projectDir} is not a directory`);
+		if (nodeFileView.kind(projectDir) !== "dir") throw new CliError("io", `${projectDir} is not a directory`);
 		const doctorInput: DoctorInput = {
 			agentDir: input.agentDir,
 			projectDir,
 			homeDir: io.homeDir,
 			env: io.env,
-			names: { gate: packageVersion().name, subagents: SUBAGENTS_PACKAGE_NAME },
 			ownRoot: ownPackageRoot(),
-			view,
+			view: nodeFileView,
 		};
 		const found = checked(diagnose(doctorInput));
 		const changes = plannedChanges(found.findings);
 		const apply = fix && !dryRun && changes.length > 0;
-		if (apply) applyChanges(changes, found.settingsTexts, view);
+		if (apply) applyChanges(changes, found.settingsTexts, nodeFileView);
 		const after = apply ? checked(diagnose(doctorInput)) : null;
 		return report(doctorInput, found, changes, { fix, dryRun, applied: apply }, after);
 	},

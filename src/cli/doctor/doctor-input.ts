@@ -1,5 +1,4 @@
-import type { FileView } from "./file-view.ts";
-import type { PackageNames } from "./package-identity.ts";
+import type { FileView } from "../../launchers/file-view.ts";
 
 export interface DoctorInput {
 	readonly agentDir: string;
@@ -7,7 +6,6 @@ export interface DoctorInput {
 	readonly projectDir: string;
 	readonly homeDir: string;
 	readonly env: Readonly<Record<string, string | undefined>>;
-	readonly names: PackageNames;
 	/** The package directory this command runs from. */
 	readonly ownRoot: string;
 	readonly view: FileView;

@@ -6,6 +6,7 @@ export const FINDING_SEVERITY = {
 	"project-default-extensions-without-gate": "problem",
 	"agent-extensions-without-gate": "problem",
 	"agent-override-extensions-without-gate": "problem",
+	"agent-definitions-not-all-read": "problem",
 	"subagents-children-lose-extensions": "warning",
 	"extension-path-missing": "warning",
 	"extension-path-relative": "warning",

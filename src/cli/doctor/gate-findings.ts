@@ -1,27 +1,43 @@
 import { join } from "node:path";
+import { GATE_PACKAGE_NAME } from "../../launchers/gate-package.ts";
+import { packageOf } from "../../launchers/package-manifest.ts";
+import { keysOf, type UsableSettings } from "../../launchers/pi-settings.ts";
+import { resourceMayLoad, type SettingsResource } from "../../launchers/settings-resources.ts";
 import type { DoctorInput } from "./doctor-input.ts";
 import { type Finding, finding, type SettingsChange } from "./finding.ts";
 import { packagesEntryFor } from "./own-package.ts";
-import { enclosingPackage } from "./package-manifest.ts";
-import type { RootResource } from "./root-resources.ts";
-import type { SettingsFile, SettingsKeys } from "./settings-file.ts";
 
-/** Finding 1: nothing the agent dir loads is the gate; the fix adds this copy to `packages` when it may. */
+/**
+ * Finding 1: nothing the agent dir loads is the gate; the fix adds this copy to `packages` when it may. When an
+ * entry names the gate but does not load it now (an npm package not installed yet, a filter), another copy
+ * would not help: pi keeps the first entry of a package, so the fix is to install it or lift the filter.
+ */
 export function gateNotInstalled(
-	user: SettingsFile,
-	settings: SettingsKeys | null,
+	user: UsableSettings,
+	resources: readonly SettingsResource[],
 	packagesEntry: string | null,
 	input: DoctorInput,
 ): Finding {
-	const before = settings?.packages ?? null;
+	const install = `pi install npm:${GATE_PACKAGE_NAME}`;
+	const nothing = `no entry of "packages" or "extensions" in ${user.file} and nothing in ${join(input.agentDir, "extensions")} loads ${GATE_PACKAGE_NAME}`;
+	const consequence =
+		"A session can then only have it because it was started with -e, and the pi processes launchers start (they never get -e) run ungated.";
+	const named = resources.filter((r) => resourceMayLoad(r, GATE_PACKAGE_NAME, input.view));
+	if (named.length > 0) {
+		return finding("gate-not-installed", {
+			file: user.file,
+			explanation: `The gate is not installed in the agent dir: ${nothing} now. ${named.map(describeResource).join("; ")} names it, but it is not there yet or a filter or pattern may leave it out. ${consequence}`,
+			fix: `${install} (or start pi once online, so it installs what "packages" lists), and remove any filter or exclusion pattern that leaves the gate's extension out`,
+		});
+	}
+	const before = keysOf(user).packages ?? null;
 	const change: SettingsChange | null =
 		packagesEntry === null
 			? null
 			: { file: user.file, key: "packages", before, after: [...(before ?? []), packagesEntry] };
-	const install = `pi install npm:${input.names.gate}`;
 	return finding("gate-not-installed", {
 		file: user.file,
-		explanation: `The gate is not installed in the agent dir: no entry of "packages" or "extensions" in ${user.file} and nothing in ${join(input.agentDir, "extensions")} loads ${input.names.gate}. A session can then only have it because it was started with -e, and the pi processes launchers start (they never get -e) run ungated.`,
+		explanation: `The gate is not installed in the agent dir: ${nothing}. ${consequence}`,
 		fix:
 			change === null
 				? `${install} (this command runs from ${input.ownRoot}, which is not a lasting copy of the gate, so --fix cannot add it)`
@@ -31,7 +47,7 @@ export function gateNotInstalled(
 }
 
 /** The gate is where launched processes find it: said once, so the report shows what was checked. */
-export function gateInstalled(gateResources: readonly RootResource[], userFile: string): Finding {
+export function gateInstalled(gateResources: readonly SettingsResource[], userFile: string): Finding {
 	const how = gateResources.map(describeResource).join("; ");
 	return finding("gate-installed", {
 		file: userFile,
@@ -44,21 +60,21 @@ export function gateInstalled(gateResources: readonly RootResource[], userFile: 
  * The entry children's lists should carry: the directory of the gate the agent dir installs (an extension file
  * becomes its package directory), else the copy this command runs from, which the packages fix installs.
  */
-export function childGateEntry(gateResources: readonly RootResource[], input: DoctorInput): string | null {
-	const ordered = [...gateResources].sort((a, b) => Number(b.present) - Number(a.present));
-	for (const resource of ordered) {
+export function childGateEntry(
+	gateResources: readonly SettingsResource[],
+	input: DoctorInput,
+): string | null {
+	for (const resource of gateResources) {
 		if (resource.location === null) continue;
 		if (resource.origin === "packages") return resource.location;
-		const pkg = enclosingPackage(resource.location, input.view);
-		return pkg !== null && pkg.name === input.names.gate ? pkg.root : resource.location;
+		const pkg = packageOf(resource.location, input.view);
+		return pkg?.name === GATE_PACKAGE_NAME ? pkg.root : resource.location;
 	}
-	return packagesEntryFor(input.ownRoot, input.agentDir, input.names.gate, input.view) === null
-		? null
-		: input.ownRoot;
+	return packagesEntryFor(input.ownRoot, input.agentDir, input.view) === null ? null : input.ownRoot;
 }
 
 /** How a thing is loaded, for the explanations: the entry as written and where pi finds it. */
-export function describeResource(resource: RootResource): string {
+export function describeResource(resource: SettingsResource): string {
 	const where =
 		resource.origin === "extensions-dir"
 			? `found in extensions/ as ${resource.written}`

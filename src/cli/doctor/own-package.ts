@@ -1,8 +1,8 @@
 import os from "node:os";
 import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { FileView } from "./file-view.ts";
-import { pathLoadsPackage } from "./package-identity.ts";
+import type { FileView } from "../../launchers/file-view.ts";
+import { GATE_PACKAGE_NAME, loadsGate } from "../../launchers/gate-package.ts";
 
 /**
  * The directory of the package this command runs from (src/cli/doctor and dist/cli/doctor both sit three levels
@@ -18,20 +18,16 @@ export function ownPackageRoot(): string {
  * `pi install npm:…` put in the agent dir is named the way pi names it; any other copy by its absolute path,
  * which pi loads in place and which does not depend on where the agent dir is.
  */
-export function packagesEntryFor(
-	root: string,
-	agentDir: string,
-	gateName: string,
-	view: FileView,
-): string | null {
-	if (!pathLoadsPackage(root, gateName, view)) return null;
+export function packagesEntryFor(root: string, agentDir: string, view: FileView): string | null {
 	const real = view.realPath(root);
-	if (isTransient(real, view)) return null;
-	if (view.realPath(join(agentDir, "npm", "node_modules", gateName)) === real) return `npm:${gateName}`;
+	if (real === null || !loadsGate(root, view) || isTransient(real, view)) return null;
+	if (view.realPath(join(agentDir, "npm", "node_modules", GATE_PACKAGE_NAME)) === real) {
+		return `npm:${GATE_PACKAGE_NAME}`;
+	}
 	return root;
 }
 
 function isTransient(path: string, view: FileView): boolean {
-	const tmp = view.realPath(os.tmpdir());
+	const tmp = view.realPath(os.tmpdir()) ?? os.tmpdir();
 	return path.includes(`${sep}_npx${sep}`) || path === tmp || path.startsWith(`${tmp}${sep}`);
 }
