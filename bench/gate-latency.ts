@@ -1,7 +1,7 @@
 /**
  * Figure 3: what the gate adds to each allowed tool call in a real pi (RPC mode, so the session has a UI and
  * serves its inbox like an interactive root). Two pi processes run the same scripted model in the same sandbox,
- * one with `-e dist/index.js` and one without; their prompts alternate (10 calls each time), so background load
+ * one with `-e dist/extension/index.js` and one without; their prompts alternate (10 calls each time), so background load
  * hits both alike. Each call is `echo N` (read tier: allowed without a dialog).
  *
  * Per call: tool_execution_start → tool_execution_end as received on pi's stdout by this process (pi runs the

@@ -1,6 +1,6 @@
 /**
  * Figure 4: what loading the gate costs a whole short pi run. `pi -p` (print mode) with a scripted model that
- * makes one bash call and answers; the same script with and without `-e dist/index.js`, runs interleaved
+ * makes one bash call and answers; the same script with and without `-e dist/extension/index.js`, runs interleaved
  * (the order flips every pair), wall time from spawn to exit, medians compared.
  */
 import { join } from "node:path";
@@ -63,12 +63,12 @@ export async function loadCostFigure(): Promise<FigureResult> {
 					unit: "ms",
 					target: { op: "<=", value: 100 },
 				},
-				{ label: "  median run with -e dist/index.js", value: g.median, unit: "ms" },
+				{ label: "  median run with -e dist/extension/index.js", value: g.median, unit: "ms" },
 				{ label: "  median run without", value: b.median, unit: "ms" },
 				{ label: "  gate's own modules loaded on this run (dist/)", value: modules.gateModules, unit: "" },
 			],
 			notes: [
-				"wall time from spawn to exit of `node cli.js -e <faux model> [-e dist/index.js] --no-session -p`, no config file",
+				"wall time from spawn to exit of `node cli.js -e <faux model> [-e dist/extension/index.js] --no-session -p`, no config file",
 				`gated min/max ${g.min}/${g.max} ms, bare min/max ${b.min}/${b.max} ms`,
 				...describeModules(modules),
 			],

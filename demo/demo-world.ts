@@ -17,7 +17,7 @@ const PI_PACKAGE = path.join(REPO_ROOT, "node_modules", "@earendil-works", "pi-c
 export const PI_CLI = path.join(PI_PACKAGE, "dist", "bundle", "cli.js");
 /** pi's example subagent launcher: it starts every subagent as a separate `pi` process. */
 const SUBAGENT_LAUNCHER = path.join(PI_PACKAGE, "examples", "extensions", "subagent", "index.ts");
-const GATE_EXTENSION = path.join(REPO_ROOT, "dist", "index.js");
+const GATE_EXTENSION = path.join(REPO_ROOT, "dist", "extension", "index.js");
 export const HUB_CLI = path.join(REPO_ROOT, "bin", "pi-permission-hub.mjs");
 const DEMO_MODEL_EXTENSION = path.join(DEMO_DIR, "demo-model-extension.ts");
 const AGENT_DEFINITION = path.join(DEMO_DIR, "agents", `${SUBAGENT_NAME}.md`);

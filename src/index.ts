@@ -54,7 +54,9 @@ export default function piPermissionHub(pi: ExtensionAPI): void {
 		let now = current(ctx);
 		if (now.kind === "passive" && !gatedByAnother(now.sessionId, self)) now = start(ctx, "startup");
 		if (now.kind === "gate") return now.gate;
-		return gatedByAnother(now.sessionId, self) ? null : Promise.reject(new Error("no copy of the gate owns this session"));
+		return gatedByAnother(now.sessionId, self)
+			? null
+			: Promise.reject(new Error("no copy of the gate owns this session"));
 	};
 
 	registerPermissionsCommand(pi, async (ctx) => {

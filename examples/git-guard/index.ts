@@ -58,7 +58,7 @@ function isFetch(command: CommandUnit): boolean {
 
 function isRiskyPush(command: CommandUnit): boolean {
 	const args = gitArgs(command);
-	if (!args || args[0] !== "push") return false;
+	if (args?.[0] !== "push") return false;
 	if (
 		args.some((a) => a === "-f" || a === "--force" || a.startsWith("--force-with-lease") || a.startsWith("+"))
 	)

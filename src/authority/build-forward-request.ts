@@ -16,16 +16,16 @@ export function buildForwardRequest(ask: Ask, identity: ForwardingIdentity): For
 		input: { ...action.input },
 		cwd: action.cwd,
 		tier: action.tier,
-		asking: ask.askingParts.map(({ part, tier }) => ({
+		asking: ask.askingParts.slice(0, 64).map(({ part, tier }) => ({
 			tier,
-			why: part.tierReason,
-			...(part.command ? { command: part.command.text } : {}),
+			why: cap(part.tierReason, 2000),
+			...(part.command ? { command: cap(part.command.text, 8192) } : {}),
 			...(part.paths.length > 0
-				? { paths: part.paths.map((t) => ({ access: t.access, path: t.absolute })) }
+				? { paths: part.paths.slice(0, 64).map((t) => ({ access: t.access, path: cap(t.absolute, 4096) })) }
 				: {}),
 		})),
-		why: ask.why,
-		preview: action.preview,
+		why: cap(ask.why, 4000),
+		preview: cap(action.preview, 8192),
 		chain: [{ agent: identity.path.at(-1) ?? "subagent", sessionId: identity.sessionId }],
 		path: [...identity.path],
 		requesterPid: process.pid,

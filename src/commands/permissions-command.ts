@@ -23,25 +23,36 @@ export function registerPermissionsCommand(
 		handler: async (args, ctx) => {
 			const gate = await view(ctx);
 			if (!gate) {
-				ctx.ui.notify("pi-permission-hub: the gate is not running in this session (see the error above)", "error");
+				ctx.ui.notify(
+					"pi-permission-hub: the gate is not running in this session (see the error above)",
+					"error",
+				);
 				return;
 			}
 			const [command, id] = args.trim().split(/\s+/);
 			if (command === "revoke") {
 				const revoked = id ? gate.revokeGrant(id) : false;
 				ctx.ui.notify(
-					revoked ? `pi-permission-hub: grant ${id} revoked` : `pi-permission-hub: no session grant with id "${id ?? ""}"`,
+					revoked
+						? `pi-permission-hub: grant ${id} revoked`
+						: `pi-permission-hub: no session grant with id "${id ?? ""}"`,
 					revoked ? "info" : "warning",
 				);
 				return;
 			}
 			const lines = permissionsReport(gate.snapshot());
-			const picked = await ctx.ui.select(TITLE, lines.map((line) => line.text));
+			const picked = await ctx.ui.select(
+				TITLE,
+				lines.map((line) => line.text),
+			);
 			const line = lines.find((l) => l.text === picked);
 			if (!line?.grantId) return;
 			if (await ctx.ui.confirm("Revoke this session grant?", line.text)) {
 				const revoked = gate.revokeGrant(line.grantId);
-				ctx.ui.notify(revoked ? "pi-permission-hub: grant revoked" : "pi-permission-hub: that grant is already gone", "info");
+				ctx.ui.notify(
+					revoked ? "pi-permission-hub: grant revoked" : "pi-permission-hub: that grant is already gone",
+					"info",
+				);
 			}
 		},
 	});

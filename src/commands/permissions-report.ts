@@ -65,7 +65,8 @@ export function permissionsReport(s: PermissionsSnapshot): ReportLine[] {
 
 	section("Policy");
 	for (const source of s.policy.sources) add(`${source.scope} config: ${source.file} (${source.state})`);
-	for (const error of s.policy.configErrors) add(`ERROR ${error.message} — every call is blocked until it is fixed`);
+	for (const error of s.policy.configErrors)
+		add(`ERROR ${error.message} — every call is blocked until it is fixed`);
 	const ceiling = s.policy.grantCeiling;
 	add(
 		ceiling.reason
@@ -75,24 +76,31 @@ export function permissionsReport(s: PermissionsSnapshot): ReportLine[] {
 	add(`tiers: ${TIERS.map((tier) => `${tier} ${s.policy.tiers[tier].mode}`).join(" · ")}`);
 	for (const tier of TIERS) {
 		const setting = s.policy.tiers[tier];
-		if (setting.ref.origin.file !== "built-in") add(`  ${tier} → ${setting.mode} from ${where(setting.ref.origin)}`);
+		if (setting.ref.origin.file !== "built-in")
+			add(`  ${tier} → ${setting.mode} from ${where(setting.ref.origin)}`);
 	}
 	for (const rule of s.policy.rules) {
 		const r = rule.ref;
 		add(`${r.action} ${r.surface} "${r.pattern}"${r.reason ? ` (${r.reason})` : ""} — ${where(r.origin)}`);
 	}
-	for (const m of s.policy.agentRules.deny) add(`agent deny ${m.kind}${m.name ? ` "${m.name}"` : ""} — ${where(m.origin)}`);
-	for (const m of s.policy.agentRules.allow) add(`agent allow ${m.kind}${m.name ? ` "${m.name}"` : ""} (not a bypass) — ${where(m.origin)}`);
-	add(`unanswered asks: ${s.policy.unanswered ?? "default (wait with a human, defer without)"} · dialog timeout ${s.policy.dialogTimeoutSeconds} s`);
+	for (const m of s.policy.agentRules.deny)
+		add(`agent deny ${m.kind}${m.name ? ` "${m.name}"` : ""} — ${where(m.origin)}`);
+	for (const m of s.policy.agentRules.allow)
+		add(`agent allow ${m.kind}${m.name ? ` "${m.name}"` : ""} (not a bypass) — ${where(m.origin)}`);
+	add(
+		`unanswered asks: ${s.policy.unanswered ?? "default (wait with a human, defer without)"} · dialog timeout ${s.policy.dialogTimeoutSeconds} s`,
+	);
 	for (const w of s.policy.warnings) add(`warning: ${w.message} — ${w.file} ${w.jsonPath}`);
 
 	section("Authorizer chain");
 	if (s.links.length === 0) add("(no links enabled: authorizerChain is empty)");
-	s.links.forEach((link, i) => add(`${i + 1}. ${link.name} — ${link.registered ? "registered" : "NOT registered (skipped)"}`));
+	for (const [i, link] of s.links.entries()) {
+		add(`${i + 1}. ${link.name} — ${link.registered ? "registered" : "NOT registered (skipped)"}`);
+	}
 
 	section("Pending forwarded asks");
 	if (s.pending.length === 0) add("(none)");
-	s.pending.forEach((label, i) => add(`${i + 1} of ${s.pending.length}: ${label}`));
+	for (const [i, label] of s.pending.entries()) add(`${i + 1} of ${s.pending.length}: ${label}`);
 
 	section("Children served");
 	if (s.children.length === 0) add("(none seen in this session)");
@@ -102,13 +110,18 @@ export function permissionsReport(s: PermissionsSnapshot): ReportLine[] {
 	if (s.recent.length === 0) add("(none yet)");
 	for (const d of s.recent) {
 		const who = d.origin.kind === "subagent" ? ` [${originLabel(d.origin)}]` : "";
-		add(`${d.time.slice(11, 19)} ${d.outcome} ${d.tool}: ${d.preview.slice(0, 80)}${who} — ${describeDecisionSource(d.source)}`);
+		add(
+			`${d.time.slice(11, 19)} ${d.outcome} ${d.tool}: ${d.preview.slice(0, 80)}${who} — ${describeDecisionSource(d.source)}`,
+		);
 	}
 
 	section("Session grants (choose one to revoke it)");
 	if (s.grants.length === 0) add("(none)");
 	for (const g of s.grants) {
-		add(`${g.surface} "${g.pattern}" (${g.scope}, up to ${g.limit.tier}${g.limit.outsideCwd ? ", outside the cwd too" : ""}) — granted ${g.grantedAt.slice(11, 19)}`, g.id);
+		add(
+			`${g.surface} "${g.pattern}" (${g.scope}, up to ${g.limit.tier}${g.limit.outsideCwd ? ", outside the cwd too" : ""}) — granted ${g.grantedAt.slice(11, 19)}`,
+			g.id,
+		);
 	}
 	return lines;
 }

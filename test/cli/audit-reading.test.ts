@@ -179,10 +179,10 @@ describe("sessions", () => {
 			decided_by: { user: 1 },
 		});
 		// The child's rm: decided at the root for the child (forwarded_ask), and recorded by the child with a
-		// forwarded frame around the human's answer.
+		// forwarded frame around the human's answer. Both lines belong to the one child session.
 		expect(subagent).toMatchObject({
 			decisions: 2,
-			sessions: 2,
+			sessions: 1,
 			mode: { ask: 2 },
 			outcome: { allow: 2 },
 			decided_by: { user: 2 },

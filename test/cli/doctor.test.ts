@@ -249,8 +249,8 @@ describe("doctor: the gate in the agent dir and pi-subagents' default extensions
 		expect(report.gate.loaded_by).toEqual([
 			{
 				origin: "extensions-dir",
-				entry: path.join(sb.agentDir, "extensions", "pi-permission-hub", "dist", "index.js"),
-				location: path.join(sb.agentDir, "extensions", "pi-permission-hub", "dist", "index.js"),
+				entry: path.join(sb.agentDir, "extensions", "pi-permission-hub", "dist", "extension", "index.js"),
+				location: path.join(sb.agentDir, "extensions", "pi-permission-hub", "dist", "extension", "index.js"),
 			},
 		]);
 		// The package directory, not the file inside it, is what children's lists get.

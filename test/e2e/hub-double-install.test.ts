@@ -42,7 +42,7 @@ async function copyOfBuild(sb: Sandbox): Promise<string> {
 	await cp(path.join(REPO_ROOT, "dist"), path.join(secondInstall, "dist"), { recursive: true });
 	await cp(path.join(REPO_ROOT, "package.json"), path.join(secondInstall, "package.json"));
 	await symlink(path.join(REPO_ROOT, "node_modules"), path.join(secondInstall, "node_modules"));
-	return path.join(secondInstall, "dist", "index.js");
+	return path.join(secondInstall, "dist", "extension", "index.js");
 }
 
 describe("installed twice", () => {

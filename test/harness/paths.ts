@@ -18,8 +18,8 @@ export const PI_CLI: string = path.join(
 	"cli.js",
 );
 
-/** The built extension under test (`npm run build` produces it). */
-export const EXTENSION_ENTRY: string = path.join(REPO_ROOT, "dist", "index.js");
+/** The bundled extension under test, as pi loads it from the package (`npm run build` produces it). */
+export const EXTENSION_ENTRY: string = path.join(REPO_ROOT, "dist", "extension", "index.js");
 
 /** The scripted model every harness run loads first. */
 export const FAUX_MODEL_EXTENSION: string = path.join(

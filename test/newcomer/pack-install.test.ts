@@ -94,7 +94,7 @@ function auditOf(sb: Sandbox) {
 }
 
 beforeAll(async () => {
-	for (const built of ["dist/index.js", "dist/cli/main.js"]) {
+	for (const built of ["dist/extension/index.js", "dist/cli/main.js"]) {
 		if (!existsSync(path.join(REPO_ROOT, built)))
 			throw new Error(`${built} is missing: run \`npm run build\` first`);
 	}
@@ -131,7 +131,7 @@ describe("npm pack, then install into an isolated agent dir", () => {
 			expect.arrayContaining([
 				"package.json",
 				"README.md",
-				"dist/index.js",
+				"dist/extension/index.js",
 				"dist/api.d.ts",
 				"dist/cli/main.js",
 				"bin/pi-permission-hub.mjs",

@@ -56,7 +56,7 @@ async function createBashParser(): Promise<BashParser> {
 	parser.setLanguage(language);
 	// V8 compiles the grammar's wasm lazily: one throwaway parse here (the loader runs at session start) keeps
 	// that compile off the first tool call.
-	parser.parse("cd x && echo \"$(ls -la | grep y)\" > out; if true; then f() { :; }; fi")?.delete();
+	parser.parse('cd x && echo "$(ls -la | grep y)" > out; if true; then f() { :; }; fi')?.delete();
 	const typeNames = language.types;
 	const namedByTypeId = typeNames.map((name, id) => name !== undefined && language.nodeTypeIsNamed(id));
 	const loadMs = performance.now() - started;
