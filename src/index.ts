@@ -4,12 +4,14 @@
  * `session_start`, and every handler fails closed if they could not. When pi runs more than one copy of the
  * extension, only the copy that claimed the session gates it; the others pass, unless no copy gates it any more.
  */
+import { createRequire } from "node:module";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { listenForLinkRegistrations } from "./authority/event-registration.ts";
 import { registerPermissionsCommand } from "./commands/permissions-command.ts";
 import { permissionsViewFor } from "./commands/permissions-views.ts";
 import type { SessionGate } from "./gate/session-gate.ts";
 import { claimSession, gatedByAnother, releaseSession } from "./gate/session-owners.ts";
+import type { startSessionGate } from "./gate/start-session-gate.ts";
 
 /** This copy either gates the session, or leaves it to the copy that claimed it first. */
 type Role =
@@ -36,8 +38,8 @@ export default function piPermissionHub(pi: ExtensionAPI): void {
 			role = { kind: "passive", sessionId };
 			return role;
 		}
-		const gate = import("./gate/start-session-gate.ts").then(({ startSessionGate }) =>
-			startSessionGate(pi, ctx, reason, process.env),
+		const gate = loadGateModule().then((module) =>
+			module.startSessionGate(pi, ctx, reason, process.env, () => import("@earendil-works/pi-tui")),
 		);
 		// A failure is reported by every handler that awaits it; this only keeps it from being unhandled.
 		gate.catch(() => undefined);
@@ -102,4 +104,29 @@ export default function piPermissionHub(pi: ExtensionAPI): void {
 function unavailableGate(tool: string, error: unknown): string {
 	const message = error instanceof Error ? error.message : String(error);
 	return `Blocked by pi-permission-hub: the permission gate could not start, so this ${tool} call was blocked (fail closed): ${message}. Do not retry; tell the user.`;
+}
+
+type GateModule = { readonly startSessionGate: typeof startSessionGate };
+
+/**
+ * pi loads extensions through its own loader, which re-transforms every JavaScript file it imports; the gate
+ * (plain ESM, the bulk of the code) is loaded with Node's own loader instead (`require` of an ES module, Node
+ * ≥ 22.12), which is several times faster. Only this entry goes through pi, so pi's packages (pi-tui, for the
+ * TUI dialog) come from pi. The module sits next to this file in both layouts (`dist/` from tsc,
+ * `dist/extension/` from the bundle).
+ */
+const nativeRequire = createRequire(import.meta.url);
+
+async function loadGateModule(): Promise<GateModule> {
+	const module: unknown = nativeRequire("./gate/start-session-gate.js");
+	if (!isGateModule(module)) throw new Error("the gate module does not export startSessionGate");
+	return module;
+}
+
+function isGateModule(value: unknown): value is GateModule {
+	return (
+		typeof value === "object" &&
+		value !== null &&
+		typeof Reflect.get(value, "startSessionGate") === "function"
+	);
 }

@@ -1,5 +1,5 @@
 import type { ExtensionUIContext, Theme } from "@earendil-works/pi-coding-agent";
-import { Key, matchesKey, type TUI, truncateToWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+import type * as PiTui from "@earendil-works/pi-tui";
 import type { AskPrompt, DialogChoice } from "./ask-prompt.ts";
 import {
 	type DialogOptions,
@@ -12,7 +12,14 @@ import {
  * The inline TUI dialog: single-key choices, a live countdown, and Esc to dismiss. A typed deny reason is
  * asked with pi's own input dialog right after `r`, so the component stays a plain key handler.
  */
-export function tuiDialog(ui: ExtensionUIContext): DialogPresenter {
+/**
+ * The pieces of pi-tui the dialog uses, handed in by the composition root: pi's own module instance, loaded
+ * through pi (the gate itself is imported natively, where pi's package aliases do not apply).
+ */
+export type TuiKit = Pick<typeof PiTui, "Key" | "matchesKey" | "truncateToWidth" | "wrapTextWithAnsi">;
+export type LoadTui = () => Promise<TuiKit>;
+
+export function tuiDialog(ui: ExtensionUIContext, kit: TuiKit): DialogPresenter {
 	return {
 		async present(prompt: AskPrompt, options: DialogOptions): Promise<DialogResult> {
 			const deadline = dialogDeadline(options);
@@ -29,9 +36,9 @@ export function tuiDialog(ui: ExtensionUIContext): DialogPresenter {
 					deadline.signal.addEventListener("abort", onEnd, { once: true });
 					return {
 						render: (width: number) =>
-							renderDialog(prompt, theme, tui, width, remaining(started, options.timeoutMs)),
+							renderDialog(kit, prompt, theme, width, remaining(started, options.timeoutMs)),
 						handleInput: (data: string) => {
-							if (matchesKey(data, Key.escape)) return finish("dismissed");
+							if (kit.matchesKey(data, kit.Key.escape)) return finish("dismissed");
 							const choice = prompt.choices.find((c) => data === c.key || data === c.key.toUpperCase());
 							if (choice) finish(choice);
 						},
@@ -65,9 +72,9 @@ function remaining(started: number, timeoutMs: number): number {
 }
 
 function renderDialog(
+	kit: TuiKit,
 	prompt: AskPrompt,
 	theme: Theme,
-	_tui: TUI,
 	width: number,
 	secondsLeft: number,
 ): string[] {
@@ -76,17 +83,17 @@ function renderDialog(
 	const minutes = Math.floor(secondsLeft / 60);
 	const clock = `${minutes}:${String(secondsLeft % 60).padStart(2, "0")}`;
 	const lines = [
-		truncateToWidth(
+		kit.truncateToWidth(
 			theme.fg("warning", theme.bold(`⚠ ${prompt.title}`)) + theme.fg("dim", `  (${clock})`),
 			width,
 		),
 	];
 	for (const line of prompt.lines) {
-		for (const wrapped of wrapTextWithAnsi(line, inner)) lines.push(bar + wrapped);
+		for (const wrapped of kit.wrapTextWithAnsi(line, inner)) lines.push(bar + wrapped);
 	}
 	lines.push(bar);
 	const keys = prompt.choices.map((c) => `${theme.fg("accent", `[${c.key}]`)} ${c.label}`);
-	for (const key of keys) lines.push(bar + truncateToWidth(key, inner));
+	for (const key of keys) lines.push(bar + kit.truncateToWidth(key, inner));
 	lines.push(bar + theme.fg("dim", "[Esc] dismiss (counts as deny)"));
 	return lines;
 }

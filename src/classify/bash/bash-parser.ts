@@ -54,9 +54,6 @@ async function createBashParser(): Promise<BashParser> {
 	const language = await Language.load(grammarPath);
 	const parser = new Parser();
 	parser.setLanguage(language);
-	// V8 compiles the grammar's wasm lazily: one throwaway parse here (the loader runs at session start) keeps
-	// that compile off the first tool call.
-	parser.parse('cd x && echo "$(ls -la | grep y)" > out; if true; then f() { :; }; fi')?.delete();
 	const typeNames = language.types;
 	const namedByTypeId = typeNames.map((name, id) => name !== undefined && language.nodeTypeIsNamed(id));
 	const loadMs = performance.now() - started;
