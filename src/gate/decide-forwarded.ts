@@ -1,4 +1,3 @@
-import { runAuthorizerChain } from "../authority/run-authorizer-chain.ts";
 import type { SuggestedGrant } from "../authority/suggest-grant.ts";
 import type { TerminalDecision, UnansweredPolicy } from "../authority/terminal-authorizer.ts";
 import type { ClassifiedAction } from "../classify/action.ts";
@@ -14,6 +13,7 @@ import { sourceOfBasis } from "./basis-source.ts";
 import { askDenyReason, describeCall, parkedReason, policyDenyReason } from "./block-reason.ts";
 import type { GateDeps } from "./decide-tool-call.ts";
 import type { GateOutcome } from "./gate-outcome.ts";
+import { runChainFor } from "./run-chain-for.ts";
 
 export interface ForwardedDecision {
 	readonly answer: ServerAnswer;
@@ -80,27 +80,9 @@ export async function decideForwarded(served: ServedAsk, deps: GateDeps): Promis
 		});
 	}
 
-	const chain = await runAuthorizerChain(
-		policy.authorizerChain,
-		{
-			tool: action.tool,
-			input: action.input,
-			cwd: action.cwd,
-			tier: action.tier,
-			parts: action.parts,
-			actionHash: action.hash,
-			preview: action.preview,
-			origin,
-			sessionId: deps.sessionId,
-			why: request.why,
-			forwarded: true,
-			policy: deps.policyQuery,
-		},
-		{ lookup: deps.lookupLink, ...(deps.linkTimeoutMs ? { timeoutMs: deps.linkTimeoutMs } : {}) },
-	);
+	const chain = await runChainFor(action, { origin, why: request.why, forwarded: true }, policy, deps);
 	if (chain.decided) {
-		const { link, verdict, reason } = chain.decided;
-		const source: DecisionSource = { kind: "authorizer", link, verdict, ...(reason ? { reason } : {}) };
+		const { verdict, link, source } = chain.decided;
 		if (verdict === "allow") {
 			return done(allowOnce(source), {
 				outcome: "allow",

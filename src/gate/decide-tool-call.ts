@@ -1,6 +1,5 @@
 import type { ChainStep } from "../audit/audit-entry.ts";
 import type { AuthorizerLink, PolicyQuery } from "../authority/authorizer-link.ts";
-import { runAuthorizerChain } from "../authority/run-authorizer-chain.ts";
 import type { SessionGrants } from "../authority/session-grants.ts";
 import { suggestGrants } from "../authority/suggest-grant.ts";
 import type { TerminalAuthorizer, UnansweredPolicy } from "../authority/terminal-authorizer.ts";
@@ -15,6 +14,7 @@ import { askDenyReason, describeCall, parkedReason, policyDenyReason } from "./b
 import { askUngatedDelegation } from "./delegation-ask.ts";
 import type { Delegation } from "./delegation-guard.ts";
 import type { GateOutcome } from "./gate-outcome.ts";
+import { runChainFor } from "./run-chain-for.ts";
 
 /** What one session's gate needs to decide a call. Built once per session; cheap to call per tool call. */
 export interface GateDeps {
@@ -100,27 +100,9 @@ async function resolveAsk(
 	signal: AbortSignal | undefined,
 ): Promise<GateOutcome> {
 	const why = describeAskWhy(decision);
-	const chain = await runAuthorizerChain(
-		policy.authorizerChain,
-		{
-			tool: action.tool,
-			input: action.input,
-			cwd: action.cwd,
-			tier: action.tier,
-			parts: action.parts,
-			actionHash: action.hash,
-			preview: action.preview,
-			origin: deps.origin,
-			sessionId: deps.sessionId,
-			why,
-			forwarded: false,
-			policy: deps.policyQuery,
-		},
-		{ lookup: deps.lookupLink, ...(deps.linkTimeoutMs ? { timeoutMs: deps.linkTimeoutMs } : {}) },
-	);
+	const chain = await runChainFor(action, { origin: deps.origin, why, forwarded: false }, policy, deps);
 	if (chain.decided) {
-		const { link, verdict, reason } = chain.decided;
-		const source = { kind: "authorizer", link, verdict, ...(reason ? { reason } : {}) } as const;
+		const { verdict, link, source } = chain.decided;
 		if (verdict === "allow") {
 			return {
 				outcome: "allow",

@@ -37,29 +37,7 @@ export function recordDecision(record: DecisionRecord, sinks: DecisionSinks): Pr
 	const ceiling = policy?.grantCeiling.reason
 		? { tier: policy.grantCeiling.tier, reason: policy.grantCeiling.reason }
 		: undefined;
-	const entry: AuditEntry = {
-		v: AUDIT_SCHEMA_VERSION,
-		time,
-		sessionId: record.sessionId,
-		event: record.event,
-		origin: record.origin,
-		tool: record.tool,
-		tier,
-		actionHash,
-		preview,
-		mode: outcome.mode,
-		outcome: outcome.outcome,
-		source: outcome.source,
-		...(outcome.outcome === "allow" ? {} : { reason: outcome.reason }),
-		...(outcome.requestId ? { requestId: outcome.requestId } : {}),
-		...(record.requesterSessionId ? { requesterSessionId: record.requesterSessionId } : {}),
-		latencyMs: Math.round(record.latencyMs * 1000) / 1000,
-		configFiles: policy
-			? policy.sources.filter((s) => s.state === "loaded" || s.state === "invalid").map((s) => s.file)
-			: [],
-		...(outcome.chain.length > 0 ? { chain: [...outcome.chain] } : {}),
-		...(ceiling ? { ceiling } : {}),
-	};
+	// What the broadcast and the audit line share; the audit line adds what an operator needs afterwards.
 	const event: DecisionEvent = {
 		version: 1,
 		time,
@@ -74,6 +52,19 @@ export function recordDecision(record: DecisionRecord, sinks: DecisionSinks): Pr
 		source: outcome.source,
 		origin: record.origin,
 		...(outcome.requestId ? { requestId: outcome.requestId } : {}),
+	};
+	const { version: _version, ...shared } = event;
+	const entry: AuditEntry = {
+		v: AUDIT_SCHEMA_VERSION,
+		...shared,
+		...(outcome.outcome === "allow" ? {} : { reason: outcome.reason }),
+		...(record.requesterSessionId ? { requesterSessionId: record.requesterSessionId } : {}),
+		latencyMs: Math.round(record.latencyMs * 1000) / 1000,
+		configFiles: policy
+			? policy.sources.filter((s) => s.state === "loaded" || s.state === "invalid").map((s) => s.file)
+			: [],
+		...(outcome.chain.length > 0 ? { chain: [...outcome.chain] } : {}),
+		...(ceiling ? { ceiling } : {}),
 	};
 	publishDecision(event);
 	sinks.emit(event);
