@@ -3,29 +3,34 @@ import type { Origin } from "../origin/origin.ts";
 import { TIERS } from "../policy/tier.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { readDecisionSource } from "../provenance/read-decision-source.ts";
+import { lazySchema } from "../schema/lazy-schema.ts";
 
 export const AUDIT_SCHEMA_VERSION = 1;
 
 /** What a link in the authorizer chain did for one ask. */
-export const chainStepSchema = z.object({
-	link: z.string().max(200),
-	result: z.enum(["allow", "deny", "defer", "error", "timeout", "unregistered"]),
-	reason: z.string().max(2000).optional(),
-	ms: z.number().nonnegative(),
-});
-export type ChainStep = z.infer<typeof chainStepSchema>;
-
-const originSchema = z.discriminatedUnion("kind", [
-	z.object({ kind: z.literal("human") }),
+export const chainStepSchema = lazySchema(() =>
 	z.object({
-		kind: z.literal("subagent"),
-		name: z.string().max(256),
-		depth: z.number().int().nonnegative(),
-		path: z.array(z.string().max(256)).max(64),
+		link: z.string().max(200),
+		result: z.enum(["allow", "deny", "defer", "error", "timeout", "unregistered"]),
+		reason: z.string().max(2000).optional(),
+		ms: z.number().nonnegative(),
 	}),
-	z.object({ kind: z.literal("headless") }),
-	z.object({ kind: z.literal("ci"), provider: z.string().max(64).nullable() }),
-]);
+);
+export type ChainStep = z.infer<ReturnType<typeof chainStepSchema>>;
+
+const originSchema = lazySchema(() =>
+	z.discriminatedUnion("kind", [
+		z.object({ kind: z.literal("human") }),
+		z.object({
+			kind: z.literal("subagent"),
+			name: z.string().max(256),
+			depth: z.number().int().nonnegative(),
+			path: z.array(z.string().max(256)).max(64),
+		}),
+		z.object({ kind: z.literal("headless") }),
+		z.object({ kind: z.literal("ci"), provider: z.string().max(64).nullable() }),
+	]),
+);
 
 /**
  * Caps on free text, above anything the gate writes (a bash preview is up to 8192 characters plus a "… (N
@@ -39,30 +44,32 @@ const MAX_REASON = 16 * 1024;
  * One line of the audit log. Lines are read back by the CLI from files other processes wrote, so the reader
  * validates every field; the DecisionSource goes through its own depth-capped reader.
  */
-export const auditEntrySchema = z.object({
-	v: z.literal(AUDIT_SCHEMA_VERSION),
-	time: z.string().max(64),
-	sessionId: z.string().max(256),
-	event: z.enum(["tool_call", "user_bash", "forwarded_ask", "cli"]),
-	origin: originSchema.nullable(),
-	tool: z.string().max(256),
-	tier: z.enum(TIERS),
-	actionHash: z.string().max(128),
-	preview: z.string().max(MAX_PREVIEW),
-	mode: z.enum(["auto", "ask", "deny"]),
-	outcome: z.enum(["allow", "deny", "pending"]),
-	source: z.unknown(),
-	reason: z.string().max(MAX_REASON).optional(),
-	requestId: z.string().max(128).optional(),
-	/** For a forwarded ask: the asking child's session (`sessionId` is the deciding parent's). */
-	requesterSessionId: z.string().max(256).optional(),
-	latencyMs: z.number().nonnegative(),
-	configFiles: z.array(z.string().max(4096)).max(16),
-	chain: z.array(chainStepSchema).max(64).optional(),
-	ceiling: z.object({ tier: z.enum(TIERS), reason: z.string().max(2000) }).optional(),
-});
+export const auditEntrySchema = lazySchema(() =>
+	z.object({
+		v: z.literal(AUDIT_SCHEMA_VERSION),
+		time: z.string().max(64),
+		sessionId: z.string().max(256),
+		event: z.enum(["tool_call", "user_bash", "forwarded_ask", "cli"]),
+		origin: originSchema().nullable(),
+		tool: z.string().max(256),
+		tier: z.enum(TIERS),
+		actionHash: z.string().max(128),
+		preview: z.string().max(MAX_PREVIEW),
+		mode: z.enum(["auto", "ask", "deny"]),
+		outcome: z.enum(["allow", "deny", "pending"]),
+		source: z.unknown(),
+		reason: z.string().max(MAX_REASON).optional(),
+		requestId: z.string().max(128).optional(),
+		/** For a forwarded ask: the asking child's session (`sessionId` is the deciding parent's). */
+		requesterSessionId: z.string().max(256).optional(),
+		latencyMs: z.number().nonnegative(),
+		configFiles: z.array(z.string().max(4096)).max(16),
+		chain: z.array(chainStepSchema()).max(64).optional(),
+		ceiling: z.object({ tier: z.enum(TIERS), reason: z.string().max(2000) }).optional(),
+	}),
+);
 
-export type AuditEntry = Omit<z.infer<typeof auditEntrySchema>, "source" | "origin"> & {
+export type AuditEntry = Omit<z.infer<ReturnType<typeof auditEntrySchema>>, "source" | "origin"> & {
 	source: DecisionSource;
 	origin: Origin | null;
 };
@@ -75,7 +82,7 @@ export function parseAuditLine(line: string): AuditEntry | null {
 	} catch {
 		return null;
 	}
-	const parsed = auditEntrySchema.safeParse(raw);
+	const parsed = auditEntrySchema().safeParse(raw);
 	if (!parsed.success) return null;
 	const source = readDecisionSource(parsed.data.source);
 	if (source === null) return null;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ChainStep } from "../audit/audit-entry.ts";
 import { capSourceText } from "../provenance/decision-source.ts";
+import { lazySchema } from "../schema/lazy-schema.ts";
 import type { AuthorizerLink, AuthorizerRequest, LinkVerdict } from "./authorizer-link.ts";
 import { deepFreeze } from "./deep-freeze.ts";
 
@@ -91,14 +92,16 @@ async function callLink(link: AuthorizerLink, request: LinkRequest, timeoutMs: n
 	}
 }
 
-const linkVerdictSchema = z.object({
-	verdict: z.enum(["allow", "deny", "defer"]),
-	reason: z.string().optional(),
-});
+const linkVerdictSchema = lazySchema(() =>
+	z.object({
+		verdict: z.enum(["allow", "deny", "defer"]),
+		reason: z.string().optional(),
+	}),
+);
 
 /** Links are other people's code: their answer is parsed, not trusted to match the type. */
 function readVerdict(value: unknown): LinkCall {
-	const parsed = linkVerdictSchema.safeParse(value);
+	const parsed = linkVerdictSchema().safeParse(value);
 	if (!parsed.success) {
 		return { kind: "error", reason: "the link returned something other than {verdict: allow|deny|defer}" };
 	}

@@ -3,33 +3,46 @@
  * tolerated because the built-in tools ignore them (they stay in the canonical input, so the hash covers them).
  */
 import { z } from "zod";
+import { lazySchema } from "../schema/lazy-schema.ts";
 
-export const bashInput = z.looseObject({ command: z.string(), timeout: z.number().optional() });
-export const readInput = z.looseObject({
-	path: z.string(),
-	offset: z.number().optional(),
-	limit: z.number().optional(),
-});
-export const writeInput = z.looseObject({ path: z.string(), content: z.string() });
-export const editInput = z.looseObject({
-	path: z.string(),
-	edits: z.array(z.looseObject({ oldText: z.string(), newText: z.string() })).min(1),
-});
-export const grepInput = z.looseObject({
-	pattern: z.string(),
-	path: z.string().optional(),
-	glob: z.string().optional(),
-	ignoreCase: z.boolean().optional(),
-	literal: z.boolean().optional(),
-	context: z.number().optional(),
-	limit: z.number().optional(),
-});
-export const findInput = z.looseObject({
-	pattern: z.string(),
-	path: z.string().optional(),
-	limit: z.number().optional(),
-});
-export const lsInput = z.looseObject({ path: z.string().optional(), limit: z.number().optional() });
+export const bashInput = lazySchema(() =>
+	z.looseObject({ command: z.string(), timeout: z.number().optional() }),
+);
+export const readInput = lazySchema(() =>
+	z.looseObject({
+		path: z.string(),
+		offset: z.number().optional(),
+		limit: z.number().optional(),
+	}),
+);
+export const writeInput = lazySchema(() => z.looseObject({ path: z.string(), content: z.string() }));
+export const editInput = lazySchema(() =>
+	z.looseObject({
+		path: z.string(),
+		edits: z.array(z.looseObject({ oldText: z.string(), newText: z.string() })).min(1),
+	}),
+);
+export const grepInput = lazySchema(() =>
+	z.looseObject({
+		pattern: z.string(),
+		path: z.string().optional(),
+		glob: z.string().optional(),
+		ignoreCase: z.boolean().optional(),
+		literal: z.boolean().optional(),
+		context: z.number().optional(),
+		limit: z.number().optional(),
+	}),
+);
+export const findInput = lazySchema(() =>
+	z.looseObject({
+		pattern: z.string(),
+		path: z.string().optional(),
+		limit: z.number().optional(),
+	}),
+);
+export const lsInput = lazySchema(() =>
+	z.looseObject({ path: z.string().optional(), limit: z.number().optional() }),
+);
 
 export const BUILT_IN_TOOLS = ["bash", "read", "write", "edit", "grep", "find", "ls"] as const;
 export type BuiltInTool = (typeof BUILT_IN_TOOLS)[number];

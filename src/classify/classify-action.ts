@@ -85,7 +85,7 @@ function invalidShape(call: ToolCall): Classified {
 function classifyBuiltIn(call: ToolCall, deps: ClassifyDeps, paths: PathContext): Classified {
 	switch (call.tool) {
 		case "bash": {
-			const parsed = bashInput.safeParse(call.input);
+			const parsed = bashInput().safeParse(call.input);
 			if (!parsed.success) return invalidShape(call);
 			const program = deps.bash.parse(parsed.data.command);
 			const parts = classifyBashProgram(program, call.cwd, {
@@ -96,32 +96,32 @@ function classifyBuiltIn(call: ToolCall, deps: ClassifyDeps, paths: PathContext)
 			return { parts, input: { ...call.input, command: normalizeBashCommand(program) } };
 		}
 		case "read": {
-			const parsed = readInput.safeParse(call.input);
+			const parsed = readInput().safeParse(call.input);
 			if (!parsed.success) return invalidShape(call);
 			return fileToolPart(call, parsed.data.path, "read", "read", "read reads a file", paths);
 		}
 		case "write": {
-			const parsed = writeInput.safeParse(call.input);
+			const parsed = writeInput().safeParse(call.input);
 			if (!parsed.success) return invalidShape(call);
 			return fileToolPart(call, parsed.data.path, "write", "write", "write replaces a file", paths);
 		}
 		case "edit": {
-			const parsed = editInput.safeParse(call.input);
+			const parsed = editInput().safeParse(call.input);
 			if (!parsed.success) return invalidShape(call);
 			return fileToolPart(call, parsed.data.path, "write", "write", "edit changes a file", paths);
 		}
 		case "grep": {
-			const parsed = grepInput.safeParse(call.input);
+			const parsed = grepInput().safeParse(call.input);
 			if (!parsed.success) return invalidShape(call);
 			return fileToolPart(call, parsed.data.path ?? ".", "read", "read", "grep searches files", paths);
 		}
 		case "find": {
-			const parsed = findInput.safeParse(call.input);
+			const parsed = findInput().safeParse(call.input);
 			if (!parsed.success) return invalidShape(call);
 			return fileToolPart(call, parsed.data.path ?? ".", "read", "read", "find lists files", paths);
 		}
 		case "ls": {
-			const parsed = lsInput.safeParse(call.input);
+			const parsed = lsInput().safeParse(call.input);
 			if (!parsed.success) return invalidShape(call);
 			return fileToolPart(call, parsed.data.path ?? ".", "read", "read", "ls lists a directory", paths);
 		}

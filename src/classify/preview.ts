@@ -42,11 +42,11 @@ function describe(
 ): { text: string; max: number } | undefined {
 	switch (tool) {
 		case "bash": {
-			const parsed = bashInput.safeParse(input);
+			const parsed = bashInput().safeParse(input);
 			return parsed.success ? { text: parsed.data.command, max: BASH_PREVIEW_MAX } : undefined;
 		}
 		case "read": {
-			const parsed = readInput.safeParse(input);
+			const parsed = readInput().safeParse(input);
 			if (!parsed.success) return undefined;
 			return {
 				text: `${parsed.data.path}${readRange(parsed.data.offset, parsed.data.limit)}`,
@@ -54,7 +54,7 @@ function describe(
 			};
 		}
 		case "write": {
-			const parsed = writeInput.safeParse(input);
+			const parsed = writeInput().safeParse(input);
 			if (!parsed.success) return undefined;
 			const { path, content } = parsed.data;
 			const bytes = Buffer.byteLength(content, "utf8");
@@ -65,7 +65,7 @@ function describe(
 			};
 		}
 		case "edit": {
-			const parsed = editInput.safeParse(input);
+			const parsed = editInput().safeParse(input);
 			if (!parsed.success) return undefined;
 			const { path, edits } = parsed.data;
 			const added = edits.reduce((sum, edit) => sum + lineCount(edit.newText), 0);
@@ -74,14 +74,14 @@ function describe(
 			return { text: `${path}: ${count}, +${added}/-${removed} lines`, max: PREVIEW_MAX };
 		}
 		case "grep": {
-			const parsed = grepInput.safeParse(input);
+			const parsed = grepInput().safeParse(input);
 			if (!parsed.success) return undefined;
 			const { pattern, path, glob } = parsed.data;
 			const text = `grep ${JSON.stringify(pattern)} in ${path ?? "."}${glob === undefined ? "" : ` (${glob})`}`;
 			return { text, max: PREVIEW_MAX };
 		}
 		case "find": {
-			const parsed = findInput.safeParse(input);
+			const parsed = findInput().safeParse(input);
 			if (!parsed.success) return undefined;
 			return {
 				text: `find ${JSON.stringify(parsed.data.pattern)} in ${parsed.data.path ?? "."}`,
@@ -89,7 +89,7 @@ function describe(
 			};
 		}
 		case "ls": {
-			const parsed = lsInput.safeParse(input);
+			const parsed = lsInput().safeParse(input);
 			return parsed.success ? { text: `ls ${parsed.data.path ?? "."}`, max: PREVIEW_MAX } : undefined;
 		}
 		default:

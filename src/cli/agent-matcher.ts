@@ -35,7 +35,7 @@ export function validateAgentMatcher(kind: string | undefined, name: string | un
 		);
 	}
 	const matcher: AgentMatcher = name === undefined ? { kind } : { kind, name };
-	const parsed = UserConfigSchema.safeParse({ agentRules: { allow: [matcher] } });
+	const parsed = UserConfigSchema().safeParse({ agentRules: { allow: [matcher] } });
 	if (!parsed.success) {
 		const raw = { agentRules: { allow: [matcher] } };
 		const problems = parsed.error.issues.flatMap((issue) => describeZodIssue(issue, raw));

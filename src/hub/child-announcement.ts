@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
+import { lazySchema } from "../schema/lazy-schema.ts";
 import type { InboxLayout } from "./inbox-layout.ts";
 import { processAlive } from "./liveness.ts";
 import { checkPrivateDir } from "./private-dir.ts";
@@ -14,17 +15,19 @@ import { readInboxFile } from "./read-inbox-file.ts";
  * ends the file is kept and marked ended: a delegation that finished must still show that its child was gated.
  * A child whose process died without saying so counts as ended.
  */
-export const childAnnouncementSchema = z.object({
-	protocol: z.literal(PROTOCOL),
-	sessionId: z.string().min(1).max(256),
-	agent: z.string().max(256),
-	path: z.array(z.string().max(256)).min(1).max(33),
-	pid: z.number().int().positive(),
-	inProcess: z.boolean(),
-	startedAt: z.iso.datetime(),
-	endedAt: z.iso.datetime().optional(),
-});
-export type ChildAnnouncement = z.infer<typeof childAnnouncementSchema>;
+export const childAnnouncementSchema = lazySchema(() =>
+	z.object({
+		protocol: z.literal(PROTOCOL),
+		sessionId: z.string().min(1).max(256),
+		agent: z.string().max(256),
+		path: z.array(z.string().max(256)).min(1).max(33),
+		pid: z.number().int().positive(),
+		inProcess: z.boolean(),
+		startedAt: z.iso.datetime(),
+		endedAt: z.iso.datetime().optional(),
+	}),
+);
+export type ChildAnnouncement = z.infer<ReturnType<typeof childAnnouncementSchema>>;
 
 const SESSION_FILE = /^[A-Za-z0-9._%-]{1,300}\.json$/;
 
@@ -92,7 +95,7 @@ function readAnnouncement(file: string): ChildAnnouncement | null {
 	const read = readInboxFile(file, 16 * 1024);
 	if (!read.ok) return null;
 	try {
-		const parsed = childAnnouncementSchema.safeParse(JSON.parse(read.text));
+		const parsed = childAnnouncementSchema().safeParse(JSON.parse(read.text));
 		return parsed.success ? parsed.data : null;
 	} catch {
 		// Not JSON: ignored, like any broken file in the inbox.

@@ -212,7 +212,7 @@ class ResponseWaiter {
 		} catch {
 			return "the response is not JSON";
 		}
-		const parsed = forwardResponseSchema.safeParse(raw);
+		const parsed = forwardResponseSchema().safeParse(raw);
 		if (!parsed.success) return "the response does not match the protocol";
 		const response = parsed.data;
 		if (response.requestId !== this.request.id || response.actionHash !== this.request.actionHash) {

@@ -474,7 +474,7 @@ function parseRequest(text: string): ForwardRequest | string {
 	} catch {
 		return "the request is not JSON";
 	}
-	const parsed = forwardRequestSchema.safeParse(raw);
+	const parsed = forwardRequestSchema().safeParse(raw);
 	if (!parsed.success) {
 		const issue = parsed.error.issues[0];
 		return `the request does not match the protocol (${issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid"})`;

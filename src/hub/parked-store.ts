@@ -2,6 +2,7 @@ import { readdirSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
+import { lazySchema } from "../schema/lazy-schema.ts";
 import { createExclusive } from "./create-exclusive.ts";
 import type { ParkedApproval, ParkedApprovals } from "./parked-approvals.ts";
 import { ensurePrivateDir } from "./private-dir.ts";
@@ -12,17 +13,19 @@ const REQUEST_SUFFIX = ".request.json";
 const ANSWER_SUFFIX = ".answer.json";
 const MAX_ANSWER_BYTES = 16 * 1024;
 
-const answerSchema = z.object({
-	requestId: z.string().regex(REQUEST_ID),
-	actionHash: z.string().regex(/^[0-9a-f]{64}$/),
-	decision: z.enum(["allow", "deny"]),
-	via: z.enum(["dialog", "cli"]),
-	answeredAt: z.iso.datetime(),
-	reason: z.string().max(2000).optional(),
-	/** Session that answered (a root's dialog), or null for the CLI. */
-	responderSessionId: z.string().max(256).nullable(),
-});
-export type ParkedAnswer = z.infer<typeof answerSchema>;
+const answerSchema = lazySchema(() =>
+	z.object({
+		requestId: z.string().regex(REQUEST_ID),
+		actionHash: z.string().regex(/^[0-9a-f]{64}$/),
+		decision: z.enum(["allow", "deny"]),
+		via: z.enum(["dialog", "cli"]),
+		answeredAt: z.iso.datetime(),
+		reason: z.string().max(2000).optional(),
+		/** Session that answered (a root's dialog), or null for the CLI. */
+		responderSessionId: z.string().max(256).nullable(),
+	}),
+);
+export type ParkedAnswer = z.infer<ReturnType<typeof answerSchema>>;
 
 export interface ParkedEntry {
 	readonly request: ForwardRequest;
@@ -188,7 +191,7 @@ export class ParkedStore implements ParkedApprovals {
 		const read = readInboxFile(this.requestPath(id), MAX_REQUEST_BYTES);
 		if (!read.ok) return null;
 		try {
-			const parsed = forwardRequestSchema.safeParse(JSON.parse(read.text));
+			const parsed = forwardRequestSchema().safeParse(JSON.parse(read.text));
 			return parsed.success && parsed.data.id === id ? parsed.data : null;
 		} catch {
 			return null;
@@ -199,7 +202,7 @@ export class ParkedStore implements ParkedApprovals {
 		const read = readInboxFile(this.answerPath(id), MAX_ANSWER_BYTES);
 		if (!read.ok) return null;
 		try {
-			const parsed = answerSchema.safeParse(JSON.parse(read.text));
+			const parsed = answerSchema().safeParse(JSON.parse(read.text));
 			return parsed.success && parsed.data.requestId === id ? parsed.data : null;
 		} catch {
 			return null;

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { TIERS } from "../policy/tier.ts";
+import { lazySchema } from "../schema/lazy-schema.ts";
 
 export const PROTOCOL = "pi-permission-hub/1";
 
@@ -23,58 +24,69 @@ export const MAX_INPUT_DEPTH = 64;
 
 const text = (max: number) => z.string().max(max);
 
-const agentFrame = z.object({
-	/** Sanitized agent label (caller-claimed). */
-	agent: text(256),
-	sessionId: text(256),
-});
+const agentFrame = lazySchema(() =>
+	z.object({
+		/** Sanitized agent label (caller-claimed). */
+		agent: text(256),
+		sessionId: text(256),
+	}),
+);
 
-const askingPart = z.object({
-	tier: z.enum(TIERS),
-	why: text(2000),
-	command: text(8192).optional(),
-	paths: z
-		.array(z.object({ access: z.enum(["read", "write"]), path: text(4096) }))
-		.max(64)
-		.optional(),
-});
+const askingPart = lazySchema(() =>
+	z.object({
+		tier: z.enum(TIERS),
+		why: text(2000),
+		command: text(8192).optional(),
+		paths: z
+			.array(z.object({ access: z.enum(["read", "write"]), path: text(4096) }))
+			.max(64)
+			.optional(),
+	}),
+);
 
-const suggestion = z.object({
-	surface: z.enum(["tool", "command", "read", "write", "path"]),
-	pattern: text(4096),
-	/** The grant never covers a part riskier than the one it was offered for. */
-	limit: z.object({ tier: z.enum(TIERS), outsideCwd: z.boolean() }),
-});
+const suggestion = lazySchema(() =>
+	z.object({
+		surface: z.enum(["tool", "command", "read", "write", "path"]),
+		pattern: text(4096),
+		/** The grant never covers a part riskier than the one it was offered for. */
+		limit: z.object({ tier: z.enum(TIERS), outsideCwd: z.boolean() }),
+	}),
+);
 
-export const forwardRequestSchema = z.object({
-	protocol: z.literal(PROTOCOL),
-	id: z.string().regex(REQUEST_ID),
-	actionHash: z.string().regex(ACTION_HASH),
-	tool: text(256),
-	/** Canonical input, so the parent can apply its own deny rules to the same action. */
-	input: z
-		.record(z.string(), z.unknown())
-		.refine((input) => nestedWithin(input, MAX_INPUT_DEPTH), `nested deeper than ${MAX_INPUT_DEPTH} levels`),
-	cwd: text(4096),
-	tier: z.enum(TIERS),
-	/** The parts that asked, and why (the child's policy). */
-	asking: z.array(askingPart).min(1).max(64),
-	why: text(4000),
-	/** Redacted, for display. */
-	preview: text(8192),
-	/** The asker first, then each hop up: who is asking, through whom. */
-	chain: z.array(agentFrame).min(1).max(32),
-	/** Agent names root-first, e.g. ["root", "planner", "worker"]. */
-	path: z.array(text(256)).min(1).max(33),
-	requesterPid: z.number().int().positive(),
-	createdAt: z.iso.datetime(),
-	expiresAt: z.iso.datetime(),
-	suggestions: z.array(suggestion).max(64),
-	/** False when the child's own ask rule forced the ask: no grant may be offered for it. */
-	grantable: z.boolean(),
-	unanswered: z.enum(["wait", "defer", "deny"]),
-});
-export type ForwardRequest = z.infer<typeof forwardRequestSchema>;
+export const forwardRequestSchema = lazySchema(() =>
+	z.object({
+		protocol: z.literal(PROTOCOL),
+		id: z.string().regex(REQUEST_ID),
+		actionHash: z.string().regex(ACTION_HASH),
+		tool: text(256),
+		/** Canonical input, so the parent can apply its own deny rules to the same action. */
+		input: z
+			.record(z.string(), z.unknown())
+			.refine(
+				(input) => nestedWithin(input, MAX_INPUT_DEPTH),
+				`nested deeper than ${MAX_INPUT_DEPTH} levels`,
+			),
+		cwd: text(4096),
+		tier: z.enum(TIERS),
+		/** The parts that asked, and why (the child's policy). */
+		asking: z.array(askingPart()).min(1).max(64),
+		why: text(4000),
+		/** Redacted, for display. */
+		preview: text(8192),
+		/** The asker first, then each hop up: who is asking, through whom. */
+		chain: z.array(agentFrame()).min(1).max(32),
+		/** Agent names root-first, e.g. ["root", "planner", "worker"]. */
+		path: z.array(text(256)).min(1).max(33),
+		requesterPid: z.number().int().positive(),
+		createdAt: z.iso.datetime(),
+		expiresAt: z.iso.datetime(),
+		suggestions: z.array(suggestion()).max(64),
+		/** False when the child's own ask rule forced the ask: no grant may be offered for it. */
+		grantable: z.boolean(),
+		unanswered: z.enum(["wait", "defer", "deny"]),
+	}),
+);
+export type ForwardRequest = z.infer<ReturnType<typeof forwardRequestSchema>>;
 
 /** Stops at the first container below the limit, so hostile depth costs at most `levels` frames. */
 function nestedWithin(value: unknown, levels: number): boolean {
@@ -84,20 +96,22 @@ function nestedWithin(value: unknown, levels: number): boolean {
 	return true;
 }
 
-export const forwardResponseSchema = z.object({
-	protocol: z.literal(PROTOCOL),
-	requestId: z.string().regex(REQUEST_ID),
-	/** Must equal the request's hash: the child never obeys an answer about another action. */
-	actionHash: z.string().regex(ACTION_HASH),
-	decision: z.enum(["allow", "deny", "parked"]),
-	/** For an allow: this call only, grants for the asking subagent, or a grant the parent holds for its whole tree. */
-	scope: z.enum(["once", "subagent", "tree"]),
-	/** Patterns the child records for itself when `scope` is `subagent`. */
-	grants: z.array(suggestion).max(64),
-	reason: text(4000).optional(),
-	/** The deciding hop's DecisionSource, read with the depth-capped reader (not this schema). */
-	source: z.unknown(),
-	responderSessionId: text(256),
-	respondedAt: z.iso.datetime(),
-});
-export type ForwardResponse = z.infer<typeof forwardResponseSchema>;
+export const forwardResponseSchema = lazySchema(() =>
+	z.object({
+		protocol: z.literal(PROTOCOL),
+		requestId: z.string().regex(REQUEST_ID),
+		/** Must equal the request's hash: the child never obeys an answer about another action. */
+		actionHash: z.string().regex(ACTION_HASH),
+		decision: z.enum(["allow", "deny", "parked"]),
+		/** For an allow: this call only, grants for the asking subagent, or a grant the parent holds for its whole tree. */
+		scope: z.enum(["once", "subagent", "tree"]),
+		/** Patterns the child records for itself when `scope` is `subagent`. */
+		grants: z.array(suggestion()).max(64),
+		reason: text(4000).optional(),
+		/** The deciding hop's DecisionSource, read with the depth-capped reader (not this schema). */
+		source: z.unknown(),
+		responderSessionId: text(256),
+		respondedAt: z.iso.datetime(),
+	}),
+);
+export type ForwardResponse = z.infer<ReturnType<typeof forwardResponseSchema>>;

@@ -1,19 +1,22 @@
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
+import { lazySchema } from "../schema/lazy-schema.ts";
 import { type FileView, textOf } from "./file-view.ts";
 
 /** Only `pi.extensions` is read; the other resource lists only matter by being there. */
-const manifestSchema = z.looseObject({
-	name: z.string().optional(),
-	pi: z
-		.looseObject({
-			extensions: z.array(z.string()).optional(),
-			skills: z.unknown().optional(),
-			prompts: z.unknown().optional(),
-			themes: z.unknown().optional(),
-		})
-		.optional(),
-});
+const manifestSchema = lazySchema(() =>
+	z.looseObject({
+		name: z.string().optional(),
+		pi: z
+			.looseObject({
+				extensions: z.array(z.string()).optional(),
+				skills: z.unknown().optional(),
+				prompts: z.unknown().optional(),
+				themes: z.unknown().optional(),
+			})
+			.optional(),
+	}),
+);
 
 export interface PackageManifest {
 	/** The directory holding package.json. */
@@ -35,7 +38,7 @@ export function manifestIn(dir: string, files: FileView): PackageManifest | null
 	} catch {
 		return null;
 	}
-	const parsed = manifestSchema.safeParse(raw);
+	const parsed = manifestSchema().safeParse(raw);
 	if (!parsed.success) return null;
 	const { name, pi } = parsed.data;
 	return {

@@ -1,46 +1,55 @@
 import { z } from "zod";
+import { lazySchema } from "../schema/lazy-schema.ts";
 import type { FileView } from "./file-view.ts";
 
-const nonEmptyStrings = z.array(z.string().refine((s) => s.trim() !== "", "must not be empty"));
-const stringsOrFalse = z.union([nonEmptyStrings, z.literal(false)]);
+const nonEmptyStrings = lazySchema(() =>
+	z.array(z.string().refine((s) => s.trim() !== "", "must not be empty")),
+);
+const stringsOrFalse = lazySchema(() => z.union([nonEmptyStrings(), z.literal(false)]));
 
 /** `packages` entries as pi writes them: a source string, or an object with a source and resource filters. */
-const packageEntrySchema = z.union([
-	z.string(),
-	z.looseObject({
-		source: z.string(),
-		extensions: z.array(z.string()).optional(),
-		autoload: z.boolean().optional(),
-	}),
-]);
+const packageEntrySchema = lazySchema(() =>
+	z.union([
+		z.string(),
+		z.looseObject({
+			source: z.string(),
+			extensions: z.array(z.string()).optional(),
+			autoload: z.boolean().optional(),
+		}),
+	]),
+);
 
-const agentOverrideSchema = z.looseObject({
-	extensions: stringsOrFalse.optional(),
-	subagentOnlyExtensions: stringsOrFalse.optional(),
-	tools: z.union([nonEmptyStrings, z.literal(false), z.literal("inherit")]).optional(),
-});
-const agentOverridesSchema = z.record(z.string(), agentOverrideSchema);
+const agentOverrideSchema = lazySchema(() =>
+	z.looseObject({
+		extensions: stringsOrFalse().optional(),
+		subagentOnlyExtensions: stringsOrFalse().optional(),
+		tools: z.union([nonEmptyStrings(), z.literal(false), z.literal("inherit")]).optional(),
+	}),
+);
+const agentOverridesSchema = lazySchema(() => z.record(z.string(), agentOverrideSchema()));
 
 /**
  * Only the keys that decide which extensions load, typed as pi and pi-subagents accept them; every other key
  * passes through untouched. A key of the wrong type makes the file invalid: pi-subagents refuses such a file, so
  * what it loads cannot be told.
  */
-const settingsSchema = z.looseObject({
-	packages: z.array(packageEntrySchema).optional(),
-	extensions: z.array(z.string()).optional(),
-	subagents: z
-		.looseObject({
-			defaultExtensions: nonEmptyStrings.optional(),
-			agentOverrides: agentOverridesSchema.optional(),
-			agentOverridesByProvider: z.record(z.string(), agentOverridesSchema).optional(),
-		})
-		.optional(),
-});
+const settingsSchema = lazySchema(() =>
+	z.looseObject({
+		packages: z.array(packageEntrySchema()).optional(),
+		extensions: z.array(z.string()).optional(),
+		subagents: z
+			.looseObject({
+				defaultExtensions: nonEmptyStrings().optional(),
+				agentOverrides: agentOverridesSchema().optional(),
+				agentOverridesByProvider: z.record(z.string(), agentOverridesSchema()).optional(),
+			})
+			.optional(),
+	}),
+);
 
-export type PackageEntry = z.infer<typeof packageEntrySchema>;
-export type AgentOverride = z.infer<typeof agentOverrideSchema>;
-export type SettingsKeys = z.infer<typeof settingsSchema>;
+export type PackageEntry = z.infer<ReturnType<typeof packageEntrySchema>>;
+export type AgentOverride = z.infer<ReturnType<typeof agentOverrideSchema>>;
+export type SettingsKeys = z.infer<ReturnType<typeof settingsSchema>>;
 
 /** One pi settings file (the agent dir's or a project's `.pi/settings.json`). */
 export type PiSettings =
@@ -73,7 +82,7 @@ export function readPiSettings(file: string, files: FileView): PiSettings {
 	if (typeof value !== "object" || value === null || Array.isArray(value)) {
 		return { state: "invalid", file, problem: "is not a JSON object" };
 	}
-	const parsed = settingsSchema.safeParse(value);
+	const parsed = settingsSchema().safeParse(value);
 	if (!parsed.success) {
 		const issue = parsed.error.issues[0];
 		const where = issue?.path.map(String).join(".") ?? "";

@@ -10,8 +10,8 @@ export const JSON_SCHEMA_FILES = {
 /** File name → file content (pretty, stable, trailing newline). */
 export function renderConfigJsonSchemas(): Record<string, string> {
 	return {
-		[JSON_SCHEMA_FILES.user]: render(UserConfigSchema),
-		[JSON_SCHEMA_FILES.project]: render(ProjectConfigSchema),
+		[JSON_SCHEMA_FILES.user]: render(UserConfigSchema()),
+		[JSON_SCHEMA_FILES.project]: render(ProjectConfigSchema()),
 	};
 }
 

@@ -29,8 +29,8 @@ import {
 export const CONFIG_REFERENCE_FILE = "docs/configuration.md";
 
 export function renderConfigReference(): string {
-	const user = jsonSchemaOf(UserConfigSchema);
-	const project = jsonSchemaOf(ProjectConfigSchema);
+	const user = jsonSchemaOf(UserConfigSchema());
+	const project = jsonSchemaOf(ProjectConfigSchema());
 	const keys = topLevelKeys(user);
 	const sections = [
 		header(),

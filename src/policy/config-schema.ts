@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { NAMED_ORIGIN_KINDS } from "../origin/origin.ts";
+import { lazySchema } from "../schema/lazy-schema.ts";
 import { MODES, TIERS } from "./tier.ts";
 
 export const RULE_SURFACES = ["tool", "command", "read", "write", "path", "outside-cwd"] as const;
@@ -21,90 +22,102 @@ const MAX_PATTERN_LENGTH = 1000;
 const MAX_REASON_LENGTH = 500;
 const MAX_NAME_LENGTH = 200;
 
-const tierSchema = z
-	.enum(TIERS)
-	.describe("Risk tier, lowest to highest: read, write, network-egress, spend, destructive, privileged.");
+const tierSchema = lazySchema(() =>
+	z
+		.enum(TIERS)
+		.describe("Risk tier, lowest to highest: read, write, network-egress, spend, destructive, privileged."),
+);
 
-const patternSchema = z.string().min(1).max(MAX_PATTERN_LENGTH);
+const patternSchema = lazySchema(() => z.string().min(1).max(MAX_PATTERN_LENGTH));
 
-const ruleSchema = z
-	.strictObject({
-		surface: z
-			.enum(RULE_SURFACES)
-			.describe(
-				"What the pattern is matched against: `tool` the tool name; `command` each simple command of a bash program; " +
-					"`read` / `write` paths read / written; `path` any path touched; `outside-cwd` paths outside the session's working directory.",
+const ruleSchema = lazySchema(() =>
+	z
+		.strictObject({
+			surface: z
+				.enum(RULE_SURFACES)
+				.describe(
+					"What the pattern is matched against: `tool` the tool name; `command` each simple command of a bash program; " +
+						"`read` / `write` paths read / written; `path` any path touched; `outside-cwd` paths outside the session's working directory.",
+				),
+			pattern: patternSchema().describe(
+				"For `tool` and `command`: `*` matches any run of characters, everything else is literal, the whole name or " +
+					"command must match, and a trailing ` *` is optional (`git push *` matches `git push`). For path surfaces: a glob " +
+					"(`**`, `*`, `{a,b}`), dotfiles included; `~/` is the home directory; relative globs are taken from the working directory.",
 			),
-		pattern: patternSchema.describe(
-			"For `tool` and `command`: `*` matches any run of characters, everything else is literal, the whole name or " +
-				"command must match, and a trailing ` *` is optional (`git push *` matches `git push`). For path surfaces: a glob " +
-				"(`**`, `*`, `{a,b}`), dotfiles included; `~/` is the home directory; relative globs are taken from the working directory.",
-		),
-		action: z
-			.enum(RULE_ACTIONS)
-			.describe(
-				"`allow` runs without asking (read and write tiers only, unless the grant ceiling is raised), `ask` asks a human, `deny` refuses.",
+			action: z
+				.enum(RULE_ACTIONS)
+				.describe(
+					"`allow` runs without asking (read and write tiers only, unless the grant ceiling is raised), `ask` asks a human, `deny` refuses.",
+				),
+			reason: z
+				.string()
+				.max(MAX_REASON_LENGTH)
+				.optional()
+				.describe(
+					"Why the rule exists. Shown to the model when the rule denies a call, and in audit records.",
+				),
+		})
+		.describe("One policy rule: a surface and a pattern decide an action."),
+);
+
+const tierModesSchema = lazySchema(() =>
+	z
+		.strictObject(
+			Object.fromEntries(
+				TIERS.map((tier) => [
+					tier,
+					z
+						.enum(MODES)
+						.optional()
+						.describe(
+							`Mode for the ${tier} tier and every tier above it. Can only tighten: a value looser than the built-in default is ignored with a warning.`,
+						),
+				]),
 			),
-		reason: z
-			.string()
-			.max(MAX_REASON_LENGTH)
-			.optional()
-			.describe("Why the rule exists. Shown to the model when the rule denies a call, and in audit records."),
-	})
-	.describe("One policy rule: a surface and a pattern decide an action.");
-
-const tierModesSchema = z
-	.strictObject(
-		Object.fromEntries(
-			TIERS.map((tier) => [
-				tier,
-				z
-					.enum(MODES)
-					.optional()
-					.describe(
-						`Mode for the ${tier} tier and every tier above it. Can only tighten: a value looser than the built-in default is ignored with a warning.`,
-					),
-			]),
+		)
+		.describe(
+			"Per-tier mode: `auto` runs, `ask` asks, `deny` refuses. Defaults: read → auto, every other tier → ask. A setting applies to its tier and all higher tiers.",
 		),
-	)
-	.describe(
-		"Per-tier mode: `auto` runs, `ask` asks, `deny` refuses. Defaults: read → auto, every other tier → ask. A setting applies to its tier and all higher tiers.",
-	);
+);
 
-const commandTierSchema = z
-	.strictObject({
-		pattern: patternSchema.describe("A `command` pattern (same syntax as a `command` rule)."),
-		tier: tierSchema.describe(
-			"Minimum tier for matching commands. Can only raise a command's tier, never lower it.",
-		),
-	})
-	.describe("Classify matching commands at this tier or higher.");
+const commandTierSchema = lazySchema(() =>
+	z
+		.strictObject({
+			pattern: patternSchema().describe("A `command` pattern (same syntax as a `command` rule)."),
+			tier: tierSchema().describe(
+				"Minimum tier for matching commands. Can only raise a command's tier, never lower it.",
+			),
+		})
+		.describe("Classify matching commands at this tier or higher."),
+);
 
-const nameSchema = z.string().min(1).max(MAX_NAME_LENGTH);
+const nameSchema = lazySchema(() => z.string().min(1).max(MAX_NAME_LENGTH));
 
-const noName = z
-	.never({ error: 'a name is only allowed for kind "subagent" (the agent name) or "ci" (the provider)' })
-	.optional()
-	.describe("Not allowed: this kind of origin carries no name.");
+const noName = lazySchema(() =>
+	z
+		.never({ error: 'a name is only allowed for kind "subagent" (the agent name) or "ci" (the provider)' })
+		.optional()
+		.describe("Not allowed: this kind of origin carries no name."),
+);
 
 function agentMatcherSchema() {
 	return z
 		.discriminatedUnion("kind", [
 			z.strictObject({
 				kind: z.literal("human").describe("An interactive session with a human."),
-				name: noName,
+				name: noName(),
 			}),
 			z.strictObject({
 				kind: z.literal("headless").describe("A print or JSON mode run with no UI."),
-				name: noName,
+				name: noName(),
 			}),
 			z.strictObject({
 				kind: z.literal("subagent").describe("A child session started by a subagent extension."),
-				name: nameSchema.optional().describe("Exact agent name; omit to match every subagent."),
+				name: nameSchema().optional().describe("Exact agent name; omit to match every subagent."),
 			}),
 			z.strictObject({
 				kind: z.literal("ci").describe("A run inside continuous integration."),
-				name: nameSchema
+				name: nameSchema()
 					.optional()
 					.describe("Exact CI provider (e.g. `github-actions`); omit to match every provider."),
 			}),
@@ -114,66 +127,75 @@ function agentMatcherSchema() {
 		);
 }
 
-const agentRulesSchema = z
-	.strictObject({
-		allow: z
-			.array(agentMatcherSchema())
+const agentRulesSchema = lazySchema(() =>
+	z
+		.strictObject({
+			allow: z
+				.array(agentMatcherSchema())
+				.optional()
+				.describe(
+					"Origins the operator expects. Reported with each decision; never a bypass of other rules.",
+				),
+			deny: z.array(agentMatcherSchema()).optional().describe("Origins whose every tool call is refused."),
+		})
+		.describe(
+			"Policy keyed by who is asking (caller-claimed labels, an operator signal, not proof of identity).",
+		),
+);
+
+const grantCeilingSchema = lazySchema(() =>
+	z
+		.strictObject({
+			tier: tierSchema().describe("Highest tier an `allow` rule may approve without asking."),
+			reason: z
+				.string()
+				.regex(/\S/, "must say why the ceiling is raised")
+				.max(MAX_REASON_LENGTH)
+				.describe("Why the ceiling is raised; shown in the status line and recorded in the audit log."),
+		})
+		.describe(
+			"Raise (or lower) the standing-grant ceiling. By default `allow` rules approve read and write actions only; higher tiers still ask.",
+		),
+);
+
+/** The keys both files share; a function so each file's schema is built only when that file is read. */
+function sharedShape() {
+	return {
+		$schema: z.string().optional().describe("Path or URL of this JSON Schema, for editors."),
+		rules: z
+			.array(ruleSchema())
 			.optional()
-			.describe("Origins the operator expects. Reported with each decision; never a bypass of other rules."),
-		deny: z.array(agentMatcherSchema()).optional().describe("Origins whose every tool call is refused."),
-	})
-	.describe(
-		"Policy keyed by who is asking (caller-claimed labels, an operator signal, not proof of identity).",
-	);
-
-const grantCeilingSchema = z
-	.strictObject({
-		tier: tierSchema.describe("Highest tier an `allow` rule may approve without asking."),
-		reason: z
-			.string()
-			.regex(/\S/, "must say why the ceiling is raised")
-			.max(MAX_REASON_LENGTH)
-			.describe("Why the ceiling is raised; shown in the status line and recorded in the audit log."),
-	})
-	.describe(
-		"Raise (or lower) the standing-grant ceiling. By default `allow` rules approve read and write actions only; higher tiers still ask.",
-	);
-
-const sharedShape = {
-	$schema: z.string().optional().describe("Path or URL of this JSON Schema, for editors."),
-	rules: z
-		.array(ruleSchema)
-		.optional()
-		.describe("Policy rules. Any matching deny wins, then ask, then allow."),
-	tiers: tierModesSchema.optional(),
-	commandTiers: z
-		.array(commandTierSchema)
-		.optional()
-		.describe("Extra command classifications. They only raise tiers."),
-	toolTiers: z
-		.record(nameSchema, tierSchema)
-		.optional()
-		.describe(
-			"Tier for tools that are not built in (tool name → tier). Unlisted unknown tools take the highest tier. In a project file these can only raise a tool's tier.",
-		),
-	agentRules: agentRulesSchema.optional(),
-	unanswered: z
-		.enum(UNANSWERED_POLICIES)
-		.optional()
-		.describe(
-			"What an ask does when nobody answers: `wait` blocks until answered or timed out, `defer` parks the request for a later approval, `deny` refuses at once. Default: wait when a human is reachable, defer otherwise.",
-		),
-	dialogTimeoutSeconds: z
-		.int()
-		.positive()
-		.optional()
-		.describe("How long `wait` waits for an answer, in seconds (default 300)."),
-	deferExpiryHours: z
-		.number()
-		.positive()
-		.optional()
-		.describe("How long a parked request stays approvable, in hours (default 24)."),
-};
+			.describe("Policy rules. Any matching deny wins, then ask, then allow."),
+		tiers: tierModesSchema().optional(),
+		commandTiers: z
+			.array(commandTierSchema())
+			.optional()
+			.describe("Extra command classifications. They only raise tiers."),
+		toolTiers: z
+			.record(nameSchema(), tierSchema())
+			.optional()
+			.describe(
+				"Tier for tools that are not built in (tool name → tier). Unlisted unknown tools take the highest tier. In a project file these can only raise a tool's tier.",
+			),
+		agentRules: agentRulesSchema().optional(),
+		unanswered: z
+			.enum(UNANSWERED_POLICIES)
+			.optional()
+			.describe(
+				"What an ask does when nobody answers: `wait` blocks until answered or timed out, `defer` parks the request for a later approval, `deny` refuses at once. Default: wait when a human is reachable, defer otherwise.",
+			),
+		dialogTimeoutSeconds: z
+			.int()
+			.positive()
+			.optional()
+			.describe("How long `wait` waits for an answer, in seconds (default 300)."),
+		deferExpiryHours: z
+			.number()
+			.positive()
+			.optional()
+			.describe("How long a parked request stays approvable, in hours (default 24)."),
+	};
+}
 
 function userOnly(key: string) {
 	return z
@@ -183,41 +205,47 @@ function userOnly(key: string) {
 }
 
 /** `<agent dir>/pi-permission-hub/config.json`. */
-export const UserConfigSchema = z
-	.strictObject({
-		...sharedShape,
-		authorizerChain: z
-			.array(nameSchema)
-			.optional()
-			.describe(
-				"Authorizer links (registered by other extensions) that decide an ask, in order, before a human is asked.",
-			),
-		grantCeiling: grantCeilingSchema.optional(),
-	})
-	.meta({
-		title: "pi-permission-hub user config",
-		description: "User-level permission policy for pi-permission-hub (JSON with comments).",
-	});
+export const UserConfigSchema = lazySchema(() =>
+	z
+		.strictObject({
+			...sharedShape(),
+			authorizerChain: z
+				.array(nameSchema())
+				.optional()
+				.describe(
+					"Authorizer links (registered by other extensions) that decide an ask, in order, before a human is asked.",
+				),
+			grantCeiling: grantCeilingSchema().optional(),
+		})
+		.meta({
+			title: "pi-permission-hub user config",
+			description: "User-level permission policy for pi-permission-hub (JSON with comments).",
+		}),
+);
 
 /** `<project>/.pi/pi-permission-hub.json`: read only for trusted projects, and it may only tighten. */
-export const ProjectConfigSchema = z
-	.strictObject({
-		...sharedShape,
-		authorizerChain: userOnly("authorizerChain"),
-		grantCeiling: userOnly("grantCeiling"),
-	})
-	.meta({
-		title: "pi-permission-hub project config",
-		description:
-			"Project permission policy for pi-permission-hub (JSON with comments). Read only when pi trusts the project; it can only tighten the user-level policy.",
-	});
+export const ProjectConfigSchema = lazySchema(() =>
+	z
+		.strictObject({
+			...sharedShape(),
+			authorizerChain: userOnly("authorizerChain"),
+			grantCeiling: userOnly("grantCeiling"),
+		})
+		.meta({
+			title: "pi-permission-hub project config",
+			description:
+				"Project permission policy for pi-permission-hub (JSON with comments). Read only when pi trusts the project; it can only tighten the user-level policy.",
+		}),
+);
 
-export type UserConfig = z.infer<typeof UserConfigSchema>;
-export type ProjectConfig = z.infer<typeof ProjectConfigSchema>;
+export type UserConfig = z.infer<ReturnType<typeof UserConfigSchema>>;
+export type ProjectConfig = z.infer<ReturnType<typeof ProjectConfigSchema>>;
 export type ConfigRule = NonNullable<UserConfig["rules"]>[number];
 
 export type ConfigScope = "user" | "project";
 
-export function schemaForScope(scope: ConfigScope): typeof UserConfigSchema | typeof ProjectConfigSchema {
-	return scope === "user" ? UserConfigSchema : ProjectConfigSchema;
+export function schemaForScope(
+	scope: ConfigScope,
+): ReturnType<typeof UserConfigSchema> | ReturnType<typeof ProjectConfigSchema> {
+	return scope === "user" ? UserConfigSchema() : ProjectConfigSchema();
 }

@@ -4,6 +4,7 @@
  * shape this module does not know makes rendering fail loudly instead of documenting something wrong.
  */
 import { z } from "zod";
+import { lazySchema } from "../schema/lazy-schema.ts";
 
 export interface JsonSchemaNode {
 	readonly title?: string | undefined;
@@ -26,31 +27,34 @@ export interface JsonSchemaNode {
 	readonly pattern?: string | undefined;
 }
 
-const nodeSchema: z.ZodType<JsonSchemaNode> = z.lazy(() =>
-	z.object({
-		title: z.string().optional(),
-		description: z.string().optional(),
-		type: z.string().optional(),
-		enum: z.array(z.string()).optional(),
-		const: z.string().optional(),
-		properties: z.record(z.string(), nodeSchema).optional(),
-		required: z.array(z.string()).optional(),
-		items: nodeSchema.optional(),
-		oneOf: z.array(nodeSchema).optional(),
-		additionalProperties: z.union([z.boolean(), nodeSchema]).optional(),
-		propertyNames: nodeSchema.optional(),
-		not: nodeSchema.optional(),
-		minLength: z.number().optional(),
-		maxLength: z.number().optional(),
-		exclusiveMinimum: z.number().optional(),
-		minimum: z.number().optional(),
-		maximum: z.number().optional(),
-		pattern: z.string().optional(),
-	}),
+const nodeSchema = lazySchema(
+	(): z.ZodType<JsonSchemaNode> =>
+		z.lazy(() =>
+			z.object({
+				title: z.string().optional(),
+				description: z.string().optional(),
+				type: z.string().optional(),
+				enum: z.array(z.string()).optional(),
+				const: z.string().optional(),
+				properties: z.record(z.string(), nodeSchema()).optional(),
+				required: z.array(z.string()).optional(),
+				items: nodeSchema().optional(),
+				oneOf: z.array(nodeSchema()).optional(),
+				additionalProperties: z.union([z.boolean(), nodeSchema()]).optional(),
+				propertyNames: nodeSchema().optional(),
+				not: nodeSchema().optional(),
+				minLength: z.number().optional(),
+				maxLength: z.number().optional(),
+				exclusiveMinimum: z.number().optional(),
+				minimum: z.number().optional(),
+				maximum: z.number().optional(),
+				pattern: z.string().optional(),
+			}),
+		),
 );
 
 export function jsonSchemaOf(schema: z.ZodType): JsonSchemaNode {
-	return nodeSchema.parse(z.toJSONSchema(schema, { target: "draft-2020-12" }));
+	return nodeSchema().parse(z.toJSONSchema(schema, { target: "draft-2020-12" }));
 }
 
 /** `not: {}`: the key exists in the schema only to be refused with a clear message. */

@@ -1,57 +1,64 @@
 import { z } from "zod";
+import { lazySchema } from "../schema/lazy-schema.ts";
 import { type DecisionSource, MAX_SOURCE_TEXT } from "./decision-source.ts";
 
 /** Deeper chains than this are not a real subagent tree; refusing them bounds work on hostile input. */
 export const MAX_FORWARD_DEPTH = 16;
 
-const text = z.string().max(MAX_SOURCE_TEXT);
-const userSurface = z.enum(["dialog", "cli", "typed"]);
+const text = lazySchema(() => z.string().max(MAX_SOURCE_TEXT));
+const userSurface = lazySchema(() => z.enum(["dialog", "cli", "typed"]));
 
-const ruleOrigin = z.object({
-	file: text,
-	jsonPath: text,
-	line: z.number().int().nonnegative().optional(),
-});
+const ruleOrigin = lazySchema(() =>
+	z.object({
+		file: text(),
+		jsonPath: text(),
+		line: z.number().int().nonnegative().optional(),
+	}),
+);
 
-const flatSource = z.discriminatedUnion("kind", [
-	z.object({
-		kind: z.literal("user"),
-		via: userSurface,
-		verdict: z.enum(["allow", "deny"]),
-		scope: z.enum(["once", "session", "subagent", "tree"]),
-		reason: text.optional(),
-	}),
-	z.object({
-		kind: z.literal("authorizer"),
-		link: text,
-		verdict: z.enum(["allow", "deny"]),
-		reason: text.optional(),
-	}),
-	z.object({
-		kind: z.literal("rule"),
-		surface: z.enum(["tool", "command", "read", "write", "path", "outside-cwd", "tier", "agent"]),
-		pattern: text,
-		action: z.enum(["allow", "ask", "deny", "auto"]),
-		origin: ruleOrigin,
-		reason: text.optional(),
-	}),
-	z.object({
-		kind: z.literal("session_grant"),
-		grantId: text,
-		surface: text,
-		pattern: text,
-		scope: z.enum(["session", "subagent", "tree"]),
-	}),
-	z.object({ kind: z.literal("parked_approval"), requestId: text, approvedVia: userSurface }),
-	z.object({ kind: z.literal("unavailable"), reason: text }),
-	z.object({ kind: z.literal("gate_error"), reason: text }),
-]);
+const flatSource = lazySchema(() =>
+	z.discriminatedUnion("kind", [
+		z.object({
+			kind: z.literal("user"),
+			via: userSurface(),
+			verdict: z.enum(["allow", "deny"]),
+			scope: z.enum(["once", "session", "subagent", "tree"]),
+			reason: text().optional(),
+		}),
+		z.object({
+			kind: z.literal("authorizer"),
+			link: text(),
+			verdict: z.enum(["allow", "deny"]),
+			reason: text().optional(),
+		}),
+		z.object({
+			kind: z.literal("rule"),
+			surface: z.enum(["tool", "command", "read", "write", "path", "outside-cwd", "tier", "agent"]),
+			pattern: text(),
+			action: z.enum(["allow", "ask", "deny", "auto"]),
+			origin: ruleOrigin(),
+			reason: text().optional(),
+		}),
+		z.object({
+			kind: z.literal("session_grant"),
+			grantId: text(),
+			surface: text(),
+			pattern: text(),
+			scope: z.enum(["session", "subagent", "tree"]),
+		}),
+		z.object({ kind: z.literal("parked_approval"), requestId: text(), approvedVia: userSurface() }),
+		z.object({ kind: z.literal("unavailable"), reason: text() }),
+		z.object({ kind: z.literal("gate_error"), reason: text() }),
+	]),
+);
 
-const forwardedFrame = z.object({
-	kind: z.literal("forwarded"),
-	responderSessionId: text,
-	decision: z.unknown(),
-});
+const forwardedFrame = lazySchema(() =>
+	z.object({
+		kind: z.literal("forwarded"),
+		responderSessionId: text(),
+		decision: z.unknown(),
+	}),
+);
 
 /**
  * Narrow untrusted data (read from an inbox file or the audit log) to a DecisionSource.
@@ -67,7 +74,7 @@ export function readDecisionSource(value: unknown): DecisionSource | null {
 }
 
 function readAtDepth(value: unknown, depth: number): DecisionSource | null {
-	const frame = forwardedFrame.safeParse(value);
+	const frame = forwardedFrame().safeParse(value);
 	if (frame.success) {
 		// At most MAX_FORWARD_DEPTH hops, whether the innermost hop carries a source or null.
 		if (depth >= MAX_FORWARD_DEPTH) return null;
@@ -79,6 +86,6 @@ function readAtDepth(value: unknown, depth: number): DecisionSource | null {
 		if (decision === null) return null;
 		return { kind: "forwarded", responderSessionId: frame.data.responderSessionId, decision };
 	}
-	const flat = flatSource.safeParse(value);
+	const flat = flatSource().safeParse(value);
 	return flat.success ? flat.data : null;
 }

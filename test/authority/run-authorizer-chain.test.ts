@@ -263,6 +263,6 @@ describe("runAuthorizerChain: what it records is readable back", () => {
 			d: () => ({ verdict: "allow" }),
 		}).run(["a", "ghost", "b", "c", "d"], 10);
 		expect(outcome.steps).toHaveLength(5);
-		for (const step of outcome.steps) expect(chainStepSchema.safeParse(step).success).toBe(true);
+		for (const step of outcome.steps) expect(chainStepSchema().safeParse(step).success).toBe(true);
 	});
 });

@@ -25,8 +25,8 @@ import { REPO_ROOT } from "../harness/paths.ts";
 
 const committed = readFileSync(path.join(REPO_ROOT, CONFIG_REFERENCE_FILE), "utf8");
 const readme = readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
-const userSchema = jsonSchemaOf(UserConfigSchema);
-const projectSchema = jsonSchemaOf(ProjectConfigSchema);
+const userSchema = jsonSchemaOf(UserConfigSchema());
+const projectSchema = jsonSchemaOf(ProjectConfigSchema());
 const topLevelKeys = Object.keys(userSchema.properties ?? {});
 
 const CONFIG_MARKERS = ["rules", "tiers", "agentRules", "authorizerChain"];

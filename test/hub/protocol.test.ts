@@ -53,19 +53,19 @@ describe("forward request schema", () => {
 				{ tier: "destructive", why: "rm", command: "rm -rf build" },
 			],
 		});
-		const parsed = forwardRequestSchema.safeParse(onDisk(request));
+		const parsed = forwardRequestSchema().safeParse(onDisk(request));
 		expect(parsed.success).toBe(true);
 		expect(parsed.data).toEqual(request);
 	});
 
 	it("tolerates unknown optional fields from a newer peer (and drops them)", () => {
 		const raw = { ...makeRequest(), addedInV2: { anything: [1, 2] }, note: "hello" };
-		const parsed = forwardRequestSchema.safeParse(onDisk(raw));
+		const parsed = forwardRequestSchema().safeParse(onDisk(raw));
 		expect(parsed.success).toBe(true);
 		expect(parsed.data).not.toHaveProperty("addedInV2");
 		// Unknown fields nested in known objects are tolerated too.
 		const chain = [{ agent: "worker", sessionId: "s", color: "blue" }];
-		expect(forwardRequestSchema.safeParse(onDisk({ ...makeRequest(), chain })).success).toBe(true);
+		expect(forwardRequestSchema().safeParse(onDisk({ ...makeRequest(), chain })).success).toBe(true);
 	});
 
 	const malformed: [string, Record<string, unknown>][] = [
@@ -97,7 +97,7 @@ describe("forward request schema", () => {
 	];
 	for (const [what, override] of malformed) {
 		it(`rejects ${what}`, () => {
-			expect(forwardRequestSchema.safeParse(onDisk({ ...makeRequest(), ...override })).success).toBe(false);
+			expect(forwardRequestSchema().safeParse(onDisk({ ...makeRequest(), ...override })).success).toBe(false);
 		});
 	}
 
@@ -105,28 +105,28 @@ describe("forward request schema", () => {
 		for (const key of Object.keys(makeRequest())) {
 			const raw: Record<string, unknown> = { ...makeRequest() };
 			delete raw[key];
-			expect(forwardRequestSchema.safeParse(onDisk(raw)).success, key).toBe(false);
+			expect(forwardRequestSchema().safeParse(onDisk(raw)).success, key).toBe(false);
 		}
 	});
 
 	it(`accepts an input exactly ${MAX_INPUT_DEPTH} levels deep, and a hostile 100k-deep one is refused without a stack overflow`, () => {
 		expect(
-			forwardRequestSchema.safeParse(onDisk(makeRequest({ input: nested(MAX_INPUT_DEPTH) }))).success,
+			forwardRequestSchema().safeParse(onDisk(makeRequest({ input: nested(MAX_INPUT_DEPTH) }))).success,
 		).toBe(true);
 		const depth = 100_000;
 		const text = `{"a":${"[".repeat(depth)}${"]".repeat(depth)}}`;
 		const raw = { ...makeRequest(), input: JSON.parse(text) as unknown };
-		expect(forwardRequestSchema.safeParse(raw).success).toBe(false);
+		expect(forwardRequestSchema().safeParse(raw).success).toBe(false);
 	});
 });
 
 describe("forward response schema", () => {
 	it("accepts a valid response and tolerates unknown fields", () => {
 		const response = validResponse();
-		expect(forwardResponseSchema.safeParse(onDisk(response)).data).toEqual(response);
-		expect(forwardResponseSchema.safeParse(onDisk({ ...response, signedBy: "future" })).success).toBe(true);
+		expect(forwardResponseSchema().safeParse(onDisk(response)).data).toEqual(response);
+		expect(forwardResponseSchema().safeParse(onDisk({ ...response, signedBy: "future" })).success).toBe(true);
 		const { reason: _reason, ...withoutReason } = response;
-		expect(forwardResponseSchema.safeParse(onDisk(withoutReason)).success).toBe(true);
+		expect(forwardResponseSchema().safeParse(onDisk(withoutReason)).success).toBe(true);
 	});
 
 	const malformed: [string, Record<string, unknown>][] = [
@@ -141,7 +141,7 @@ describe("forward response schema", () => {
 	];
 	for (const [what, override] of malformed) {
 		it(`rejects ${what}`, () => {
-			expect(forwardResponseSchema.safeParse(onDisk({ ...validResponse(), ...override })).success).toBe(
+			expect(forwardResponseSchema().safeParse(onDisk({ ...validResponse(), ...override })).success).toBe(
 				false,
 			);
 		});
@@ -160,7 +160,7 @@ describe("forward response schema", () => {
 		]) {
 			const raw: Record<string, unknown> = { ...validResponse() };
 			delete raw[key];
-			expect(forwardResponseSchema.safeParse(onDisk(raw)).success, key).toBe(false);
+			expect(forwardResponseSchema().safeParse(onDisk(raw)).success, key).toBe(false);
 		}
 	});
 });
