@@ -34,6 +34,6 @@ export function createBenchWorld(): BenchWorld {
 		agentDir,
 		project,
 		configFile,
-		cleanup: () => rmSync(root, { recursive: true, force: true }),
+		cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }),
 	};
 }

@@ -14,6 +14,6 @@ export function createHubWorld(): HubWorld {
 	return {
 		agentDir,
 		logFile: join(agentDir, "hub.log"),
-		cleanup: () => rmSync(agentDir, { recursive: true, force: true }),
+		cleanup: () => rmSync(agentDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }),
 	};
 }

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../harness/paths.ts";
 
 const work = mkdtempSync(path.join(tmpdir(), "pph-packed-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => rmSync(work, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }));
 
 /** A consumer extension written only against the published API (what a link author would write). */
 const CONSUMER = `

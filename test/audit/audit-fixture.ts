@@ -38,6 +38,6 @@ afterEach(() => {
 
 export function tempDir(): string {
 	const dir = mkdtempSync(join(tmpdir(), "pph-audit-"));
-	cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+	cleanups.push(() => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }));
 	return dir;
 }

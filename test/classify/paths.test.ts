@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-	rmSync(root, { recursive: true, force: true });
+	rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 function touch(typed: string, access: "read" | "write" = "read", dir = cwd): PathTouch {

@@ -62,7 +62,7 @@ export async function scratchDir(): Promise<string> {
 }
 
 export async function removeScratch(dir: string | undefined): Promise<void> {
-	if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+	if (dir !== undefined) await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 }
 
 export function demoAudit(demoRoot: string): AuditEntry[] {

@@ -107,8 +107,17 @@ describe("the interactive demo in a terminal (tmux)", () => {
 			});
 		}
 
-		await waitForScreen(terminal, "the demo to exit", () => (terminal.state().dead ? true : null), 60_000);
-		expect(terminal.state().exitStatus, terminal.history()).toBe(0);
+		// tmux marks the pane dead a moment before it records how the program ended: wait for both.
+		await waitForScreen(
+			terminal,
+			"the demo to exit",
+			() => {
+				const state = terminal.state();
+				return state.dead && (state.exitStatus !== null || state.exitSignal !== null) ? true : null;
+			},
+			60_000,
+		);
+		expect(terminal.state(), terminal.history()).toMatchObject({ exitStatus: 0, exitSignal: null });
 		const history = terminal.history();
 		expect(history).toContain("✓ important/keep-me.txt  still there: the gate blocked `rm -rf important/`");
 		expect(history).toContain("pi-permission-hub sessions: 6 decisions in 2 origin groups");

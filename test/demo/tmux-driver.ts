@@ -15,6 +15,8 @@ export function findTmux(): string | null {
 export interface PaneState {
 	readonly dead: boolean;
 	readonly exitStatus: number | null;
+	/** Set when the program was killed by a signal (then there is no exit status). */
+	readonly exitSignal: number | null;
 }
 
 export class TmuxPane {
@@ -77,9 +79,19 @@ export class TmuxPane {
 	}
 
 	state(): PaneState {
-		const out = this.run(["display-message", "-p", "-t", this.target, "#{pane_dead} #{pane_dead_status}"]);
-		const [dead, status] = out.trim().split(" ");
-		return { dead: dead === "1", exitStatus: status ? Number(status) : null };
+		const out = this.run([
+			"display-message",
+			"-p",
+			"-t",
+			this.target,
+			"#{pane_dead} #{pane_dead_status} #{pane_dead_signal}",
+		]);
+		const [dead, status, signal] = out.trim().split(" ");
+		return {
+			dead: dead === "1",
+			exitStatus: status ? Number(status) : null,
+			exitSignal: signal ? Number(signal) : null,
+		};
 	}
 
 	/** Stops this private tmux server and everything running in it. */

@@ -109,7 +109,7 @@ function propertyNames(node: JsonSchemaNode, into = new Set<string>()): Set<stri
 
 const roots: string[] = [];
 afterAll(() => {
-	for (const root of roots) rmSync(root, { recursive: true, force: true });
+	for (const root of roots) rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 function tempPolicyDirs() {

@@ -30,7 +30,7 @@ beforeAll(async () => {
 	bash = await loadBashParser();
 	policy = loadPolicy({ agentDir, cwd, homeDir: home, projectTrusted: false });
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }));
 
 function modeOf(tool: string, input: Record<string, unknown>, origin: Origin = { kind: "human" }): string {
 	const action = classifyAction(

@@ -17,7 +17,8 @@ import { PROTOCOL } from "../../src/hub/protocol.ts";
 
 const roots: string[] = [];
 afterEach(() => {
-	for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+	for (const root of roots.splice(0))
+		rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 function parentInbox(): InboxLayout {

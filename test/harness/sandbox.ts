@@ -117,7 +117,7 @@ export async function createSandbox(): Promise<Sandbox> {
 			await writeInside(agentDir, "settings.json", `${JSON.stringify(settings, null, "\t")}\n`);
 		},
 		async cleanup() {
-			await rm(root, { recursive: true, force: true });
+			await rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 		},
 	};
 }

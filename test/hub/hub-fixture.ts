@@ -31,7 +31,7 @@ export function onCleanup(cleanup: () => void | Promise<void>): void {
 /** A fresh agent dir, removed after the test. */
 export function tempAgentDir(): string {
 	const dir = mkdtempSync(join(tmpdir(), "pph-hub-"));
-	onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+	onCleanup(() => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }));
 	return dir;
 }
 
@@ -155,6 +155,12 @@ export function spawnChild(job: Record<string, unknown>): Child {
 		});
 	}
 	const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+	// "exit" can come before the last stdout lines are read; "close" comes after every stream has ended.
+	let closed = false;
+	child.once("close", () => {
+		closed = true;
+		for (const wake of waiters.splice(0)) wake();
+	});
 	onCleanup(() => {
 		if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 	});
@@ -168,7 +174,7 @@ export function spawnChild(job: Record<string, unknown>): Child {
 			for (;;) {
 				const found = lines.find(predicate);
 				if (found) return found;
-				if (child.exitCode !== null || child.signalCode !== null) {
+				if (closed) {
 					throw new Error(`child exited (${child.exitCode ?? child.signalCode}) first: ${stderr}`);
 				}
 				if (Date.now() - start > timeoutMs)

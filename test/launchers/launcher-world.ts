@@ -95,7 +95,7 @@ export function launcherWorld(): LauncherWorld {
 				...extra,
 			};
 		},
-		cleanup: () => rmSync(root, { recursive: true, force: true }),
+		cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }),
 	};
 	worlds.push(world);
 	return world;

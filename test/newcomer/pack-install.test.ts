@@ -122,7 +122,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await Promise.all(sandboxes.splice(0).map((sb) => sb.cleanup()));
-	if (scratch) await rm(scratch, { recursive: true, force: true });
+	if (scratch) await rm(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 describe("npm pack, then install into an isolated agent dir", () => {

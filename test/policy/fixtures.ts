@@ -103,7 +103,7 @@ export function policyFromConfig(user: unknown, project: unknown = null): Effect
 /** A fresh real temp directory (realpath'd, so paths compare equal on macOS), removed after the test. */
 export function tempDir(): string {
 	const dir = realpathSync(mkdtempSync(join(tmpdir(), "pph-policy-")));
-	cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+	cleanups.push(() => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }));
 	return dir;
 }
 
