@@ -156,7 +156,8 @@ async function main(): Promise<number> {
 
 	if (!values.auto) {
 		if (!(await waitForEnter())) {
-			if (values.keep === undefined) await rm(world.root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+			if (values.keep === undefined)
+				await rm(world.root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 			print("\nCancelled: pi was not started.");
 			return 130;
 		}
