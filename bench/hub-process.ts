@@ -114,14 +114,12 @@ async function serve(): Promise<void> {
 	const sessionId = text("sessionId");
 	const decided = new Map<string, number>();
 	const logEvents = new Map<string, number>();
-	const file = join(agentDir, "hub.log");
-	const log = {
-		file,
-		write(event: string, details: Readonly<Record<string, unknown>>): void {
+	const log = new (class CountingHubLog extends HubLog {
+		override write(event: string, details: Readonly<Record<string, unknown>>): void {
 			logEvents.set(event, (logEvents.get(event) ?? 0) + 1);
-			new HubLog(file).write(event, details);
-		},
-	};
+			super.write(event, details);
+		}
+	})(join(agentDir, "hub.log"));
 	const server = new HubServer({
 		layout: inboxLayout(agentDir, sessionId),
 		base: agentDir,

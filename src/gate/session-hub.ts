@@ -152,6 +152,7 @@ export class SessionHub {
 		sessionEnded(this.options.sessionId);
 		await this.server?.close();
 		this.server = null;
+		await this.log.flushed();
 	}
 
 	/** A gated child tells its parent it exists; a parent that cannot be told is logged, not fatal. */

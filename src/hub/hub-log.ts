@@ -6,6 +6,8 @@ import { appendFile } from "node:fs/promises";
  */
 export class HubLog {
 	readonly file: string;
+	/** Appends run one after another: concurrent appends to one file may land out of order. */
+	private pending: Promise<void> = Promise.resolve();
 
 	constructor(file: string) {
 		this.file = file;
@@ -13,6 +15,13 @@ export class HubLog {
 
 	write(event: string, details: Readonly<Record<string, unknown>>): void {
 		const line = `${JSON.stringify({ time: new Date().toISOString(), pid: process.pid, event, ...details })}\n`;
-		appendFile(this.file, line, { mode: 0o600 }).catch(() => undefined);
+		this.pending = this.pending.then(() =>
+			appendFile(this.file, line, { mode: 0o600 }).catch(() => undefined),
+		);
+	}
+
+	/** Resolves once every line written so far is on disk (or was given up on). */
+	flushed(): Promise<void> {
+		return this.pending;
 	}
 }

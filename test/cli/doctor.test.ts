@@ -273,7 +273,7 @@ describe("doctor: the gate in the agent dir and pi-subagents' default extensions
 
 	it("run from a temporary copy of the package: no entry is written for it, the fix is pi install", async () => {
 		const sb = await cliSandbox();
-		const copy = path.join(sb.root, "npx-copy");
+		const copy = path.join(sb.root, "tmp", "npx-copy");
 		for (const part of ["bin", "dist", "package.json"]) {
 			cpSync(path.join(REPO_ROOT, part), path.join(copy, part), { recursive: true });
 		}
@@ -540,12 +540,8 @@ describe("doctor --fix with a real pi and pi-subagents", () => {
 
 		await sb.writeWorkFile("victim.txt", "keep me");
 		await writeFauxScript(sb);
-		// pi-subagents keeps run files under TMPDIR: this sandbox's own, removed with it.
-		const tmp = path.join(sb.root, "tmp");
-		mkdirSync(tmp);
 		const rpc = await startRpc({
 			sandbox: sb,
-			env: { TMPDIR: tmp },
 			dialog: rootAllows(denyAll),
 			timeoutMs: 90_000,
 		});

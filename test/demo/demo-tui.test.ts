@@ -50,89 +50,97 @@ function dialogOnScreen(screen: string): ScreenDialog | null {
 	return { text: [heading, ...lines].join("\n"), keys: body.filter((line) => line.startsWith("[")) };
 }
 
+/** Each wait below names what it waited for when it gives up; the whole run gets room for all of them under load. */
+const TEST_TIMEOUT_MS = 240_000;
+
+/**
+ * The pane's shell prints this with the demo's exit status once it ends. The shell reaps the demo itself: tmux
+ * 3.3 was seen leaving a finished pane process a zombie without recording its status (CI's clean clone, every run).
+ */
+const EXIT_MARK = "demo exit status:";
+
 function quote(arg: string): string {
 	return `'${arg.replaceAll("'", "'\\''")}'`;
 }
 
 describe("the interactive demo in a terminal (tmux)", () => {
-	it("shows each dialog inline; y, y, y, n answer them; the denied folder is still there", async () => {
-		if (findTmux() === null) {
-			throw new Error("tmux is not installed (Debian: apt-get install tmux): the TUI demo test cannot run");
-		}
-		scratch = await scratchDir();
-		const root = path.join(scratch, "demo");
-		const command = [node22Binary(), DEMO_SCRIPT, "--keep", root].map(quote).join(" ");
-		pane = TmuxPane.start({
-			dir: scratch,
-			command,
-			cols: 120,
-			rows: 40,
-			env: demoEnvironment({ [EXIT_DELAY_ENV]: "1500" }),
-		});
-		const terminal = pane;
-
-		await waitForScreen(terminal, "the banner's Enter prompt", (s) =>
-			s.includes("Press Enter to start") ? true : null,
-		);
-		expect(terminal.screen()).toContain("Requested by: subagent root ← cleaner");
-		terminal.sendKeys("Enter");
-
-		for (const [index, expected] of EXPECTED_DIALOGS.entries()) {
-			const what = `dialog ${index + 1} (${expected.tool}: ${expected.preview})`;
-			const dialog = await waitForScreen(terminal, what, (s) => {
-				const shown = dialogOnScreen(s);
-				return shown && dialogMatches(shown.text, expected) ? shown : null;
-			});
-			expect(dialog.text).toContain(`Tier: ${expected.tier}`);
-			expect(dialog.keys).toContain(`[${expected.answer.key}] ${expected.answer.label}`);
-			if (expected.requestedBy !== null) {
-				expect(dialog.text).toContain(`Requested by: ${expected.requestedBy}`);
-				expect(dialog.keys).toEqual([
-					"[y] Allow once",
-					`[a] Allow for this subagent: ${expected.preview}`,
-					`[t] Allow for the whole tree: ${expected.preview}`,
-					"[n] Deny",
-					"[r] Deny with a reason…",
-					"[Esc] dismiss (counts as deny)",
-				]);
-				const out = process.env[SCREEN_OUT_ENV];
-				if (out) writeFileSync(out, terminal.screen());
-			} else {
-				expect(dialog.text).not.toContain("Requested by:");
+	it(
+		"shows each dialog inline; y, y, y, n answer them; the denied folder is still there",
+		async () => {
+			if (findTmux() === null) {
+				throw new Error("tmux is not installed (Debian: apt-get install tmux): the TUI demo test cannot run");
 			}
-			terminal.sendKeys(expected.answer.key);
-			await waitForScreen(terminal, `dialog ${index + 1} to close`, (s) => {
-				const shown = dialogOnScreen(s);
-				return shown && dialogMatches(shown.text, expected) ? null : true;
+			scratch = await scratchDir();
+			const root = path.join(scratch, "demo");
+			const demo = [node22Binary(), DEMO_SCRIPT, "--keep", root].map(quote).join(" ");
+			const command = `${demo}; echo "${EXIT_MARK} $?"`;
+			pane = TmuxPane.start({
+				dir: scratch,
+				command,
+				cols: 120,
+				rows: 40,
+				env: demoEnvironment({ [EXIT_DELAY_ENV]: "1500" }),
 			});
-		}
+			const terminal = pane;
 
-		// tmux marks the pane dead a moment before it records how the program ended: wait for both.
-		await waitForScreen(
-			terminal,
-			"the demo to exit",
-			() => {
-				const state = terminal.state();
-				return state.dead && (state.exitStatus !== null || state.exitSignal !== null) ? true : null;
-			},
-			60_000,
-		);
-		expect(terminal.state(), terminal.history()).toMatchObject({ exitStatus: 0, exitSignal: null });
-		const history = terminal.history();
-		expect(history).toContain("✓ important/keep-me.txt  still there: the gate blocked `rm -rf important/`");
-		expect(history).toContain("pi-permission-hub sessions: 6 decisions in 2 origin groups");
+			await waitForScreen(terminal, "the banner's Enter prompt", (s) =>
+				s.includes("Press Enter to start") ? true : null,
+			);
+			expect(terminal.screen()).toContain("Requested by: subagent root ← cleaner");
+			terminal.sendKeys("Enter");
 
-		const project = path.join(root, "project");
-		expect(readFileSync(path.join(project, FILES.notes), "utf8")).toBe(NOTES_CONTENT);
-		expect(existsSync(path.join(project, FILES.oldLog))).toBe(false);
-		expect(existsSync(path.join(project, FILES.importantFile))).toBe(true);
-		const audit = demoAudit(root);
-		expect(audit.filter((e) => e.source.kind === "user" && e.event === "tool_call").length).toBe(3);
-		expect(audit.at(-1)).toMatchObject({
-			origin: { kind: "human" },
-			preview: "rm -rf important/",
-			outcome: "deny",
-			source: { kind: "user", via: "dialog", verdict: "deny" },
-		});
-	});
+			for (const [index, expected] of EXPECTED_DIALOGS.entries()) {
+				const what = `dialog ${index + 1} (${expected.tool}: ${expected.preview})`;
+				const dialog = await waitForScreen(terminal, what, (s) => {
+					const shown = dialogOnScreen(s);
+					return shown && dialogMatches(shown.text, expected) ? shown : null;
+				});
+				expect(dialog.text).toContain(`Tier: ${expected.tier}`);
+				expect(dialog.keys).toContain(`[${expected.answer.key}] ${expected.answer.label}`);
+				if (expected.requestedBy !== null) {
+					expect(dialog.text).toContain(`Requested by: ${expected.requestedBy}`);
+					expect(dialog.keys).toEqual([
+						"[y] Allow once",
+						`[a] Allow for this subagent: ${expected.preview}`,
+						`[t] Allow for the whole tree: ${expected.preview}`,
+						"[n] Deny",
+						"[r] Deny with a reason…",
+						"[Esc] dismiss (counts as deny)",
+					]);
+					const out = process.env[SCREEN_OUT_ENV];
+					if (out) writeFileSync(out, terminal.screen());
+				} else {
+					expect(dialog.text).not.toContain("Requested by:");
+				}
+				terminal.sendKeys(expected.answer.key);
+				await waitForScreen(terminal, `dialog ${index + 1} to close`, (s) => {
+					const shown = dialogOnScreen(s);
+					return shown && dialogMatches(shown.text, expected) ? null : true;
+				});
+			}
+
+			const status = await waitForScreen(terminal, "the demo to exit", () => {
+				const ended = new RegExp(`^${EXIT_MARK} (\\d+)$`, "m").exec(terminal.history());
+				return ended ? Number(ended[1]) : null;
+			});
+			const history = terminal.history();
+			expect(status, history).toBe(0);
+			expect(history).toContain("✓ important/keep-me.txt  still there: the gate blocked `rm -rf important/`");
+			expect(history).toContain("pi-permission-hub sessions: 6 decisions in 2 origin groups");
+
+			const project = path.join(root, "project");
+			expect(readFileSync(path.join(project, FILES.notes), "utf8")).toBe(NOTES_CONTENT);
+			expect(existsSync(path.join(project, FILES.oldLog))).toBe(false);
+			expect(existsSync(path.join(project, FILES.importantFile))).toBe(true);
+			const audit = demoAudit(root);
+			expect(audit.filter((e) => e.source.kind === "user" && e.event === "tool_call").length).toBe(3);
+			expect(audit.at(-1)).toMatchObject({
+				origin: { kind: "human" },
+				preview: "rm -rf important/",
+				outcome: "deny",
+				source: { kind: "user", via: "dialog", verdict: "deny" },
+			});
+		},
+		TEST_TIMEOUT_MS,
+	);
 });

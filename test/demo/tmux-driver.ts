@@ -12,13 +12,6 @@ export function findTmux(): string | null {
 	return probe.status === 0 ? probe.stdout.trim() : null;
 }
 
-export interface PaneState {
-	readonly dead: boolean;
-	readonly exitStatus: number | null;
-	/** Set when the program was killed by a signal (then there is no exit status). */
-	readonly exitSignal: number | null;
-}
-
 export class TmuxPane {
 	private readonly socket: string;
 	private readonly target = "demo";
@@ -29,7 +22,7 @@ export class TmuxPane {
 
 	/**
 	 * Starts `command` (a shell command line) in a `cols`×`rows` pane. The pane stays after the program exits
-	 * (remain-on-exit), so its last screen and exit status can still be read.
+	 * (remain-on-exit), so its last screen can still be read.
 	 */
 	static start(options: {
 		readonly dir: string;
@@ -78,22 +71,6 @@ export class TmuxPane {
 		this.run(["send-keys", "-t", this.target, ...keys]);
 	}
 
-	state(): PaneState {
-		const out = this.run([
-			"display-message",
-			"-p",
-			"-t",
-			this.target,
-			"#{pane_dead} #{pane_dead_status} #{pane_dead_signal}",
-		]);
-		const [dead, status, signal] = out.trim().split(" ");
-		return {
-			dead: dead === "1",
-			exitStatus: status ? Number(status) : null,
-			exitSignal: signal ? Number(signal) : null,
-		};
-	}
-
 	/** Stops this private tmux server and everything running in it. */
 	kill(): void {
 		spawnSync("tmux", ["-S", this.socket, "kill-server"], { timeout: 5_000 });
@@ -117,7 +94,7 @@ export async function waitForScreen<T>(
 	pane: TmuxPane,
 	what: string,
 	found: (screen: string) => T | null,
-	timeoutMs = 60_000,
+	timeoutMs = 45_000,
 ): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	let screen = "";

@@ -244,7 +244,6 @@ describe("pi-subagents children without the gate: the delegation itself is guard
 			const run = await runPrint({
 				sandbox: world.sb,
 				extensions: GATED_CHILDREN.slice(1),
-				env: world.env,
 				prompt: "delegate the clean-up",
 				timeoutMs: 120_000,
 			});

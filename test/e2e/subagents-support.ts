@@ -1,10 +1,8 @@
 /**
- * Shared pieces of the real-pi tests with subagent launchers. Each sandbox gets its own TMPDIR (pi-subagents
- * keeps child sessions, run state and supervisor channels there) with jiti's transpile cache linked in from the
- * outer one, so only the first run in a test process pays for transpiling pi-subagents.
+ * Shared pieces of the real-pi tests with subagent launchers. pi-subagents keeps child sessions, run state and
+ * supervisor channels under TMPDIR, which is the sandbox's own (see `createSandbox`).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
-import os from "node:os";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { AuditEntry } from "../../src/audit/audit-entry.ts";
@@ -28,8 +26,6 @@ const RUN_TIMEOUT = 90_000;
 
 export interface SubagentWorld {
 	readonly sb: Sandbox;
-	/** Variables for every pi of the sandbox (its own TMPDIR). */
-	readonly env: Readonly<Record<string, string>>;
 	readonly settingsFile: string;
 }
 
@@ -38,12 +34,7 @@ export async function subagentWorld(settings: Record<string, unknown>): Promise<
 	const sb = await gateSandbox();
 	await sb.writeWorkFile("victim.txt", "keep me");
 	await sb.writeSettings(settings);
-	const tmp = path.join(sb.root, "tmp");
-	mkdirSync(tmp, { recursive: true });
-	const sharedJiti = path.join(os.tmpdir(), "jiti");
-	mkdirSync(sharedJiti, { recursive: true });
-	symlinkSync(sharedJiti, path.join(tmp, "jiti"));
-	return { sb, env: { TMPDIR: tmp }, settingsFile: path.join(sb.agentDir, "settings.json") };
+	return { sb, settingsFile: path.join(sb.agentDir, "settings.json") };
 }
 
 /** pi-subagents from the repo's node_modules, and the extensions its children load (`defaultExtensions`). */
@@ -76,7 +67,6 @@ export async function startRoot(
 	const rpc = await startRpc({
 		sandbox: world.sb,
 		extensions,
-		env: world.env,
 		dialog,
 		timeoutMs: RUN_TIMEOUT,
 	});

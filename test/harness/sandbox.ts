@@ -2,7 +2,7 @@
  * A throw-away world for one real pi run: its own HOME, agent dir, working dir and a scrubbed environment,
  * so nothing from the developer's ~/.pi or from an outer pi / CI session can change what the test sees.
  */
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { node22Binary } from "./paths.ts";
@@ -86,7 +86,15 @@ export async function createSandbox(): Promise<Sandbox> {
 	const home = path.join(root, "home");
 	const agentDir = path.join(root, "agent");
 	const workDir = path.join(root, "work");
-	await Promise.all([home, agentDir, workDir].map((dir) => mkdir(dir, { recursive: true })));
+	// Its own TMPDIR: what pi, pi-subagents or the CLI put there goes with the sandbox, and a checkout of this
+	// repository that lives under the machine's /tmp (as CI's clean clone may) is not "temporary" to the CLI.
+	// jiti's transpile cache is linked in from the outer TMPDIR, so only the first pi-subagents run transpiles it.
+	const tmpDir = path.join(root, "tmp");
+	const sharedJiti = path.join(os.tmpdir(), "jiti");
+	await Promise.all(
+		[home, agentDir, workDir, tmpDir, sharedJiti].map((dir) => mkdir(dir, { recursive: true })),
+	);
+	await symlink(sharedJiti, path.join(tmpDir, "jiti"));
 	const fauxScriptPath = path.join(root, "faux-script.json");
 
 	return {
@@ -102,6 +110,7 @@ export async function createSandbox(): Promise<Sandbox> {
 				...base,
 				PATH: base.PATH ? `${nodeDir}${path.delimiter}${base.PATH}` : nodeDir,
 				HOME: home,
+				TMPDIR: tmpDir,
 				PI_CODING_AGENT_DIR: agentDir,
 				PI_OFFLINE: "1",
 				PI_SKIP_VERSION_CHECK: "1",

@@ -3,7 +3,8 @@
  * callback, the hub log read back, and child node processes running test/hub/hub-child.ts.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -31,8 +32,15 @@ export function onCleanup(cleanup: () => void | Promise<void>): void {
 /** A fresh agent dir, removed after the test. */
 export function tempAgentDir(): string {
 	const dir = mkdtempSync(join(tmpdir(), "pph-hub-"));
-	onCleanup(() => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }));
+	onCleanup(() => rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 }));
 	return dir;
+}
+
+/** A hub log whose lines are all on disk before the test's directories are removed. */
+export function testHubLog(file: string): HubLog {
+	const log = new HubLog(file);
+	onCleanup(() => log.flushed());
+	return log;
 }
 
 export interface LogLine {
@@ -87,7 +95,7 @@ export async function startServer(
 	sessionId = PARENT_SESSION,
 ): Promise<TestServer> {
 	const layout = inboxLayout(agentDir, sessionId);
-	const log = new HubLog(join(agentDir, "hub.log"));
+	const log = testHubLog(join(agentDir, "hub.log"));
 	const calls = new Map<string, number>();
 	const server = new HubServer({
 		layout,

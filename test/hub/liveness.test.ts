@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { forwardAsk } from "../../src/hub/hub-client.ts";
-import { HubLog } from "../../src/hub/hub-log.ts";
 import { inboxLayout, requestFile } from "../../src/hub/inbox-layout.ts";
 import { processAlive } from "../../src/hub/liveness.ts";
 import type { ParentTarget } from "../../src/hub/resolve-parent.ts";
@@ -18,6 +17,7 @@ import {
 	spawnChild,
 	startServer,
 	tempAgentDir,
+	testHubLog,
 	waitUntil,
 } from "./hub-fixture.ts";
 
@@ -51,7 +51,7 @@ describe("liveness: a parent that goes away", () => {
 		const request = makeRequest();
 		const pending = forwardAsk(targetFor(agentDir, parentPid), request, {
 			timeoutMs: 60_000,
-			log: new HubLog(logFile),
+			log: testHubLog(logFile),
 			durable: false,
 		});
 		await parent.next((l) => l.event === "deciding" && l.id === request.id);
@@ -93,7 +93,7 @@ describe("liveness: a parent that goes away", () => {
 		const request = makeRequest();
 		const pending = forwardAsk(targetFor(agentDir, serving.pid), request, {
 			timeoutMs: 60_000,
-			log: new HubLog(logFile),
+			log: testHubLog(logFile),
 			durable: false,
 		});
 		await waitUntil("the request is being decided", () =>
