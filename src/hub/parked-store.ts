@@ -76,7 +76,9 @@ export class ParkedStore implements ParkedApprovals {
 			if (!REQUEST_ID.test(id)) continue;
 			const request = this.readRequest(id);
 			if (!request || Date.parse(request.expiresAt) <= now) continue;
-			out.push({ request, answer: this.readAnswer(id) });
+			const answer = this.readAnswer(id);
+			// An answer naming another action is not an answer to this request (approvals() ignores it too).
+			out.push({ request, answer: answer?.actionHash === request.actionHash ? answer : null });
 		}
 		return out.sort((a, b) => a.request.id.localeCompare(b.request.id));
 	}

@@ -170,7 +170,12 @@ describe("ParkedStore: park, entries, answer", () => {
 		for (const name of ["..request.json", "x.request.json", `${real.id.toLowerCase()}.request.json`]) {
 			writeFileSync(join(dir, name), JSON.stringify(real));
 		}
-		expect(parked.entries().map((e) => e.request.id)).toEqual([real.id, forged.id].sort());
+		expect(parked.entries().map((e) => [e.request.id, e.answer])).toEqual(
+			[
+				[real.id, null],
+				[forged.id, null],
+			].sort(),
+		);
 		expect(parked.find(linked.actionHash)).toBeNull();
 		expect(parked.find("e".repeat(64))).toBeNull();
 		expect(parked.find(forged.actionHash)).toBeNull();
