@@ -2,7 +2,6 @@
  * Running the BUILT CLI (`node bin/pi-permission-hub.mjs …`) as a process against sandboxes that real pi runs
  * filled, plus the pi runs themselves (print mode, the built extension, the scripted model).
  */
-import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -10,6 +9,7 @@ import { type AuditEntry, parseAuditLine } from "../../src/audit/audit-entry.ts"
 import { type FauxToolCall, writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY, node22Binary, REPO_ROOT } from "../harness/paths.ts";
 import { type JsonRunResult, runPrint } from "../harness/print-run.ts";
+import { type CommandResult, runCommand } from "../harness/run-command.ts";
 import { createSandbox, inheritedEnvironment, type Sandbox } from "../harness/sandbox.ts";
 
 export const CLI_BIN = path.join(REPO_ROOT, "bin", "pi-permission-hub.mjs");
@@ -28,11 +28,7 @@ export function assertCliBuilt(): void {
 	if (newest > built) throw new Error(`${CLI_MAIN} is older than src/cli: run \`npm run build\` first`);
 }
 
-export interface CliRun {
-	readonly code: number | null;
-	readonly stdout: string;
-	readonly stderr: string;
-}
+export type CliRun = CommandResult;
 
 export interface CliOptions {
 	/** Variables over the sandbox's scrubbed environment (which sets PI_CODING_AGENT_DIR to its agent dir). */
@@ -57,32 +53,11 @@ export function runCli(
 				PATH: `${path.dirname(node22Binary())}${path.delimiter}${process.env.PATH ?? ""}`,
 				...options.env,
 			};
-	const child = spawn(node22Binary(), [...(options.nodeArgs ?? []), options.bin ?? CLI_BIN, ...args], {
+	const cliArgs = [...(options.nodeArgs ?? []), options.bin ?? CLI_BIN, ...args];
+	return runCommand(node22Binary(), cliArgs, {
 		cwd: options.cwd ?? sb?.workDir ?? REPO_ROOT,
 		env: base,
-		stdio: ["ignore", "pipe", "pipe"],
-	});
-	let stdout = "";
-	let stderr = "";
-	child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-		stdout += chunk;
-	});
-	child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-		stderr += chunk;
-	});
-	return new Promise((resolve, reject) => {
-		const watchdog = setTimeout(() => {
-			child.kill("SIGKILL");
-			reject(new Error(`pi-permission-hub ${args.join(" ")} hung\n${stdout}\n${stderr}`));
-		}, 60_000);
-		child.once("error", (error) => {
-			clearTimeout(watchdog);
-			reject(error);
-		});
-		child.once("close", (code) => {
-			clearTimeout(watchdog);
-			resolve({ code, stdout, stderr });
-		});
+		timeoutMs: 60_000,
 	});
 }
 

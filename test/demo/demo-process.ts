@@ -2,22 +2,16 @@
  * Running the demo (`node demo/run.ts …`) as a process, the way `npm run demo` does, in a scrubbed environment,
  * and reading back the throwaway folder it leaves.
  */
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { type AuditEntry, parseAuditLine } from "../../src/audit/audit-entry.ts";
 import { node22Binary, REPO_ROOT } from "../harness/paths.ts";
+import { type CommandResult, runCommand } from "../harness/run-command.ts";
 import { inheritedEnvironment } from "../harness/sandbox.ts";
 
 export const DEMO_SCRIPT = path.join(REPO_ROOT, "demo", "run.ts");
-
-export interface DemoRun {
-	readonly code: number | null;
-	readonly stdout: string;
-	readonly stderr: string;
-}
 
 /** The environment a developer's shell would give the demo, minus anything from an outer pi session or CI. */
 export function demoEnvironment(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
@@ -26,33 +20,11 @@ export function demoEnvironment(extra: Readonly<Record<string, string>> = {}): R
 	return { ...base, PATH: base.PATH ? `${nodeDir}${path.delimiter}${base.PATH}` : nodeDir, ...extra };
 }
 
-export function runDemo(args: readonly string[], timeoutMs = 120_000): Promise<DemoRun> {
-	const child = spawn(node22Binary(), [DEMO_SCRIPT, ...args], {
+export function runDemo(args: readonly string[], timeoutMs = 120_000): Promise<CommandResult> {
+	return runCommand(node22Binary(), [DEMO_SCRIPT, ...args], {
 		cwd: REPO_ROOT,
 		env: demoEnvironment(),
-		stdio: ["ignore", "pipe", "pipe"],
-	});
-	let stdout = "";
-	let stderr = "";
-	child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-		stdout += chunk;
-	});
-	child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-		stderr += chunk;
-	});
-	return new Promise((resolve, reject) => {
-		const timer = setTimeout(() => {
-			child.kill("SIGKILL");
-			reject(new Error(`the demo did not finish in ${timeoutMs} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`));
-		}, timeoutMs);
-		child.once("error", (error) => {
-			clearTimeout(timer);
-			reject(error);
-		});
-		child.once("close", (code) => {
-			clearTimeout(timer);
-			resolve({ code, stdout, stderr });
-		});
+		timeoutMs,
 	});
 }
 

@@ -15,8 +15,8 @@ import { z } from "zod";
 import { parseAuditLine } from "../../src/audit/audit-entry.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { FAUX_MODEL_EXTENSION, node22Binary, PI_CLI, REPO_ROOT } from "../harness/paths.ts";
+import { describeResult, runCommand } from "../harness/run-command.ts";
 import { createSandbox, isLeakyVariable, type Sandbox } from "../harness/sandbox.ts";
-import { describeResult, runCommand } from "./run-command.ts";
 
 const packResultSchema = z.array(
 	z.looseObject({
