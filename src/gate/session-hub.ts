@@ -16,6 +16,7 @@ import type { ParkedStore } from "../hub/parked-store.ts";
 import { announceChild, otherLiveSessions, sessionEnded, sessionStarted } from "../hub/process-sessions.ts";
 import { PROTOCOL } from "../hub/protocol.ts";
 import { type ParentResolution, resolveParent } from "../hub/resolve-parent.ts";
+import { removeStaleInboxes } from "../hub/stale-inboxes.ts";
 import { claimedAgentName } from "../hub/subagent-markers.ts";
 import type { SubagentClaim } from "../origin/resolve-origin.ts";
 import { sanitizeLabel } from "../origin/sanitize-label.ts";
@@ -53,6 +54,8 @@ export class SessionHub {
 	private readonly options: SessionHubOptions;
 	private readonly unsubscribe: (() => void)[] = [];
 	private restoreEnv: (() => void) | null = null;
+	/** The sweep of other sessions' old inboxes that a serving root starts; close() waits for it. */
+	private housekeeping: Promise<void> = Promise.resolve();
 
 	constructor(options: SessionHubOptions) {
 		this.options = options;
@@ -110,6 +113,7 @@ export class SessionHub {
 		if (!serves) return;
 		this.server = server(layout);
 		await this.server.open();
+		if (this.parent.kind === "root") this.housekeeping = this.sweepStaleInboxes();
 		if (primary) {
 			const previous = process.env[PARENT_ENV];
 			process.env[PARENT_ENV] = serializeParentLink({
@@ -152,7 +156,21 @@ export class SessionHub {
 		sessionEnded(this.options.sessionId);
 		await this.server?.close();
 		this.server = null;
+		await this.housekeeping;
 		await this.log.flushed();
+	}
+
+	/** Best effort, in the background: a failure is logged and changes nothing for this session. */
+	private async sweepStaleInboxes(): Promise<void> {
+		try {
+			const sweep = await removeStaleInboxes(this.options.agentDir, { keep: this.options.sessionId });
+			if (sweep.removed.length > 0)
+				this.log.write("server.stale_inboxes_removed", { count: sweep.removed.length });
+			for (const { inbox, error } of sweep.failed)
+				this.log.write("server.stale_inbox_kept", { inbox, error });
+		} catch (error) {
+			this.log.write("server.stale_inbox_sweep_failed", { error: String(error) });
+		}
 	}
 
 	/** A gated child tells its parent it exists; a parent that cannot be told is logged, not fatal. */

@@ -1,0 +1,69 @@
+import { lstat, readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { hubRoot, inboxLayoutAt } from "./inbox-layout.ts";
+import { sameProcessAlive } from "./liveness.ts";
+import { readServerInfo } from "./server-info.ts";
+
+/** An inbox nobody served or wrote to for this long belongs to a session that is over. */
+export const STALE_INBOX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface StaleInboxSweep {
+	readonly removed: readonly string[];
+	/** Inboxes that looked stale but could not be removed, with why. */
+	readonly failed: readonly { readonly inbox: string; readonly error: string }[];
+}
+
+/**
+ * Every pi session that serves leaves `inbox/<session id>/` behind: a resumed session reuses it, so it is not
+ * removed at close. This removes the ones no live process serves whose every part is older than `maxAgeMs`, so
+ * the agent dir does not grow by a directory tree per session forever. Symlinks and other odd entries are left
+ * alone (never followed); a fresh inbox (a session starting right now) is never old enough to go.
+ */
+export async function removeStaleInboxes(
+	agentDir: string,
+	options: { readonly now?: number; readonly maxAgeMs?: number; readonly keep?: string } = {},
+): Promise<StaleInboxSweep> {
+	const now = options.now ?? Date.now();
+	const maxAgeMs = options.maxAgeMs ?? STALE_INBOX_AGE_MS;
+	const inboxes = join(hubRoot(agentDir), "inbox");
+	const removed: string[] = [];
+	const failed: { inbox: string; error: string }[] = [];
+	let names: string[];
+	try {
+		names = await readdir(inboxes);
+	} catch {
+		return { removed, failed };
+	}
+	for (const name of names) {
+		if (options.keep !== undefined && name === encodeURIComponent(options.keep)) continue;
+		const root = join(inboxes, name);
+		if (!(await isStale(root, now - maxAgeMs))) continue;
+		try {
+			await rm(root, { recursive: true, force: true });
+			removed.push(root);
+		} catch (error) {
+			failed.push({ inbox: root, error: error instanceof Error ? error.message : String(error) });
+		}
+	}
+	return { removed, failed };
+}
+
+async function isStale(root: string, cutoffMs: number): Promise<boolean> {
+	const layout = inboxLayoutAt(root);
+	const rootStats = await lstat(root).catch(() => null);
+	if (!rootStats?.isDirectory()) return false;
+	const server = readServerInfo(layout.server);
+	if (server !== null && sameProcessAlive(server.pid, server.startToken)) return false;
+	for (const part of [
+		root,
+		layout.requests,
+		layout.responses,
+		layout.claims,
+		layout.children,
+		layout.server,
+	]) {
+		const stats = await lstat(part).catch(() => null);
+		if (stats !== null && stats.mtimeMs > cutoffMs) return false;
+	}
+	return true;
+}
