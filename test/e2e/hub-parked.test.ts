@@ -3,9 +3,10 @@
  * quits unanswered; a new root with a UI in the same project offers it again; the approval given there lets
  * exactly the identical action through once, in a later child run, and nothing else.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { never } from "../harness/dialog-policy.ts";
 import { killAllRpc } from "../harness/rpc-session.ts";
 import { cleanupSandboxes, writeUserConfig } from "./gate-support.ts";
@@ -34,6 +35,11 @@ afterEach(async () => {
 
 const RM = "rm -f victim.txt";
 const OTHER_RM = "rm -f other.txt";
+
+function parkedExpiry(hub: HubSandbox, requestId: string): string {
+	const file = path.join(hub.sb.agentDir, "pi-permission-hub", "parked", `${requestId}.request.json`);
+	return z.object({ expiresAt: z.string() }).parse(JSON.parse(readFileSync(file, "utf8"))).expiresAt;
+}
 
 function parkedFiles(hub: HubSandbox): string[] {
 	const dir = path.join(hub.sb.agentDir, "pi-permission-hub", "parked");
@@ -105,5 +111,35 @@ describe("a parked ask and a root restart", () => {
 			.poll(() => b.rpc.statuses.get("pi-permission-hub"), { timeout: 5_000 })
 			.toContain("2 forwarded asks pending");
 		expect(b.rpc.dialogs.filter((d) => isForwarded(d.request))).toHaveLength(2);
+	});
+
+	it("offered again and left unanswered again, it keeps the expiry it was first parked with", async () => {
+		const hub = await hubSandbox();
+		await writeUserConfig(hub.sb, { unanswered: "defer" });
+		await hub.sb.writeWorkFile("victim.txt", "keep me");
+		await writeTree(hub.sb, [
+			conversation("[same]", [bashCall(RM)]),
+			conversation("[root A]", [launch("first", "[same] remove the victim")]),
+		]);
+		const a = await startRoot(hub, rootAllowsOwn(never));
+		await a.rpc.prompt("[root A] delegate");
+		const requestId = /pending approval ([0-9A-Z]{26})/.exec(
+			childRun(hub, "first").toolResults[0]?.text ?? "",
+		)?.[1];
+		if (requestId === undefined) throw new Error("the child's ask was not parked");
+		await a.rpc.close();
+		const firstExpiry = parkedExpiry(hub, requestId);
+
+		// Root B offers it with a 1 s dialog timeout and nobody answers: the ask is parked again, same expiry.
+		await writeUserConfig(hub.sb, { unanswered: "defer", dialogTimeoutSeconds: 1 });
+		const b = await startRoot(hub, rootAllowsOwn(never));
+		await b.rpc.waitForDialog(isForwarded, 10_000);
+		await expect
+			.poll(() => auditNow(hub.sb).find((e) => e.sessionId === b.sessionId && e.event === "forwarded_ask"), {
+				timeout: 10_000,
+			})
+			.toMatchObject({ requestId, outcome: "pending" });
+		expect(parkedFiles(hub)).toEqual([`${requestId}.request.json`]);
+		expect(parkedExpiry(hub, requestId)).toBe(firstExpiry);
 	});
 });
