@@ -53,6 +53,6 @@ export async function prepareDecision(): Promise<DecisionSetup> {
 	};
 	const call: ToolCall = { tool: "bash", input: { command: FIVE_COMMAND_CHAIN }, cwd: world.project };
 	const action = classifyAction(call, deps);
-	const context: DecideContext = { origin: { kind: "human" }, grants: [], parkedApproval: false };
+	const context: DecideContext = { origin: { kind: "human" }, grants: [], parkedApproval: null };
 	return { world, policy, rules: benchRules(), bash, call, deps, context, action };
 }

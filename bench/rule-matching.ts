@@ -99,7 +99,7 @@ function handDecomposedInput(world: BenchWorld): RuleMatchingInput {
 		hash: "bench",
 		preview: "bench",
 	};
-	const context: DecideContext = { origin: { kind: "human" }, grants: [], parkedApproval: false };
+	const context: DecideContext = { origin: { kind: "human" }, grants: [], parkedApproval: null };
 	return { policy, rules: benchRules(), action, context, homeDir: world.home };
 }
 

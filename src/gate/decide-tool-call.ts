@@ -50,7 +50,7 @@ export async function decideToolCall(
 	const decision = decide(action, policy, {
 		origin: deps.origin,
 		grants: deps.grants.list(),
-		parkedApproval: approval !== null,
+		parkedApproval: approval,
 	});
 	if (decision.mode === "deny") {
 		return deny("deny", sourceOfBasis(decision.basis), action, policyDenyReason(what, decision), []);

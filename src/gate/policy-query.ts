@@ -26,7 +26,7 @@ export function createPolicyQuery(deps: PolicyQueryDeps): PolicyQuery {
 			const decision = decide(action, policy, {
 				origin: deps.origin,
 				grants: deps.grants.list(),
-				parkedApproval: deps.parked.find(action.hash) !== null,
+				parkedApproval: deps.parked.find(action.hash),
 			});
 			return {
 				mode: decision.mode,

@@ -30,8 +30,10 @@ export function decide(action: ClassifiedAction, policy: EffectivePolicy, contex
 	const denied = denyFor(action, policy, context.origin, parts);
 	if (denied) return denied;
 	const agentAllow = matchAgentRule(policy.agentRules.allow, context.origin);
-	if (context.parkedApproval) {
-		return { mode: "auto", basis: { kind: "parked_approval", hash: action.hash }, agentAllow, notes: [] };
+	const approval = context.parkedApproval;
+	if (approval) {
+		const basis = { kind: "parked_approval", hash: action.hash, ...approval } as const;
+		return { mode: "auto", basis, agentAllow, notes: [] };
 	}
 	const notes: string[] = [];
 	const outcomes = parts.map((part) => decidePart(action, policy, context.grants, part, notes));

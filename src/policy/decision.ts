@@ -1,5 +1,6 @@
 /** What the policy step decides for one action, and on what basis (the provenance the audit records). */
 import type { Origin } from "../origin/origin.ts";
+import type { UserSurface } from "../provenance/decision-source.ts";
 import type { ConfigFileError } from "./config-error.ts";
 import type { AgentMatcher } from "./effective-policy.ts";
 import type { RuleRef, TierRef } from "./policy-rule.ts";
@@ -37,8 +38,14 @@ export interface SessionGrantBasis {
 	readonly part: DecidedPart;
 }
 
+/** An approval given later for a parked request: which request, and where the human gave it. */
+export interface ParkedApprovalRef {
+	readonly requestId: string;
+	readonly approvedVia: UserSurface;
+}
+
 /** A human approved a parked request for exactly this action hash. */
-export interface ParkedApprovalBasis {
+export interface ParkedApprovalBasis extends ParkedApprovalRef {
 	readonly kind: "parked_approval";
 	readonly hash: string;
 }
@@ -76,6 +83,6 @@ export type Decision = DenyDecision | AskDecision | AutoDecision;
 export interface DecideContext {
 	readonly origin: Origin;
 	readonly grants: readonly SessionGrant[];
-	/** An approval exists for exactly `action.hash`. */
-	readonly parkedApproval: boolean;
+	/** The approval of a parked request for exactly `action.hash`, when there is one. */
+	readonly parkedApproval: ParkedApprovalRef | null;
 }

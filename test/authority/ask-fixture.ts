@@ -13,7 +13,7 @@ export function askFor(bash: BashParser, command: string, overrides: Partial<Ask
 	const decision = decide(action, policyFrom(null), {
 		origin: { kind: "human" },
 		grants: [],
-		parkedApproval: false,
+		parkedApproval: null,
 	});
 	if (decision.mode !== "ask")
 		throw new Error(`\`${command}\` does not ask under the defaults (${decision.mode})`);

@@ -37,7 +37,7 @@ function modeOf(tool: string, input: Record<string, unknown>, origin: Origin = {
 		{ tool, input, cwd },
 		{ bash, extraCommandTiers: [], toolTiers: {}, toolAnnotations: () => undefined, homeDir: home },
 	);
-	return decide(action, policy, { origin, grants: [], parkedApproval: false }).mode;
+	return decide(action, policy, { origin, grants: [], parkedApproval: null }).mode;
 }
 
 describe("the README's first policy", () => {

@@ -3,7 +3,7 @@ import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
 import { describeAskWhy, sourceOfBasis } from "../../src/gate/basis-source.ts";
 import type { Origin } from "../../src/origin/origin.ts";
 import { decide } from "../../src/policy/decide.ts";
-import type { Decision } from "../../src/policy/decision.ts";
+import type { Decision, ParkedApprovalRef } from "../../src/policy/decision.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
 import type { SessionGrant } from "../../src/policy/session-grant.ts";
 import { readDecisionSource } from "../../src/provenance/read-decision-source.ts";
@@ -18,12 +18,12 @@ beforeAll(async () => {
 function decideFor(
 	command: string,
 	policy: EffectivePolicy,
-	options: { origin?: Origin; grants?: SessionGrant[]; parkedApproval?: boolean } = {},
+	options: { origin?: Origin; grants?: SessionGrant[]; parkedApproval?: ParkedApprovalRef } = {},
 ): Decision {
 	return decide(classifyBash(bash, command), policy, {
 		origin: options.origin ?? HUMAN,
 		grants: options.grants ?? [],
-		parkedApproval: options.parkedApproval ?? false,
+		parkedApproval: options.parkedApproval ?? null,
 	});
 }
 
@@ -83,8 +83,11 @@ describe("sourceOfBasis", () => {
 			pattern: "git checkout *",
 			scope: "session",
 		});
-		expect(recorded(decideFor("rm -rf build", policyFrom(null), { parkedApproval: true }))).toMatchObject({
+		const approval = { requestId: "01ARZ3NDEKTSV4RRFFQ69G5FAV", approvedVia: "cli" } as const;
+		expect(recorded(decideFor("rm -rf build", policyFrom(null), { parkedApproval: approval }))).toEqual({
 			kind: "parked_approval",
+			requestId: "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+			approvedVia: "cli",
 		});
 	});
 

@@ -25,7 +25,7 @@ function denyFor(command: string, config: unknown, origin: Origin = HUMAN): Deny
 	const decision = decide(classifyBash(bash, command), policyFromConfig(config), {
 		origin,
 		grants: [],
-		parkedApproval: false,
+		parkedApproval: null,
 	});
 	if (decision.mode !== "deny") throw new Error(`expected a deny for \`${command}\`, got ${decision.mode}`);
 	return decision;
@@ -87,7 +87,7 @@ describe("policyDenyReason: a rule deny names the rule and where it was written"
 		const decision = decide(classifyBash(bash, "ls"), policyFrom("{ not json"), {
 			origin: HUMAN,
 			grants: [],
-			parkedApproval: false,
+			parkedApproval: null,
 		});
 		if (decision.mode !== "deny") throw new Error("a broken config must deny");
 		const reason = policyDenyReason("this bash call (ls)", decision);
@@ -99,7 +99,7 @@ describe("policyDenyReason: a rule deny names the rule and where it was written"
 		const huge = decide(classifyBash(bash, "ls"), policyFrom(`{ "${longKey}": 1 }`), {
 			origin: HUMAN,
 			grants: [],
-			parkedApproval: false,
+			parkedApproval: null,
 		});
 		if (huge.mode !== "deny") throw new Error("a broken config must deny");
 		expect(policyDenyReason("this bash call (ls)", huge).length).toBeLessThan(2500);

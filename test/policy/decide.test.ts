@@ -4,6 +4,7 @@ import { decide, findCoveringGrant, findDeny } from "../../src/policy/decide.ts"
 import type { Decision } from "../../src/policy/decision.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
 import {
+	APPROVED,
 	action,
 	bash,
 	CWD,
@@ -180,19 +181,19 @@ describe("decide: parked approvals", () => {
 		const policy = rules(ask("command", "git push *"));
 		const push = bash(["git push", "network-egress"]);
 		expect(decide(push, policy, ctx()).mode).toBe("ask");
-		const approved = decide(push, policy, ctx({ parkedApproval: true }));
+		const approved = decide(push, policy, ctx({ parkedApproval: APPROVED }));
 		expect(approved).toMatchObject({ mode: "auto", basis: { kind: "parked_approval", hash: push.hash } });
 	});
 
 	it("never outranks a deny rule, a deny tier or an agent deny", () => {
 		const push = bash(["git push", "network-egress"]);
-		expect(decide(push, rules(deny("command", "git push *")), ctx({ parkedApproval: true })).mode).toBe(
+		expect(decide(push, rules(deny("command", "git push *")), ctx({ parkedApproval: APPROVED })).mode).toBe(
 			"deny",
 		);
 		const denyTier = policyFromConfig({ tiers: { "network-egress": "deny" } });
-		expect(decide(push, denyTier, ctx({ parkedApproval: true })).mode).toBe("deny");
+		expect(decide(push, denyTier, ctx({ parkedApproval: APPROVED })).mode).toBe("deny");
 		const agentDeny = policyFromConfig({ agentRules: { deny: [{ kind: "human" }] } });
-		expect(decide(push, agentDeny, ctx({ parkedApproval: true })).mode).toBe("deny");
+		expect(decide(push, agentDeny, ctx({ parkedApproval: APPROVED })).mode).toBe("deny");
 	});
 });
 

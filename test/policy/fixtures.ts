@@ -69,8 +69,11 @@ export function subagent(name: string): Origin {
 	return { kind: "subagent", name, depth: 1, path: ["root", name] };
 }
 
+/** A later approval of a parked request, given with the CLI. */
+export const APPROVED = { requestId: "01ARZ3NDEKTSV4RRFFQ69G5FAV", approvedVia: "cli" } as const;
+
 export function ctx(overrides: Partial<DecideContext> = {}): DecideContext {
-	return { origin: HUMAN, grants: [], parkedApproval: false, ...overrides };
+	return { origin: HUMAN, grants: [], parkedApproval: null, ...overrides };
 }
 
 export function grant(

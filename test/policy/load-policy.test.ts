@@ -9,7 +9,16 @@ import { createPolicyStore } from "../../src/policy/policy-store.ts";
 import type { ReadText } from "../../src/policy/read-config-file.ts";
 import { readTextFromDisk } from "../../src/policy/read-config-file.ts";
 import { TIERS } from "../../src/policy/tier.ts";
-import { bash, ctx, pathPart, tempDir, action as toolAction, touch, writeFile } from "./fixtures.ts";
+import {
+	APPROVED,
+	bash,
+	ctx,
+	pathPart,
+	tempDir,
+	action as toolAction,
+	touch,
+	writeFile,
+} from "./fixtures.ts";
 
 function world() {
 	const root = tempDir();
@@ -92,7 +101,7 @@ describe("loading policy files", () => {
 			`config error in ${w.userFile} at rules[0].action (line 3): must be one of "allow", "ask", "deny" (got "alow"); all tool calls are blocked until it is fixed`,
 		);
 		// Even a parked approval cannot get through a broken config.
-		expect(decide(bash(["ls", "read"]), policy, ctx({ parkedApproval: true })).mode).toBe("deny");
+		expect(decide(bash(["ls", "read"]), policy, ctx({ parkedApproval: APPROVED })).mode).toBe("deny");
 	});
 
 	it("an invalid trusted project file fails closed too; an untrusted one does not matter", () => {

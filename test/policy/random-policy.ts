@@ -186,6 +186,8 @@ export function randomContext(rng: Rng): DecideContext {
 	return {
 		origin: randomOrigin(rng),
 		grants: some(rng, 2, () => randomGrant(rng, rng.int(1000))),
-		parkedApproval: chance(rng, 0.15),
+		parkedApproval: chance(rng, 0.15)
+			? { requestId: "01ARZ3NDEKTSV4RRFFQ69G5FAV", approvedVia: "cli" }
+			: null,
 	};
 }
