@@ -22,6 +22,7 @@ import type { PermissionsSnapshot } from "../commands/permissions-report.ts";
 import { publishPermissionsView } from "../commands/permissions-views.ts";
 import { HubServer, type ServedAsk, type ServerAnswer } from "../hub/hub-server.ts";
 import type { ParkedStore } from "../hub/parked-store.ts";
+import type { ForwardRequest } from "../hub/protocol.ts";
 import { nodeFileView } from "../launchers/node-file-view.ts";
 import type { Origin } from "../origin/origin.ts";
 import { resolveOrigin } from "../origin/resolve-origin.ts";
@@ -73,6 +74,9 @@ export class SessionGate {
 	readonly hub: SessionHub;
 	private readonly parked: ParkedStore;
 	private readonly closing = new AbortController();
+	/** Forwarded asks in flight, for the status: served from the inbox, and parked ones offered again at start. */
+	private servedPending = 0;
+	private reofferedPending = 0;
 	private readonly pi: ExtensionAPI;
 	private readonly deps: Promise<GateDeps>;
 	private readonly unpublishQuery: () => void;
@@ -211,16 +215,29 @@ export class SessionGate {
 					path: this.hub.path,
 					log: this.hub.log,
 					decide: (ask) => this.serveForwarded(ask),
-					onPendingChange: (pending) => this.status.pendingAsks(pending),
+					onPendingChange: (pending) => {
+						this.servedPending = pending;
+						this.status.pendingAsks(this.servedPending + this.reofferedPending);
+					},
 				}),
 		);
 		if (hasUI && !this.hub.forwards) {
-			for (const { request } of this.hub.parkedForThisProject()) {
-				void this.serveForwarded({
-					request: { ...request, unanswered: "defer" },
-					signal: this.closing.signal,
-				});
-			}
+			for (const { request } of this.hub.parkedForThisProject()) void this.reoffer(request);
+		}
+	}
+
+	/** A parked ask offered to this session's human again: pending (in the status) until it is settled. */
+	private async reoffer(request: ForwardRequest): Promise<void> {
+		this.reofferedPending++;
+		this.status.pendingAsks(this.servedPending + this.reofferedPending);
+		try {
+			await this.serveForwarded({
+				request: { ...request, unanswered: "defer" },
+				signal: this.closing.signal,
+			});
+		} finally {
+			this.reofferedPending--;
+			this.status.pendingAsks(this.servedPending + this.reofferedPending);
 		}
 	}
 

@@ -113,7 +113,7 @@ describe("a parked ask and a root restart", () => {
 		expect(b.rpc.dialogs.filter((d) => isForwarded(d.request))).toHaveLength(2);
 	});
 
-	it("offered again and left unanswered again, it keeps the expiry it was first parked with", async () => {
+	it("offered again and left unanswered again: counted as pending meanwhile, and it keeps its first expiry", async () => {
 		const hub = await hubSandbox();
 		await writeUserConfig(hub.sb, { unanswered: "defer" });
 		await hub.sb.writeWorkFile("victim.txt", "keep me");
@@ -135,11 +135,17 @@ describe("a parked ask and a root restart", () => {
 		const b = await startRoot(hub, rootAllowsOwn(never));
 		await b.rpc.waitForDialog(isForwarded, 10_000);
 		await expect
+			.poll(() => b.rpc.statuses.get("pi-permission-hub"), { timeout: 5_000 })
+			.toContain("1 forwarded ask pending");
+		await expect
 			.poll(() => auditNow(hub.sb).find((e) => e.sessionId === b.sessionId && e.event === "forwarded_ask"), {
 				timeout: 10_000,
 			})
 			.toMatchObject({ requestId, outcome: "pending" });
 		expect(parkedFiles(hub)).toEqual([`${requestId}.request.json`]);
 		expect(parkedExpiry(hub, requestId)).toBe(firstExpiry);
+		await expect
+			.poll(() => b.rpc.statuses.get("pi-permission-hub") ?? "", { timeout: 5_000 })
+			.not.toContain("pending");
 	});
 });
