@@ -1,53 +1,32 @@
 /** Runs a bench script in a fresh Node process and parses the JSON it prints on its last stdout line. */
-import { spawn } from "node:child_process";
+import { runCommand } from "../test/harness/run-command.ts";
 
 export interface NodeRun {
 	readonly json: unknown;
 	readonly wallMs: number;
 }
 
-export function runNodeScript(
+export async function runNodeScript(
 	script: string,
 	args: readonly string[],
 	options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<NodeRun> {
 	const started = performance.now();
-	const child = spawn(process.execPath, [script, ...args], {
-		stdio: ["ignore", "pipe", "pipe"],
+	const run = await runCommand(process.execPath, [script, ...args], {
+		cwd: process.cwd(),
 		env: options.env ?? process.env,
+		timeoutMs: options.timeoutMs ?? 60_000,
 	});
-	let stdout = "";
-	let stderr = "";
-	child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-		stdout += chunk;
-	});
-	child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-		stderr += chunk;
-	});
-	return new Promise((resolve, reject) => {
-		const timer = setTimeout(() => {
-			child.kill("SIGKILL");
-			reject(new Error(`${script} ${args.join(" ")} timed out\n${stderr.slice(-2000)}`));
-		}, options.timeoutMs ?? 60_000);
-		child.once("error", (error) => {
-			clearTimeout(timer);
-			reject(error);
-		});
-		child.once("close", (code) => {
-			clearTimeout(timer);
-			const wallMs = performance.now() - started;
-			const last = stdout.trim().split("\n").at(-1) ?? "";
-			if (code !== 0) {
-				reject(new Error(`${script} ${args.join(" ")} exited with ${code}\n${stderr.slice(-2000)}`));
-				return;
-			}
-			try {
-				resolve({ json: JSON.parse(last), wallMs });
-			} catch {
-				reject(new Error(`${script} printed no JSON: ${last.slice(0, 200)}\n${stderr.slice(-2000)}`));
-			}
-		});
-	});
+	const wallMs = performance.now() - started;
+	if (run.code !== 0) {
+		throw new Error(`${script} ${args.join(" ")} exited with ${run.code}\n${run.stderr.slice(-2000)}`);
+	}
+	const last = run.stdout.trim().split("\n").at(-1) ?? "";
+	try {
+		return { json: JSON.parse(last), wallMs };
+	} catch {
+		throw new Error(`${script} printed no JSON: ${last.slice(0, 200)}\n${run.stderr.slice(-2000)}`);
+	}
 }
 
 /** The number at `key` of a probe's JSON output (NaN when absent), so a broken probe shows as a failed figure. */
