@@ -235,6 +235,9 @@ export class SessionGate {
 				request: { ...request, unanswered: "defer" },
 				signal: this.closing.signal,
 			});
+		} catch (error) {
+			// Detached from start(): a rejection here must not become an unhandled one in pi's process.
+			this.hub.log.write("server.reoffer_failed", { requestId: request.id, error: String(error) });
 		} finally {
 			this.reofferedPending--;
 			this.status.pendingAsks(this.servedPending + this.reofferedPending);

@@ -5,7 +5,7 @@ import { sameProcessAlive } from "./liveness.ts";
 import { readServerInfo } from "./server-info.ts";
 
 /** An inbox nobody served or wrote to for this long belongs to a session that is over. */
-export const STALE_INBOX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+const STALE_INBOX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface StaleInboxSweep {
 	readonly removed: readonly string[];
@@ -15,16 +15,15 @@ export interface StaleInboxSweep {
 
 /**
  * Every pi session that serves leaves `inbox/<session id>/` behind: a resumed session reuses it, so it is not
- * removed at close. This removes the ones no live process serves whose every part is older than `maxAgeMs`, so
+ * removed at close. This removes the ones no live process serves whose every part is older than a week, so
  * the agent dir does not grow by a directory tree per session forever. Symlinks and other odd entries are left
  * alone (never followed); a fresh inbox (a session starting right now) is never old enough to go.
  */
 export async function removeStaleInboxes(
 	agentDir: string,
-	options: { readonly now?: number; readonly maxAgeMs?: number; readonly keep?: string } = {},
+	options: { readonly keep?: string } = {},
 ): Promise<StaleInboxSweep> {
-	const now = options.now ?? Date.now();
-	const maxAgeMs = options.maxAgeMs ?? STALE_INBOX_AGE_MS;
+	const cutoffMs = Date.now() - STALE_INBOX_AGE_MS;
 	const inboxes = join(hubRoot(agentDir), "inbox");
 	const removed: string[] = [];
 	const failed: { inbox: string; error: string }[] = [];
@@ -37,7 +36,7 @@ export async function removeStaleInboxes(
 	for (const name of names) {
 		if (options.keep !== undefined && name === encodeURIComponent(options.keep)) continue;
 		const root = join(inboxes, name);
-		if (!(await isStale(root, now - maxAgeMs))) continue;
+		if (!(await isStale(root, cutoffMs))) continue;
 		try {
 			await rm(root, { recursive: true, force: true });
 			removed.push(root);
