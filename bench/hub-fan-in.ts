@@ -4,35 +4,23 @@
  * callback counts calls per request id, the server reports a second answer to the same request ("already
  * answered"), and every child checks each answer echoes its request id and action hash.
  */
-import { HubProc, stopAll } from "./hub-proc.ts";
-import { createHubWorld } from "./hub-world.ts";
+import { type HubProc, stopAll } from "./hub-proc.ts";
+import { askingChild, createHubWorld, startServingParent } from "./hub-world.ts";
 import type { FigureResult } from "./report.ts";
 import { summarize } from "./stats.ts";
 
 const CHILDREN = 32;
 const ASKS_PER_CHILD = 50;
-const SESSION = "bench-fan-in-root";
 
 export async function hubFanInFigure(): Promise<FigureResult> {
 	const world = createHubWorld();
 	const procs: HubProc[] = [];
 	try {
-		const parent = new HubProc({ role: "serve", agentDir: world.agentDir, sessionId: SESSION });
-		procs.push(parent);
-		const serving = await parent.waitFor("serving");
-		const children = Array.from({ length: CHILDREN }, (_, c) => {
-			const child = new HubProc({
-				role: "ask",
-				name: `worker-${c + 1}`,
-				sessionId: SESSION,
-				inbox: serving.inbox,
-				parentPid: parent.pid,
-				count: ASKS_PER_CHILD,
-				logFile: world.logFile,
-			});
-			procs.push(child);
-			return child;
-		});
+		const served = await startServingParent(world, procs);
+		const { parent } = served;
+		const children = Array.from({ length: CHILDREN }, (_, c) =>
+			askingChild(world, served, procs, c, ASKS_PER_CHILD),
+		);
 		await Promise.all(children.map((c) => c.waitFor("ready")));
 		const started = performance.now();
 		for (const child of children) child.send("go");

@@ -7,14 +7,13 @@
  */
 import { join } from "node:path";
 import { HubProc, stopAll } from "./hub-proc.ts";
-import { createHubWorld } from "./hub-world.ts";
+import { askingChild, createHubWorld, startServingParent } from "./hub-world.ts";
 import type { FigureResult } from "./report.ts";
 import { summarize } from "./stats.ts";
 
 const CHILDREN = 3;
 const ASKS_PER_CHILD = 100;
 const POLLING_ASKS = 12;
-const SESSION = "bench-root-session";
 
 function outcomeTimes(proc: HubProc): { ms: number[]; failures: number } {
 	const outcomes = proc.records.filter((r) => r.event === "outcome");
@@ -29,22 +28,12 @@ export async function hubRoundTripFigure(): Promise<FigureResult> {
 	const world = createHubWorld();
 	const procs: HubProc[] = [];
 	try {
-		const parent = new HubProc({ role: "serve", agentDir: world.agentDir, sessionId: SESSION });
-		procs.push(parent);
-		const serving = await parent.waitFor("serving");
+		const served = await startServingParent(world, procs);
+		const { parent } = served;
 		const hubMs: number[] = [];
 		let failures = 0;
 		for (let c = 0; c < CHILDREN; c++) {
-			const child = new HubProc({
-				role: "ask",
-				name: `worker-${c + 1}`,
-				sessionId: SESSION,
-				inbox: serving.inbox,
-				parentPid: parent.pid,
-				count: ASKS_PER_CHILD,
-				logFile: world.logFile,
-			});
-			procs.push(child);
+			const child = askingChild(world, served, procs, c, ASKS_PER_CHILD);
 			await child.waitFor("ready");
 			child.send("go");
 			await child.waitFor("done", 120_000);

@@ -2,6 +2,7 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { HubProc } from "./hub-proc.ts";
 
 export interface HubWorld {
 	readonly agentDir: string;
@@ -16,4 +17,39 @@ export function createHubWorld(): HubWorld {
 		logFile: join(agentDir, "hub.log"),
 		cleanup: () => rmSync(agentDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }),
 	};
+}
+
+/** The root session both hub figures serve. */
+const SESSION = "bench-root-session";
+
+/** A serving parent process, tracked in `procs` (stopped by the caller), once it serves its inbox. */
+export async function startServingParent(
+	world: HubWorld,
+	procs: HubProc[],
+): Promise<{ readonly parent: HubProc; readonly inbox: unknown }> {
+	const parent = new HubProc({ role: "serve", agentDir: world.agentDir, sessionId: SESSION });
+	procs.push(parent);
+	const serving = await parent.waitFor("serving");
+	return { parent, inbox: serving.inbox };
+}
+
+/** Child process number `index` (from 0), which asks `count` times when sent "go"; tracked in `procs`. */
+export function askingChild(
+	world: HubWorld,
+	served: { readonly parent: HubProc; readonly inbox: unknown },
+	procs: HubProc[],
+	index: number,
+	count: number,
+): HubProc {
+	const child = new HubProc({
+		role: "ask",
+		name: `worker-${index + 1}`,
+		sessionId: SESSION,
+		inbox: served.inbox,
+		parentPid: served.parent.pid,
+		count,
+		logFile: world.logFile,
+	});
+	procs.push(child);
+	return child;
 }

@@ -9,17 +9,15 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { pickOption } from "../harness/dialog-policy.ts";
 import { REPO_ROOT } from "../harness/paths.ts";
-import { killAllRpc } from "../harness/rpc-session.ts";
 import type { Sandbox } from "../harness/sandbox.ts";
-import { cleanupSandboxes } from "./gate-support.ts";
 import {
 	auditNow,
 	bashCall,
 	childRun,
+	cleanUpHubWorlds,
 	conversation,
 	hubSandbox,
 	isForwarded,
-	killChildren,
 	launch,
 	startRoot,
 	writeTree,
@@ -27,11 +25,7 @@ import {
 
 const DROPPER_FIXTURE = path.join(REPO_ROOT, "test", "fixtures", "gate-owner-dropper-extension.ts");
 
-afterEach(async () => {
-	killChildren();
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(cleanUpHubWorlds);
 
 /**
  * pi loads a file once however it is named (symlinks included), so the second install is a copy of the build, as

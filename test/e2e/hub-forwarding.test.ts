@@ -6,18 +6,17 @@ import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AuditEntry } from "../../src/audit/audit-entry.ts";
 import { scripted } from "../harness/dialog-policy.ts";
-import { killAllRpc } from "../harness/rpc-session.ts";
-import { cleanupSandboxes, USER_DENIAL } from "./gate-support.ts";
+import { USER_DENIAL } from "./gate-support.ts";
 import {
 	auditNow,
 	bashCall,
 	childParentVariables,
 	childRun,
+	cleanUpHubWorlds,
 	conversation,
 	type HubSandbox,
 	hubSandbox,
 	isForwarded,
-	killChildren,
 	launch,
 	optionStarting,
 	rootAllowsOwn,
@@ -27,11 +26,7 @@ import {
 	writeTree,
 } from "./hub-support.ts";
 
-afterEach(async () => {
-	killChildren();
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(cleanUpHubWorlds);
 
 const RM = "rm -f victim.txt";
 

@@ -7,16 +7,10 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { hubRoot, inboxLayout } from "../../src/hub/inbox-layout.ts";
 import { never } from "../harness/dialog-policy.ts";
-import { killAllRpc } from "../harness/rpc-session.ts";
 import { DAY_MS, plantInbox } from "../hub/planted-inbox.ts";
-import { cleanupSandboxes } from "./gate-support.ts";
-import { hubSandbox, killChildren, startRoot } from "./hub-support.ts";
+import { cleanUpHubWorlds, hubSandbox, startRoot } from "./hub-support.ts";
 
-afterEach(async () => {
-	killChildren();
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(cleanUpHubWorlds);
 
 async function waitFor(what: string, condition: () => boolean, timeoutMs = 15_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;

@@ -6,29 +6,24 @@
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { never } from "../harness/dialog-policy.ts";
-import { killAllRpc } from "../harness/rpc-session.ts";
-import { cleanupSandboxes, USER_DENIAL } from "./gate-support.ts";
+import { USER_DENIAL } from "./gate-support.ts";
 import {
 	auditNow,
 	bashCall,
 	childPid,
 	childRun,
+	cleanUpHubWorlds,
 	conversation,
 	hubLog,
 	hubSandbox,
 	isForwarded,
-	killChildren,
 	launch,
 	rootAllowsOwn,
 	startRoot,
 	writeTree,
 } from "./hub-support.ts";
 
-afterEach(async () => {
-	killChildren();
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(cleanUpHubWorlds);
 
 const RM = "rm -f victim.txt";
 /** The hub promises 2 s; the margin covers process scheduling on a loaded 2-core machine. */

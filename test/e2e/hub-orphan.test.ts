@@ -9,24 +9,19 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AuditEntry } from "../../src/audit/audit-entry.ts";
 import { never } from "../harness/dialog-policy.ts";
 import { runPrint } from "../harness/print-run.ts";
-import { killAllRpc } from "../harness/rpc-session.ts";
-import { cleanupSandboxes, USER_DENIAL } from "./gate-support.ts";
+import { USER_DENIAL } from "./gate-support.ts";
 import {
 	auditNow,
 	bashCall,
+	cleanUpHubWorlds,
 	conversation,
 	type HubSandbox,
 	hubSandbox,
-	killChildren,
 	startRoot,
 	writeTree,
 } from "./hub-support.ts";
 
-afterEach(async () => {
-	killChildren();
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(cleanUpHubWorlds);
 
 const RM = "rm -f victim.txt";
 /** The hub's promise for noticing a missing parent. */

@@ -4,16 +4,15 @@
  */
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { killAllRpc } from "../harness/rpc-session.ts";
-import { cleanupSandboxes, writeUserConfig } from "./gate-support.ts";
+import { writeUserConfig } from "./gate-support.ts";
 import {
 	auditNow,
 	bashCall,
 	childRun,
+	cleanUpHubWorlds,
 	conversation,
 	hubSandbox,
 	isForwarded,
-	killChildren,
 	launch,
 	optionStarting,
 	rootAllowsOwn,
@@ -22,11 +21,7 @@ import {
 	writeTree,
 } from "./hub-support.ts";
 
-afterEach(async () => {
-	killChildren();
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(cleanUpHubWorlds);
 
 const RM = "rm -f victim.txt";
 const rmRule = (action: "allow" | "ask" | "deny") => ({

@@ -8,17 +8,16 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { never } from "../harness/dialog-policy.ts";
-import { killAllRpc } from "../harness/rpc-session.ts";
-import { cleanupSandboxes, writeUserConfig } from "./gate-support.ts";
+import { writeUserConfig } from "./gate-support.ts";
 import {
 	auditNow,
 	bashCall,
 	childRun,
+	cleanUpHubWorlds,
 	conversation,
 	type HubSandbox,
 	hubSandbox,
 	isForwarded,
-	killChildren,
 	launch,
 	optionStarting,
 	promptConversation,
@@ -27,11 +26,7 @@ import {
 	writeTree,
 } from "./hub-support.ts";
 
-afterEach(async () => {
-	killChildren();
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(cleanUpHubWorlds);
 
 const RM = "rm -f victim.txt";
 const OTHER_RM = "rm -f other.txt";

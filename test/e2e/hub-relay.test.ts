@@ -6,16 +6,14 @@
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AuditEntry } from "../../src/audit/audit-entry.ts";
-import { killAllRpc } from "../harness/rpc-session.ts";
-import { cleanupSandboxes } from "./gate-support.ts";
 import {
 	auditNow,
 	bashCall,
 	childRun,
+	cleanUpHubWorlds,
 	conversation,
 	hubSandbox,
 	isForwarded,
-	killChildren,
 	launch,
 	optionStarting,
 	rootAllowsOwn,
@@ -24,11 +22,7 @@ import {
 	writeTree,
 } from "./hub-support.ts";
 
-afterEach(async () => {
-	killChildren();
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(cleanUpHubWorlds);
 
 const RM = "rm -f victim.txt";
 

@@ -13,10 +13,10 @@ import type { DialogAnswer, DialogPolicy, DialogRequest } from "../harness/dialo
 import { type FauxConversation, type FauxToolCall, writeScript } from "../harness/faux-script.ts";
 import { type JsonRecord, parseRecord } from "../harness/jsonl-record.ts";
 import { EXTENSION_ENTRY, FAUX_MODEL_EXTENSION, REPO_ROOT } from "../harness/paths.ts";
-import { type RpcSession, startRpc } from "../harness/rpc-session.ts";
+import { killAllRpc, type RpcSession, startRpc } from "../harness/rpc-session.ts";
 import { summarizeRun } from "../harness/run-summary.ts";
 import type { Sandbox } from "../harness/sandbox.ts";
-import { auditLines, gateSandbox } from "./gate-support.ts";
+import { auditLines, cleanupSandboxes, gateSandbox } from "./gate-support.ts";
 
 export const SUBAGENT_EXAMPLE = path.join(
 	REPO_ROOT,
@@ -163,8 +163,15 @@ function trackGroup(pid: number | undefined): void {
 	if (pid !== undefined) groups.add(pid);
 }
 
-/** For afterEach: SIGKILL every launched child still running (by pid file) and every root's process group. */
-export function killChildren(): void {
+/** For afterEach: every launched child and root killed, then every sandbox removed. */
+export async function cleanUpHubWorlds(): Promise<void> {
+	killChildren();
+	await killAllRpc();
+	await cleanupSandboxes();
+}
+
+/** SIGKILL every launched child still running (by pid file) and every root's process group. */
+function killChildren(): void {
 	for (const dir of childDirs) {
 		for (const pid of pidsIn(dir)) signalQuietly(pid);
 	}

@@ -5,16 +5,15 @@
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DialogPolicy } from "../harness/dialog-policy.ts";
-import { killAllRpc, type RpcSession } from "../harness/rpc-session.ts";
-import { cleanupSandboxes } from "./gate-support.ts";
+import type { RpcSession } from "../harness/rpc-session.ts";
 import {
 	auditNow,
 	bashCall,
 	childRun,
+	cleanUpHubWorlds,
 	conversation,
 	hubSandbox,
 	isForwarded,
-	killChildren,
 	launch,
 	optionStarting,
 	rootAllowsOwn,
@@ -23,11 +22,7 @@ import {
 	writeTree,
 } from "./hub-support.ts";
 
-afterEach(async () => {
-	killChildren();
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(cleanUpHubWorlds);
 
 /** Resolves once the root holds `count` forwarded asks (so the others are queued behind the one shown). */
 async function pending(session: () => RpcSession, count: number): Promise<void> {

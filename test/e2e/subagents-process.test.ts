@@ -7,9 +7,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY, FAUX_MODEL_EXTENSION, REPO_ROOT } from "../harness/paths.ts";
-import { killAllRpc } from "../harness/rpc-session.ts";
-import { bash, cleanupSandboxes } from "./gate-support.ts";
-import { isForwarded, killChildren, SUBAGENT_EXAMPLE } from "./hub-support.ts";
+import { bash } from "./gate-support.ts";
+import { cleanUpHubWorlds, isForwarded, SUBAGENT_EXAMPLE } from "./hub-support.ts";
 import {
 	answer,
 	auditWhen,
@@ -26,11 +25,7 @@ import {
 	warningsOf,
 } from "./subagents-support.ts";
 
-afterEach(async () => {
-	killChildren();
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(cleanUpHubWorlds);
 
 /** Children need the scripted model from settings; whether they also get the gate is the test's choice. */
 async function processWorld(settings: Record<string, unknown>): Promise<SubagentWorld> {

@@ -132,6 +132,33 @@ export function heldDecide(): {
 	return { decide, pending };
 }
 
+/**
+ * A real server whose decide callback holds every ask, and a child process (hub-child.ts `ask` mode, `job` on top)
+ * whose one ask that callback is holding now.
+ */
+export async function childAskHeld(job: Record<string, unknown> = {}): Promise<{
+	readonly server: TestServer;
+	readonly held: ReturnType<typeof heldDecide>;
+	readonly child: Child;
+	readonly asked: Record<string, unknown>;
+	readonly id: string;
+}> {
+	const held = heldDecide();
+	const server = await startServer(tempAgentDir(), held.decide);
+	const child = spawnChild({
+		mode: "ask",
+		inbox: server.layout.root,
+		sessionId: PARENT_SESSION,
+		pid: process.pid,
+		logFile: server.log.file,
+		...job,
+	});
+	const asked = await child.next((l) => l.event === "asked");
+	const id = String(asked.id);
+	await waitUntil("the server is deciding", () => held.pending.has(id));
+	return { server, held, child, asked, id };
+}
+
 export interface Child {
 	readonly process: ChildProcess;
 	readonly lines: Record<string, unknown>[];

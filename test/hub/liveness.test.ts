@@ -9,7 +9,7 @@ import { processAlive } from "../../src/hub/liveness.ts";
 import type { ParentTarget } from "../../src/hub/resolve-parent.ts";
 import {
 	CHILD_SCRIPT,
-	heldDecide,
+	childAskHeld,
 	makeRequest,
 	onCleanup,
 	PARENT_SESSION,
@@ -118,19 +118,10 @@ describe("liveness: a parent that goes away", () => {
 	});
 
 	it("the parent session closes while its process lives on: the waiting child learns it within 2 s", async () => {
-		const agentDir = tempAgentDir();
-		const held = heldDecide();
-		const { server, target, log, layout } = await startServer(agentDir, held.decide);
-		const child = spawnChild({
-			mode: "ask",
-			inbox: layout.root,
-			sessionId: PARENT_SESSION,
-			pid: process.pid,
-			logFile: log.file,
-			timeoutMs: 60_000,
-		});
-		const asked = await child.next((l) => l.event === "asked");
-		await waitUntil("deciding", () => held.pending.has(String(asked.id)));
+		const {
+			server: { server, target },
+			child,
+		} = await childAskHeld({ timeoutMs: 60_000 });
 		const closedAt = performance.now();
 		await server.close();
 		const outcome = await child.next((l) => l.event === "outcome");
@@ -144,20 +135,12 @@ describe("liveness: a parent that goes away", () => {
 
 describe("liveness: a child that goes away", () => {
 	it("kill -9 of a waiting child: the parent's decide signal aborts within 2 s and the ask is swept", async () => {
-		const agentDir = tempAgentDir();
-		const held = heldDecide();
-		const { layout, log } = await startServer(agentDir, held.decide);
-		const child = spawnChild({
-			mode: "ask",
-			inbox: layout.root,
-			sessionId: PARENT_SESSION,
-			pid: process.pid,
-			logFile: log.file,
-			timeoutMs: 60_000,
-		});
-		const asked = await child.next((l) => l.event === "asked");
-		const id = String(asked.id);
-		await waitUntil("deciding", () => held.pending.has(id));
+		const {
+			server: { layout, log },
+			held,
+			child,
+			id,
+		} = await childAskHeld({ timeoutMs: 60_000 });
 		const pending = held.pending.get(id);
 		if (!pending) throw new Error("unreachable");
 		const aborted = new Promise<number>((resolve) =>
@@ -184,20 +167,12 @@ describe("liveness: a child that goes away", () => {
 	});
 
 	it("a child that cancels: its request file disappears and the parent's signal aborts", async () => {
-		const agentDir = tempAgentDir();
-		const held = heldDecide();
-		const { layout, log } = await startServer(agentDir, held.decide);
-		const child = spawnChild({
-			mode: "ask",
-			inbox: layout.root,
-			sessionId: PARENT_SESSION,
-			pid: process.pid,
-			logFile: log.file,
-			abortAfterMs: 1000,
-		});
-		const asked = await child.next((l) => l.event === "asked");
-		const id = String(asked.id);
-		await waitUntil("deciding", () => held.pending.has(id));
+		const {
+			server: { layout },
+			held,
+			child,
+			id,
+		} = await childAskHeld({ abortAfterMs: 1000 });
 		const outcome = await child.next((l) => l.event === "outcome");
 		expect(outcome).toMatchObject({
 			kind: "unavailable",

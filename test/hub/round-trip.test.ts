@@ -14,6 +14,7 @@ import {
 } from "../../src/hub/protocol.ts";
 import type { DecisionSource } from "../../src/provenance/decision-source.ts";
 import {
+	childAskHeld,
 	type Decide,
 	heldDecide,
 	makeRequest,
@@ -321,19 +322,13 @@ describe("hub round trip across processes", () => {
 	});
 
 	it("a child in another process refuses a forged answer too", async () => {
-		const agentDir = tempAgentDir();
-		const held = heldDecide();
-		const { layout, log } = await startServer(agentDir, held.decide);
-		const child = spawnChild({
-			mode: "ask",
-			inbox: layout.root,
-			sessionId: "0192f3a4-5b6c-7d8e-9f00-aabbccddeeff",
-			pid: process.pid,
-			logFile: log.file,
-		});
-		const asked = await child.next((l) => l.event === "asked");
-		const id = String(asked.id);
-		await waitUntil("the server is deciding", () => held.pending.has(id));
+		const {
+			server: { layout, log },
+			held,
+			child,
+			asked,
+			id,
+		} = await childAskHeld();
 		const request = makeRequest({ id, actionHash: String(asked.hash) });
 		plant(responseFile(layout, id), JSON.stringify(responseFor(request, { actionHash: "0".repeat(64) })));
 		const outcome = await child.next((l) => l.event === "outcome");
