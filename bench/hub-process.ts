@@ -14,7 +14,7 @@
  *              process without the inbox: the baseline of a Node process that loaded the same modules.
  */
 import { createHook } from "node:async_hooks";
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import {
 	existsSync,
 	mkdirSync,
@@ -30,9 +30,9 @@ import { type ForwardOutcome, forwardAsk } from "../src/hub/hub-client.ts";
 import { HubLog } from "../src/hub/hub-log.ts";
 import { HubServer, type ServerAnswer } from "../src/hub/hub-server.ts";
 import { inboxLayout } from "../src/hub/inbox-layout.ts";
-import { type ForwardRequest, PROTOCOL } from "../src/hub/protocol.ts";
-import { newRequestId } from "../src/hub/request-id.ts";
+import type { ForwardRequest } from "../src/hub/protocol.ts";
 import type { ParentTarget } from "../src/hub/resolve-parent.ts";
+import { makeRequest } from "../test/hub/sample-request.ts";
 
 const job: unknown = JSON.parse(process.argv[2] ?? "{}");
 
@@ -79,27 +79,11 @@ function stdinClosed(): Promise<void> {
 /** A forwarded ask as a child would write it (a destructive bash call its own policy could not settle). */
 function askRequest(child: string): ForwardRequest {
 	const now = Date.now();
-	const id = newRequestId(now);
-	return {
-		protocol: PROTOCOL,
-		id,
-		actionHash: createHash("sha256").update(id).digest("hex"),
-		tool: "bash",
-		input: { command: "rm -rf build" },
-		cwd: "/work/project",
-		tier: "destructive",
-		asking: [{ tier: "destructive", why: "rm deletes files", command: "rm -rf build" }],
-		why: "rm deletes files",
-		preview: "rm -rf build",
+	return makeRequest({
 		chain: [{ agent: child, sessionId: `${child}-session` }],
 		path: ["root", child],
-		requesterPid: process.pid,
-		createdAt: new Date(now).toISOString(),
 		expiresAt: new Date(now + 120_000).toISOString(),
-		suggestions: [],
-		grantable: false,
-		unanswered: "wait",
-	};
+	});
 }
 
 const ALLOW: ServerAnswer = {
