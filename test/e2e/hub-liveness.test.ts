@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { never } from "../harness/dialog-policy.ts";
+import type { RpcRecord } from "../harness/rpc-session.ts";
 import { USER_DENIAL } from "./gate-support.ts";
 import {
 	auditNow,
@@ -65,6 +66,16 @@ async function waitingGrandchild() {
 	return { hub, ...root, prompt };
 }
 
+/** The extension's status line no longer mentions a pending forwarded ask: how an RPC client sees a withdrawal. */
+function pendingStatusCleared(r: RpcRecord): boolean {
+	return (
+		r.type === "extension_ui_request" &&
+		r.method === "setStatus" &&
+		r.statusKey === STATUS_KEY &&
+		(typeof r.statusText !== "string" || !r.statusText.includes("pending"))
+	);
+}
+
 describe("liveness", () => {
 	it("a child whose root is killed answers 'unavailable' within 2 s, never 'user denied'", async () => {
 		const { hub, rpc, sessionId: rootId, prompt } = await waitingChild();
@@ -114,15 +125,7 @@ describe("liveness", () => {
 		process.kill(pid, "SIGKILL");
 		// pi's RPC mode sends nothing when a dialog's signal aborts (it settles the dialog locally), so what the
 		// client sees is the extension clearing its "forwarded ask pending" status.
-		await rpc.waitFor(
-			(r) =>
-				r.type === "extension_ui_request" &&
-				r.method === "setStatus" &&
-				r.statusKey === STATUS_KEY &&
-				(typeof r.statusText !== "string" || !r.statusText.includes("pending")),
-			5_000,
-			since,
-		);
+		await rpc.waitFor(pendingStatusCleared, 5_000, since);
 		const elapsed = Date.now() - killedAt;
 		console.log(`[liveness] child SIGKILLed → root's dialog withdrawn (status cleared) after ${elapsed} ms`);
 		expect(
@@ -198,15 +201,7 @@ describe("liveness", () => {
 		const since = rpc.events.length;
 		const killedAt = Date.now();
 		process.kill(relayPid, "SIGKILL");
-		await rpc.waitFor(
-			(r) =>
-				r.type === "extension_ui_request" &&
-				r.method === "setStatus" &&
-				r.statusKey === STATUS_KEY &&
-				(typeof r.statusText !== "string" || !r.statusText.includes("pending")),
-			5_000,
-			since,
-		);
+		await rpc.waitFor(pendingStatusCleared, 5_000, since);
 		const withdrawnAfter = Date.now() - killedAt;
 		const workerLine = () =>
 			auditNow(hub.sb).find((e) => e.sessionId === workerId && e.event === "tool_call");
