@@ -47,10 +47,9 @@ export function chooseTerminal(ctx: ExtensionContext, deps: TerminalChoiceDeps):
 /** Park an ask durably: the call is blocked now, and an approval given later lets the identical action through. */
 function parker(parked: ParkedStore, identity: ForwardingIdentity): Parker {
 	return async (ask) => {
-		// A parked request lives as long as the defer expiry, whatever the asker first meant to wait; one offered
-		// again and left unanswered again keeps the expiry it was first parked with, so it cannot live forever.
-		const earlier = ask.relayed ? parked.request(ask.relayed.id) : null;
-		const expiresAt = earlier?.expiresAt ?? new Date(Date.now() + ask.deferExpiryMs).toISOString();
+		// A parked request lives as long as the defer expiry, whatever the asker first meant to wait (the store
+		// keeps the first expiry when the same request is parked again).
+		const expiresAt = new Date(Date.now() + ask.deferExpiryMs).toISOString();
 		const request = ask.relayed
 			? { ...ask.relayed, unanswered: "defer" as const, expiresAt }
 			: buildForwardRequest({ ...ask, unanswered: "defer" }, identity);

@@ -59,9 +59,17 @@ export class ParkedStore implements ParkedApprovals {
 		this.base = base;
 	}
 
+	/** Parking the same request again (offered again, unanswered again) never extends how long it may be approved. */
 	async park(request: ForwardRequest): Promise<void> {
 		ensurePrivateDir(this.dir, this.base);
-		await writeFileAtomic(this.requestPath(request.id), JSON.stringify(request), {
+		const earlier = this.readRequest(request.id);
+		const stored =
+			earlier !== null &&
+			earlier.actionHash === request.actionHash &&
+			Date.parse(earlier.expiresAt) < Date.parse(request.expiresAt)
+				? { ...request, expiresAt: earlier.expiresAt }
+				: request;
+		await writeFileAtomic(this.requestPath(request.id), JSON.stringify(stored), {
 			mode: 0o600,
 			fsync: true,
 		});

@@ -28,6 +28,17 @@ describe("ParkedStore: park, entries, answer", () => {
 		expect(parked.request(older.id)).toEqual(older);
 	});
 
+	it("parking the same request again never extends its expiry, and may shorten it", async () => {
+		const { store: parked } = store();
+		const first = makeRequest({ unanswered: "defer", expiresAt: soon(60_000) });
+		await parked.park(first);
+		await parked.park({ ...first, expiresAt: soon(3_600_000) });
+		expect(parked.request(first.id)?.expiresAt).toBe(first.expiresAt);
+		const shorter = soon(30_000);
+		await parked.park({ ...first, expiresAt: shorter });
+		expect(parked.request(first.id)?.expiresAt).toBe(shorter);
+	});
+
 	it("the first answer wins; unknown, expired and already answered ones are refused with the right reason", async () => {
 		const { store: parked } = store();
 		const request = makeRequest({ unanswered: "defer" });
