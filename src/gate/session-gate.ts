@@ -217,7 +217,7 @@ export class SessionGate {
 					decide: (ask) => this.serveForwarded(ask),
 					onPendingChange: (pending) => {
 						this.servedPending = pending;
-						this.status.pendingAsks(this.servedPending + this.reofferedPending);
+						this.reportPending();
 					},
 				}),
 		);
@@ -229,7 +229,7 @@ export class SessionGate {
 	/** A parked ask offered to this session's human again: pending (in the status) until it is settled. */
 	private async reoffer(request: ForwardRequest): Promise<void> {
 		this.reofferedPending++;
-		this.status.pendingAsks(this.servedPending + this.reofferedPending);
+		this.reportPending();
 		try {
 			await this.serveForwarded({
 				request: { ...request, unanswered: "defer" },
@@ -240,8 +240,12 @@ export class SessionGate {
 			this.hub.log.write("server.reoffer_failed", { requestId: request.id, error: String(error) });
 		} finally {
 			this.reofferedPending--;
-			this.status.pendingAsks(this.servedPending + this.reofferedPending);
+			this.reportPending();
 		}
+	}
+
+	private reportPending(): void {
+		this.status.pendingAsks(this.servedPending + this.reofferedPending);
 	}
 
 	/** A child's ask, decided here (its human, its links, or relayed further up) and recorded once. */
