@@ -28,10 +28,13 @@ export interface ForwardedDecision {
  * its deny rules and agent-rule denies, its whole-tree grants, a parked approval for this exact action, its
  * authorizer chain, and then its terminal authorizer (its human, or its own parent when it is a relay).
  */
-export async function decideForwarded(served: ServedAsk, deps: GateDeps): Promise<ForwardedDecision> {
+export async function decideForwarded(
+	served: ServedAsk,
+	deps: GateDeps,
+	policy: EffectivePolicy,
+): Promise<ForwardedDecision> {
 	const { request, signal } = served;
 	const origin = originOfRequest(request);
-	const policy = deps.policy();
 	const action = actionOfRequest(request, deps, policy);
 	const what = describeCall(action, request.tool);
 	const done = (answer: ServerAnswer, outcome: Omit<GateOutcome, "action">): ForwardedDecision => ({

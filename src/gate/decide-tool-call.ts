@@ -41,9 +41,9 @@ export interface GateDeps {
 export async function decideToolCall(
 	call: ToolCall,
 	deps: GateDeps,
+	policy: EffectivePolicy,
 	signal?: AbortSignal,
 ): Promise<GateOutcome> {
-	const policy = deps.policy();
 	const action = deps.classify(call, policy);
 	const what = describeCall(action, call.tool);
 	const approval = deps.parked.find(action.hash);
@@ -63,7 +63,7 @@ export async function decideToolCall(
 	if (decision.mode === "auto") {
 		if (decision.basis.kind === "parked_approval" && approval) {
 			if (!deps.parked.consume(approval)) {
-				return decideToolCall(call, deps, signal);
+				return decideToolCall(call, deps, policy, signal);
 			}
 			const source = {
 				kind: "parked_approval",

@@ -1,4 +1,5 @@
 import { findDeny } from "../policy/decide.ts";
+import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { sourceOfBasis } from "./basis-source.ts";
 import { describeCall, policyDenyReason } from "./block-reason.ts";
 import type { GateDeps } from "./decide-tool-call.ts";
@@ -8,8 +9,12 @@ import type { GateOutcome } from "./gate-outcome.ts";
  * A command the human typed (`!cmd`, RPC `bash`): deny rules and agent-rule denies apply, but nobody is asked
  * about their own command, so anything not denied runs, recorded as the human's decision.
  */
-export function decideUserBash(command: string, cwd: string, deps: GateDeps): GateOutcome {
-	const policy = deps.policy();
+export function decideUserBash(
+	command: string,
+	cwd: string,
+	deps: GateDeps,
+	policy: EffectivePolicy,
+): GateOutcome {
 	const action = deps.classify({ tool: "bash", input: { command }, cwd }, policy);
 	const denied = findDeny(action, policy, deps.origin);
 	if (denied) {

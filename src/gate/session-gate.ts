@@ -253,7 +253,7 @@ export class SessionGate {
 		const started = performance.now();
 		const deps = await this.deps;
 		const policy = deps.policy();
-		const decided = await decideForwarded(ask, deps);
+		const decided = await decideForwarded(ask, deps, policy);
 		if (decided.answer.scope === "tree") this.dialogs.recheckWaiting();
 		const { request } = ask;
 		// A parked ask keeps waiting for a real answer: a dialog withdrawn (this root quitting) or a relay that
@@ -309,7 +309,7 @@ export class SessionGate {
 			deepFreeze(input);
 			const deps = await this.deps;
 			policy = deps.policy();
-			outcome = await decideToolCall(call, deps, ctx.signal);
+			outcome = await decideToolCall(call, deps, policy, ctx.signal);
 		} catch (error) {
 			outcome = gateError(event.toolName, error);
 		}
@@ -338,7 +338,7 @@ export class SessionGate {
 		try {
 			const deps = await this.deps;
 			policy = deps.policy();
-			outcome = decideUserBash(event.command, event.cwd, deps);
+			outcome = decideUserBash(event.command, event.cwd, deps, policy);
 		} catch (error) {
 			outcome = gateError("bash", error);
 		}
