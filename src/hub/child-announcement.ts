@@ -7,7 +7,7 @@ import type { InboxLayout } from "./inbox-layout.ts";
 import { processAlive } from "./liveness.ts";
 import { checkPrivateDir } from "./private-dir.ts";
 import { PROTOCOL } from "./protocol.ts";
-import { readInboxFile } from "./read-inbox-file.ts";
+import { readInboxJson } from "./read-inbox-json.ts";
 
 /**
  * A gated child tells its parent it exists (`children/<session id>.json` in the parent's inbox), so the parent
@@ -92,13 +92,5 @@ function readAnnouncements(layout: InboxLayout): ChildAnnouncement[] {
 }
 
 function readAnnouncement(file: string): ChildAnnouncement | null {
-	const read = readInboxFile(file, 16 * 1024);
-	if (!read.ok) return null;
-	try {
-		const parsed = childAnnouncementSchema().safeParse(JSON.parse(read.text));
-		return parsed.success ? parsed.data : null;
-	} catch {
-		// Not JSON: ignored, like any broken file in the inbox.
-		return null;
-	}
+	return readInboxJson(file, 16 * 1024, childAnnouncementSchema());
 }

@@ -7,7 +7,7 @@ import { createExclusive } from "./create-exclusive.ts";
 import type { ParkedApproval, ParkedApprovals } from "./parked-approvals.ts";
 import { ensurePrivateDir } from "./private-dir.ts";
 import { type ForwardRequest, forwardRequestSchema, MAX_REQUEST_BYTES, REQUEST_ID } from "./protocol.ts";
-import { readInboxFile } from "./read-inbox-file.ts";
+import { readInboxJson } from "./read-inbox-json.ts";
 
 const REQUEST_SUFFIX = ".request.json";
 const ANSWER_SUFFIX = ".answer.json";
@@ -198,25 +198,13 @@ export class ParkedStore implements ParkedApprovals {
 	}
 
 	private readRequest(id: string): ForwardRequest | null {
-		const read = readInboxFile(this.requestPath(id), MAX_REQUEST_BYTES);
-		if (!read.ok) return null;
-		try {
-			const parsed = forwardRequestSchema().safeParse(JSON.parse(read.text));
-			return parsed.success && parsed.data.id === id ? parsed.data : null;
-		} catch {
-			return null;
-		}
+		const request = readInboxJson(this.requestPath(id), MAX_REQUEST_BYTES, forwardRequestSchema());
+		return request?.id === id ? request : null;
 	}
 
 	private readAnswer(id: string): ParkedAnswer | null {
-		const read = readInboxFile(this.answerPath(id), MAX_ANSWER_BYTES);
-		if (!read.ok) return null;
-		try {
-			const parsed = answerSchema().safeParse(JSON.parse(read.text));
-			return parsed.success && parsed.data.requestId === id ? parsed.data : null;
-		} catch {
-			return null;
-		}
+		const answer = readInboxJson(this.answerPath(id), MAX_ANSWER_BYTES, answerSchema());
+		return answer?.requestId === id ? answer : null;
 	}
 
 	private requestPath(id: string): string {

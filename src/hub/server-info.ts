@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { lazySchema } from "../schema/lazy-schema.ts";
 import { PROTOCOL } from "./protocol.ts";
-import { readInboxFile } from "./read-inbox-file.ts";
+import { readInboxJson } from "./read-inbox-json.ts";
 
 /** `server.json` in an inbox: who serves it. A child found by session id learns the pid to watch from here. */
 export const serverInfoSchema = lazySchema(() =>
@@ -17,12 +17,5 @@ export const serverInfoSchema = lazySchema(() =>
 export type ServerInfo = z.infer<ReturnType<typeof serverInfoSchema>>;
 
 export function readServerInfo(file: string): ServerInfo | null {
-	const read = readInboxFile(file, 16 * 1024);
-	if (!read.ok) return null;
-	try {
-		const parsed = serverInfoSchema().safeParse(JSON.parse(read.text));
-		return parsed.success ? parsed.data : null;
-	} catch {
-		return null;
-	}
+	return readInboxJson(file, 16 * 1024, serverInfoSchema());
 }
