@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { appendFile, mkdir, rename, stat } from "node:fs/promises";
 import { dirname } from "node:path";
+import { processWide } from "../process-wide.ts";
 import type { AuditEntry } from "./audit-entry.ts";
 
 export interface AuditWriterOptions {
@@ -131,18 +132,15 @@ export class AuditWriter {
  * Entries still queued when the process exits are written synchronously. One `exit` listener per process,
  * shared by every writer (weakly held, so a finished session's writer can be collected).
  */
-const EXIT_KEY = Symbol.for("pi-permission-hub.audit-exit-flush.v1");
-
 function flushOnExit(writer: AuditWriter): void {
-	const slot = globalThis as { [EXIT_KEY]?: Set<WeakRef<AuditWriter>> };
-	if (!slot[EXIT_KEY]) {
-		const writers = new Set<WeakRef<AuditWriter>>();
-		slot[EXIT_KEY] = writers;
+	const writers = processWide("audit-exit-flush.v1", () => {
+		const created = new Set<WeakRef<AuditWriter>>();
 		process.once("exit", () => {
-			for (const ref of writers) ref.deref()?.flushSync();
+			for (const ref of created) ref.deref()?.flushSync();
 		});
-	}
-	slot[EXIT_KEY].add(new WeakRef(writer));
+		return created;
+	});
+	writers.add(new WeakRef(writer));
 }
 
 function tryRenameSync(from: string, to: string): void {

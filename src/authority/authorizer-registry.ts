@@ -1,3 +1,4 @@
+import { processWide } from "../process-wide.ts";
 import type { AuthorizerLink } from "./authorizer-link.ts";
 
 /**
@@ -5,8 +6,6 @@ import type { AuthorizerLink } from "./authorizer-link.ts";
  * instance (and in-process subagents bring more), so a module-level Map would split the table; a
  * `Symbol.for` slot on globalThis is shared by all copies of this package in the process.
  */
-const REGISTRY_KEY = Symbol.for("pi-permission-hub.authorizer-registry.v1");
-
 interface RegisteredLink {
 	readonly name: string;
 	readonly authorize: AuthorizerLink;
@@ -16,9 +15,7 @@ interface RegisteredLink {
 type Registry = Map<string, RegisteredLink>;
 
 function registry(): Registry {
-	const slot = globalThis as { [REGISTRY_KEY]?: Registry };
-	slot[REGISTRY_KEY] ??= new Map();
-	return slot[REGISTRY_KEY];
+	return processWide<Registry>("authorizer-registry.v1", () => new Map());
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/;

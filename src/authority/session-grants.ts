@@ -1,15 +1,12 @@
 import type { SessionGrant } from "../policy/session-grant.ts";
+import { processWide } from "../process-wide.ts";
 
 /**
  * Grants a human gave at a dialog, per session id. Kept process-wide so a `/reload` (which re-runs the
  * extension factory) keeps them; cleared when the session is replaced (`/new`, `/resume`, `/fork`).
  */
-const GRANTS_KEY = Symbol.for("pi-permission-hub.session-grants.v1");
-
 function table(): Map<string, SessionGrant[]> {
-	const slot = globalThis as { [GRANTS_KEY]?: Map<string, SessionGrant[]> };
-	slot[GRANTS_KEY] ??= new Map();
-	return slot[GRANTS_KEY];
+	return processWide<Map<string, SessionGrant[]>>("session-grants.v1", () => new Map());
 }
 
 export class SessionGrants {

@@ -1,15 +1,12 @@
+import { processWide } from "../process-wide.ts";
 import type { PermissionsView } from "./permissions-command.ts";
 
 /**
  * The gate of each live session publishes its `/permissions` view here, so the command registered by any copy
  * of the extension (a double install registers it twice) shows the copy that actually gates the session.
  */
-const VIEWS_KEY = Symbol.for("pi-permission-hub.permissions-views.v1");
-
 function table(): Map<string, PermissionsView> {
-	const slot = globalThis as { [VIEWS_KEY]?: Map<string, PermissionsView> };
-	slot[VIEWS_KEY] ??= new Map();
-	return slot[VIEWS_KEY];
+	return processWide<Map<string, PermissionsView>>("permissions-views.v1", () => new Map());
 }
 
 export function publishPermissionsView(sessionId: string, view: PermissionsView): () => void {

@@ -1,5 +1,6 @@
 import type { Origin } from "../origin/origin.ts";
 import type { Mode, Tier } from "../policy/tier.ts";
+import { processWide } from "../process-wide.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 
 export const DECISION_EVENT_CHANNEL = "pi-permission-hub:decision";
@@ -23,12 +24,8 @@ export interface DecisionEvent {
 
 export type DecisionListener = (event: DecisionEvent) => void;
 
-const LISTENERS_KEY = Symbol.for("pi-permission-hub.decision-listeners.v1");
-
 function listeners(): Set<DecisionListener> {
-	const slot = globalThis as { [LISTENERS_KEY]?: Set<DecisionListener> };
-	slot[LISTENERS_KEY] ??= new Set();
-	return slot[LISTENERS_KEY];
+	return processWide<Set<DecisionListener>>("decision-listeners.v1", () => new Set());
 }
 
 /** Subscribe to every decision made in this process (all sessions). Returns the unsubscribe function. */

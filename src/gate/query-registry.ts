@@ -1,15 +1,12 @@
 import type { PolicyQuery, QueryResult } from "../authority/authorizer-link.ts";
+import { processWide } from "../process-wide.ts";
 
 /**
  * Live sessions publish their read-only policy query here so another extension can ask "what would happen?"
  * without a handle on the session. Keyed by session id; the newest session answers when none is named.
  */
-const QUERIES_KEY = Symbol.for("pi-permission-hub.policy-queries.v1");
-
 function table(): Map<string, PolicyQuery> {
-	const slot = globalThis as { [QUERIES_KEY]?: Map<string, PolicyQuery> };
-	slot[QUERIES_KEY] ??= new Map();
-	return slot[QUERIES_KEY];
+	return processWide<Map<string, PolicyQuery>>("policy-queries.v1", () => new Map());
 }
 
 export function publishPolicyQuery(sessionId: string, query: PolicyQuery): () => void {

@@ -1,11 +1,11 @@
+import { processWide } from "../process-wide.ts";
+
 /**
  * Which copy of the extension gates each session of this process. pi runs every installed copy (two packages,
  * a package plus `-e`, two versions) and each copy's handlers see every call of the session; if each gated, a
  * human would be asked the same question once per copy. The first copy to start a session claims it and gates
  * it; the others stay passive. The table is process-wide (a `Symbol.for` slot), so separately loaded copies share it.
  */
-const OWNERS_KEY = Symbol.for("pi-permission-hub.session-owners.v1");
-
 /** A copy of the extension, by identity, able to say whether pi still runs it. */
 export interface GateCopy {
 	/** False once pi has replaced or unloaded this copy's runtime (its API then throws "stale"). */
@@ -13,9 +13,7 @@ export interface GateCopy {
 }
 
 function owners(): Map<string, GateCopy> {
-	const slot = globalThis as { [OWNERS_KEY]?: Map<string, GateCopy> };
-	slot[OWNERS_KEY] ??= new Map();
-	return slot[OWNERS_KEY];
+	return processWide<Map<string, GateCopy>>("session-owners.v1", () => new Map());
 }
 
 /** True when `copy` now gates `sessionId` (it claimed it, or already had); false when another copy does. */

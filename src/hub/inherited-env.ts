@@ -1,11 +1,11 @@
+import { processWide } from "../process-wide.ts";
+
 /**
  * The environment this process was started with, for the variables that name a parent. A serving session
  * writes its own values into `process.env` (so the processes it spawns inherit them); reading them back later
  * (after `/new`, a reload, another in-process session) must not make the session its own parent. The first
  * copy of this module to load in a process records the inherited values, before any session wrote over them.
  */
-const SNAPSHOT_KEY = Symbol.for("pi-permission-hub.inherited-env.v1");
-
 export const PARENT_VARIABLES = [
 	"PI_PERMISSION_HUB_PARENT",
 	"PI_SUBAGENT_PARENT_SESSION",
@@ -13,11 +13,9 @@ export const PARENT_VARIABLES = [
 ] as const;
 
 export function inheritedEnv(): Readonly<Record<string, string | undefined>> {
-	const slot = globalThis as { [SNAPSHOT_KEY]?: Readonly<Record<string, string | undefined>> };
-	slot[SNAPSHOT_KEY] ??= Object.freeze(
-		Object.fromEntries(PARENT_VARIABLES.map((name) => [name, process.env[name]])),
+	return processWide<Readonly<Record<string, string | undefined>>>("inherited-env.v1", () =>
+		Object.freeze(Object.fromEntries(PARENT_VARIABLES.map((name) => [name, process.env[name]]))),
 	);
-	return slot[SNAPSHOT_KEY];
 }
 
 // Record at load time: the earliest moment this package runs in the process.

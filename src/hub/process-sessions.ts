@@ -1,10 +1,10 @@
+import { processWide } from "../process-wide.ts";
+
 /**
  * The pi sessions of this process, shared by every copy of the extension in it. It tells an in-process child
  * (a session a subagent launcher created inside the root's process) who its parent is, and keeps a session
  * from taking an ended session of its own process (before `/new`, `/resume`, `/fork`, reload) for a parent.
  */
-const REGISTRY_KEY = Symbol.for("pi-permission-hub.process-sessions.v1");
-
 export interface ProcessSession {
 	readonly sessionId: string;
 	readonly hasUI: boolean;
@@ -25,9 +25,11 @@ interface Registry {
 }
 
 function registry(): Registry {
-	const slot = globalThis as { [REGISTRY_KEY]?: Registry };
-	slot[REGISTRY_KEY] ??= { live: new Map(), ended: new Set(), announced: new Map() };
-	return slot[REGISTRY_KEY];
+	return processWide<Registry>("process-sessions.v1", () => ({
+		live: new Map(),
+		ended: new Set(),
+		announced: new Map(),
+	}));
 }
 
 export function sessionStarted(session: ProcessSession): void {

@@ -6,6 +6,7 @@
 import { createRequire } from "node:module";
 import { performance } from "node:perf_hooks";
 import { Language, Parser, type Tree } from "web-tree-sitter";
+import { processWide } from "../../process-wide.ts";
 import { sharedUntilFailure } from "./shared-until-failure.ts";
 
 /** A syntax node copied out of the wasm tree. Ranges are UTF-16 offsets into the parsed source. */
@@ -36,15 +37,13 @@ export const MAX_SYNTAX_DEPTH = 400;
 
 /**
  * pi gives every extension instance (and every in-process subagent) its own copy of this module, so the
- * shared loader lives in a process-wide slot: the grammar is compiled once per process, not per session.
+ * shared loader lives in a process-wide slot: the grammar is compiled once per process, not per session. A
+ * failed load is forgotten so the next call retries.
  */
-const PARSER_KEY = Symbol.for("pi-permission-hub.bash-parser.v1");
-
-/** Loads the grammar once per process; a failed load is forgotten so the next call retries. */
 export function loadBashParser(): Promise<BashParser> {
-	const slot = globalThis as { [PARSER_KEY]?: () => Promise<BashParser> };
-	slot[PARSER_KEY] ??= sharedUntilFailure(createBashParser);
-	return slot[PARSER_KEY]();
+	return processWide<() => Promise<BashParser>>("bash-parser.v1", () =>
+		sharedUntilFailure(createBashParser),
+	)();
 }
 
 async function createBashParser(): Promise<BashParser> {
