@@ -6,7 +6,9 @@
  */
 import { createRequire } from "node:module";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { Key, matchesKey, truncateToWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 import { listenForLinkRegistrations } from "./authority/event-registration.ts";
+import type { TuiKit } from "./authority/tui-dialog.ts";
 import { registerPermissionsCommand } from "./commands/permissions-command.ts";
 import { permissionsViewFor } from "./commands/permissions-views.ts";
 import type { SessionGate } from "./gate/session-gate.ts";
@@ -39,7 +41,7 @@ export default function piPermissionHub(pi: ExtensionAPI): void {
 			return role;
 		}
 		const gate = loadGateModule().then((module) =>
-			module.startSessionGate(pi, ctx, reason, process.env, () => import("@earendil-works/pi-tui")),
+			module.startSessionGate(pi, ctx, reason, process.env, tuiKit),
 		);
 		// A failure is reported by every handler that awaits it; this only keeps it from being unhandled.
 		gate.catch(() => undefined);
@@ -109,10 +111,18 @@ function unavailableGate(tool: string, error: unknown): string {
 type GateModule = { readonly startSessionGate: typeof startSessionGate };
 
 /**
+ * pi-tui as pi provides it, for the TUI dialog. It must be imported here, statically: pi resolves a static import
+ * of its own packages in the entry it loads (to its bundled copy), while a dynamic `import()` or any import from
+ * the natively loaded gate resolves through this package's `node_modules`, which an installed copy does not have
+ * (pi and npm install extensions without their peers; adr/0012).
+ */
+const tuiKit: TuiKit = { Key, matchesKey, truncateToWidth, wrapTextWithAnsi };
+
+/**
  * pi loads extensions through its own loader, which re-transforms every JavaScript file it imports; the gate
  * (plain ESM, the bulk of the code) is loaded with Node's own loader instead (`require` of an ES module, Node
  * ≥ 22.12), which is several times faster. Only this entry goes through pi, so pi's packages (pi-tui, for the
- * TUI dialog) come from pi. The module sits next to this file in both layouts (`dist/` from tsc,
+ * TUI dialog) are imported here and handed over. The module sits next to this file in both layouts (`dist/` from tsc,
  * `dist/extension/` from the bundle).
  */
 const nativeRequire = createRequire(import.meta.url);

@@ -1,12 +1,12 @@
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import type { DialogPresenter } from "./dialog-result.ts";
-import type { LoadTui } from "./tui-dialog.ts";
+import type { TuiKit } from "./tui-dialog.ts";
 
-/** The TUI dialog and pi-tui load only when a dialog is actually shown in the TUI. */
-export function lazyTuiDialog(ui: ExtensionUIContext, loadTui: LoadTui): DialogPresenter {
+/** The TUI dialog's code loads only when a dialog is actually shown in the TUI. */
+export function lazyTuiDialog(ui: ExtensionUIContext, kit: TuiKit): DialogPresenter {
 	return {
 		async present(prompt, options) {
-			const [{ tuiDialog }, kit] = await Promise.all([import("./tui-dialog.ts"), loadTui()]);
+			const { tuiDialog } = await import("./tui-dialog.ts");
 			return tuiDialog(ui, kit).present(prompt, options);
 		},
 	};

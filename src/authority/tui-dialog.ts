@@ -13,11 +13,10 @@ import {
  * asked with pi's own input dialog right after `r`, so the component stays a plain key handler.
  */
 /**
- * The pieces of pi-tui the dialog uses, handed in by the composition root: pi's own module instance, loaded
+ * The pieces of pi-tui the dialog uses, handed in by the composition root: pi's own module instance, imported
  * through pi (the gate itself is imported natively, where pi's package aliases do not apply).
  */
 export type TuiKit = Pick<typeof PiTui, "Key" | "matchesKey" | "truncateToWidth" | "wrapTextWithAnsi">;
-export type LoadTui = () => Promise<TuiKit>;
 
 export function tuiDialog(ui: ExtensionUIContext, kit: TuiKit): DialogPresenter {
 	return {

@@ -14,7 +14,7 @@ import { getAuthorizer } from "../authority/authorizer-registry.ts";
 import { deepFreeze } from "../authority/deep-freeze.ts";
 import { DialogQueue } from "../authority/dialog-queue.ts";
 import { SessionGrants } from "../authority/session-grants.ts";
-import type { LoadTui } from "../authority/tui-dialog.ts";
+import type { TuiKit } from "../authority/tui-dialog.ts";
 import type { ToolCall } from "../classify/action.ts";
 import { loadBashParser } from "../classify/bash/bash-parser.ts";
 import type { ToolAnnotations } from "../classify/classify-action.ts";
@@ -55,7 +55,7 @@ export interface SessionGateOptions {
 	readonly env: Readonly<Record<string, string | undefined>>;
 	readonly parked: ParkedStore;
 	/** pi-tui as pi provides it (for the TUI dialog). */
-	readonly loadTui: LoadTui;
+	readonly tuiKit: TuiKit;
 }
 
 /**
@@ -184,7 +184,7 @@ export class SessionGate {
 						identity,
 						parked: this.parked,
 						dialogs: this.dialogs,
-						loadTui: options.loadTui,
+						tuiKit: options.tuiKit,
 					}),
 				// A human is reachable with a UI or through a parent: wait for them; otherwise park the ask.
 				defaultUnanswered: ctx.hasUI || this.hub.forwards ? "wait" : "defer",

@@ -10,7 +10,7 @@ import {
 } from "../authority/parent-forwarding-authorizer.ts";
 import { selectDialog } from "../authority/select-dialog.ts";
 import type { TerminalAuthorizer } from "../authority/terminal-authorizer.ts";
-import type { LoadTui } from "../authority/tui-dialog.ts";
+import type { TuiKit } from "../authority/tui-dialog.ts";
 import type { ParkedStore } from "../hub/parked-store.ts";
 import type { SessionHub } from "./session-hub.ts";
 
@@ -19,7 +19,7 @@ export interface TerminalChoiceDeps {
 	readonly identity: ForwardingIdentity;
 	readonly parked: ParkedStore;
 	readonly dialogs: DialogQueue;
-	readonly loadTui: LoadTui;
+	readonly tuiKit: TuiKit;
 }
 
 /**
@@ -28,13 +28,13 @@ export interface TerminalChoiceDeps {
  * has nobody to ask, and parks the ask or refuses it.
  */
 export function chooseTerminal(ctx: ExtensionContext, deps: TerminalChoiceDeps): TerminalAuthorizer {
-	const { hub, identity, parked, dialogs, loadTui } = deps;
+	const { hub, identity, parked, dialogs, tuiKit } = deps;
 	const park = parker(parked, identity);
 	if (hub.parent.kind === "child") {
 		return new ParentForwardingAuthorizer({ target: hub.parent.parent, identity, log: hub.log, parked });
 	}
 	if (ctx.hasUI) {
-		const presenter = ctx.mode === "tui" ? lazyTuiDialog(ctx.ui, loadTui) : selectDialog(ctx.ui);
+		const presenter = ctx.mode === "tui" ? lazyTuiDialog(ctx.ui, tuiKit) : selectDialog(ctx.ui);
 		return new LocalDialogAuthorizer(presenter, dialogs, park);
 	}
 	const why =

@@ -12,8 +12,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { EXIT_DELAY_ENV } from "../../demo/demo-model-extension.ts";
 import { dialogMatches, EXPECTED_DIALOGS, FILES, NOTES_CONTENT } from "../../demo/scenario.ts";
 import { node22Binary } from "../harness/paths.ts";
+import { findTmux, TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
 import { DEMO_SCRIPT, demoAudit, demoEnvironment, removeScratch, scratchDir } from "./demo-process.ts";
-import { findTmux, TmuxPane, waitForScreen } from "./tmux-driver.ts";
 
 /** Set to a file path to save the forwarded dialog's screen (the README quick start shows it). */
 const SCREEN_OUT_ENV = "PPH_DEMO_SCREEN_OUT";

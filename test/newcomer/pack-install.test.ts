@@ -4,27 +4,28 @@
  * print-mode run has nobody to ask, so `rm -f victim.txt` is parked; the installed CLI lists it and approves it;
  * the next attempt runs.
  *
- * Also pins down the trap next to it: `pi install <file>.tgz` is accepted by pi but cannot be loaded.
+ * Also pins down the traps next to it: `pi install <file>.tgz` and `pi install npm:<file>.tgz` are accepted by pi
+ * but load no gate; `doctor` names such an entry and how to install instead.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { parseAuditLine } from "../../src/audit/audit-entry.ts";
 import { writeScript } from "../harness/faux-script.ts";
-import { FAUX_MODEL_EXTENSION, node22Binary, PI_CLI, REPO_ROOT } from "../harness/paths.ts";
+import {
+	addFauxModel,
+	installIntoFolder,
+	packRepository,
+	runPi as pi,
+	piInstallNpm,
+	readSettings,
+} from "../harness/packed-package.ts";
 import { describeResult, runCommand } from "../harness/run-command.ts";
-import { createSandbox, isLeakyVariable, type Sandbox } from "../harness/sandbox.ts";
+import { createSandbox, type Sandbox } from "../harness/sandbox.ts";
 
-const packResultSchema = z.array(
-	z.looseObject({
-		filename: z.string(),
-		files: z.array(z.looseObject({ path: z.string() })),
-	}),
-);
-const settingsSchema = z.looseObject({ packages: z.array(z.string()).optional() });
 const pendingSchema = z.looseObject({
 	ok: z.literal(true),
 	requests: z.array(z.looseObject({ id: z.string(), preview: z.string() })),
@@ -32,26 +33,10 @@ const pendingSchema = z.looseObject({
 
 let scratch = "";
 let tarball = "";
-let packedFiles: string[] = [];
+let packedFiles: readonly string[] = [];
 /** `<scratch>/pkgs/node_modules/pi-permission-hub`: the package as npm installed it from the tarball. */
 let installed = "";
 const sandboxes: Sandbox[] = [];
-
-/** npm and the tools around it get the developer's environment (its npm cache), minus outer pi sessions. */
-function toolEnvironment(): NodeJS.ProcessEnv {
-	const env: NodeJS.ProcessEnv = {};
-	for (const [name, value] of Object.entries(process.env)) if (!isLeakyVariable(name)) env[name] = value;
-	env.PATH = `${path.dirname(node22Binary())}${path.delimiter}${process.env.PATH ?? ""}`;
-	return env;
-}
-
-function npm(args: readonly string[], cwd: string) {
-	return runCommand("npm", args, { cwd, env: toolEnvironment(), timeoutMs: 180_000 });
-}
-
-function pi(sb: Sandbox, args: readonly string[]) {
-	return runCommand(node22Binary(), [PI_CLI, ...args], { cwd: sb.workDir, env: sb.env(), timeoutMs: 60_000 });
-}
 
 /** The CLI as npm linked it for the installed package (`<prefix>/node_modules/.bin`), against the sandbox. */
 function installedCli(sb: Sandbox, args: readonly string[]) {
@@ -74,16 +59,6 @@ async function newcomerSandbox(): Promise<Sandbox> {
 	return sb;
 }
 
-/** Adds the scripted model to the settings `pi install` wrote, keeping what it recorded. */
-async function addFauxModel(sb: Sandbox): Promise<void> {
-	const file = path.join(sb.agentDir, "settings.json");
-	const settings: unknown = JSON.parse(readFileSync(file, "utf8"));
-	await writeFile(
-		file,
-		`${JSON.stringify({ ...settingsSchema.parse(settings), extensions: [FAUX_MODEL_EXTENSION] }, null, "\t")}\n`,
-	);
-}
-
 function auditOf(sb: Sandbox) {
 	const file = path.join(sb.agentDir, "pi-permission-hub", "audit.jsonl");
 	if (!existsSync(file)) return [];
@@ -94,30 +69,11 @@ function auditOf(sb: Sandbox) {
 }
 
 beforeAll(async () => {
-	for (const built of ["dist/extension/index.js", "dist/cli/main.js"]) {
-		if (!existsSync(path.join(REPO_ROOT, built)))
-			throw new Error(`${built} is missing: run \`npm run build\` first`);
-	}
 	scratch = await mkdtemp(path.join(os.tmpdir(), "pph-newcomer-"));
-	// dist/ is already built (npm test builds first); --ignore-scripts keeps `prepare` from rebuilding it mid-run.
-	const pack = await npm(["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], REPO_ROOT);
-	if (pack.code !== 0) throw new Error(describeResult("npm pack", pack));
-	const [packed] = packResultSchema.parse(JSON.parse(pack.stdout));
-	if (!packed) throw new Error(`npm pack reported nothing: ${pack.stdout}`);
-	tarball = path.join(scratch, packed.filename);
-	packedFiles = packed.files.map((f) => f.path);
-
-	// The README's command. Offline first, from npm's cache; the registry only when the cache lacks a package.
-	const prefix = path.join(scratch, "pkgs");
-	await mkdir(prefix);
-	const install = ["install", "--prefix", prefix, "--legacy-peer-deps", "--no-audit", "--no-fund"];
-	let result = await npm([...install, "--offline", tarball], scratch);
-	if (result.code !== 0) {
-		process.stderr.write("newcomer test: npm's cache lacks a dependency; installing from the registry\n");
-		result = await npm([...install, "--prefer-offline", tarball], scratch);
-	}
-	if (result.code !== 0) throw new Error(describeResult("npm install <tarball>", result));
-	installed = path.join(prefix, "node_modules", "pi-permission-hub");
+	const packed = await packRepository(scratch);
+	tarball = packed.tarball;
+	packedFiles = packed.files;
+	installed = await installIntoFolder(tarball, path.join(scratch, "pkgs"));
 }, 240_000);
 
 afterAll(async () => {
@@ -151,9 +107,7 @@ describe("npm pack, then install into an isolated agent dir", () => {
 
 		const install = await pi(sb, ["install", installed]);
 		expect(install.code, describeResult("pi install", install)).toBe(0);
-		const settings = settingsSchema.parse(
-			JSON.parse(readFileSync(path.join(sb.agentDir, "settings.json"), "utf8")),
-		);
+		const settings = await readSettings(sb);
 		expect(settings.packages?.map((p) => path.resolve(sb.agentDir, p))).toEqual([installed]);
 		await addFauxModel(sb);
 		const list = await pi(sb, ["list"]);
@@ -193,5 +147,37 @@ describe("npm pack, then install into an isolated agent dir", () => {
 		expect(run.code).not.toBe(0);
 		expect(run.stderr).toContain('Unknown file extension ".tgz"');
 		expect(existsSync(sb.workPath("victim.txt"))).toBe(true);
+		expect(await unloadableEntries(sb)).toEqual([expect.stringContaining("pi cannot load a tarball")]);
+	});
+
+	it("`pi install npm:<file>.tgz` installs but loads no gate (the call runs ungated); doctor says why", async () => {
+		const sb = await newcomerSandbox();
+
+		const install = await piInstallNpm(sb, tarball);
+		expect(install.code, describeResult("pi install npm:<tgz>", install)).toBe(0);
+		await addFauxModel(sb);
+
+		// pi takes the whole spec as a registry name and finds no package of that name: no gate, the rm runs.
+		const run = await pi(sb, ["--model", "faux/faux-1", "--no-session", "-p", "clean up"]);
+		expect(run.code, describeResult("pi -p", run)).toBe(0);
+		expect(existsSync(sb.workPath("victim.txt"))).toBe(false);
+		expect(await unloadableEntries(sb)).toEqual([
+			expect.stringContaining('reads everything after "npm:" as the name of a package'),
+		]);
 	});
 });
+
+const doctorSchema = z.looseObject({
+	findings: z.array(z.looseObject({ id: z.string(), explanation: z.string(), fix: z.string() })),
+});
+
+/** What the installed CLI's doctor says about `packages` entries pi cannot load; each names the way out. */
+async function unloadableEntries(sb: Sandbox): Promise<string[]> {
+	const result = await installedCli(sb, ["doctor", "--format", "json"]);
+	expect(result.code, describeResult("pi-permission-hub doctor", result)).toBe(1);
+	const found = doctorSchema
+		.parse(JSON.parse(result.stdout))
+		.findings.filter((f) => f.id === "package-entry-unloadable");
+	for (const f of found) expect(f.fix).toContain("npm install --prefix ~/pi-packages --legacy-peer-deps");
+	return found.map((f) => f.explanation);
+}

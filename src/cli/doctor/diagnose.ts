@@ -18,7 +18,12 @@ import {
 } from "./default-extensions-findings.ts";
 import type { DoctorInput } from "./doctor-input.ts";
 import { type Finding, finding } from "./finding.ts";
-import { childGateEntry, gateInstalled, gateNotInstalled } from "./gate-findings.ts";
+import {
+	childGateEntry,
+	gateInstalled,
+	gateNotInstalled,
+	unloadablePackageEntries,
+} from "./gate-findings.ts";
 import { packagesEntryFor } from "./own-package.ts";
 
 export type Diagnosis =
@@ -68,7 +73,7 @@ export function diagnose(input: DoctorInput): Diagnosis {
 		),
 	].filter((r) => resourceMayLoad(r, PI_SUBAGENTS_PACKAGE, view));
 
-	const findings: Finding[] = [];
+	const findings: Finding[] = [...unloadablePackageEntries(resources)];
 	const packagesEntry = packagesEntryFor(input.ownRoot, agentDir, view);
 	if (gateResources.length === 0) findings.push(gateNotInstalled(user, resources, packagesEntry, input));
 	else findings.push(gateInstalled(gateResources, userFile));

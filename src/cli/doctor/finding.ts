@@ -7,6 +7,7 @@ export const FINDING_SEVERITY = {
 	"agent-extensions-without-gate": "problem",
 	"agent-override-extensions-without-gate": "problem",
 	"agent-definitions-not-all-read": "problem",
+	"package-entry-unloadable": "problem",
 	"subagents-children-lose-extensions": "warning",
 	"extension-path-missing": "warning",
 	"extension-path-relative": "warning",

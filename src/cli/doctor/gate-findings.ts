@@ -85,3 +85,36 @@ export function describeResource(resource: SettingsResource): string {
 		? `${where} → ${resource.location}${resource.present ? "" : " (not there yet: pi installs it when it starts)"}`
 		: where;
 }
+
+const TARBALL = /\.(tgz|tar\.gz|tar)$/i;
+const LOCAL_SPEC = /^(\/|\.{1,2}\/|~|file:)/;
+
+/**
+ * `packages` entries pi 1.x accepts at `pi install` but can never load: a local path or tarball behind `npm:`
+ * (pi takes the whole spec as a registry name, reinstalls it at every start and looks for
+ * `node_modules/<spec>`, so nothing loads and nothing is said), and a tarball path (pi stops at start with
+ * `Unknown file extension ".tgz"`). Either way a gate meant to be installed is not.
+ */
+export function unloadablePackageEntries(resources: readonly SettingsResource[]): Finding[] {
+	const reinstall =
+		"npm install --prefix ~/pi-packages --legacy-peer-deps <the .tgz file>, then pi install ~/pi-packages/node_modules/<package name> (a folder pi can load)";
+	return resources.flatMap((resource) => {
+		if (resource.origin !== "packages") return [];
+		const entry = resource.written.trim();
+		const spec = entry.startsWith("npm:") ? entry.slice(4).trim() : null;
+		let why: string | null = null;
+		if (spec !== null && (LOCAL_SPEC.test(spec) || TARBALL.test(spec))) {
+			why = `pi reads everything after "npm:" as the name of a package on the npm registry: it installs ${JSON.stringify(spec)} again at every start, then looks for a package of that name in node_modules, finds none and loads nothing, without a message`;
+		} else if (spec === null && TARBALL.test(entry)) {
+			why = `pi cannot load a tarball: it refuses to start, with 'Unknown file extension "${entry.slice(entry.lastIndexOf("."))}"'`;
+		}
+		if (why === null) return [];
+		return [
+			finding("package-entry-unloadable", {
+				file: resource.settingsFile,
+				explanation: `"packages" in ${resource.settingsFile} lists ${JSON.stringify(resource.written)}: ${why}. Whatever it was meant to install is not running.`,
+				fix: `pi remove ${JSON.stringify(resource.written)}; then ${reinstall}`,
+			}),
+		];
+	});
+}

@@ -1,0 +1,176 @@
+/**
+ * The packed package, installed the ways users install it, in pi's interactive terminal UI: the inline dialog
+ * appears, `y` allows the call and `n` denies the next one. Installed copies have none of pi's packages in their
+ * own node_modules (npm and pi install extensions with `--legacy-peer-deps`), so anything the gate takes from pi
+ * must come through pi; the checkout, where they are dev dependencies, cannot show that.
+ *
+ * Each layout runs in a private tmux server (a system package, installed by `.ci/run`).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { parseAuditLine } from "../../src/audit/audit-entry.ts";
+import { writeScript } from "../harness/faux-script.ts";
+import {
+	addFauxModel,
+	installAsPiPackage,
+	installIntoFolder,
+	type PackedPackage,
+	packRepository,
+	runPi,
+} from "../harness/packed-package.ts";
+import { node22Binary, PI_CLI } from "../harness/paths.ts";
+import { describeResult } from "../harness/run-command.ts";
+import { createSandbox, type Sandbox } from "../harness/sandbox.ts";
+import { findTmux, TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
+
+let scratch = "";
+let packed: PackedPackage;
+const sandboxes: Sandbox[] = [];
+let pane: TmuxPane | undefined;
+
+beforeAll(async () => {
+	if (findTmux() === null) {
+		throw new Error(
+			"tmux is not installed (Debian: apt-get install tmux): the installed-copy TUI test cannot run",
+		);
+	}
+	scratch = await mkdtemp(path.join(os.tmpdir(), "pph-installed-tui-"));
+	packed = await packRepository(scratch);
+}, 240_000);
+
+afterEach(() => {
+	pane?.kill();
+	pane = undefined;
+});
+
+afterAll(async () => {
+	await Promise.all(sandboxes.splice(0).map((sb) => sb.cleanup()));
+	if (scratch) await rm(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+});
+
+function quote(arg: string): string {
+	return `'${arg.replaceAll("'", "'\\''")}'`;
+}
+
+/** The block reason a gate that cannot show its dialog gives; seeing it means the dialog is broken. */
+const BROKEN_DIALOG = /permission check for this bash call failed|Cannot find package/;
+
+/** The gate's inline dialog for `command`, fully drawn (its last line is the Esc key). */
+function dialogFor(command: string) {
+	return (screen: string): string | null => {
+		if (BROKEN_DIALOG.test(screen)) throw new Error(`the gate could not show its dialog:\n${screen}`);
+		const start = screen.lastIndexOf("⚠ Permission needed: bash");
+		if (start < 0) return null;
+		const dialog = screen.slice(start);
+		return dialog.includes(`│ bash: ${command}`) && dialog.includes("[Esc]") ? dialog : null;
+	};
+}
+
+/** A sandbox whose model touches `allowed.txt` on the first prompt and `denied.txt` on the second. */
+async function tuiSandbox(): Promise<Sandbox> {
+	const sb = await createSandbox();
+	sandboxes.push(sb);
+	await writeScript(sb, {
+		conversations: [
+			{
+				turns: [
+					{ calls: [{ tool: "bash", input: { command: "touch allowed.txt" } }] },
+					{ echo: true },
+					{ calls: [{ tool: "bash", input: { command: "touch denied.txt" } }] },
+					{ echo: true },
+				],
+			},
+		],
+	});
+	return sb;
+}
+
+/** pi's TUI in a 120×40 pane, started in the sandbox's work dir; resolves once its editor is on screen. */
+async function startTui(sb: Sandbox): Promise<TmuxPane> {
+	const pi = [node22Binary(), PI_CLI, "--model", "faux/faux-1", "--no-session"].map(quote).join(" ");
+	const terminal = TmuxPane.start({
+		dir: sb.root,
+		command: `cd ${quote(sb.workDir)} && ${pi}; echo "pi exit status: $?"`,
+		cols: 120,
+		rows: 40,
+		env: sb.env(),
+	});
+	pane = terminal;
+	await waitForScreen(
+		terminal,
+		"pi's editor and footer",
+		(s) => (s.includes("faux-1") ? true : null),
+		60_000,
+	);
+	return terminal;
+}
+
+async function answerInTui(sb: Sandbox): Promise<void> {
+	const terminal = await startTui(sb);
+
+	terminal.sendKeys("-l", "make a file");
+	terminal.sendKeys("Enter");
+	const first = await waitForScreen(
+		terminal,
+		"the dialog for touch allowed.txt",
+		dialogFor("touch allowed.txt"),
+	);
+	expect(first).toContain("[y] Allow once");
+	expect(first).toContain("[n] Deny");
+	terminal.sendKeys("y");
+	await waitForScreen(terminal, "allowed.txt to be created", () =>
+		existsSync(sb.workPath("allowed.txt")) ? true : null,
+	);
+
+	terminal.sendKeys("-l", "make another");
+	terminal.sendKeys("Enter");
+	await waitForScreen(terminal, "the dialog for touch denied.txt", dialogFor("touch denied.txt"));
+	terminal.sendKeys("n");
+	await waitForScreen(terminal, "the second answer to reach the model", (s) =>
+		s.split("RESULTS: [").length > 2 ? true : null,
+	);
+	expect(existsSync(sb.workPath("denied.txt"))).toBe(false);
+
+	const auditFile = path.join(sb.agentDir, "pi-permission-hub", "audit.jsonl");
+	const audit = () =>
+		readFileSync(auditFile, "utf8")
+			.split("\n")
+			.filter((line) => line.trim() !== "")
+			.map((line) => parseAuditLine(line));
+	await expect.poll(() => audit().length).toBe(2);
+	expect(audit()).toMatchObject([
+		{
+			preview: "touch allowed.txt",
+			outcome: "allow",
+			source: { kind: "user", via: "dialog", verdict: "allow" },
+		},
+		{
+			preview: "touch denied.txt",
+			outcome: "deny",
+			source: { kind: "user", via: "dialog", verdict: "deny" },
+		},
+	]);
+}
+
+describe("the installed package in pi's terminal UI", () => {
+	it("installed with npm into a folder, then `pi install <folder>`: y allows, n denies", async () => {
+		const sb = await tuiSandbox();
+		const installed = await installIntoFolder(packed.tarball, path.join(sb.root, "pi-packages"));
+		expect(existsSync(path.join(installed, "..", "@earendil-works"))).toBe(false);
+		const install = await runPi(sb, ["install", installed]);
+		expect(install.code, describeResult("pi install <folder>", install)).toBe(0);
+		await addFauxModel(sb);
+		await answerInTui(sb);
+	}, 240_000);
+
+	it("installed by pi's package manager as `npm:pi-permission-hub`: y allows, n denies", async () => {
+		const sb = await tuiSandbox();
+		const installed = await installAsPiPackage(sb, packed.tarball);
+		expect(existsSync(path.join(installed, "..", "@earendil-works"))).toBe(false);
+		await addFauxModel(sb);
+		await answerInTui(sb);
+	}, 240_000);
+});
