@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Origin } from "../origin/origin.ts";
+import { type Origin, originSchema } from "../origin/origin.ts";
 import { TIERS } from "../policy/tier.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { readDecisionSource } from "../provenance/read-decision-source.ts";
@@ -17,20 +17,6 @@ export const chainStepSchema = lazySchema(() =>
 	}),
 );
 export type ChainStep = z.infer<ReturnType<typeof chainStepSchema>>;
-
-const originSchema = lazySchema(() =>
-	z.discriminatedUnion("kind", [
-		z.object({ kind: z.literal("human") }),
-		z.object({
-			kind: z.literal("subagent"),
-			name: z.string().max(256),
-			depth: z.number().int().nonnegative(),
-			path: z.array(z.string().max(256)).max(64),
-		}),
-		z.object({ kind: z.literal("headless") }),
-		z.object({ kind: z.literal("ci"), provider: z.string().max(64).nullable() }),
-	]),
-);
 
 /**
  * Caps on free text, above anything the gate writes (a bash preview is up to 8192 characters plus a "… (N

@@ -1,4 +1,4 @@
-import { originLabel } from "../origin/origin.ts";
+import { originDescription, originLabel } from "../origin/origin.ts";
 import type { GrantScope } from "../policy/session-grant.ts";
 import type { Ask } from "./terminal-authorizer.ts";
 
@@ -11,7 +11,9 @@ export type DialogChoice =
 			readonly answer: { kind: "allow"; scope: GrantScope };
 	  }
 	| { readonly key: "n"; readonly label: string; readonly answer: { kind: "deny"; withReason: false } }
-	| { readonly key: "r"; readonly label: string; readonly answer: { kind: "deny"; withReason: true } };
+	| { readonly key: "r"; readonly label: string; readonly answer: { kind: "deny"; withReason: true } }
+	/** Only for an ask parked in an earlier run: decide nothing now, it stays parked. */
+	| { readonly key: "l"; readonly label: string; readonly answer: { kind: "later" } };
 
 export type DialogAnswer = DialogChoice["answer"];
 
@@ -20,14 +22,27 @@ export interface AskPrompt {
 	/** Body lines: what, where, tier, why, who. */
 	readonly lines: readonly string[];
 	readonly choices: readonly DialogChoice[];
+	/** What Esc (closing the dialog without a choice) means for this ask. */
+	readonly dismiss: "deny" | "later";
 }
 
 export interface PromptContext {
 	/** Set for an ask forwarded from a subagent: offers the subagent/tree scopes instead of "this session". */
 	readonly forwarded: boolean;
+	/**
+	 * Set for an ask parked in an earlier run and offered again: it names who parked it and when, offers no
+	 * grant (that run is over), and Esc or "later" leave it parked.
+	 */
+	readonly parked?: { readonly createdAt: string; readonly now: number };
 	/** 1-based position in the queue of pending asks, and the queue length. */
 	readonly position?: { readonly index: number; readonly total: number };
 }
+
+/** What Esc does, as the dialogs spell it out. */
+export const DISMISS_LABELS: Readonly<Record<AskPrompt["dismiss"], string>> = {
+	deny: "dismiss (counts as deny)",
+	later: "later: this and the rest stay parked",
+};
 
 export function buildAskPrompt(ask: Ask, context: PromptContext): AskPrompt {
 	const { action } = ask;
@@ -39,6 +54,9 @@ export function buildAskPrompt(ask: Ask, context: PromptContext): AskPrompt {
 		context.position && context.position.total > 1
 			? ` (${context.position.index} of ${context.position.total})`
 			: "";
+	// "write (write)" says nothing twice: the tier goes in the title only when it adds something.
+	const what = action.tool === action.tier ? action.tool : `${action.tool} (${action.tier})`;
+	if (context.parked) return parkedPrompt(ask, what, queue, context.parked);
 	const lines = [
 		`${action.tool}: ${action.preview}`,
 		`Tier: ${action.tier}`,
@@ -69,7 +87,48 @@ export function buildAskPrompt(ask: Ask, context: PromptContext): AskPrompt {
 			});
 		}
 	}
-	choices.push({ key: "n", label: "Deny", answer: { kind: "deny", withReason: false } });
-	choices.push({ key: "r", label: "Deny with a reason…", answer: { kind: "deny", withReason: true } });
-	return { title: `Permission needed: ${action.tool} (${action.tier})${queue}`, lines, choices };
+	choices.push(...DENIALS);
+	return { title: `Permission needed: ${what}${queue}`, lines, choices, dismiss: "deny" };
+}
+
+const DENIALS: readonly DialogChoice[] = [
+	{ key: "n", label: "Deny", answer: { kind: "deny", withReason: false } },
+	{ key: "r", label: "Deny with a reason…", answer: { kind: "deny", withReason: true } },
+];
+
+function parkedPrompt(
+	ask: Ask,
+	what: string,
+	queue: string,
+	parked: NonNullable<PromptContext["parked"]>,
+): AskPrompt {
+	const { action } = ask;
+	const age = Math.max(0, parked.now - Date.parse(parked.createdAt));
+	return {
+		title: `Parked in an earlier run: ${what}${queue}`,
+		lines: [
+			`${action.tool}: ${action.preview}`,
+			`Tier: ${action.tier}`,
+			`Why: ${ask.why}`,
+			`Requested by: ${originDescription(ask.origin)}, ${agoText(age)}`,
+			`Directory: ${action.cwd}`,
+			"Allowing lets exactly this action run once, the next time it is attempted.",
+		],
+		choices: [
+			{ key: "y", label: "Allow once", answer: { kind: "allow", scope: "once" } },
+			...DENIALS,
+			{ key: "l", label: "Later (keep it parked)", answer: { kind: "later" } },
+		],
+		dismiss: "later",
+	};
+}
+
+/** `3 min ago`, `2 h ago`, `4 days ago`. */
+export function agoText(ms: number): string {
+	const minutes = Math.floor(ms / 60_000);
+	if (minutes < 1) return "just now";
+	if (minutes < 60) return `${minutes} min ago`;
+	const hours = Math.floor(minutes / 60);
+	if (hours < 48) return `${hours} h ago`;
+	return `${Math.floor(hours / 24)} days ago`;
 }

@@ -1,5 +1,6 @@
 import { type ForwardRequest, PROTOCOL } from "../hub/protocol.ts";
 import { newRequestId } from "../hub/request-id.ts";
+import type { Origin } from "../origin/origin.ts";
 import type { ForwardingIdentity } from "./parent-forwarding-authorizer.ts";
 import type { Ask } from "./terminal-authorizer.ts";
 
@@ -29,6 +30,7 @@ export function buildForwardRequest(ask: Ask, identity: ForwardingIdentity): For
 		chain: [{ agent: identity.path.at(-1) ?? "subagent", sessionId: identity.sessionId }],
 		path: [...identity.path],
 		requesterPid: process.pid,
+		origin: ask.origin,
 		createdAt: new Date(now).toISOString(),
 		expiresAt: new Date(now + lifetime).toISOString(),
 		suggestions: ask.suggestions.map((s) => ({ surface: s.surface, pattern: s.pattern, limit: s.limit })),
@@ -47,11 +49,17 @@ function cap(text: string, max: number): string {
 
 /**
  * The same ask, passed one hop further up by a relay: a new id (the relay is the one waiting now), the same
- * action and asker, and the relay added to the chain.
+ * action and asker, and the relay added to the chain. The origin is the relay's view of the asker (a subagent
+ * below it), never what the asker claimed about itself.
  */
-export function relayForwardRequest(original: ForwardRequest, identity: ForwardingIdentity): ForwardRequest {
+export function relayForwardRequest(
+	original: ForwardRequest,
+	identity: ForwardingIdentity,
+	origin: Origin,
+): ForwardRequest {
 	return {
 		...original,
+		origin,
 		id: newRequestId(),
 		chain: [...original.chain, { agent: identity.path.at(-1) ?? "subagent", sessionId: identity.sessionId }],
 		requesterPid: process.pid,

@@ -1,6 +1,9 @@
 import type { AskPrompt, DialogAnswer } from "./ask-prompt.ts";
 
-/** How a dialog ended. Only `answer` and `dismissed` come from a human; the others mean nobody decided. */
+/**
+ * How a dialog ended. Only `answer` and `dismissed` come from a human; the others mean nobody decided. What
+ * `dismissed` means (a deny, or "later" for a parked ask) is the prompt's `dismiss`.
+ */
 export type DialogResult =
 	| { readonly kind: "answer"; readonly answer: DialogAnswer; readonly reason?: string }
 	/** The human closed the dialog without choosing (Esc). */

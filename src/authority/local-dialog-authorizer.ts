@@ -55,7 +55,13 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 			const settled = ask.settledElsewhere?.();
 			if (settled) return settled;
 			if (ask.signal?.aborted) return this.toDecision(ask, { kind: "withdrawn" });
-			const prompt = buildAskPrompt(ask, { forwarded: ask.relayed !== undefined, position: position() });
+			const prompt = buildAskPrompt(ask, {
+				forwarded: ask.relayed !== undefined,
+				position: position(),
+				...(ask.reoffered && ask.relayed
+					? { parked: { createdAt: ask.relayed.createdAt, now: Date.now() } }
+					: {}),
+			});
 			const result = await this.presenter.present(prompt, { timeoutMs: ask.timeoutMs, signal });
 			const decision = await this.toDecision(ask, result);
 			if (decision.outcome === "allow" && decision.grants.length > 0) ask.keepGrants?.(decision.grants);
@@ -71,9 +77,17 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 	}
 
 	private async toDecision(ask: Ask, result: DialogResult): Promise<TerminalDecision> {
+		if (ask.reoffered && this.park) {
+			// Parked earlier: only an explicit answer settles it; anything else leaves it parked as it was.
+			if (result.kind === "dismissed") ask.reoffered.stopReview();
+			if (result.kind !== "answer" || result.answer.kind === "later") return this.park(ask);
+		}
 		switch (result.kind) {
 			case "answer": {
 				const { answer } = result;
+				if (answer.kind === "later") {
+					return unavailable("left for later, but this ask cannot be parked");
+				}
 				if (answer.kind === "deny") {
 					// A typed reason is recorded in the DecisionSource, which readers reject past its text cap.
 					const reason = result.reason ? capSourceText(result.reason) : undefined;

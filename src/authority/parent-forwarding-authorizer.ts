@@ -46,7 +46,7 @@ export class ParentForwardingAuthorizer implements TerminalAuthorizer {
 		}
 		const { target, identity, log, parked } = this.options;
 		const request: ForwardRequest = ask.relayed
-			? relayForwardRequest(ask.relayed, identity)
+			? relayForwardRequest(ask.relayed, identity, ask.origin)
 			: buildForwardRequest(ask, identity);
 		if (ask.unanswered === "defer") {
 			try {

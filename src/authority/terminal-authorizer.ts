@@ -28,6 +28,11 @@ export interface Ask {
 	readonly signal?: AbortSignal;
 	/** Set when this session decides an ask one of its children forwarded: the request as it arrived. */
 	readonly relayed?: ForwardRequest;
+	/**
+	 * Set for a request parked in an earlier run and offered again (with `relayed`): Esc, "later" and a timeout
+	 * leave it parked, and Esc also stops the review of the ones still waiting (`stopReview`).
+	 */
+	readonly reoffered?: { readonly stopReview: () => void };
 	/** Checked while the ask waits for its dialog: a whole-tree grant given meanwhile may already settle it. */
 	readonly settledElsewhere?: () => TerminalDecision | null;
 	/**

@@ -1,6 +1,6 @@
 import type { ExtensionUIContext, Theme } from "@earendil-works/pi-coding-agent";
 import type * as PiTui from "@earendil-works/pi-tui";
-import type { AskPrompt, DialogChoice } from "./ask-prompt.ts";
+import { type AskPrompt, DISMISS_LABELS, type DialogChoice } from "./ask-prompt.ts";
 import {
 	type DialogOptions,
 	type DialogPresenter,
@@ -83,7 +83,7 @@ function renderDialog(
 	const clock = `${minutes}:${String(secondsLeft % 60).padStart(2, "0")}`;
 	const lines = [
 		kit.truncateToWidth(
-			theme.fg("warning", theme.bold(`⚠ ${prompt.title}`)) + theme.fg("dim", `  (${clock})`),
+			theme.fg("warning", theme.bold(`⚠ ${prompt.title}`)) + theme.fg("dim", `  (answer within ${clock})`),
 			width,
 		),
 	];
@@ -93,6 +93,6 @@ function renderDialog(
 	lines.push(bar);
 	const keys = prompt.choices.map((c) => `${theme.fg("accent", `[${c.key}]`)} ${c.label}`);
 	for (const key of keys) lines.push(bar + kit.truncateToWidth(key, inner));
-	lines.push(bar + theme.fg("dim", "[Esc] dismiss (counts as deny)"));
+	lines.push(bar + theme.fg("dim", `[Esc] ${DISMISS_LABELS[prompt.dismiss]}`));
 	return lines;
 }

@@ -1,15 +1,15 @@
 import { AuditWriter } from "../audit/audit-writer.ts";
-import type { AnswerResult } from "../hub/parked-store.ts";
-import { REQUEST_ID } from "../hub/protocol.ts";
-import { originLabel } from "../origin/origin.ts";
+import type { AnswerResult, ParkedStore } from "../hub/parked-store.ts";
+import { type ForwardRequest, REQUEST_ID } from "../hub/protocol.ts";
+import { type Origin, originLabel } from "../origin/origin.ts";
 import { auditLogFiles, defaultAuditLog } from "./audit-log-files.ts";
 import { cliAuditEntry } from "./cli-audit-entry.ts";
-import { CliError, errorMessage, type FailureKind } from "./cli-error.ts";
+import { CliError, errorMessage, type FailureKind, usageError } from "./cli-error.ts";
 import type { CommandInput, CommandResult } from "./command-spec.ts";
-import { displayLine } from "./display-text.ts";
+import { displayLine, plural } from "./display-text.ts";
 import { openParkedStore } from "./open-parked-store.ts";
 import { parkedAnswerJson, parkedRequestJson, requesterPath } from "./parked-request-json.ts";
-import { parkedRequestOrigin } from "./parked-request-origin.ts";
+import { FILTER_NAMES, parkedFilter, selectParked } from "./parked-selection.ts";
 
 const REFUSALS: Readonly<Record<Extract<AnswerResult, { ok: false }>["reason"], FailureKind>> = {
 	unknown: "unknown_request",
@@ -17,67 +17,121 @@ const REFUSALS: Readonly<Record<Extract<AnswerResult, { ok: false }>["reason"], 
 	answered: "already_answered",
 };
 
+type Verdict = "allow" | "deny";
+
+interface Answered {
+	readonly request: ForwardRequest;
+	readonly result: Extract<AnswerResult, { ok: true }>;
+	readonly origin: Origin | null;
+}
+
 /**
  * `approve` / `deny`: record the answer in the parked store (first answer wins), then write one audit line for
- * it. The answer is the decision; a failed audit write is reported (exit 2) but does not undo it.
+ * it. The answer is the decision; a failed audit write is reported (exit 2) but does not undo it. With `--all`,
+ * every waiting request the filters select is answered the same way.
  */
-export async function answerParked(input: CommandInput, verdict: "allow" | "deny"): Promise<CommandResult> {
-	const id = (input.args[0] ?? "").trim().toUpperCase();
-	if (!REQUEST_ID.test(id)) {
-		throw new CliError(
-			"unknown_request",
-			`${JSON.stringify(input.args[0] ?? "")} is not a request id (26 letters and digits, as "pending" lists them)`,
+export async function answerParked(input: CommandInput, verdict: Verdict): Promise<CommandResult> {
+	const all = input.options.flag("all");
+	const filter = parkedFilter(input.options);
+	const given = input.args[0];
+	if (all && given !== undefined) throw usageError("give a request id or --all, not both");
+	if (!all && filter !== null) throw usageError(`${FILTER_NAMES.join(", ")} choose the requests for --all`);
+	if (!all && given === undefined) {
+		throw usageError(
+			`missing the request id (as "pending" lists them), or --all for every waiting request (narrowed with ${FILTER_NAMES.join(", ")})`,
 		);
 	}
 	const reason = input.options.string("reason");
-	if (reason !== undefined && reason.trim() === "") throw new CliError("usage", "--reason must not be empty");
+	if (reason !== undefined && reason.trim() === "") throw usageError("--reason must not be empty");
 	const store = openParkedStore(input.agentDir);
+	const now = input.io.now();
+	const logs = auditLogFiles(input.agentDir, input.log);
+	if (!all) {
+		const answered = await answerOne(store, given ?? "", verdict, reason, logs);
+		return report(input, verdict, reason, [answered], [], now);
+	}
+	const waiting = store.entries(now).filter((e) => e.answer === null);
+	const selected = await selectParked(waiting, filter, logs, now);
+	if (selected.length === 0) {
+		const among = filter === null ? "" : " matches the filters";
+		throw new CliError(
+			"no_match",
+			`no parked request waiting for an answer${among}; "pi-permission-hub pending" lists them`,
+		);
+	}
+	const answered: Answered[] = [];
+	const skipped: { id: string; reason: string }[] = [];
+	for (const entry of selected) {
+		const result = recordAnswer(store, entry.request.id, verdict, reason);
+		// Answered, used up or expired since it was listed: someone else was first, which is not an error here.
+		if (result.ok) answered.push({ request: entry.request, result, origin: entry.origin });
+		else skipped.push({ id: entry.request.id, reason: result.message });
+	}
+	return report(input, verdict, reason, answered, skipped, now, true);
+}
+
+async function answerOne(
+	store: ParkedStore,
+	given: string,
+	verdict: Verdict,
+	reason: string | undefined,
+	logs: readonly string[],
+): Promise<Answered> {
+	const id = given.trim().toUpperCase();
+	if (!REQUEST_ID.test(id)) {
+		throw new CliError(
+			"unknown_request",
+			`${JSON.stringify(given)} is not a request id (26 letters and digits, as "pending" lists them)`,
+		);
+	}
 	// Read first: once approved, a running session may use the approval up (and remove the request) at once.
 	const asked = store.request(id);
-	let result: AnswerResult;
-	try {
-		result = store.answer(id, verdict, "cli", null, reason);
-	} catch (error) {
-		throw new CliError("io", `cannot record the answer for ${id}: ${errorMessage(error)}`);
-	}
+	const result = recordAnswer(store, id, verdict, reason);
 	if (!result.ok) throw new CliError(REFUSALS[result.reason], refusalMessage(result, id));
 	const request = asked ?? store.request(id);
 	if (request === null) {
 		throw new CliError("io", `answered ${id}, but its request file is gone; no audit line was written`);
 	}
+	const [selected] = await selectParked([{ request, answer: null }], null, logs, Date.now());
+	return { request, result, origin: selected?.origin ?? null };
+}
 
-	const now = input.io.now();
-	// Who asked is only an annotation: a log that cannot be read leaves it unknown (the write below will tell).
-	const origin = await parkedRequestOrigin(auditLogFiles(input.agentDir, input.log), id).catch(() => null);
+function recordAnswer(
+	store: ParkedStore,
+	id: string,
+	verdict: Verdict,
+	reason: string | undefined,
+): AnswerResult {
+	try {
+		return store.answer(id, verdict, "cli", null, reason);
+	} catch (error) {
+		throw new CliError("io", `cannot record the answer for ${id}: ${errorMessage(error)}`);
+	}
+}
+
+async function report(
+	input: CommandInput,
+	verdict: Verdict,
+	reason: string | undefined,
+	answered: readonly Answered[],
+	skipped: readonly { id: string; reason: string }[],
+	now: number,
+	all = false,
+): Promise<CommandResult> {
 	const auditFile = input.log ?? defaultAuditLog(input.agentDir);
 	const writer = new AuditWriter({ file: auditFile });
-	await writer.record(cliAuditEntry({ request, verdict, reason, origin, now }));
+	for (const { request, origin } of answered) {
+		await writer.record(cliAuditEntry({ request, verdict, reason, origin, now }));
+	}
 	await writer.flush();
-
-	const data = {
+	const items = answered.map(({ request, result, origin }) => ({
 		request: parkedRequestJson(request, now),
 		answer: parkedAnswerJson(result.answer),
 		origin,
-		audit_log: auditFile,
-		audit_written: writer.error === null,
-	};
-	const what = `${displayLine(request.tool, 100)} (${request.tier}): ${displayLine(request.preview, 500)}`;
-	const who = origin === null ? requesterPath(request) : originLabel(origin);
-	const text =
-		verdict === "allow"
-			? [
-					`pi-permission-hub approve: approved parked request ${id}`,
-					`  ${what}`,
-					`  asked by ${displayLine(who, 400)} in ${displayLine(request.cwd, 400)}`,
-					`  Exactly this action may now run once, the next time it is attempted (until ${request.expiresAt}).`,
-					"  A different action still asks.",
-				].join("\n")
-			: [
-					`pi-permission-hub deny: denied parked request ${id}`,
-					`  ${what}`,
-					`  asked by ${displayLine(who, 400)} in ${displayLine(request.cwd, 400)}`,
-					"  The request is closed and will not be offered for approval again; the action stays blocked.",
-				].join("\n");
+	}));
+	const audit = { audit_log: auditFile, audit_written: writer.error === null };
+	const data = all ? { answered: items, skipped, ...audit } : { ...items[0], ...audit };
+	const text = all ? allText(verdict, answered, skipped) : oneText(verdict, answered[0]);
 	if (writer.error !== null) {
 		return {
 			exitCode: 2,
@@ -90,6 +144,51 @@ export async function answerParked(input: CommandInput, verdict: "allow" | "deny
 		};
 	}
 	return { exitCode: 0, data, text };
+}
+
+function describe({ request, origin }: Answered): string[] {
+	const who = origin === null ? requesterPath(request) : originLabel(origin);
+	return [
+		`  ${displayLine(request.tool, 100)} (${request.tier}): ${displayLine(request.preview, 500)}`,
+		`  asked by ${displayLine(who, 400)} in ${displayLine(request.cwd, 400)}`,
+	];
+}
+
+function oneText(verdict: Verdict, answered: Answered | undefined): string {
+	if (answered === undefined) return "";
+	const id = answered.request.id;
+	return verdict === "allow"
+		? [
+				`pi-permission-hub approve: approved parked request ${id}`,
+				...describe(answered),
+				`  Exactly this action may now run once, the next time it is attempted (until ${answered.request.expiresAt}).`,
+				"  A different action still asks.",
+			].join("\n")
+		: [
+				`pi-permission-hub deny: denied parked request ${id}`,
+				...describe(answered),
+				"  The request is closed and will not be offered for approval again; the action stays blocked.",
+			].join("\n");
+}
+
+function allText(
+	verdict: Verdict,
+	answered: readonly Answered[],
+	skipped: readonly { id: string; reason: string }[],
+): string {
+	const done = verdict === "allow" ? "approved" : "denied";
+	const lines = [
+		`pi-permission-hub ${verdict === "allow" ? "approve" : "deny"} --all: ${done} ${plural(answered.length, "parked request")}`,
+	];
+	for (const item of answered) lines.push("", `  ${item.request.id}`, ...describe(item).map((l) => `  ${l}`));
+	for (const { id, reason } of skipped) lines.push("", `  ${id}  skipped: ${displayLine(reason, 300)}`);
+	lines.push(
+		"",
+		verdict === "allow"
+			? "  Each approved action may now run once, the next time it is attempted; different actions still ask."
+			: "  Each denied request is closed; those actions stay blocked.",
+	);
+	return lines.join("\n");
 }
 
 function refusalMessage(result: Extract<AnswerResult, { ok: false }>, id: string): string {

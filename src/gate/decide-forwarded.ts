@@ -1,5 +1,5 @@
 import type { SuggestedGrant } from "../authority/suggest-grant.ts";
-import type { TerminalDecision, UnansweredPolicy } from "../authority/terminal-authorizer.ts";
+import type { Ask, TerminalDecision, UnansweredPolicy } from "../authority/terminal-authorizer.ts";
 import type { ClassifiedAction } from "../classify/action.ts";
 import type { ServedAsk, ServerAnswer } from "../hub/hub-server.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
@@ -32,9 +32,12 @@ export async function decideForwarded(
 	served: ServedAsk,
 	deps: GateDeps,
 	policy: EffectivePolicy,
+	reoffered?: Ask["reoffered"],
 ): Promise<ForwardedDecision> {
 	const { request, signal } = served;
-	const origin = originOfRequest(request);
+	// A live child is a subagent whatever its request claims; a request parked in this user's own private
+	// store keeps the origin the parking session recorded (its own run, or the child it forwarded for).
+	const origin = reoffered && request.origin ? request.origin : originOfRequest(request);
 	const action = actionOfRequest(request, deps, policy);
 	const what = describeCall(action, request.tool);
 	const done = (answer: ServerAnswer, outcome: Omit<GateOutcome, "action">): ForwardedDecision => ({
@@ -122,6 +125,7 @@ export async function decideForwarded(
 		deferExpiryMs: policy.deferExpiryHours * 3600_000,
 		signal,
 		relayed: request,
+		...(reoffered ? { reoffered } : {}),
 		// A whole-tree grant must be in place before the next queued ask checks whether it is covered.
 		keepGrants: (grants) => deps.grants.add(grants.filter((g) => g.scope === "tree")),
 		settledElsewhere: () => {

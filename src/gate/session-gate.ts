@@ -14,6 +14,7 @@ import { getAuthorizer } from "../authority/authorizer-registry.ts";
 import { deepFreeze } from "../authority/deep-freeze.ts";
 import { DialogQueue } from "../authority/dialog-queue.ts";
 import { SessionGrants } from "../authority/session-grants.ts";
+import type { Ask } from "../authority/terminal-authorizer.ts";
 import type { TuiKit } from "../authority/tui-dialog.ts";
 import type { ToolCall } from "../classify/action.ts";
 import { loadBashParser } from "../classify/bash/bash-parser.ts";
@@ -31,6 +32,7 @@ import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { createPolicyStore, type PolicyStore } from "../policy/policy-store.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { gateErrorReason } from "./block-reason.ts";
+import { BlockedCalls } from "./blocked-calls.ts";
 import { decideForwarded } from "./decide-forwarded.ts";
 import { decideToolCall, type GateDeps } from "./decide-tool-call.ts";
 import { decideUserBash } from "./decide-user-bash.ts";
@@ -39,6 +41,7 @@ import { DelegationGuard } from "./delegation-guard.ts";
 import { DelegationWatch } from "./delegation-watch.ts";
 import type { GateOutcome } from "./gate-outcome.ts";
 import { toolsForRun } from "./hidden-tools.ts";
+import { offerParkedAsks } from "./parked-review.ts";
 import { createPolicyQuery } from "./policy-query.ts";
 import { publishPolicyQuery } from "./query-registry.ts";
 import { type DecisionSinks, recordDecision } from "./record-decision.ts";
@@ -83,6 +86,8 @@ export class SessionGate {
 	private readonly unpublishView: () => void;
 	/** The last decisions, newest last, for `/permissions`. */
 	private readonly recent: DecisionEvent[] = [];
+	/** This session's own calls that were blocked, for the line a run without a UI prints at its end. */
+	private readonly blocked = new BlockedCalls();
 	private readonly sinks: DecisionSinks;
 	private readonly delegations: DelegationGuard;
 	private readonly delegationWatch: DelegationWatch;
@@ -222,19 +227,31 @@ export class SessionGate {
 				}),
 		);
 		if (hasUI && !this.hub.forwards) {
-			for (const { request } of this.hub.parkedForThisProject()) void this.reoffer(request);
+			const requests = this.hub.parkedForThisProject().map((e) => e.request);
+			// Detached: the session starts now, the summary waits its turn in the dialog queue.
+			offerParkedAsks({
+				requests,
+				ui: this.currentCtx.ui,
+				dialogs: this.dialogs,
+				timeoutMs: this.store.current().dialogTimeoutSeconds * 1000,
+				signal: this.closing.signal,
+				offer: (request, reoffered, signal) => void this.reoffer(request, reoffered, signal),
+			}).catch((error: unknown) =>
+				this.hub.log.write("server.parked_summary_failed", { error: String(error) }),
+			);
 		}
 	}
 
 	/** A parked ask offered to this session's human again: pending (in the status) until it is settled. */
-	private async reoffer(request: ForwardRequest): Promise<void> {
+	private async reoffer(
+		request: ForwardRequest,
+		reoffered: NonNullable<Ask["reoffered"]>,
+		signal: AbortSignal,
+	): Promise<void> {
 		this.reofferedPending++;
 		this.reportPending();
 		try {
-			await this.serveForwarded({
-				request: { ...request, unanswered: "defer" },
-				signal: this.closing.signal,
-			});
+			await this.serveForwarded({ request: { ...request, unanswered: "defer" }, signal }, reoffered);
 		} catch (error) {
 			// Detached from start(): a rejection here must not become an unhandled one in pi's process.
 			this.hub.log.write("server.reoffer_failed", { requestId: request.id, error: String(error) });
@@ -249,11 +266,11 @@ export class SessionGate {
 	}
 
 	/** A child's ask, decided here (its human, its links, or relayed further up) and recorded once. */
-	private async serveForwarded(ask: ServedAsk): Promise<ServerAnswer> {
+	private async serveForwarded(ask: ServedAsk, reoffered?: Ask["reoffered"]): Promise<ServerAnswer> {
 		const started = performance.now();
 		const deps = await this.deps;
 		const policy = deps.policy();
-		const decided = await decideForwarded(ask, deps, policy);
+		const decided = await decideForwarded(ask, deps, policy, reoffered);
 		if (decided.answer.scope === "tree") this.dialogs.recheckWaiting();
 		const { request } = ask;
 		// A parked ask keeps waiting for a real answer: a dialog withdrawn (this root quitting) or a relay that
@@ -407,6 +424,9 @@ export class SessionGate {
 		await this.hub.close();
 		await this.audit.flush();
 		this.status.clear();
+		// Without a UI nobody saw the blocks but the model; a subagent's human saw its asks at the root.
+		const summary = this.currentCtx.hasUI || this.hub.forwards ? null : this.blocked.summary(this.sessionId);
+		if (summary !== null) process.stderr.write(`${summary}\n`);
 	}
 
 	private record(
@@ -417,6 +437,7 @@ export class SessionGate {
 		started: number,
 		policy: EffectivePolicy | null,
 	): Promise<void> {
+		this.blocked.count(outcome.outcome);
 		try {
 			return recordDecision(
 				{

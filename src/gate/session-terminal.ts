@@ -50,8 +50,9 @@ function parker(parked: ParkedStore, identity: ForwardingIdentity): Parker {
 		// A parked request lives as long as the defer expiry, whatever the asker first meant to wait (the store
 		// keeps the first expiry when the same request is parked again).
 		const expiresAt = new Date(Date.now() + ask.deferExpiryMs).toISOString();
+		// A child's request is stored with this session's view of who asked, not the child's claim about itself.
 		const request = ask.relayed
-			? { ...ask.relayed, unanswered: "defer" as const, expiresAt }
+			? { ...ask.relayed, origin: ask.origin, unanswered: "defer" as const, expiresAt }
 			: buildForwardRequest({ ...ask, unanswered: "defer" }, identity);
 		try {
 			await parked.park(request);

@@ -4,6 +4,7 @@
  * (a newer peer may add them), a malformed required field rejects the whole file.
  */
 import { z } from "zod";
+import { originSchema } from "../origin/origin.ts";
 import { TIERS } from "../policy/tier.ts";
 import { lazySchema } from "../schema/lazy-schema.ts";
 
@@ -78,6 +79,11 @@ export const forwardRequestSchema = lazySchema(() =>
 		/** Agent names root-first, e.g. ["root", "planner", "worker"]. */
 		path: z.array(text(256)).min(1).max(33),
 		requesterPid: z.number().int().positive(),
+		/**
+		 * Who asked, as the asking session's gate resolved it (caller-claimed labels, shown and matched by agent
+		 * rules only where the request is this user's own parked one). Optional: written since 0.2.
+		 */
+		origin: originSchema().optional(),
 		createdAt: z.iso.datetime(),
 		expiresAt: z.iso.datetime(),
 		suggestions: z.array(suggestion()).max(64),

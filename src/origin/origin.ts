@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { lazySchema } from "../schema/lazy-schema.ts";
+
 /**
  * Who is asking. Every label here is caller-claimed (environment, launcher announcements) and sanitized before
  * use; it is an operator signal for policy and audit, never proof of identity.
@@ -42,3 +45,30 @@ export function originLabel(origin: Origin): string {
 			return origin.kind;
 	}
 }
+
+/** Who asked, in words a person recognizes as their own earlier run (or a subagent, or CI). */
+export function originDescription(origin: Origin): string {
+	switch (origin.kind) {
+		case "headless":
+			return "a print or JSON mode run (pi -p), where nobody could be asked";
+		case "human":
+			return "an interactive session";
+		default:
+			return originLabel(origin);
+	}
+}
+
+/** An origin read from a file another process wrote (the audit log, a parked request); labels are length-capped. */
+export const originSchema = lazySchema(() =>
+	z.discriminatedUnion("kind", [
+		z.object({ kind: z.literal("human") }),
+		z.object({
+			kind: z.literal("subagent"),
+			name: z.string().max(256),
+			depth: z.number().int().nonnegative(),
+			path: z.array(z.string().max(256)).max(64).readonly(),
+		}),
+		z.object({ kind: z.literal("headless") }),
+		z.object({ kind: z.literal("ci"), provider: z.string().max(64).nullable() }),
+	]),
+);

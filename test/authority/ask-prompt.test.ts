@@ -89,4 +89,27 @@ describe("buildAskPrompt", () => {
 			"Permission needed: bash (write)",
 		);
 	});
+
+	it("a tool named like its tier is not named twice", () => {
+		const ask = askFor(bash, "git checkout main");
+		const writeAsk = { ...ask, action: { ...ask.action, tool: "write" } };
+		expect(buildAskPrompt(writeAsk, { forwarded: false }).title).toBe("Permission needed: write");
+	});
+
+	it("an ask parked in an earlier run names who parked it and when, offers no grant, and Esc means later", () => {
+		const ask = askFor(bash, "git checkout main");
+		const createdAt = new Date(Date.now() - 3 * 3_600_000).toISOString();
+		const prompt = buildAskPrompt(
+			{ ...ask, origin: { kind: "headless" } },
+			{ forwarded: true, parked: { createdAt, now: Date.now() }, position: { index: 1, total: 2 } },
+		);
+		expect(prompt.title).toBe("Parked in an earlier run: bash (write) (1 of 2)");
+		expect(prompt.lines).toContain(
+			"Requested by: a print or JSON mode run (pi -p), where nobody could be asked, 3 h ago",
+		);
+		expect(keys(prompt)).toEqual(["y", "n", "r", "l"]);
+		expect(prompt.choices.at(-1)?.answer).toEqual({ kind: "later" });
+		expect(prompt.dismiss).toBe("later");
+		expect(buildAskPrompt(ask, { forwarded: false }).dismiss).toBe("deny");
+	});
 });

@@ -2,10 +2,11 @@
  * The parked-request loop end to end: a real headless pi run parks an ask ("pending approval <id>"), the built
  * CLI lists and answers it, and the next real pi run shows what the answer did to files on disk.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import type { Sandbox } from "../harness/sandbox.ts";
 import {
 	assertCliBuilt,
 	auditEntries,
@@ -41,7 +42,7 @@ describe("approve", () => {
 		expect(pending.code).toBe(0);
 		expect(pending.stdout).toContain("1 parked request (1 waiting for an answer)");
 		expect(pending.stdout).toContain(`${id}  waiting`);
-		expect(pending.stdout).toContain("asked by  root");
+		expect(pending.stdout).toContain("asked by  a print or JSON mode run (pi -p)");
 		expect(pending.stdout).toContain("bash (destructive)");
 		expect(pending.stdout).toContain("rm -f victim.txt");
 		expect(pending.stdout).toMatch(/expires in 23h 5\dm/);
@@ -169,6 +170,128 @@ describe("deny", () => {
 			reason: "not on a Friday",
 			source: { kind: "user", via: "cli", verdict: "deny", scope: "once", reason: "not on a Friday" },
 		});
+	});
+});
+
+/** Moves a parked request's creation time into the past, as if it had been parked `hoursAgo` hours ago. */
+function ageRequest(sb: Sandbox, id: string, hoursAgo: number): void {
+	const file = path.join(sb.agentDir, "pi-permission-hub", "parked", `${id}.request.json`);
+	const request = JSON.parse(readFileSync(file, "utf8"));
+	request.createdAt = new Date(Date.now() - hoursAgo * 3_600_000).toISOString();
+	writeFileSync(file, JSON.stringify(request), { mode: 0o600 });
+}
+
+const requestIds = (json: Envelope): string[] =>
+	z
+		.object({ requests: z.array(z.object({ id: z.string() })) })
+		.parse(json)
+		.requests.map((r) => r.id);
+
+describe("a print run's blocks, and answering many parked requests at once", () => {
+	it("pi -p says on stderr what it blocked; pending filters by session, origin and age; approve/deny --all", async () => {
+		const sb = await cliSandbox();
+		for (const name of ["a.txt", "b.txt", "c.txt"]) await sb.writeWorkFile(name, "keep me");
+
+		// A headless run parks two asks and says so on stderr, naming the session to look them up by.
+		const headless = await piRun(sb, [bash("rm -f a.txt"), bash("rm -f b.txt")]);
+		expect(headless.code).toBe(0);
+		const session = /pending --session (\S+)\)/.exec(headless.stderr)?.[1] ?? "";
+		expect(headless.stderr).toContain(
+			`pi-permission-hub: blocked 2 calls in this run: 2 parked for approval (pi-permission-hub pending --session ${session})`,
+		);
+		const [idA, idB] = headless.toolResults.map((r) => parkedId(r.text));
+		// A subagent whose parent is gone (an orphan) parks its ask too, under its agent name.
+		const orphan = await piRun(sb, [bash("rm -f c.txt")], {
+			PI_SUBAGENT_CHILD: "1",
+			PI_PERMISSION_HUB_AGENT: "reviewer",
+		});
+		const idC = parkedId(orphan.toolResults[0]?.text ?? "");
+		expect(orphan.stderr).toContain("pi-permission-hub: blocked 1 call in this run: 1 parked for approval");
+		// A run that blocks nothing says nothing.
+		const quiet = await piRun(sb, [bash("ls")]);
+		expect(quiet.stderr).not.toContain("pi-permission-hub:");
+		ageRequest(sb, idA ?? "", 30);
+
+		const bySession = await runCliJson(sb, ["pending", "--session", session.toUpperCase()]);
+		expect(requestIds((await runCliJson(sb, ["pending", "--session", session.slice(0, 8)])).json)).toEqual(
+			[],
+		);
+		expect(requestIds(bySession.json).sort()).toEqual([idA, idB].sort());
+		const byOrigin = await runCliJson(sb, ["pending", "--origin", "subagent:reviewer"]);
+		expect(requestIds(byOrigin.json)).toEqual([idC]);
+		expect(byOrigin.json).toMatchObject({ requests: [{ origin: { kind: "subagent", name: "reviewer" } }] });
+		expect(requestIds((await runCliJson(sb, ["pending", "--origin", "headless"])).json).sort()).toEqual(
+			[idA, idB].sort(),
+		);
+		expect(requestIds((await runCliJson(sb, ["pending", "--older-than", "1d"])).json)).toEqual([idA]);
+		expect(requestIds((await runCliJson(sb, ["pending", "--newer-than", "1h"])).json).sort()).toEqual(
+			[idB, idC].sort(),
+		);
+		const text = await runCli(sb, ["pending", "--origin", "subagent"]);
+		expect(text.stdout).toContain("1 parked request matching the filters (1 waiting for an answer)");
+		expect(text.stdout).toContain("asked by  subagent reviewer, session");
+
+		// Deny the headless ones from more than a day ago, approve the rest of that session's.
+		const denied = await runCliJson(sb, ["deny", "--all", "--origin", "headless", "--older-than", "1d"]);
+		expect(denied.code).toBe(0);
+		expect(denied.json).toMatchObject({
+			answered: [{ request: { id: idA }, answer: { decision: "deny", via: "cli" } }],
+			skipped: [],
+			audit_written: true,
+		});
+		const approved = await runCli(sb, ["approve", "--all", "--session", session]);
+		expect(approved.code).toBe(0);
+		expect(approved.stdout).toContain("pi-permission-hub approve --all: approved 1 parked request");
+		expect(approved.stdout).toContain(idB);
+		// Nothing left to select: exit 1, nothing written.
+		const none = await runCliJson(sb, ["approve", "--all", "--session", session]);
+		expect(none.code).toBe(1);
+		expect(none.json).toMatchObject({ ok: false, error: { kind: "no_match" } });
+
+		const next = await piRun(sb, [bash("rm -f a.txt"), bash("rm -f b.txt")]);
+		expect(existsSync(sb.workPath("a.txt"))).toBe(true);
+		expect(existsSync(sb.workPath("b.txt"))).toBe(false);
+		expect(next.stderr).toContain("blocked 1 call in this run: 1 parked for approval");
+		const cliLines = auditEntries(auditLogPath(sb)).filter((e) => e.event === "cli");
+		expect(cliLines.map((e) => [e.requestId, e.outcome, e.origin?.kind])).toEqual([
+			[idA, "deny", "headless"],
+			[idB, "allow", "headless"],
+		]);
+		// The orphan's request is untouched by all of that.
+		expect(requestIds((await runCliJson(sb, ["pending", "--origin", "subagent"])).json)).toEqual([idC]);
+	});
+
+	it("pending --prune removes expired requests; bad filters and id/--all mix-ups are usage errors", async () => {
+		const sb = await cliSandbox();
+		await sb.writeAgentFile(
+			path.join("pi-permission-hub", "config.json"),
+			JSON.stringify({ deferExpiryHours: 1 / 3600 }),
+		);
+		await sb.writeWorkFile("victim.txt", "keep me");
+		const id = parkedId((await piRun(sb, [bash("rm -f victim.txt")])).toolResults[0]?.text ?? "");
+		const dir = path.join(sb.agentDir, "pi-permission-hub", "parked");
+		await expect
+			.poll(() => runCliJson(sb, ["pending"]).then((r) => r.json.count), { timeout: 5_000 })
+			.toBe(0);
+		expect(readdirSync(dir)).toEqual([`${id}.request.json`]);
+		const pruned = await runCliJson(sb, ["pending", "--prune"]);
+		expect(pruned.json).toMatchObject({ ok: true, pruned: 1, count: 0 });
+		expect(readdirSync(dir)).toEqual([]);
+
+		for (const [args, message] of [
+			[["approve"], "missing the request id"],
+			[["deny", id, "--all"], "give a request id or --all, not both"],
+			[["approve", id, "--origin", "headless"], "choose the requests for --all"],
+			[["pending", "--origin", "robot"], "--origin must be KIND or KIND:NAME"],
+			[["pending", "--origin", "headless:x"], "only subagent and ci origins carry a (non-empty) name"],
+			[["pending", "--older-than", "yesterday"], "--older-than must be a number and a unit"],
+			[["pending", "--session", " "], "--session needs a session id"],
+		] as const) {
+			const run = await runCliJson(sb, [...args]);
+			expect(run.code, args.join(" ")).toBe(1);
+			expect(run.json.error, args.join(" ")).toMatchObject({ kind: "usage" });
+			expect(run.json.error?.message, args.join(" ")).toContain(message);
+		}
 	});
 });
 

@@ -45,7 +45,7 @@ function dialogOnScreen(screen: string): ScreenDialog | null {
 		body.push(row.slice(1).trim());
 	}
 	if (!body.some((line) => line.startsWith("[Esc]"))) return null; // still being drawn
-	const heading = (rows[start] ?? "").slice(2).replace(/\s+\(\d+:\d\d\)\s*$/, "");
+	const heading = (rows[start] ?? "").slice(2).replace(/\s+\(answer within \d+:\d\d\)\s*$/, "");
 	const lines = body.filter((line) => line !== "" && !line.startsWith("["));
 	return { text: [heading, ...lines].join("\n"), keys: body.filter((line) => line.startsWith("[")) };
 }

@@ -21,6 +21,7 @@ import {
 	launch,
 	optionStarting,
 	promptConversation,
+	reviewParked,
 	rootAllowsOwn,
 	startRoot,
 	writeTree,
@@ -71,7 +72,7 @@ describe("a parked ask and a root restart", () => {
 		expect(parkedFiles(hub)).toEqual([`${requestId}.request.json`]);
 
 		// Root B offers it again at start; the human approves it there.
-		const b = await startRoot(hub, rootAllowsOwn(optionStarting("Allow once")));
+		const b = await startRoot(hub, reviewParked(rootAllowsOwn(optionStarting("Allow once"))));
 		const offered = await b.rpc.waitForDialog(isForwarded, 10_000);
 		expect(offered.request.title).toContain(`bash: ${RM}`);
 		expect(offered.request.title).toContain("Requested by: subagent root ← subagent");
@@ -127,7 +128,7 @@ describe("a parked ask and a root restart", () => {
 
 		// Root B offers it with a 1 s dialog timeout and nobody answers: the ask is parked again, same expiry.
 		await writeUserConfig(hub.sb, { unanswered: "defer", dialogTimeoutSeconds: 1 });
-		const b = await startRoot(hub, rootAllowsOwn(never));
+		const b = await startRoot(hub, reviewParked(rootAllowsOwn(never)));
 		await b.rpc.waitForDialog(isForwarded, 10_000);
 		await expect
 			.poll(() => b.rpc.statuses.get("pi-permission-hub"), { timeout: 5_000 })

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { type AuditEntry, parseAuditLine } from "../../src/audit/audit-entry.ts";
+import { REVIEW_NOW } from "../../src/gate/parked-review.ts";
 import type { DecisionSource } from "../../src/provenance/decision-source.ts";
 import type { DialogAnswer, DialogPolicy, DialogRequest } from "../harness/dialog-policy.ts";
 import { type FauxConversation, type FauxToolCall, writeScript } from "../harness/faux-script.ts";
@@ -111,6 +112,16 @@ export async function writeTree(sb: Sandbox, conversations: readonly FauxConvers
 /** A dialog forwarded from a subagent names who asks; the root's own asks do not. */
 export function isForwarded(request: DialogRequest): boolean {
 	return request.title.includes("\nRequested by: ");
+}
+
+/** The summary a root with a UI shows at start when asks were parked in earlier runs of its project. */
+export function isParkedSummary(request: DialogRequest): boolean {
+	return request.title.includes("parked in earlier runs of this project");
+}
+
+/** Answers the start-up summary of parked asks with "review now"; every other dialog goes to `then`. */
+export function reviewParked(then: DialogPolicy): DialogPolicy {
+	return (request) => (isParkedSummary(request) ? { select: REVIEW_NOW } : then(request));
 }
 
 /** The root's own asks are allowed once; forwarded asks go to `forwarded`. */

@@ -1,49 +1,76 @@
-import type { ParkedEntry } from "../../hub/parked-store.ts";
+import { originDescription } from "../../origin/origin.ts";
+import { auditLogFiles } from "../audit-log-files.ts";
 import { type CommandSpec, success } from "../command-spec.ts";
 import { displayLine, plural } from "../display-text.ts";
 import { durationText } from "../duration-text.ts";
 import { openParkedStore } from "../open-parked-store.ts";
 import { parkedAnswerJson, parkedRequestJson, requesterPath } from "../parked-request-json.ts";
+import {
+	PARKED_FILTER_HELP,
+	PARKED_FILTER_OPTIONS,
+	parkedFilter,
+	type SelectedEntry,
+	selectParked,
+} from "../parked-selection.ts";
 
 export const pendingCommand: CommandSpec = {
 	name: "pending",
 	summary: "parked requests waiting for an approval (and answers not used yet)",
-	synopsis: "",
+	synopsis: "[filters] [--prune]",
 	help: `Lists the asks that were parked because nobody could answer them (the "defer" unanswered policy):
-id, who asked (root ← planner ← worker), tier, the redacted preview, age and expiry, and whether an answer was
-given. Expired requests are not listed. Answer one with "approve <id>" or "deny <id>".`,
-	options: {},
+id, who asked (a print-mode run, or root ← planner ← worker), tier, the redacted preview, age and expiry, and
+whether an answer was given. Expired requests are not listed. Answer one with "approve <id>" or "deny <id>",
+or every listed one with "approve --all" / "deny --all" and the same filters.
+
+Options:
+${PARKED_FILTER_HELP}
+  --prune                first remove expired requests and their answers from the parked directory`,
+	options: { ...PARKED_FILTER_OPTIONS, prune: { type: "boolean" } },
 	positionals: { min: 0, max: 0, name: "" },
 	async run(input) {
+		const filter = parkedFilter(input.options);
 		const store = openParkedStore(input.agentDir);
 		const now = input.io.now();
-		const entries = store.entries(now);
+		const pruned = input.options.flag("prune") ? store.sweep(now) : null;
+		const entries = await selectParked(
+			store.entries(now),
+			filter,
+			auditLogFiles(input.agentDir, input.log),
+			now,
+		);
 		const waiting = entries.filter((e) => e.answer === null).length;
 		const data = {
 			dir: store.dir,
 			count: entries.length,
 			waiting,
+			filtered: filter !== null,
+			pruned,
 			requests: entries.map((e) => ({
 				...parkedRequestJson(e.request, now),
+				origin: e.origin,
 				answer: e.answer === null ? null : parkedAnswerJson(e.answer),
 			})),
 		};
-		const header = `pi-permission-hub pending: ${plural(entries.length, "parked request")} (${waiting} waiting for an answer) in ${store.dir}`;
-		return success(data, [header, ...entries.flatMap((e) => entryText(e, now))].join("\n"));
+		const header = [
+			`pi-permission-hub pending: ${plural(entries.length, "parked request")}${filter === null ? "" : " matching the filters"} (${waiting} waiting for an answer) in ${store.dir}`,
+			...(pruned === null ? [] : [`  removed ${plural(pruned, "expired request")}`]),
+		];
+		return success(data, [...header, ...entries.flatMap((e) => entryText(e, now))].join("\n"));
 	},
 };
 
-function entryText({ request, answer }: ParkedEntry, now: number): string[] {
+function entryText({ request, answer, origin }: SelectedEntry, now: number): string[] {
 	const state =
 		answer === null
 			? "waiting"
 			: `${answer.decision === "allow" ? "approved" : "denied"} via ${answer.via} at ${answer.answeredAt}${answer.decision === "allow" ? " (not used yet)" : ""}`;
 	const age = durationText(now - Date.parse(request.createdAt));
 	const expiry = durationText(Date.parse(request.expiresAt) - now);
+	const who = origin === null ? requesterPath(request) : originDescription(origin);
 	const lines = [
 		"",
 		`  ${request.id}  ${state}`,
-		`      asked by  ${displayLine(requesterPath(request), 400)}   (${age} ago, expires in ${expiry})`,
+		`      asked by  ${displayLine(who, 400)}, session ${displayLine(request.chain[0]?.sessionId ?? "unknown", 100)}   (${age} ago, expires in ${expiry})`,
 		`      action    ${displayLine(request.tool, 100)} (${request.tier}) in ${displayLine(request.cwd, 400)}`,
 		`      preview   ${displayLine(request.preview, 1000)}`,
 		`      why       ${displayLine(request.why, 500)}`,
