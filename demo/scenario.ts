@@ -174,9 +174,11 @@ export const EXPECTED_DIALOGS: readonly ExpectedDialog[] = [
 	},
 ];
 
-/** The dialog's first line, `Permission needed: <tool> (<tier>)`. */
+/** The dialog's first line, `Permission needed: <tool> (<tier>)` (the tier only when it is not the tool's name). */
 export function dialogHeading(dialog: ExpectedDialog): string {
-	return `Permission needed: ${dialog.tool} (${dialog.tier})`;
+	return dialog.tool === dialog.tier
+		? `Permission needed: ${dialog.tool}`
+		: `Permission needed: ${dialog.tool} (${dialog.tier})`;
 }
 
 /**

@@ -45,6 +45,8 @@ export const auditEntrySchema = lazySchema(() =>
 		outcome: z.enum(["allow", "deny", "pending"]),
 		source: z.unknown(),
 		reason: z.string().max(MAX_REASON).optional(),
+		/** For a call that asked: why the policy asked, naming the part (command or path) that asked. */
+		why: z.string().max(MAX_REASON).optional(),
 		requestId: z.string().max(128).optional(),
 		/** For a forwarded ask: the asking child's session (`sessionId` is the deciding parent's). */
 		requesterSessionId: z.string().max(256).optional(),

@@ -42,6 +42,13 @@ export interface ActionPart {
 	readonly tierReason: string;
 	readonly command?: CommandUnit;
 	readonly paths: readonly PathTouch[];
+	/**
+	 * Set when every effect of the command is reading or writing the paths listed, each known before it runs:
+	 * a command whose whole behaviour the classifier knows (`touch`, `mkdir`, `cp`, `mv`, `tee`, `truncate`,
+	 * `sed -i`) or a read-only one whose output is redirected. Path rules then allow its writes, as they allow
+	 * the write tool's; a command with effects beyond its paths is allowed only by a command rule.
+	 */
+	readonly knownEffects?: true;
 }
 
 export interface ClassifiedAction {

@@ -1,3 +1,4 @@
+import type { ActionPart } from "../classify/action.ts";
 import type { AskDecision, AutoDecision, DenyDecision } from "../policy/decision.ts";
 import type { RuleOrigin as PolicyRuleOrigin } from "../policy/policy-rule.ts";
 import { capSourceText, type DecisionSource, type RuleOrigin } from "../provenance/decision-source.ts";
@@ -43,14 +44,45 @@ export function sourceOfBasis(basis: (DenyDecision | AskDecision | AutoDecision)
 	}
 }
 
-/** Why the policy asks, in words for the dialog and the audit. */
+/** Why the policy asks, in words for the dialog and the audit: the rule or tier, and the part that asked. */
 export function describeAskWhy(decision: AskDecision): string {
 	const { basis } = decision;
 	const r = basis.rule;
 	const where = r.origin.file === "built-in" ? "built-in default" : `${r.origin.file} ${r.origin.jsonPath}`;
-	const base =
+	const rule =
 		basis.kind === "rule"
 			? `ask rule ${r.surface} "${r.pattern}" (${where})`
 			: `the ${basis.part.tier} tier asks (${where})`;
+	const others = decision.askingParts.filter((p) => p.index !== basis.part.index);
+	const shown = others.slice(0, MORE_PARTS).map((p) => `${describeAskingPart(p.part)} (${p.tier})`);
+	if (others.length > MORE_PARTS) shown.push(`${others.length - MORE_PARTS} more`);
+	const base = [
+		`${rule} for: ${describeAskingPart(basis.part.part)}`,
+		...(shown.length > 0 ? [`also asking: ${shown.join(", ")}`] : []),
+	].join("; ");
 	return decision.notes.length > 0 ? `${base}; ${decision.notes.join("; ")}` : base;
+}
+
+/** Other asking parts named after the one that decided, at most. */
+const MORE_PARTS = 3;
+const PART_TEXT = 120;
+
+/**
+ * One part in words: its command (and the files it writes that its words do not show, such as a redirect's), or
+ * the paths a part without a command writes or reads.
+ */
+export function describeAskingPart(part: ActionPart): string {
+	const writes = part.paths.filter((touch) => touch.access === "write").map((touch) => touch.typed);
+	if (part.command) {
+		const hidden = writes.filter((typed) => !part.command?.argv.includes(typed));
+		const text = cut(part.command.text);
+		return hidden.length > 0 ? `${text} (writes ${cut(hidden.join(", "))})` : text;
+	}
+	if (writes.length > 0) return `writes ${cut(writes.join(", "))}`;
+	const reads = part.paths.map((touch) => touch.typed);
+	return reads.length > 0 ? `reads ${cut(reads.join(", "))}` : part.tierReason;
+}
+
+function cut(text: string): string {
+	return text.length > PART_TEXT ? `${text.slice(0, PART_TEXT - 1)}…` : text;
 }

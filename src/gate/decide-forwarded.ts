@@ -42,7 +42,7 @@ export async function decideForwarded(
 	const what = describeCall(action, request.tool);
 	const done = (answer: ServerAnswer, outcome: Omit<GateOutcome, "action">): ForwardedDecision => ({
 		answer,
-		outcome: { ...outcome, action },
+		outcome: { ...outcome, action, ...(outcome.mode === "ask" ? { why: request.why } : {}) },
 		origin,
 	});
 

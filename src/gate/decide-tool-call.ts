@@ -88,18 +88,19 @@ export async function decideToolCall(
 			chain: [],
 		};
 	}
-	return resolveAsk(action, decision, policy, deps, what, signal);
+	const why = describeAskWhy(decision);
+	return { ...(await resolveAsk(action, decision, why, policy, deps, what, signal)), why };
 }
 
 async function resolveAsk(
 	action: ClassifiedAction,
 	decision: AskDecision,
+	why: string,
 	policy: EffectivePolicy,
 	deps: GateDeps,
 	what: string,
 	signal: AbortSignal | undefined,
 ): Promise<GateOutcome> {
-	const why = describeAskWhy(decision);
 	const chain = await runChainFor(action, { origin: deps.origin, why, forwarded: false }, policy, deps);
 	if (chain.decided) {
 		const { verdict, link, source } = chain.decided;

@@ -54,6 +54,7 @@ export async function askUngatedDelegation(
 				action,
 				reason: "allowed at the terminal authorizer, though the subagent runs without permission checks",
 				chain,
+				why,
 			};
 		case "deny":
 		case "parked":
@@ -71,6 +72,7 @@ export async function askUngatedDelegation(
 					result.outcome === "deny" ? result.userReason : undefined,
 				),
 				chain,
+				why,
 			};
 	}
 }

@@ -16,4 +16,6 @@ export interface GateOutcome {
 	readonly chain: readonly ChainStep[];
 	/** The parked request, for `pending`. */
 	readonly requestId?: string;
+	/** For a call that asked: why the policy asked, naming the part that asked (kept in the audit line). */
+	readonly why?: string;
 }

@@ -58,6 +58,7 @@ export function recordDecision(record: DecisionRecord, sinks: DecisionSinks): Pr
 		v: AUDIT_SCHEMA_VERSION,
 		...shared,
 		...(outcome.outcome === "allow" ? {} : { reason: outcome.reason }),
+		...(outcome.why === undefined ? {} : { why: outcome.why }),
 		...(record.requesterSessionId ? { requesterSessionId: record.requesterSessionId } : {}),
 		latencyMs: Math.round(record.latencyMs * 1000) / 1000,
 		configFiles: policy

@@ -134,7 +134,8 @@ function decidePart(
 	if (askRule) return { mode: "ask", basis: { kind: "rule", rule: askRule.ref, part }, forced: true };
 	const grant = findGrantForPart(grants, policy.context, action, part.part, part.tier);
 	if (grant) return { mode: "auto", basis: { kind: "session_grant", grant, part } };
-	const allowRule = findCoveringAllowRule(policy.index.allow, action, part.part, cwd);
+	const readsRunUnasked = policy.tiers.read.mode === "auto";
+	const allowRule = findCoveringAllowRule(policy.index.allow, action, part.part, cwd, readsRunUnasked);
 	const ceiling = policy.grantCeiling.tier;
 	if (allowRule) {
 		if (withinCeiling(part.tier, ceiling))

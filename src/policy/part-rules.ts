@@ -2,7 +2,8 @@
  * Which rule applies to one part of an action. Two questions with different answers on purpose:
  * - does a deny/ask rule MATCH the part? Any surface, any path, any spelling of a path or command;
  * - does an allow rule COVER the part? Its command text exactly, or every path it touches (for a part without a
- *   command), in every form: a symlink whose target the allow does not name is not covered.
+ *   command, or a command whose only effects are its paths), in every form: a symlink whose target the allow
+ *   does not name is not covered.
  */
 import type { ActionPart, ClassifiedAction, PathTouch } from "../classify/action.ts";
 import { strictCommandTexts } from "./command-texts.ts";
@@ -58,22 +59,41 @@ export function findMatchingRule(
 
 /**
  * An allow rule (from `index`) that covers the whole part: a `tool` rule on the action's tool; else for a part
- * with a command a `command` rule on its text; else for a part with paths, rules covering every form of every
- * path (the rule for the first path is returned).
+ * with a command a `command` rule on its text; else for a part with paths — or a command whose only effects are
+ * its paths (`touch src/x`, `echo hi > src/y`) — rules covering every form of every path it writes (the rule
+ * for the first one is returned). The reads of such a command need a covering rule only when reads are not
+ * allowed without asking anyway (`readsRunUnasked`): `cp a src/b` is then what the read and write tools would do.
  */
 export function findCoveringAllowRule(
 	index: ActionRuleIndex,
 	action: ClassifiedAction,
 	part: ActionPart,
 	cwd: string,
+	readsRunUnasked = false,
 ): PolicyRule | null {
-	return specificAllowRule(index, part, cwd) ?? earliestWildcardRule(index.tool, action.tool);
+	return (
+		specificAllowRule(index, part, cwd, readsRunUnasked) ?? earliestWildcardRule(index.tool, action.tool)
+	);
 }
 
-function specificAllowRule(index: ActionRuleIndex, part: ActionPart, cwd: string): PolicyRule | null {
-	if (part.command) return earliestWildcardRule(index.command, part.command.text);
+function specificAllowRule(
+	index: ActionRuleIndex,
+	part: ActionPart,
+	cwd: string,
+	readsRunUnasked: boolean,
+): PolicyRule | null {
+	if (part.command) {
+		const byCommand: PolicyRule | null = earliestWildcardRule<PolicyRule>(index.command, part.command.text);
+		if (byCommand !== null || part.knownEffects !== true) return byCommand;
+		const touches = readsRunUnasked ? part.paths.filter((touch) => touch.access === "write") : part.paths;
+		return pathsAllowRule(index, touches, cwd);
+	}
+	return pathsAllowRule(index, part.paths, cwd);
+}
+
+function pathsAllowRule(index: ActionRuleIndex, paths: readonly PathTouch[], cwd: string): PolicyRule | null {
 	let first: PathRule | null = null;
-	for (const touch of part.paths) {
+	for (const touch of paths) {
 		const lookup: PathLookup = { accept: (rule) => surfaceApplies(rule.surface, touch), scopeOf: allowScope };
 		for (const form of touchForms(touch)) {
 			const rule = earliestPathRule<PathRule>(index.path, form, cwd, lookup, null);

@@ -34,7 +34,7 @@ describe("node demo/run.ts --auto", () => {
 		expect(run.stdout).toContain(`Demo folder: ${root}`);
 		expect(run.stdout).toContain("DEMO OK: 4 dialogs answered");
 		expect(dialogsIn(run.stdout)).toEqual([
-			{ heading: "Permission needed: write (write)", answer: "Allow once" },
+			{ heading: "Permission needed: write", answer: "Allow once" },
 			{ heading: "Permission needed: subagent (privileged)", answer: "Allow once" },
 			{ heading: "Permission needed: bash (destructive)", answer: "Allow once" },
 			{ heading: "Permission needed: bash (destructive)", answer: "Deny" },

@@ -68,7 +68,7 @@ describe("links that decide", () => {
 				tool: "bash",
 				tier: "destructive",
 				preview: "rm -f victim.txt",
-				why: "the destructive tier asks (built-in default)",
+				why: "the destructive tier asks (built-in default) for: rm -f victim.txt",
 				forwarded: false,
 			},
 		]);

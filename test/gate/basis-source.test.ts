@@ -100,10 +100,10 @@ describe("sourceOfBasis", () => {
 });
 
 describe("describeAskWhy", () => {
-	it("names the tier that asks and the built-in default", () => {
+	it("names the tier that asks, the built-in default and the part that asked", () => {
 		const decision = decideFor("rm -rf build", policyFrom(null));
 		if (decision.mode !== "ask") throw new Error("expected ask");
-		expect(describeAskWhy(decision)).toBe("the destructive tier asks (built-in default)");
+		expect(describeAskWhy(decision)).toBe("the destructive tier asks (built-in default) for: rm -rf build");
 	});
 
 	it("names an explicit ask rule with its file and JSON path, and appends notes", () => {
@@ -122,6 +122,14 @@ describe("describeAskWhy", () => {
 		if (noted.mode !== "ask") throw new Error("expected ask");
 		expect(describeAskWhy(noted)).toMatch(
 			/network-egress tier asks .*; allow command "curl \*".*above the grant ceiling/,
+		);
+	});
+
+	it("names the other parts that ask after the one that decided, and what a redirect writes", () => {
+		const decision = decideFor("ls && touch a.txt && echo x > b.txt && rm -rf build", policyFrom(null));
+		if (decision.mode !== "ask") throw new Error("expected ask");
+		expect(describeAskWhy(decision)).toBe(
+			"the destructive tier asks (built-in default) for: rm -rf build; also asking: touch a.txt (write), writes b.txt (write)",
 		);
 	});
 });

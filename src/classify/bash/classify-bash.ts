@@ -14,7 +14,7 @@ import { syntheticWord } from "./bash-word.ts";
 import { tableKey } from "./command-key.ts";
 import { commandPathCandidates, type PathCandidate } from "./command-paths.ts";
 import { builtInTier, matchingExtraTiers } from "./command-tier-lookup.ts";
-import { refineCommandTier, type TierRaise } from "./command-tier-refiners.ts";
+import { refineCommandTier, sedOnlySubstitutes, type TierRaise } from "./command-tier-refiners.ts";
 import type { CommandTierEntry } from "./command-tier-table.ts";
 import { environmentInjection } from "./environment-injection.ts";
 
@@ -43,17 +43,58 @@ export function classifyBashProgram(
 function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart {
 	const raises: TierRaise[] = [];
 	let paths: PathTouch[];
+	let known = false;
 	if (finding.kind === "other") {
 		raises.push(finding.floor, ...finding.floors);
 		paths = finding.remote ? [] : touches(finding.paths, finding.cwd, options.paths);
 	} else {
-		raises.push(...commandRaises(finding, options.extraCommandTiers));
-		paths = finding.remote ? [] : touches(commandCandidates(finding), finding.cwd, options.paths);
+		const own = commandRaises(finding, options.extraCommandTiers);
+		const candidates = commandCandidates(finding);
+		raises.push(...own);
+		paths = finding.remote ? [] : touches(candidates, finding.cwd, options.paths);
+		known = effectsAreItsPaths(finding, strictest(own).tier, candidates);
 	}
 	raises.push(...pathRaises(paths));
 	const decided = strictest(raises);
 	const part: ActionPart = { tier: decided.tier, tierReason: decided.reason, paths };
-	return finding.kind === "command" ? { ...part, command: finding.unit } : part;
+	if (finding.kind === "other") return part;
+	const writes = paths.some((touch) => touch.access === "write");
+	return known && writes && decided.tier === "write"
+		? { ...part, command: finding.unit, knownEffects: true }
+		: { ...part, command: finding.unit };
+}
+
+/**
+ * Commands whose every effect is creating, changing or removing-by-moving the files their arguments name (as
+ * `commandPathCandidates` finds them): nothing runs, nothing is fetched, no other file is touched. `sed -i`
+ * joins them only when its script is proven to substitute text and nothing else (`sedOnlySubstitutes`).
+ */
+const FILE_WRITERS: ReadonlySet<string> = new Set(["touch", "mkdir", "cp", "mv", "tee"]);
+
+/**
+ * Whether the command's effects are exactly its paths: a plain command (no wrapper around it, no computed name,
+ * no variables set for it, no operands arriving at run time, not on another host), either read-only by the table
+ * (its writes come from redirects) or one of the file writers at no more than `write`, with every path known
+ * before it runs.
+ */
+function effectsAreItsPaths(
+	finding: CommandFinding,
+	ownTier: Tier,
+	candidates: readonly PathCandidate[],
+): boolean {
+	if (finding.computedName || finding.self !== undefined || finding.remote || finding.runtimeOperands)
+		return false;
+	if (finding.floors.length > 0 || finding.assignments.length > 0 || finding.unit.via.length > 0)
+		return false;
+	const { name } = finding.unit;
+	const args = finding.args.map((arg) => arg.text);
+	// A backup copy goes to a name built from a suffix, which is not among the paths found.
+	if ((name === "cp" || name === "mv") && args.some((arg) => /^(-[^-]*[Sb]|--suffix|--backup)/.test(arg)))
+		return false;
+	const writer =
+		ownTier === "write" && (FILE_WRITERS.has(name) || (name === "sed" && sedOnlySubstitutes(args)));
+	if (ownTier !== "read" && !writer) return false;
+	return candidates.every((candidate) => candidate.value !== undefined);
 }
 
 function commandRaises(finding: CommandFinding, extras: readonly CommandTierEntry[]): TierRaise[] {

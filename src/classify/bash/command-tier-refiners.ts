@@ -38,6 +38,54 @@ function refineSed(args: readonly string[]): TierRaise | undefined {
 	return inPlace ? { tier: "write", reason: "sed -i edits files in place" } : undefined;
 }
 
+/**
+ * Whether a `sed` command line is proven to do nothing but substitute text in the files it names: its options
+ * are only in-place (with a plain backup suffix), extended regexps and separate files, and every script is one
+ * `s` command whose flags neither write a file (`w`) nor run one (`e`). Anything else is not proven.
+ */
+export function sedOnlySubstitutes(args: readonly string[]): boolean {
+	const scripts: string[] = [];
+	const operands: string[] = [];
+	for (let i = 0; i < args.length; i++) {
+		const arg = args[i] ?? "";
+		if (arg === "-e" || arg === "--expression") {
+			const script = args[++i];
+			if (script === undefined) return false;
+			scripts.push(script);
+		} else if (arg.startsWith("--expression=")) {
+			scripts.push(arg.slice("--expression=".length));
+		} else if (/^-i[\w.~-]*$|^--in-place(=[\w.~-]+)?$|^-[Ers]+$|^--regexp-extended$|^--separate$/.test(arg)) {
+			// In place with a plain backup suffix, extended regexps, separate files: no other effect.
+		} else if (arg.startsWith("-")) {
+			return false;
+		} else {
+			operands.push(arg);
+		}
+	}
+	if (scripts.length === 0) {
+		const script = operands.shift();
+		if (script === undefined) return false;
+		scripts.push(script);
+	}
+	return operands.length > 0 && scripts.every(isPlainSubstitution);
+}
+
+/** `s/old/new/flags` with any delimiter, escapes honoured, and only flags that change which text is replaced. */
+function isPlainSubstitution(script: string): boolean {
+	if (script[0] !== "s" || script.length < 4) return false;
+	const delimiter = script[1];
+	if (delimiter === undefined || delimiter === "\\" || delimiter === "\n") return false;
+	let sections = 0;
+	let i = 2;
+	for (; i < script.length && sections < 2; i++) {
+		const char = script[i];
+		if (char === "\\") i++;
+		else if (char === "\n") return false;
+		else if (char === delimiter) sections++;
+	}
+	return sections === 2 && /^[gIiMmp0-9]*$/.test(script.slice(i));
+}
+
 function refineFind(args: readonly string[]): TierRaise | undefined {
 	if (args.includes("-delete")) return { tier: "destructive", reason: "find -delete removes what it finds" };
 	if (args.some((arg) => ["-fprint", "-fprint0", "-fprintf", "-fls"].includes(arg))) {

@@ -97,6 +97,7 @@ function matchText({ entry, field }: Match): string[] {
 		);
 		lines.push(`    authorizer links: ${steps.join(", ")}`);
 	}
+	if (entry.why !== undefined) lines.push(`    asked because: ${displayLine(entry.why, 2000)}`);
 	if (entry.reason !== undefined) lines.push(`    reason: ${displayLine(entry.reason, 2000)}`);
 	if (entry.ceiling) {
 		lines.push(
