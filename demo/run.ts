@@ -45,15 +45,19 @@ function nodeIsRecentEnough(): boolean {
 function banner(world: DemoWorld, auto: boolean): string[] {
 	const answer = (d: ExpectedDialog): string =>
 		auto ? `the demo answers ${d.answer.label}` : `press ${d.answer.key} (${d.answer.label})`;
-	const steps: [string, string][] = [
-		[`read ${FILES.readme}`, "runs without asking (read tier)"],
-		...EXPECTED_DIALOGS.map((d): [string, string] => [
-			d.step,
-			`${d.requestedBy ? "forwarded to you" : "asks"} (${d.tier} tier) → ${answer(d)}`,
-		]),
-	];
-	const forwarded = EXPECTED_DIALOGS.findIndex((d) => d.requestedBy !== null);
-	const requester = EXPECTED_DIALOGS[forwarded]?.requestedBy;
+	// Numbered as the model narrates them ("Step 3 of 4"); a subagent's forwarded ask belongs to the step that
+	// launched it.
+	const lines: string[] = [`  1. ${`read ${FILES.readme}`.padEnd(38)} runs without asking (read tier)`];
+	let step = 1;
+	for (const d of EXPECTED_DIALOGS) {
+		if (d.requestedBy === null) {
+			step++;
+			lines.push(`  ${step}. ${d.step.padEnd(38)} asks (${d.tier} tier) → ${answer(d)}`);
+		} else {
+			lines.push(`     └ ${d.step.padEnd(35)} forwarded to you (${d.tier} tier) → ${answer(d)}`);
+			lines.push(`       its dialog names who asks: "Requested by: ${d.requestedBy}"`);
+		}
+	}
 	return [
 		"pi-permission-hub demo",
 		"",
@@ -65,15 +69,12 @@ function banner(world: DemoWorld, auto: boolean): string[] {
 		`  agent/     pi's agent dir: settings.json, agents/${SUBAGENT_NAME}.md, the gate's audit log`,
 		"",
 		"What happens, in order:",
-		...steps.map(([step, outcome], i) => `  ${i + 1}. ${step.padEnd(38)} ${outcome}`),
-		...(requester
-			? [`     (step ${forwarded + 2}'s dialog names who asks: "Requested by: ${requester}")`]
-			: []),
+		...lines,
 		"",
 		...(auto
 			? []
 			: [
-					"Dialog keys: y allow once · s / a / t allow and remember · n deny · r deny with a reason · Esc = deny.",
+					"Dialog keys: y allow once · s / a / t allow for this session / subagent / tree · n deny · r deny with a reason · Esc = deny.",
 					"pi closes by itself a few seconds after the last step; the audit log and the CLI come next.",
 					"",
 				]),

@@ -150,8 +150,8 @@ export const EXPECTED_DIALOGS: readonly ExpectedDialog[] = [
 	},
 	{
 		tool: "subagent",
-		tier: "privileged",
-		preview: `subagent {"agent":"${SUBAGENT_NAME}"`,
+		tier: "spend",
+		preview: `${SUBAGENT_NAME}, task: ${CHILD_MARKER} Remove`,
 		requestedBy: null,
 		answer: ALLOW,
 		step: `launch the "${SUBAGENT_NAME}" subagent`,

@@ -41,7 +41,28 @@ export interface ClassifyDeps {
 	readonly toolTiers: Readonly<Record<string, Tier>>;
 	readonly toolAnnotations: (tool: string) => ToolAnnotations | undefined;
 	readonly homeDir: string;
+	/**
+	 * Whether the call starts subagents through a known launcher (the delegation guard's finding), and whether
+	 * those children run with the gate. Absent: no call is taken for a delegation.
+	 */
+	readonly delegation?: (call: ToolCall) => DelegationClass | null;
 }
+
+/** What a delegation is, as far as its tier goes. */
+export interface DelegationClass {
+	/** The launcher, in words (`pi-subagents`, `a pi process launcher`). */
+	readonly launcher: string;
+	/** True when every child it starts loads the gate (or it starts none). */
+	readonly gated: boolean;
+}
+
+/**
+ * A delegation whose children run with the gate does nothing itself but start them: everything they then do is
+ * decided by their own gate and forwarded here. What the call itself costs is model tokens, hence `spend` — not
+ * "unknown tool" (privileged), so that tightening `privileged` does not switch subagents off. A delegation whose
+ * children would run ungated keeps the unknown tool's tier and is guarded besides (adr/0011).
+ */
+export const GATED_DELEGATION_TIER: Tier = "spend";
 
 export function classifyAction(call: ToolCall, deps: ClassifyDeps): ClassifiedAction {
 	const paths = pathContext(call.cwd, deps.homeDir);
@@ -176,11 +197,24 @@ function configuredToolPart(tool: string, configured: unknown): ActionPart {
 		: { tier: HIGHEST_TIER, tierReason: `config: tool ${tool} has an invalid tier`, paths: [] };
 }
 
-function tierOfOtherTool(tool: string, deps: ClassifyDeps): { tier: Tier; reason: string } {
+function tierOfOtherTool(call: ToolCall, deps: ClassifyDeps): { tier: Tier; reason: string } {
+	const tool = call.tool;
 	const configured = ownEntry(deps.toolTiers, tool);
 	if (configured !== undefined) {
 		const part = configuredToolPart(tool, configured);
 		return { tier: part.tier, reason: part.tierReason };
+	}
+	let delegation: DelegationClass | null = null;
+	try {
+		delegation = deps.delegation?.(call) ?? null;
+	} catch {
+		return { tier: HIGHEST_TIER, reason: `whether ${tool} starts gated subagents could not be told` };
+	}
+	if (delegation?.gated === true) {
+		return {
+			tier: GATED_DELEGATION_TIER,
+			reason: `${tool} starts subagents through ${delegation.launcher}, each gated on its own: the call spends model tokens`,
+		};
 	}
 	let annotations: ToolAnnotations | undefined;
 	try {
@@ -207,7 +241,7 @@ function tierOfOtherTool(tool: string, deps: ClassifyDeps): { tier: Tier; reason
 const PATH_FIELDS = ["path", "file_path", "filePath"] as const;
 
 function classifyOtherTool(call: ToolCall, deps: ClassifyDeps, paths: PathContext): ActionPart {
-	const { tier, reason } = tierOfOtherTool(call.tool, deps);
+	const { tier, reason } = tierOfOtherTool(call, deps);
 	const access: PathAccess = tier === "read" ? "read" : "write";
 	const typed: string[] = [];
 	for (const field of PATH_FIELDS) {

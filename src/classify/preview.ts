@@ -92,9 +92,80 @@ function describe(
 			const parsed = lsInput().safeParse(input);
 			return parsed.success ? { text: `ls ${parsed.data.path ?? "."}`, max: PREVIEW_MAX } : undefined;
 		}
+		case "subagent": {
+			const text = delegationPreview(input);
+			return text === undefined ? undefined : { text, max: PREVIEW_MAX };
+		}
 		default:
 			return undefined;
 	}
+}
+
+/**
+ * A launcher call in words: `cleaner, task: Remove old logs`, `2 in parallel: a, task: … | b, task: …`,
+ * `chain: planner, task: … → worker, task: …`, `action list`; every other field follows as `key=value`, at the
+ * top and in each task, so nothing the call carries is hidden. Undefined when the input names no agent, task,
+ * task list or action (shown as JSON then).
+ */
+function delegationPreview(input: Readonly<Record<string, unknown>>): string | undefined {
+	const described = new Set<string>();
+	const parts: string[] = [];
+	const single = assignment(input, described);
+	if (single !== undefined) parts.push(single);
+	if (Array.isArray(input.tasks)) {
+		described.add("tasks");
+		parts.push(`${input.tasks.length} in parallel: ${input.tasks.map(describeItem).join(" | ")}`);
+	}
+	if (Array.isArray(input.chain)) {
+		described.add("chain");
+		parts.push(`chain: ${input.chain.map(describeItem).join(" → ")}`);
+	}
+	if (typeof input.action === "string") {
+		described.add("action");
+		parts.push(`action ${oneLine(input.action)}`);
+	}
+	if (parts.length === 0) return undefined;
+	return [...parts, ...otherFields(input, described)].join(" · ");
+}
+
+/** `agent, task: …` when the object names a string agent or task (recording which keys it used). */
+function assignment(item: Readonly<Record<string, unknown>>, described: Set<string>): string | undefined {
+	const { agent, task } = item;
+	if (typeof agent !== "string" && typeof task !== "string") return undefined;
+	if (typeof agent === "string") described.add("agent");
+	if (typeof task === "string") described.add("task");
+	const who = typeof agent === "string" ? oneLine(agent) : "(default agent)";
+	return typeof task === "string" ? `${who}, task: ${oneLine(task)}` : who;
+}
+
+function describeItem(item: unknown): string {
+	if (!isRecord(item)) return shownValue(item);
+	const described = new Set<string>();
+	const head = assignment(item, described);
+	if (head === undefined) return shownValue(item);
+	return [head, ...otherFields(item, described)].join(", ");
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function otherFields(record: Readonly<Record<string, unknown>>, described: ReadonlySet<string>): string[] {
+	return Object.entries(record)
+		.filter(([key]) => !described.has(key))
+		.map(([key, value]) => `${key}=${shownValue(value)}`);
+}
+
+function shownValue(value: unknown): string {
+	try {
+		return typeof value === "string" ? oneLine(value) : canonicalJson(value);
+	} catch {
+		return "(a value that cannot be shown)";
+	}
+}
+
+function oneLine(text: string): string {
+	return text.replace(/\s+/g, " ").trim();
 }
 
 function readRange(offset: number | undefined, limit: number | undefined): string {

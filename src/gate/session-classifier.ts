@@ -1,6 +1,6 @@
 import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
 import type { BashParser } from "../classify/bash/bash-parser.ts";
-import { classifyAction, type ToolAnnotations } from "../classify/classify-action.ts";
+import { classifyAction, type DelegationClass, type ToolAnnotations } from "../classify/classify-action.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import type { Tier } from "../policy/tier.ts";
 
@@ -12,6 +12,7 @@ export function sessionClassifier(
 	bash: BashParser,
 	homeDir: string,
 	annotations: (tool: string) => ToolAnnotations | undefined,
+	delegation: (call: ToolCall) => DelegationClass | null,
 ): (call: ToolCall, policy: EffectivePolicy) => ClassifiedAction {
 	let forPolicy: EffectivePolicy | null = null;
 	let toolTiers: Readonly<Record<string, Tier>> = {};
@@ -28,6 +29,7 @@ export function sessionClassifier(
 			toolTiers,
 			toolAnnotations: annotations,
 			homeDir,
+			delegation,
 		});
 	};
 }

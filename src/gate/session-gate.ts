@@ -24,6 +24,7 @@ import { publishPermissionsView } from "../commands/permissions-views.ts";
 import { HubServer, type ServedAsk, type ServerAnswer } from "../hub/hub-server.ts";
 import type { ParkedStore } from "../hub/parked-store.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
+import type { KnownLauncher } from "../launchers/known-launcher.ts";
 import { nodeFileView } from "../launchers/node-file-view.ts";
 import type { Origin } from "../origin/origin.ts";
 import { resolveOrigin } from "../origin/resolve-origin.ts";
@@ -162,7 +163,10 @@ export class SessionGate {
 			return current;
 		};
 		this.deps = loadBashParser().then((bash) => {
-			const classify = sessionClassifier(bash, homeDir, annotations);
+			const classify = sessionClassifier(bash, homeDir, annotations, (call) => {
+				const found = this.delegations.inspect(call);
+				return found && { launcher: launcherText(found.launcher), gated: found.verdict.gated };
+			});
 			return {
 				sessionId: this.sessionId,
 				origin: this.origin,
@@ -476,6 +480,10 @@ function gateError(tool: string, error: unknown): GateOutcome {
 		reason: gateErrorReason(`this ${tool} call`, message),
 		chain: [],
 	};
+}
+
+function launcherText(launcher: KnownLauncher): string {
+	return launcher.kind === "pi-subagents" ? "pi-subagents" : "a launcher that starts pi processes";
 }
 
 /** The agent name a launcher wrote into this session's system prompt (pi-subagents: `<active_agent name="…"/>`). */

@@ -32,6 +32,31 @@ describe("previewAction", () => {
 		expect(long).toMatch(/characters in all\)$/);
 	});
 
+	it("shows a delegation in words, with every field it carries", () => {
+		expect(previewAction("subagent", { agent: "cleaner", task: "Remove\n  old logs." })).toBe(
+			"cleaner, task: Remove old logs.",
+		);
+		expect(
+			previewAction("subagent", {
+				tasks: [{ agent: "a", task: "one", cwd: "/tmp/x" }, { task: "two" }, "odd"],
+				async: false,
+			}),
+		).toBe("3 in parallel: a, task: one, cwd=/tmp/x | (default agent), task: two | odd · async=false");
+		expect(previewAction("subagent", { chain: [{ agent: "p", task: "plan" }, { agent: "w" }] })).toBe(
+			"chain: p, task: plan → w",
+		);
+		expect(previewAction("subagent", { action: "list" })).toBe("action list");
+		expect(previewAction("subagent", { agent: { nested: true }, task: "t" })).toBe(
+			'(default agent), task: t · agent={"nested":true}',
+		);
+		expect(previewAction("subagent", { prompt: "no agent named" })).toBe(
+			'subagent {"prompt":"no agent named"}',
+		);
+		expect(
+			previewAction("subagent", { agent: "x", task: "use token=sk-abcdefabcdefabcdefabcdef" }),
+		).not.toContain("sk-abcdefabcdefabcdefabcdef");
+	});
+
 	it("caps very long bash commands with a visible marker", () => {
 		const preview = previewAction("bash", { command: `echo ${"a".repeat(BASH_PREVIEW_MAX * 3)}` });
 		expect(preview.length).toBeLessThan(BASH_PREVIEW_MAX + 60);

@@ -35,7 +35,7 @@ describe("node demo/run.ts --auto", () => {
 		expect(run.stdout).toContain("DEMO OK: 4 dialogs answered");
 		expect(dialogsIn(run.stdout)).toEqual([
 			{ heading: "Permission needed: write", answer: "Allow once" },
-			{ heading: "Permission needed: subagent (privileged)", answer: "Allow once" },
+			{ heading: "Permission needed: subagent (spend)", answer: "Allow once" },
 			{ heading: "Permission needed: bash (destructive)", answer: "Allow once" },
 			{ heading: "Permission needed: bash (destructive)", answer: "Deny" },
 		]);
@@ -59,7 +59,7 @@ describe("node demo/run.ts --auto", () => {
 		expect(rows.slice(0, 3)).toEqual([
 			"tool_call read read auto allow",
 			"tool_call write write ask allow",
-			"tool_call subagent privileged ask allow",
+			"tool_call subagent spend ask allow",
 		]);
 		// The two sides of the forwarded ask are written by two processes, in either order.
 		expect(rows.slice(3, 5).sort()).toEqual([

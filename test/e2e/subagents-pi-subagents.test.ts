@@ -67,7 +67,7 @@ describe("pi-subagents children with the gate in subagents.defaultExtensions", (
 			expect(victimExists(world)).toBe(false);
 			expect(run.dialogs.map((d) => isGuardAsk(d.request))).toEqual([false, false]);
 			const [own, forwarded] = run.dialogs.map((d) => d.request);
-			expect(own?.title).toContain("Permission needed: subagent (privileged)");
+			expect(own?.title).toContain("Permission needed: subagent (spend)");
 			expect(forwarded && isForwarded(forwarded)).toBe(true);
 			expect(forwarded?.title).toContain(`bash: ${RM}`);
 			expect(forwarded?.title).toContain("Requested by: subagent root ← delegate");
