@@ -144,6 +144,34 @@ describe("other tools", () => {
 		expect(writing.tier).toBe("privileged");
 	});
 
+	it("a delegation whose children are gated is spend; ungated, or when it cannot be told, the highest tier", () => {
+		const call = { agent: "cleaner", task: "tidy" };
+		const gated = classify("subagent", call, {
+			delegation: () => ({ launcher: "pi-subagents", gated: true }),
+		});
+		expect(gated.tier).toBe("spend");
+		expect(gated.parts[0]?.tierReason).toContain(
+			"starts subagents through pi-subagents, each gated on its own",
+		);
+		const ungated = classify("subagent", call, {
+			delegation: () => ({ launcher: "pi-subagents", gated: false }),
+		});
+		expect(ungated.tier).toBe("privileged");
+		const failing = classify("subagent", call, {
+			delegation: () => {
+				throw new Error("settings unreadable");
+			},
+		});
+		expect(failing.tier).toBe("privileged");
+		expect(classify("subagent", call).tier).toBe("privileged");
+		// The operator's tier for the tool still decides first.
+		const configured = classify("subagent", call, {
+			toolTiers: { subagent: "destructive" },
+			delegation: () => ({ launcher: "pi-subagents", gated: true }),
+		});
+		expect(configured.tier).toBe("destructive");
+	});
+
 	it("an invalid configured tier fails closed", () => {
 		const toolTiers: Record<string, Tier> = { ...JSON.parse('{"weird": "harmless"}') };
 		expect(classify("weird", {}, { toolTiers }).tier).toBe("privileged");
