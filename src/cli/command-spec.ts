@@ -25,7 +25,12 @@ export interface CommandResult {
 	readonly exitCode: ExitCode;
 	readonly data: Readonly<Record<string, unknown>>;
 	readonly text: string;
-	readonly failure?: { readonly kind: FailureKind; readonly message: string };
+	readonly failure?: {
+		readonly kind: FailureKind;
+		readonly message: string;
+		/** The text already says what failed: people get no second line on stderr (JSON still carries it). */
+		readonly shownInText?: boolean;
+	};
 }
 
 export interface CommandSpec {

@@ -50,7 +50,7 @@ function emit(io: CliIo, format: OutputFormat, command: string, result: CommandR
 		return result.exitCode;
 	}
 	if (result.text !== "") io.stdout(`${result.text}\n`);
-	if (result.failure) {
+	if (result.failure && result.failure.shownInText !== true) {
 		const name = command === "pi-permission-hub" ? command : `pi-permission-hub ${command}`;
 		io.stderr(`${name}: ${result.failure.message}\n`);
 	}

@@ -1,11 +1,21 @@
 import type { ConfigScope } from "./config-schema.ts";
 import { describeJsonPath } from "./json-path.ts";
 
-/** One thing wrong with a config file. `line` is 1-based; null when the problem has no place in the text. */
+/**
+ * One thing wrong with a config file. `line` and `column` are 1-based; `line` is null when the problem has no
+ * place in the text. `jsonPath` is the element the problem is in (`rules[3]`), "" for the top level.
+ */
 export interface ConfigIssue {
 	readonly jsonPath: string;
 	readonly line: number | null;
+	readonly column?: number;
 	readonly problem: string;
+}
+
+/** `line 4, column 7` (or just the line), for messages. */
+export function placeText(issue: Pick<ConfigIssue, "line" | "column">): string {
+	if (issue.line === null) return "";
+	return issue.column === undefined ? `line ${issue.line}` : `line ${issue.line}, column ${issue.column}`;
 }
 
 /**
@@ -17,6 +27,7 @@ export interface ConfigFileError {
 	readonly scope: ConfigScope;
 	readonly jsonPath: string;
 	readonly line: number | null;
+	readonly column?: number;
 	readonly problem: string;
 	readonly issues: readonly ConfigIssue[];
 	/** `config error in <file> at <path> (line N): <problem> (and N more problems)`. */
@@ -29,7 +40,8 @@ export function configFileError(
 	issues: readonly [ConfigIssue, ...ConfigIssue[]],
 ): ConfigFileError {
 	const [first] = issues;
-	const where = `${describeJsonPath(first.jsonPath)}${first.line === null ? "" : ` (line ${first.line})`}`;
+	const place = placeText(first);
+	const where = `${describeJsonPath(first.jsonPath)}${place === "" ? "" : ` (${place})`}`;
 	const more = issues.length - 1;
 	const tail = more === 0 ? "" : ` (and ${more} more problem${more === 1 ? "" : "s"})`;
 	return {
@@ -37,6 +49,7 @@ export function configFileError(
 		scope,
 		jsonPath: first.jsonPath,
 		line: first.line,
+		...(first.column === undefined ? {} : { column: first.column }),
 		problem: first.problem,
 		issues,
 		message: `config error in ${file} at ${where}: ${first.problem}${tail}`,

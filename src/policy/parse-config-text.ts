@@ -4,6 +4,8 @@
  */
 import {
 	findNodeAtLocation,
+	findNodeAtOffset,
+	getNodePath,
 	getNodeValue,
 	type Node,
 	type ParseError,
@@ -56,22 +58,17 @@ export function parseConfigText(text: string, file: string, scope: ConfigScope):
 	const lines = lineStarts(text);
 	const errors: ParseError[] = [];
 	const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
-	const [firstSyntax, ...moreSyntax] = errors.map(
-		(e): ConfigIssue => ({
-			jsonPath: "",
-			line: lineAt(lines, e.offset),
-			problem: `JSONC syntax error: ${describeParseError(printParseErrorCode(e.error))}`,
-		}),
-	);
+	const [firstSyntax, ...moreSyntax] = errors.map((e) => syntaxIssue(text, lines, root, e));
 	if (firstSyntax) return invalid([firstSyntax, ...moreSyntax]);
 	if (root === undefined) {
 		return invalid([{ jsonPath: "", line: 1, problem: "the file holds no JSON value" }]);
 	}
-	const lineOf = (path: JsonPathSegments): number => lineAt(lines, nodeOffset(root, path));
+	const place = (offset: number): { line: number; column: number } => placeAt(lines, offset);
+	const lineOf = (path: JsonPathSegments): number => place(nodeOffset(root, path)).line;
 	const duplicates = duplicateKeys(root).map(
 		({ path, offset }): ConfigIssue => ({
 			jsonPath: formatJsonPath(path),
-			line: lineAt(lines, offset),
+			...place(offset),
 			problem: `duplicate key ${JSON.stringify(path[path.length - 1])}`,
 		}),
 	);
@@ -83,13 +80,16 @@ export function parseConfigText(text: string, file: string, scope: ConfigScope):
 				describeZodIssue(issue, raw).map(
 					(p): ConfigIssue => ({
 						jsonPath: formatJsonPath(p.path),
-						line: lineOf(p.path),
+						...place(nodeOffset(root, p.path)),
 						problem: p.problem,
 					}),
 				),
 			);
 	const [first, ...rest] = [...duplicates, ...schemaIssues].sort(
-		(a, b) => (a.line ?? 0) - (b.line ?? 0) || a.jsonPath.localeCompare(b.jsonPath),
+		(a, b) =>
+			(a.line ?? 0) - (b.line ?? 0) ||
+			(a.column ?? 0) - (b.column ?? 0) ||
+			a.jsonPath.localeCompare(b.jsonPath),
 	);
 	if (first) return invalid([first, ...rest]);
 	if (!parsed.success) {
@@ -98,8 +98,77 @@ export function parseConfigText(text: string, file: string, scope: ConfigScope):
 	return { status: "loaded", file, scope, config: parsed.data, lineOf };
 }
 
-function describeParseError(code: string): string {
-	return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+/**
+ * What a syntax error means, in words; whether it shows at the end of what came before it (where the missing
+ * character belongs); and, for an unclosed object or list, which kind of element it is about.
+ */
+const SYNTAX: Readonly<
+	Record<string, { readonly problem: string; readonly after?: true; readonly open?: "object" | "array" }>
+> = {
+	CommaExpected: { problem: "a comma is missing after this", after: true },
+	ColonExpected: { problem: "a colon is missing after this key", after: true },
+	ValueExpected: { problem: "a value is missing here", after: true },
+	PropertyNameExpected: { problem: "a key in double quotes is expected here" },
+	CloseBraceExpected: { problem: "an object is not closed: a } is missing", after: true, open: "object" },
+	CloseBracketExpected: { problem: "a list is not closed: a ] is missing", after: true, open: "array" },
+	EndOfFileExpected: { problem: "there is more text after the config's closing }" },
+	InvalidSymbol: { problem: "this is not JSON (a stray character or an unquoted word)" },
+	UnexpectedEndOfString: { problem: 'a string is not closed: a " is missing' },
+	UnexpectedEndOfComment: { problem: "a /* comment is not closed" },
+	InvalidCommentToken: { problem: "an invalid comment" },
+	UnexpectedEndOfNumber: { problem: "a number is cut off" },
+	InvalidNumberFormat: { problem: "an invalid number" },
+	InvalidUnicode: { problem: "an invalid \\u escape in a string" },
+	InvalidEscapeCharacter: { problem: "an invalid \\ escape in a string" },
+	InvalidCharacter: { problem: "a control character inside a string" },
+};
+
+/**
+ * A syntax error where a person would fix it: a missing comma, colon, value or bracket at the end of what came
+ * before (the parser notices at the next token, often on the next line), with the JSON path of the element it is
+ * in, from the partial tree the parser still builds.
+ */
+function syntaxIssue(
+	text: string,
+	lines: readonly number[],
+	root: Node | undefined,
+	error: ParseError,
+): ConfigIssue {
+	const name = printParseErrorCode(error.error);
+	const known = Object.hasOwn(SYNTAX, name) ? SYNTAX[name] : undefined;
+	const offset = known?.after ? endOfPreviousToken(text, error.offset) : error.offset;
+	const inside = known?.after ? Math.max(0, offset - 1) : offset;
+	let node = root === undefined ? undefined : findNodeAtOffset(root, inside, true);
+	// Nothing parsed where the error is (a stray word as a value): the element is the one just before it.
+	if (root !== undefined && (node === undefined || node === root) && !known?.after) {
+		node = findNodeAtOffset(root, Math.max(0, endOfPreviousToken(text, offset) - 1), true) ?? node;
+	}
+	const open = known?.open;
+	if (open !== undefined) {
+		// The innermost element of that kind that is still open: a closed one ends in its bracket.
+		const close = open === "object" ? "}" : "]";
+		while (node !== undefined && (node.type !== open || text[node.offset + node.length - 1] === close))
+			node = node.parent;
+	}
+	return {
+		jsonPath: formatJsonPath(node === undefined ? [] : elementPath(node)),
+		...placeAt(lines, offset),
+		problem: `JSONC syntax error: ${known?.problem ?? "the text cannot be read as JSON here"}`,
+	};
+}
+
+/** The path of a node; for a property (a key whose value is missing or broken), the path of its key. */
+function elementPath(node: Node): JsonPathSegments {
+	const key = node.type === "property" ? node.children?.[0] : undefined;
+	return getNodePath(key ?? node);
+}
+
+/** Just past the last character before `offset` that is neither white space nor inside a comment. */
+function endOfPreviousToken(text: string, offset: number): number {
+	const code = stripComments(text.slice(0, offset), " ");
+	let end = code.length;
+	while (end > 0 && /\s/.test(code[end - 1] ?? "")) end--;
+	return end;
 }
 
 function lineStarts(text: string): number[] {
@@ -108,7 +177,8 @@ function lineStarts(text: string): number[] {
 	return starts;
 }
 
-function lineAt(starts: readonly number[], offset: number): number {
+/** 1-based line and column of `offset` (columns count UTF-16 code units, as editors' JSON tools do). */
+function placeAt(starts: readonly number[], offset: number): { line: number; column: number } {
 	let lo = 0;
 	let hi = starts.length - 1;
 	while (lo < hi) {
@@ -116,7 +186,7 @@ function lineAt(starts: readonly number[], offset: number): number {
 		if ((starts[mid] ?? 0) <= offset) lo = mid;
 		else hi = mid - 1;
 	}
-	return lo + 1;
+	return { line: lo + 1, column: offset - (starts[lo] ?? 0) + 1 };
 }
 
 /** Offset of the node at `path`, falling back to the nearest ancestor; a property's key line wins over its value's. */

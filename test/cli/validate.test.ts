@@ -20,7 +20,14 @@ const reportSchema = z.object({
 	file: z.string(),
 	scope: z.enum(["user", "project"]),
 	valid: z.boolean(),
-	problems: z.array(z.object({ json_path: z.string(), line: z.number().nullable(), problem: z.string() })),
+	problems: z.array(
+		z.object({
+			json_path: z.string(),
+			line: z.number().nullable(),
+			column: z.number().nullable(),
+			problem: z.string(),
+		}),
+	),
 	warnings: z.array(z.object({ json_path: z.string(), line: z.number().nullable(), warning: z.string() })),
 });
 
@@ -66,34 +73,48 @@ describe("validate", () => {
 		expect(json).toMatchObject({ ok: false, error: { kind: "invalid" } });
 		const report = reportSchema.parse(json);
 		expect(report.file).toBe(config);
-		expect(report.problems.map((p) => [p.json_path, p.line])).toEqual([
-			["rules[0].action", 4],
-			["rules[1].reasn", 5],
-			["tiers.write", 7],
+		expect(report.problems.map((p) => [p.json_path, p.line, p.column])).toEqual([
+			["rules[0].action", 4, 46],
+			["rules[1].reasn", 5, 63],
+			["tiers.write", 7, 13],
 		]);
 		expect(report.problems[1]?.problem).toBe('unknown key "reasn"');
 
 		const text = await runCli(sb, ["validate"]);
 		expect(text.code).toBe(1);
 		expect(text.stdout).toContain(`${config} is not a valid user config: 3 problems.`);
-		expect(text.stdout).toContain('  line 5, rules[1].reasn: unknown key "reasn"');
-		expect(text.stderr).toContain(`is not a valid user config`);
+		expect(text.stdout).toContain('  line 5, column 63, rules[1].reasn: unknown key "reasn"');
+		// One line per problem, after the one that says how many: nothing repeated on stderr.
+		expect(text.stdout.trim().split("\n")).toHaveLength(4);
+		expect(text.stderr).toBe("");
 
 		const run = await piRun(sb, [bash("ls")]);
-		expect(run.toolResults[0]?.text).toContain(`config error in ${config} at rules[0].action (line 4)`);
+		expect(run.toolResults[0]?.text).toContain(
+			`config error in ${config} at rules[0].action (line 4, column 46)`,
+		);
 	});
 
-	it("reports a JSONC syntax error with its line", async () => {
+	it("reports a JSONC syntax error where it is, inside the element it is in", async () => {
 		const sb = await cliSandbox();
-		await sb.writeWorkFile("broken.json", '{\n\t"rules": [\n\t\t{ "surface": "command", ]\n}\n');
+		await sb.writeWorkFile(
+			"broken.json",
+			'{\n\t"rules": [\n\t\t{ "surface": "command", "pattern": "ls", "action": "allow" }\n\t\t{ "surface": "command", "pattern": "pwd", "action": "allow" }\n\t]\n}\n',
+		);
 		const { code, json } = await runCliJson(sb, ["validate", "broken.json"]);
 		expect(code).toBe(1);
-		const [problem] = reportSchema.parse(json).problems;
-		expect(problem).toMatchObject({
-			json_path: "",
-			line: 3,
-			problem: expect.stringContaining("JSONC syntax error"),
-		});
+		expect(reportSchema.parse(json).problems).toEqual([
+			{
+				json_path: "rules[0]",
+				line: 3,
+				column: 63,
+				problem: "JSONC syntax error: a comma is missing after this",
+			},
+		]);
+		const text = await runCli(sb, ["validate", "broken.json"]);
+		expect(text.stdout).toContain(
+			"  line 3, column 63, rules[0]: JSONC syntax error: a comma is missing after this",
+		);
+		expect(text.stderr).toBe("");
 	});
 
 	it("checks a project file with the project schema", async () => {

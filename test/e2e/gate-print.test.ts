@@ -211,7 +211,7 @@ describe("config errors fail closed", () => {
 
 		const [result] = run.toolResults;
 		expect(result?.isError).toBe(true);
-		expect(result?.text).toContain(`config error in ${config} at the top level (line 3)`);
+		expect(result?.text).toContain(`config error in ${config} at rules[0] (line 3, column 27)`);
 		expect(result?.text).toContain("syntax error");
 		expect(result?.text).toContain("all tool calls are blocked until it is fixed");
 		const [entry] = await auditEntries(sb, 1);

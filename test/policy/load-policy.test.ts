@@ -98,7 +98,7 @@ describe("loading policy files", () => {
 		expect(decision.mode).toBe("deny");
 		if (decision.basis.kind !== "config_error") throw new Error("expected a config_error basis");
 		expect(configErrorBlockReason(decision.basis.error)).toBe(
-			`config error in ${w.userFile} at rules[0].action (line 3): must be one of "allow", "ask", "deny" (got "alow"); all tool calls are blocked until it is fixed`,
+			`config error in ${w.userFile} at rules[0].action (line 3, column 51): must be one of "allow", "ask", "deny" (got "alow"); all tool calls are blocked until it is fixed`,
 		);
 		// Even a parked approval cannot get through a broken config.
 		expect(decide(bash(["ls", "read"]), policy, ctx({ parkedApproval: APPROVED })).mode).toBe("deny");

@@ -14,7 +14,7 @@ function invalid(text: string, scope: ConfigScope = "user"): InvalidConfig {
 function issues(
 	text: string,
 	scope: ConfigScope = "user",
-): { jsonPath: string; line: number | null; problem: string }[] {
+): { jsonPath: string; line: number | null; column?: number; problem: string }[] {
 	return invalid(text, scope).error.issues.map((i) => ({ ...i }));
 }
 
@@ -74,9 +74,10 @@ describe("parsing config text", () => {
 		const error = invalid(text).error;
 		expect(error.jsonPath).toBe("rules[2].action");
 		expect(error.line).toBe(6);
+		expect(error.column).toBe(7);
 		expect(error.problem).toBe('must be one of "allow", "ask", "deny" (got "alow")');
 		expect(error.message).toBe(
-			`config error in ${FILE} at rules[2].action (line 6): must be one of "allow", "ask", "deny" (got "alow")`,
+			`config error in ${FILE} at rules[2].action (line 6, column 7): must be one of "allow", "ask", "deny" (got "alow")`,
 		);
 	});
 
@@ -88,9 +89,9 @@ describe("parsing config text", () => {
   "unanswerd": "deny"
 }`;
 		expect(issues(text)).toEqual([
-			{ jsonPath: "rules[0].action", line: 3, problem: 'missing required key "action"' },
-			{ jsonPath: "rules[0].acton", line: 3, problem: 'unknown key "acton"' },
-			{ jsonPath: "unanswerd", line: 5, problem: 'unknown key "unanswerd"' },
+			{ jsonPath: "rules[0].action", line: 3, column: 5, problem: 'missing required key "action"' },
+			{ jsonPath: "rules[0].acton", line: 3, column: 42, problem: 'unknown key "acton"' },
+			{ jsonPath: "unanswerd", line: 5, column: 3, problem: 'unknown key "unanswerd"' },
 		]);
 		expect(invalid(text).error.message).toMatch(/\(and 2 more problems\)$/);
 	});
@@ -108,6 +109,7 @@ describe("parsing config text", () => {
 			{
 				jsonPath: "agentRules.deny[1].name",
 				line: 5,
+				column: 26,
 				problem: 'a name is only allowed for kind "subagent" (the agent name) or "ci" (the provider)',
 			},
 		]);
@@ -135,6 +137,7 @@ describe("parsing config text", () => {
 		expect(issues(`{"dialogTimeoutSeconds": 1.5}`)[0]).toEqual({
 			jsonPath: "dialogTimeoutSeconds",
 			line: 1,
+			column: 2,
 			problem: "expected an integer, got a fractional number (1.5)",
 		});
 		expect(issues(`{"deferExpiryHours": 0}`)[0]?.problem).toBe("must be greater than 0");
@@ -155,21 +158,88 @@ describe("parsing config text", () => {
 			jsonPath: 'toolTiers["my-tool"]',
 		});
 		expect(issues(`{"rules": {}}`)[0]?.problem).toBe("expected an array, got an object");
-		expect(issues(`[]`)[0]).toEqual({ jsonPath: "", line: 1, problem: "expected an object, got an array" });
+		expect(issues(`[]`)[0]).toEqual({
+			jsonPath: "",
+			line: 1,
+			column: 1,
+			problem: "expected an object, got an array",
+		});
 	});
 
-	it("reports syntax errors with their line", () => {
-		const error = invalid(`{\n  "rules": [\n    { "surface": }\n  ]\n}`).error;
-		expect(error.line).toBe(3);
-		expect(error.problem).toMatch(/^JSONC syntax error: value expected/);
-		expect(error.message).toContain(`config error in ${FILE} at the top level (line 3)`);
+	describe("syntax errors, where a person fixes them, in the element they are in", () => {
+		const syntax = (text: string) =>
+			issues(text).map((i) => `${i.jsonPath} ${i.line}:${i.column} ${i.problem}`);
+
+		it("a missing comma between two rules: at the end of the first, not on the next line", () => {
+			const text = `{
+  "rules": [
+    { "surface": "command", "pattern": "ls", "action": "allow" },
+    { "surface": "command", "pattern": "pwd", "action": "allow" }
+    { "surface": "command", "pattern": "id", "action": "allow" }
+  ]
+}`;
+			expect(syntax(text)).toEqual(["rules[1] 4:66 JSONC syntax error: a comma is missing after this"]);
+			expect(invalid(text).error.message).toBe(
+				`config error in ${FILE} at rules[1] (line 4, column 66): JSONC syntax error: a comma is missing after this`,
+			);
+		});
+
+		it("a missing comma between two keys, with a comment in between", () => {
+			expect(
+				syntax(`{ "rules": [ { "surface": "write" // the kind
+  "pattern": "x", "action": "deny" } ] }`),
+			).toEqual(["rules[0].surface 1:34 JSONC syntax error: a comma is missing after this"]);
+		});
+
+		it("a missing colon, a missing value, a key without quotes", () => {
+			expect(
+				syntax(`{
+  "tiers" { "write": "ask" }
+}`)[0],
+			).toBe("tiers 2:10 JSONC syntax error: a colon is missing after this key");
+			expect(
+				syntax(`{
+  "rules": [
+    { "surface": }
+  ]
+}`),
+			).toEqual(["rules[0].surface 3:17 JSONC syntax error: a value is missing here"]);
+			expect(syntax(`{ tiers: {} }`)[0]).toBe(
+				" 1:3 JSONC syntax error: this is not JSON (a stray character or an unquoted word)",
+			);
+		});
+
+		it("an unclosed list and object at the end of the file: each at the end, naming the element left open", () => {
+			expect(
+				syntax(`{
+  "rules": [
+    { "surface": "tool", "pattern": "x", "action": "deny" }
+`),
+			).toEqual([
+				"rules 3:60 JSONC syntax error: a list is not closed: a ] is missing",
+				" 3:60 JSONC syntax error: an object is not closed: a } is missing",
+			]);
+		});
+
+		it("text after the end, an unclosed string, a stray word", () => {
+			expect(
+				syntax(`{ "tiers": {} }
+x`),
+			).toEqual([" 2:1 JSONC syntax error: this is not JSON (a stray character or an unquoted word)"]);
+			expect(syntax(`{ "unanswered": "deny }`)[0]).toBe(
+				'unanswered 1:17 JSONC syntax error: a string is not closed: a " is missing',
+			);
+			expect(syntax(`{ "unanswered": deny }`)[0]).toBe(
+				"unanswered 1:17 JSONC syntax error: this is not JSON (a stray character or an unquoted word)",
+			);
+		});
 	});
 
 	it("rejects a file with no JSON value, duplicate keys and oversized files", () => {
 		expect(invalid("// nothing but a comment\n").error.problem).toMatch(/holds no JSON value/);
 		expect(invalid("").error.problem).toMatch(/JSONC syntax error|holds no JSON value/);
 		expect(issues(`{\n  "tiers": {\n    "write": "deny",\n    "write": "auto"\n  }\n}`)).toEqual([
-			{ jsonPath: "tiers.write", line: 4, problem: 'duplicate key "write"' },
+			{ jsonPath: "tiers.write", line: 4, column: 5, problem: 'duplicate key "write"' },
 		]);
 		expect(invalid(`{"$schema": "${"x".repeat(MAX_CONFIG_BYTES)}"}`).error.problem).toMatch(/larger than/);
 	});

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { buildEffectivePolicy } from "../../policy/build-effective-policy.ts";
-import type { ConfigIssue } from "../../policy/config-error.ts";
+import { type ConfigIssue, placeText } from "../../policy/config-error.ts";
 import type { MissingConfig } from "../../policy/config-file-state.ts";
 import { expandHome, projectConfigPath, userConfigPath } from "../../policy/config-paths.ts";
 import type { ConfigScope } from "../../policy/config-schema.ts";
@@ -67,30 +67,37 @@ Options:
 			file,
 			scope,
 			valid,
-			problems: problems.map((p) => ({ json_path: p.jsonPath, line: p.line, problem: p.problem })),
+			problems: problems.map((p) => ({
+				json_path: p.jsonPath,
+				line: p.line,
+				column: p.column ?? null,
+				problem: p.problem,
+			})),
 			warnings: warnings.map((w) => ({ json_path: w.jsonPath, line: w.line, warning: w.message })),
 		};
 		const lines = [
 			valid
 				? `pi-permission-hub validate: ${file} is a valid ${scope} config${warnings.length > 0 ? ` (${plural(warnings.length, "warning")})` : ""}.`
 				: `pi-permission-hub validate: ${file} is not a valid ${scope} config: ${plural(problems.length, "problem")}.`,
-			...problems.map((p) => `  ${where(p.line, p.jsonPath)}: ${displayLine(p.problem, 1000)}`),
-			...warnings.map((w) => `  warning ${where(w.line, w.jsonPath)}: ${displayLine(w.message, 1000)}`),
+			...problems.map((p) => `  ${where(p, p.jsonPath)}: ${displayLine(p.problem, 1000)}`),
+			...warnings.map((w) => `  warning ${where(w, w.jsonPath)}: ${displayLine(w.message, 1000)}`),
 		];
 		if (!valid) {
 			return {
 				exitCode: 1,
 				data,
 				text: lines.join("\n"),
-				failure: { kind: "invalid", message: `${file} is not a valid ${scope} config` },
+				// The text already says so, one line per problem: no second summary on stderr.
+				failure: { kind: "invalid", message: `${file} is not a valid ${scope} config`, shownInText: true },
 			};
 		}
 		return { exitCode: 0, data, text: lines.join("\n") };
 	},
 };
 
-function where(line: number | null, jsonPath: string): string {
-	return `${line === null ? "" : `line ${line}, `}${displayLine(describeJsonPath(jsonPath), 300)}`;
+function where(place: Pick<ConfigIssue, "line" | "column">, jsonPath: string): string {
+	const at = placeText(place);
+	return `${at === "" ? "" : `${at}, `}${displayLine(describeJsonPath(jsonPath), 300)}`;
 }
 
 function readConfigText(file: string): string {
