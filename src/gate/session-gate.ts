@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type {
 	BeforeAgentStartEvent,
 	ExtensionAPI,
@@ -24,6 +25,7 @@ import { publishPermissionsView } from "../commands/permissions-views.ts";
 import { HubServer, type ServedAsk, type ServerAnswer } from "../hub/hub-server.ts";
 import type { ParkedStore } from "../hub/parked-store.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
+import { gatePackageAt } from "../launchers/gate-package.ts";
 import type { KnownLauncher } from "../launchers/known-launcher.ts";
 import { nodeFileView } from "../launchers/node-file-view.ts";
 import type { Origin } from "../origin/origin.ts";
@@ -31,6 +33,7 @@ import { resolveOrigin } from "../origin/resolve-origin.ts";
 import { resolveAgentDir } from "../policy/config-paths.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { createPolicyStore, type PolicyStore } from "../policy/policy-store.ts";
+import { refreshSchemaCopies } from "../policy/schema-copy.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { gateErrorReason } from "./block-reason.ts";
 import { BlockedCalls } from "./blocked-calls.ts";
@@ -230,6 +233,7 @@ export class SessionGate {
 					},
 				}),
 		);
+		if (this.hub.parent.kind !== "child") this.refreshSchemas();
 		if (hasUI && !this.hub.forwards) {
 			const requests = this.hub.parkedForThisProject().map((e) => e.request);
 			// Detached: the session starts now, the summary waits its turn in the dialog queue.
@@ -244,6 +248,15 @@ export class SessionGate {
 				this.hub.log.write("server.parked_summary_failed", { error: String(error) }),
 			);
 		}
+	}
+
+	/** The JSON Schemas next to the user config, for `"$schema": "./config.schema.json"`; in the background. */
+	private refreshSchemas(): void {
+		const root = gatePackageAt(fileURLToPath(import.meta.url), nodeFileView)?.root;
+		if (root === undefined) return;
+		refreshSchemaCopies(this.agentDir, root).catch((error: unknown) =>
+			this.hub.log.write("gate.schema_copy_failed", { error: String(error) }),
+		);
 	}
 
 	/** A parked ask offered to this session's human again: pending (in the status) until it is settled. */

@@ -102,10 +102,14 @@ export const SURFACE_MATCHES: Readonly<Record<RuleSurface, string>> = {
 	"outside-cwd": "each path the call touches outside the session's working directory",
 };
 
-const SCHEMA_URL = "https://unpkg.com/pi-permission-hub/schema/";
+/**
+ * The gate keeps its JSON Schemas next to the user config (`refreshSchemaCopies`): the user file names its copy
+ * relatively, a project file (elsewhere on disk) by its absolute path.
+ */
+const PROJECT_SCHEMA_COPY = `/home/me/.pi/agent/pi-permission-hub/${JSON_SCHEMA_FILES.project}`;
 
 const USER_EXAMPLE = `{
-	"$schema": "${SCHEMA_URL}${JSON_SCHEMA_FILES.user}",
+	"$schema": "./${JSON_SCHEMA_FILES.user}",
 	"rules": [
 		{
 			"surface": "command",
@@ -136,7 +140,7 @@ const USER_EXAMPLE = `{
 }`;
 
 const PROJECT_EXAMPLE = `{
-	"$schema": "${SCHEMA_URL}${JSON_SCHEMA_FILES.project}",
+	"$schema": "${PROJECT_SCHEMA_COPY}",
 	"rules": [
 		{ "surface": "write", "pattern": "migrations/**", "action": "ask", "reason": "migrations are reviewed" },
 		{ "surface": "command", "pattern": "npm publish *", "action": "deny" }

@@ -66,10 +66,12 @@ function header(): string {
 		"",
 		"- Both files are JSONC: comments and trailing commas are allowed.",
 		"- Every object is strict: an unknown or misspelt key is an error, not a silently ignored setting.",
-		"- An invalid file blocks every tool call, with one message naming the file, the JSON path and the line, until it is fixed.",
+		"- An invalid file blocks every tool call, with one message naming the file, the JSON path, the line and the column, until it is fixed.",
 		"  A change takes effect on the next tool call. `pi-permission-hub validate` checks a file the same way.",
 		`- Editors can check a file against the JSON Schemas generated from the same schema: [\`schema/${JSON_SCHEMA_FILES.user}\`](../schema/${JSON_SCHEMA_FILES.user})`,
-		`  and [\`schema/${JSON_SCHEMA_FILES.project}\`](../schema/${JSON_SCHEMA_FILES.project}). Name one in \`"$schema"\`.`,
+		`  and [\`schema/${JSON_SCHEMA_FILES.project}\`](../schema/${JSON_SCHEMA_FILES.project}). The gate keeps a copy of both next to the`,
+		`  user config (written when a session starts and by \`validate\`), so the user file names \`"$schema": "./${JSON_SCHEMA_FILES.user}"\``,
+		"  whatever way the package was installed; a project file names the copy by its absolute path.",
 	);
 }
 

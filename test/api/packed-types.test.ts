@@ -60,8 +60,14 @@ export default function consumer(pi: ExtensionAPI): void {
 }
 `;
 
+/** The TypeScript code blocks of a markdown file of this repository. */
+function tsBlocks(file: string): string[] {
+	const markdown = readFileSync(path.join(REPO_ROOT, file), "utf8");
+	return [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? "");
+}
+
 describe("the packed package's types", () => {
-	it("a consumer extension compiles against the tarball npm pack produces", () => {
+	it("a consumer extension, and the examples in README.md and docs/api.md, compile against the tarball npm pack produces", () => {
 		const packDir = path.join(work, "pack");
 		mkdirSync(packDir);
 		execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", packDir], {
@@ -90,6 +96,16 @@ describe("the packed package's types", () => {
 		}
 		writeFileSync(path.join(consumer, "package.json"), JSON.stringify({ name: "consumer", type: "module" }));
 		writeFileSync(path.join(consumer, "index.ts"), CONSUMER);
+		// The examples the README and docs/api.md show must compile against the package as published, too.
+		const examples = [...tsBlocks("README.md"), ...tsBlocks(path.join("docs", "api.md"))];
+		expect(examples.length).toBeGreaterThanOrEqual(2);
+		examples.forEach((text, index) => {
+			writeFileSync(path.join(consumer, `example-${index}.ts`), text);
+		});
+		symlinkSync(
+			path.join(REPO_ROOT, "node_modules", "@types"),
+			path.join(consumer, "node_modules", "@types"),
+		);
 		writeFileSync(
 			path.join(consumer, "tsconfig.json"),
 			JSON.stringify({
@@ -100,9 +116,9 @@ describe("the packed package's types", () => {
 					strict: true,
 					noEmit: true,
 					skipLibCheck: true,
-					types: [],
+					types: ["node"],
 				},
-				files: ["index.ts"],
+				files: ["index.ts", ...examples.map((_, index) => `example-${index}.ts`)],
 			}),
 		);
 		const tsc = path.join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");

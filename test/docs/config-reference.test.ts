@@ -22,43 +22,13 @@ import { loadPolicy } from "../../src/policy/load-policy.ts";
 import { parseConfigText } from "../../src/policy/parse-config-text.ts";
 import { DEFAULT_GRANT_CEILING, defaultModeForTier, TIERS } from "../../src/policy/tier.ts";
 import { REPO_ROOT } from "../harness/paths.ts";
+import { type CodeBlock, configBlocks } from "./markdown-blocks.ts";
 
 const committed = readFileSync(path.join(REPO_ROOT, CONFIG_REFERENCE_FILE), "utf8");
 const readme = readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
 const userSchema = jsonSchemaOf(UserConfigSchema());
 const projectSchema = jsonSchemaOf(ProjectConfigSchema());
 const topLevelKeys = Object.keys(userSchema.properties ?? {});
-
-const CONFIG_MARKERS = ["rules", "tiers", "agentRules", "authorizerChain"];
-
-interface CodeBlock {
-	readonly lang: string;
-	readonly text: string;
-	readonly line: number;
-}
-
-function codeBlocks(markdown: string): CodeBlock[] {
-	const blocks: CodeBlock[] = [];
-	for (const match of markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)) {
-		const line = markdown.slice(0, match.index).split("\n").length;
-		blocks.push({ lang: match[1] ?? "", text: match[2] ?? "", line });
-	}
-	return blocks;
-}
-
-/** JSON/JSONC blocks whose top level is an object with a key only a pi-permission-hub config has. */
-function configBlocks(markdown: string): CodeBlock[] {
-	return codeBlocks(markdown).filter((block) => {
-		if (block.lang !== "json" && block.lang !== "jsonc") return false;
-		const value: unknown = parseJsonc(block.text, [], { allowTrailingComma: true });
-		return (
-			typeof value === "object" &&
-			value !== null &&
-			!Array.isArray(value) &&
-			CONFIG_MARKERS.some((key) => Object.hasOwn(value, key))
-		);
-	});
-}
 
 /** A block that names the project schema is a project file; every other config block is a user file. */
 function scopeOf(block: CodeBlock): ConfigScope {
@@ -252,10 +222,14 @@ describe("README.md and the config schema", () => {
 
 	it("names no config key that does not exist", () => {
 		const known = propertyNames(userSchema);
-		const configSection = section(readme, "## Configuration");
-		// camelCase spans in the Configuration section name config keys (other sections also describe the keys of
-		// other tools, e.g. a subagent launcher's settings, which this schema rightly does not have).
-		const spans = inlineCode(configSection).filter((span) => /^"?\$?[a-z]+[A-Z]/.test(span));
+		const configSections = ["## A first policy", "## The dialog"].map((heading) => section(readme, heading));
+		expect(configSections.every((text) => text !== "")).toBe(true);
+		// camelCase spans in these sections name config keys (other sections also describe the keys of other
+		// tools, e.g. a subagent launcher's settings, which this schema rightly does not have).
+		const spans = configSections
+			.flatMap((text) => inlineCode(text))
+			.filter((span) => /^"?\$?[a-z]+[A-Z]/.test(span));
+		expect(spans.length).toBeGreaterThan(0);
 		const unknown = spans.filter((span) => {
 			const path = /^"?([$\w.-]+)"?/.exec(span)?.[1] ?? "";
 			return path.split(".").some((segment) => !known.has(segment));

@@ -122,6 +122,13 @@ describe("npm pack, then install into an isolated agent dir", () => {
 		expect(auditOf(sb)).toMatchObject([
 			{ tool: "bash", preview: "rm -f victim.txt", outcome: "pending", origin: { kind: "headless" } },
 		]);
+		// The installed copy keeps its schema next to the user config, for `"$schema": "./config.schema.json"`.
+		await expect
+			.poll(() => existsSync(path.join(sb.agentDir, "pi-permission-hub", "config.schema.json")))
+			.toBe(true);
+		expect(readFileSync(path.join(sb.agentDir, "pi-permission-hub", "config.schema.json"), "utf8")).toBe(
+			readFileSync(path.join(installed, "schema", "config.schema.json"), "utf8"),
+		);
 
 		const pending = await installedCli(sb, ["pending", "--format", "json"]);
 		expect(pending.code, describeResult("pi-permission-hub pending", pending)).toBe(0);

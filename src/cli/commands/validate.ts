@@ -8,9 +8,11 @@ import type { PolicyWarning } from "../../policy/effective-policy.ts";
 import { fsErrorCode } from "../../policy/fs-error-code.ts";
 import { describeJsonPath } from "../../policy/json-path.ts";
 import { MAX_CONFIG_BYTES, parseConfigText } from "../../policy/parse-config-text.ts";
+import { refreshSchemaCopies } from "../../policy/schema-copy.ts";
 import { CliError, errorMessage, usageError } from "../cli-error.ts";
 import type { CommandSpec } from "../command-spec.ts";
 import { displayLine, plural } from "../display-text.ts";
+import { ownPackageRoot } from "../doctor/own-package.ts";
 import { readCappedText } from "../read-capped-text.ts";
 
 export const validateCommand: CommandSpec = {
@@ -42,6 +44,10 @@ Options:
 					? resolve(io.cwd, expandHome(input.args[0], io.homeDir))
 					: userConfigPath(input.agentDir);
 
+		// The schema an editor checks the file against, next to the user config (`"$schema": "./config.schema.json"`).
+		if (project === undefined && input.args[0] === undefined) {
+			await refreshSchemaCopies(input.agentDir, ownPackageRoot()).catch(() => undefined);
+		}
 		const text = readConfigText(file);
 		const parsed = parseConfigText(text, file, scope);
 		let problems: readonly ConfigIssue[];

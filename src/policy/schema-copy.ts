@@ -1,0 +1,35 @@
+import { mkdir, readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import writeFileAtomic from "write-file-atomic";
+import { JSON_SCHEMA_FILES } from "./config-json-schema.ts";
+import { userConfigPath } from "./config-paths.ts";
+
+/**
+ * The JSON Schemas of the running copy of the package, kept next to the user config
+ * (`<agent dir>/pi-permission-hub/config.schema.json`), so that `"$schema": "./config.schema.json"` resolves in an
+ * editor however the package was installed (a checkout, a tarball folder, pi's npm directory) and describes the
+ * version that validates the file. Written only when missing or different. Resolves with what it did; rejects on
+ * an I/O error (the caller logs it: a missing schema copy never affects a decision).
+ */
+export async function refreshSchemaCopies(
+	agentDir: string,
+	packageRoot: string,
+): Promise<"written" | "current"> {
+	let wrote = false;
+	const dir = dirname(userConfigPath(agentDir));
+	for (const name of Object.values(JSON_SCHEMA_FILES)) {
+		const shipped = await readFile(join(packageRoot, "schema", name), "utf8");
+		const target = join(dir, name);
+		const present = await readFile(target, "utf8").catch(() => null);
+		if (present === shipped) continue;
+		await mkdir(dir, { recursive: true, mode: 0o700 });
+		await writeFileAtomic(target, shipped, { mode: 0o644 });
+		wrote = true;
+	}
+	return wrote ? "written" : "current";
+}
+
+/** Where `refreshSchemaCopies` puts the user schema, for messages. */
+export function schemaCopyPath(agentDir: string): string {
+	return join(dirname(userConfigPath(agentDir)), JSON_SCHEMA_FILES.user);
+}
