@@ -50,6 +50,7 @@ export async function prepareDecision(): Promise<DecisionSetup> {
 		toolTiers: Object.fromEntries([...policy.toolTiers].map(([tool, a]) => [tool, a.tier])),
 		toolAnnotations: () => undefined,
 		homeDir: world.home,
+		agentDir: world.agentDir,
 	};
 	const call: ToolCall = { tool: "bash", input: { command: FIVE_COMMAND_CHAIN }, cwd: world.project };
 	const action = classifyAction(call, deps);

@@ -1,4 +1,5 @@
 import type { Tier } from "../policy/tier.ts";
+import type { PathGuard } from "./guarded-paths.ts";
 
 /** One tool call as pi hands it to the gate. */
 export interface ToolCall {
@@ -20,6 +21,8 @@ export interface PathTouch {
 	readonly resolved: string;
 	/** True when either form lies outside the session cwd. */
 	readonly outsideCwd: boolean;
+	/** Set when the path is one the gate guards for itself (guarded-paths.ts). */
+	readonly guard?: PathGuard;
 }
 
 /** One simple command found anywhere in a bash program, after unwrapping wrappers. */
@@ -49,6 +52,8 @@ export interface ActionPart {
 	 * the write tool's; a command with effects beyond its paths is allowed only by a command rule.
 	 */
 	readonly knownEffects?: true;
+	/** The strictest guard of its paths: only a human may allow it, or it is refused (guarded-paths.ts). */
+	readonly guard?: PathGuard;
 }
 
 export interface ClassifiedAction {

@@ -21,6 +21,7 @@ import {
 	readInput,
 	writeInput,
 } from "./builtin-tools.ts";
+import { strictestGuard } from "./guarded-paths.ts";
 import { ownEntry } from "./own-entry.ts";
 import { makePathTouch, type PathContext, pathContext } from "./paths.ts";
 import { previewAction } from "./preview.ts";
@@ -41,6 +42,8 @@ export interface ClassifyDeps {
 	readonly toolTiers: Readonly<Record<string, Tier>>;
 	readonly toolAnnotations: (tool: string) => ToolAnnotations | undefined;
 	readonly homeDir: string;
+	/** pi's agent dir: the gate guards its files (guarded-paths.ts). */
+	readonly agentDir: string;
 	/**
 	 * Whether the call starts subagents through a known launcher (the delegation guard's finding), and whether
 	 * those children run with the gate. Absent: no call is taken for a delegation.
@@ -65,7 +68,7 @@ export interface DelegationClass {
 export const GATED_DELEGATION_TIER: Tier = "spend";
 
 export function classifyAction(call: ToolCall, deps: ClassifyDeps): ClassifiedAction {
-	const paths = pathContext(call.cwd, deps.homeDir);
+	const paths = pathContext(call.cwd, deps.homeDir, deps.agentDir);
 	const { parts, input } = isBuiltInTool(call.tool)
 		? classifyBuiltIn(call, deps, paths)
 		: { parts: [classifyOtherTool(call, deps, paths)], input: call.input };
@@ -73,16 +76,23 @@ export function classifyAction(call: ToolCall, deps: ClassifyDeps): ClassifiedAc
 	if (isBuiltInTool(call.tool) && configured !== undefined) {
 		parts.push(configuredToolPart(call.tool, configured));
 	}
-	const tier = tierOfParts(parts);
+	const guarded = parts.map(withGuardOfPaths);
+	const tier = tierOfParts(guarded);
 	return {
 		tool: call.tool,
 		input,
 		cwd: call.cwd,
 		tier,
-		parts,
+		parts: guarded,
 		hash: actionHash({ tool: call.tool, input, cwd: call.cwd, tier }),
 		preview: previewAction(call.tool, call.input),
 	};
+}
+
+/** A part that touches a guarded path carries the strictest such guard (guarded-paths.ts). */
+function withGuardOfPaths(part: ActionPart): ActionPart {
+	const guard = strictestGuard(part.paths.map((touch) => touch.guard));
+	return guard === null ? part : { ...part, guard };
 }
 
 interface Classified {

@@ -6,6 +6,7 @@
 import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
 import type { PathAccess, PathTouch } from "./action.ts";
+import { guardOfTouch, type PathGuard } from "./guarded-paths.ts";
 
 /** Where relative paths resolve: a known absolute directory, or one known only at run time (`cd "$X"`). */
 export type EffectiveCwd =
@@ -18,6 +19,8 @@ export interface PathContext {
 	/** realpath of `sessionCwd` (computed once per action by `pathContext`). */
 	readonly sessionCwdReal: string;
 	readonly homeDir: string;
+	/** pi's agent dir: where the gate's own files are (guarded-paths.ts). */
+	readonly agentDir: string;
 	/** Resolutions already made for this action (a long program names the same paths many times). */
 	readonly resolvedCache: Map<string, string | undefined>;
 	/** realpaths of the existing directories and files met so far in this action (see `realpathOfLongestPrefix`). */
@@ -25,13 +28,14 @@ export interface PathContext {
 }
 
 /** A context for one action: the file system is consulted once per distinct path. */
-export function pathContext(sessionCwd: string, homeDir: string): PathContext {
+export function pathContext(sessionCwd: string, homeDir: string, agentDir: string): PathContext {
 	const absoluteCwd = path.resolve(sessionCwd);
 	const realpaths = new Map<string, string>();
 	return {
 		sessionCwd: absoluteCwd,
 		sessionCwdReal: realpathOfCwd(absoluteCwd, realpaths) ?? absoluteCwd,
 		homeDir,
+		agentDir,
 		resolvedCache: new Map(),
 		realpaths,
 	};
@@ -60,12 +64,12 @@ export function makePathTouch(
 	value: string = typed,
 ): PathTouch {
 	if (value === "" || value.includes("\0")) {
-		return { access, typed, absolute: value, resolved: value, outsideCwd: true };
+		return unknownPlace({ access, typed, absolute: value, resolved: value, outsideCwd: true });
 	}
 	const expanded = expandHome(value, context.homeDir);
 	if (!path.isAbsolute(expanded) && !cwd.known) {
 		const unresolvable = `${cwd.label}/${expanded}`;
-		return { access, typed, absolute: unresolvable, resolved: unresolvable, outsideCwd: true };
+		return unknownPlace({ access, typed, absolute: unresolvable, resolved: unresolvable, outsideCwd: true });
 	}
 	const base = cwd.known ? cwd.dir : "/";
 	const absolute = path.resolve(base, expanded);
@@ -76,14 +80,35 @@ export function makePathTouch(
 		resolved = realpathOfLongestPrefix(raw, context.realpaths);
 		context.resolvedCache.set(raw, resolved);
 	}
-	if (resolved === undefined) return { access, typed, absolute, resolved: absolute, outsideCwd: true };
+	const where = { agentDir: context.agentDir, homeDir: context.homeDir };
+	if (resolved === undefined) {
+		const touch = { access, typed, absolute, resolved: absolute, outsideCwd: true };
+		return withGuard(touch, guardOfTouch(touch, where));
+	}
 	const outsideCwd = !isWithinSession(absolute, context) || !isWithinSession(resolved, context);
-	return { access, typed, absolute, resolved, outsideCwd };
+	const touch = { access, typed, absolute, resolved, outsideCwd };
+	return withGuard(touch, guardOfTouch(touch, where));
+}
+
+function withGuard(touch: PathTouch, guard: PathGuard | null): PathTouch {
+	return guard === null ? touch : { ...touch, guard };
+}
+
+/**
+ * A path whose place is known only at run time: a write there could be any file, the guarded ones included, so
+ * only a human may allow it.
+ */
+function unknownPlace(touch: PathTouch): PathTouch {
+	if (touch.access !== "write") return touch;
+	return withGuard(touch, {
+		kind: "human",
+		reason: `writes ${touch.typed}, a path known only at run time, which could be one the gate guards`,
+	});
 }
 
 /** A path the command will touch but that is known only at run time (`rm "$F"`). */
 export function unresolvedPathTouch(typed: string, access: PathAccess): PathTouch {
-	return { access, typed, absolute: typed, resolved: typed, outsideCwd: true };
+	return unknownPlace({ access, typed, absolute: typed, resolved: typed, outsideCwd: true });
 }
 
 /** The directory a `cd` argument leads to, or undefined when it cannot be known statically. */

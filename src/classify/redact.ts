@@ -77,18 +77,18 @@ const REDACTIONS: readonly Redaction[] = [
 			String.raw`((?<![A-Za-z0-9_-])"?[A-Za-z0-9_-]*${SECRET_NAME}[A-Za-z0-9_-]*"?\s*:\s*(?:(?:Bearer|Basic|Token)\s+)?)${VALUE}`,
 			"gi",
 		),
-		replace: (_match, prefix) => `${prefix}${REDACTED}`,
+		replace: redactValue,
 		needs: SECRET_NAME_WORDS,
 	},
 	// NAME=value and --name=value / --name value.
 	{
 		pattern: new RegExp(`((?<![A-Za-z0-9_])[A-Za-z0-9_]*${SECRET_NAME}[A-Za-z0-9_]*=)${VALUE}`, "gi"),
-		replace: (_match, prefix) => `${prefix}${REDACTED}`,
+		replace: redactValue,
 		needs: SECRET_NAME_WORDS,
 	},
 	{
 		pattern: new RegExp(String.raw`(\s--?[A-Za-z0-9_-]*${SECRET_NAME}[A-Za-z0-9_-]*\s+)(?!-)${VALUE}`, "gi"),
-		replace: (_match, prefix) => `${prefix}${REDACTED}`,
+		replace: redactValue,
 		needs: SECRET_NAME_WORDS,
 	},
 	// curl -u user:password
@@ -100,6 +100,14 @@ const REDACTIONS: readonly Redaction[] = [
 		needs: ["mysql", "mariadb"],
 	},
 ];
+
+/** Code that runs (`$(…)`, backquotes, `<(…)`): a human must see it, whatever it is assigned to. */
+const RUNS_CODE = /\$\(|`|[<>]\(/;
+
+/** `NAME=value` with the value hidden, unless the value is code: secrets are redacted, never commands. */
+function redactValue(match: string, prefix: string): string {
+	return RUNS_CODE.test(match.slice(prefix.length)) ? match : `${prefix}${REDACTED}`;
+}
 
 /** Matches wherever some redaction could: text without a match needs no redaction at all. */
 const ANY_NEEDED = new RegExp(

@@ -10,6 +10,8 @@ export type FailureKind =
 	| "already_answered"
 	| "exists"
 	| "invalid"
+	/** A config the command needs is invalid: the gate would deny everything, and so the answer is not the policy's. */
+	| "config_invalid"
 	| "io";
 
 const EXIT_CODES: Readonly<Record<FailureKind, ExitCode>> = {
@@ -20,6 +22,7 @@ const EXIT_CODES: Readonly<Record<FailureKind, ExitCode>> = {
 	already_answered: 1,
 	exists: 1,
 	invalid: 1,
+	config_invalid: 2,
 	io: 2,
 };
 

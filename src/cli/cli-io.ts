@@ -1,4 +1,5 @@
 import os from "node:os";
+import { createInterface } from "node:readline";
 
 /** Everything the CLI takes from its process, so a command never reaches for globals directly. */
 export interface CliIo {
@@ -8,6 +9,8 @@ export interface CliIo {
 	readonly homeDir: string;
 	readonly cwd: string;
 	readonly now: () => number;
+	/** Standard input, one line at a time as it arrives (`check --stdin` answers each before the next comes). */
+	readonly stdinLines: () => AsyncIterable<string>;
 }
 
 export function processIo(): CliIo {
@@ -18,5 +21,6 @@ export function processIo(): CliIo {
 		homeDir: os.homedir(),
 		cwd: process.cwd(),
 		now: () => Date.now(),
+		stdinLines: () => createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY }),
 	};
 }

@@ -25,6 +25,8 @@ export interface CommandResult {
 	readonly exitCode: ExitCode;
 	readonly data: Readonly<Record<string, unknown>>;
 	readonly text: string;
+	/** The command wrote its own output as it went (JSON lines): nothing more goes to stdout, a failure to stderr. */
+	readonly streamed?: true;
 	readonly failure?: {
 		readonly kind: FailureKind;
 		readonly message: string;

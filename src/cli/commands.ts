@@ -1,6 +1,7 @@
 import type { CommandSpec } from "./command-spec.ts";
 import { agentAllowCommand, agentDenyCommand } from "./commands/agent-rule.ts";
 import { approveCommand } from "./commands/approve.ts";
+import { checkCommand } from "./commands/check.ts";
 import { denyCommand } from "./commands/deny.ts";
 import { explainCommand } from "./commands/explain.ts";
 import { pendingCommand } from "./commands/pending.ts";
@@ -13,6 +14,7 @@ import { doctorCommand } from "./doctor/doctor-command.ts";
 export const COMMANDS: readonly CommandSpec[] = [
 	sessionsCommand,
 	explainCommand,
+	checkCommand,
 	pendingCommand,
 	approveCommand,
 	denyCommand,

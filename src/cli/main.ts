@@ -45,6 +45,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
 }
 
 function emit(io: CliIo, format: OutputFormat, command: string, result: CommandResult): ExitCode {
+	if (result.streamed === true) {
+		if (result.failure) io.stderr(`pi-permission-hub ${command}: ${result.failure.message}\n`);
+		return result.exitCode;
+	}
 	if (format === "json") {
 		io.stdout(jsonEnvelope(command, result.data, result.failure));
 		return result.exitCode;

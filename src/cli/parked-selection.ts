@@ -1,8 +1,9 @@
 import type { ParseArgsOptionsConfig } from "node:util";
 import type { ParkedEntry } from "../hub/parked-store.ts";
-import { ORIGIN_KINDS, type Origin, type OriginKind, originName } from "../origin/origin.ts";
+import { type Origin, originName } from "../origin/origin.ts";
 import { usageError } from "./cli-error.ts";
 import type { OptionValues } from "./option-values.ts";
+import { type OriginMatcher, parseOriginOption } from "./origin-option.ts";
 import { scanAuditLogs } from "./scan-audit-logs.ts";
 
 /** The filters `pending`, `approve --all` and `deny --all` share. */
@@ -24,7 +25,7 @@ export const FILTER_NAMES = Object.keys(PARKED_FILTER_OPTIONS).map((name) => `--
 
 export interface ParkedFilter {
 	readonly session: string | null;
-	readonly origin: { readonly kind: OriginKind; readonly name: string | null } | null;
+	readonly origin: OriginMatcher | null;
 	readonly olderThanMs: number | null;
 	readonly newerThanMs: number | null;
 }
@@ -44,7 +45,7 @@ export function parkedFilter(options: OptionValues): ParkedFilter | null {
 	if (session !== undefined && session.trim() === "") throw usageError("--session needs a session id");
 	return {
 		session: session?.trim().toLowerCase() ?? null,
-		origin: origin === undefined ? null : parseOrigin(origin),
+		origin: origin === undefined ? null : parseOriginOption(origin),
 		olderThanMs: older === undefined ? null : parseAge("--older-than", older),
 		newerThanMs: newer === undefined ? null : parseAge("--newer-than", newer),
 	};
@@ -85,24 +86,6 @@ function matches(entry: SelectedEntry, filter: ParkedFilter, now: number): boole
 		if (filter.origin.name !== null && originName(origin) !== filter.origin.name) return false;
 	}
 	return true;
-}
-
-function parseOrigin(text: string): NonNullable<ParkedFilter["origin"]> {
-	const colon = text.indexOf(":");
-	const kind = colon < 0 ? text : text.slice(0, colon);
-	const name = colon < 0 ? null : text.slice(colon + 1);
-	const known = ORIGIN_KINDS.find((k) => k === kind);
-	if (known === undefined) {
-		throw usageError(
-			`--origin must be KIND or KIND:NAME, KIND one of ${ORIGIN_KINDS.join(", ")} (got ${JSON.stringify(text)})`,
-		);
-	}
-	if (name !== null && (name === "" || known === "human" || known === "headless")) {
-		throw usageError(
-			`--origin ${JSON.stringify(text)}: only subagent and ci origins carry a (non-empty) name`,
-		);
-	}
-	return { kind: known, name };
 }
 
 const UNIT_MS: Readonly<Record<string, number>> = {

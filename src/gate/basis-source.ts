@@ -41,18 +41,32 @@ export function sourceOfBasis(basis: (DenyDecision | AskDecision | AutoDecision)
 		}
 		case "parked_approval":
 			return { kind: "parked_approval", requestId: basis.requestId, approvedVia: basis.approvedVia };
+		case "guard":
+			return {
+				kind: "rule",
+				surface: "guard",
+				pattern: describeAskingPart(basis.part.part),
+				action: basis.guard.kind === "refuse" ? "deny" : "ask",
+				origin: { file: "built-in", jsonPath: "guarded paths" },
+				reason: capSourceText(basis.guard.reason),
+			};
 	}
 }
 
 /** Why the policy asks, in words for the dialog and the audit: the rule or tier, and the part that asked. */
 export function describeAskWhy(decision: AskDecision): string {
 	const { basis } = decision;
-	const r = basis.rule;
-	const where = r.origin.file === "built-in" ? "built-in default" : `${r.origin.file} ${r.origin.jsonPath}`;
-	const rule =
-		basis.kind === "rule"
-			? `ask rule ${r.surface} "${r.pattern}" (${where})`
-			: `the ${basis.part.tier} tier asks (${where})`;
+	let rule: string;
+	if (basis.kind === "guard") {
+		rule = `only a human may allow this (${basis.guard.reason})`;
+	} else {
+		const r = basis.rule;
+		const where = r.origin.file === "built-in" ? "built-in default" : `${r.origin.file} ${r.origin.jsonPath}`;
+		rule =
+			basis.kind === "rule"
+				? `ask rule ${r.surface} "${r.pattern}" (${where})`
+				: `the ${basis.part.tier} tier asks (${where})`;
+	}
 	const others = decision.askingParts.filter((p) => p.index !== basis.part.index);
 	const shown = others.slice(0, MORE_PARTS).map((p) => `${describeAskingPart(p.part)} (${p.tier})`);
 	if (others.length > MORE_PARTS) shown.push(`${others.length - MORE_PARTS} more`);

@@ -43,6 +43,8 @@ export function policyDenyReason(what: string, decision: DenyDecision): string {
 			const reason = r.reason ? ` Reason: ${r.reason}.` : "";
 			return `Blocked by pi-permission-hub: ${what} matches the deny rule ${r.surface} "${r.pattern}" in ${where(r.origin)}.${reason} ${DO_NOT_RETRY}`;
 		}
+		case "guard":
+			return `Blocked by pi-permission-hub: ${what} is refused: ${basis.guard.reason}. ${DO_NOT_RETRY}`;
 	}
 }
 

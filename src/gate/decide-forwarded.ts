@@ -1,6 +1,8 @@
 import type { SuggestedGrant } from "../authority/suggest-grant.ts";
+import { suggestGrants } from "../authority/suggest-grant.ts";
 import type { Ask, TerminalDecision, UnansweredPolicy } from "../authority/terminal-authorizer.ts";
 import type { ClassifiedAction } from "../classify/action.ts";
+import { isBuiltInTool } from "../classify/builtin-tools.ts";
 import type { ServedAsk, ServerAnswer } from "../hub/hub-server.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import type { Origin } from "../origin/origin.ts";
@@ -9,6 +11,7 @@ import { findCoveringGrant, findDeny } from "../policy/decide.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { maxTier } from "../policy/tier.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
+import { capSourceText } from "../provenance/decision-source.ts";
 import { sourceOfBasis } from "./basis-source.ts";
 import { askDenyReason, describeCall, parkedReason, policyDenyReason } from "./block-reason.ts";
 import type { GateDeps } from "./decide-tool-call.ts";
@@ -38,7 +41,20 @@ export async function decideForwarded(
 	// A live child is a subagent whatever its request claims; a request parked in this user's own private
 	// store keeps the origin the parking session recorded (its own run, or the child it forwarded for).
 	const origin = reoffered && request.origin ? request.origin : originOfRequest(request);
-	const action = actionOfRequest(request, deps, policy);
+	const judged = actionOfRequest(request, deps, policy);
+	if ("mismatch" in judged) {
+		const source: DecisionSource = { kind: "unavailable", reason: capSourceText(judged.mismatch) };
+		const outcome: GateOutcome = {
+			outcome: "deny",
+			mode: "deny",
+			source,
+			action: null,
+			reason: judged.mismatch,
+			chain: [],
+		};
+		return { answer: deny(source, judged.mismatch), outcome, origin };
+	}
+	const { action } = judged;
 	const what = describeCall(action, request.tool);
 	const done = (answer: ServerAnswer, outcome: Omit<GateOutcome, "action">): ForwardedDecision => ({
 		answer,
@@ -86,7 +102,11 @@ export async function decideForwarded(
 		});
 	}
 
-	const chain = await runChainFor(action, { origin, why: request.why, forwarded: true }, policy, deps);
+	// A guarded path is for a human alone: no authorizer link is asked (adr/0014).
+	const humanOnly = action.parts.some((part) => part.guard?.kind === "human");
+	const chain = humanOnly
+		? { decided: null, steps: [] }
+		: await runChainFor(action, { origin, why: request.why, forwarded: true }, policy, deps);
 	if (chain.decided) {
 		const { verdict, link, source } = chain.decided;
 		if (verdict === "allow") {
@@ -108,7 +128,12 @@ export async function decideForwarded(
 		});
 	}
 
-	const suggestions: SuggestedGrant[] = request.grantable ? request.suggestions : [];
+	// Patterns this session works out itself from the action: it never offers one the child supplied.
+	const grantable = request.grantable && !humanOnly;
+	const askingParts = action.parts
+		.filter((part) => part.tier !== "read")
+		.map((part) => ({ part, tier: part.tier }));
+	const suggestions: SuggestedGrant[] = grantable ? suggestGrants(action.tool, askingParts) : [];
 	const timeoutMs = Math.max(
 		1,
 		Math.min(policy.dialogTimeoutSeconds * 1000, Date.parse(request.expiresAt) - Date.now()),
@@ -118,7 +143,7 @@ export async function decideForwarded(
 		origin,
 		sessionId: deps.sessionId,
 		why: request.why,
-		askingParts: [],
+		askingParts,
 		suggestions,
 		unanswered: strictestUnanswered(request.unanswered, policy.unanswered ?? deps.defaultUnanswered),
 		timeoutMs,
@@ -240,15 +265,23 @@ export function originOfRequest(request: ForwardRequest): Origin {
 }
 
 /**
- * The parent's own classification of the child's action (its deny rules see the same tool, input and cwd),
- * identified by the child's hash: an approval given here must match what the child will run again.
+ * The action as this session classifies it from the request's tool, input and cwd — its own tier, parts and
+ * preview, never the child's account of them. For a tool this session knows (pi's built-in tools), the child's
+ * declared hash and tier must be what this session computes: a request that disagrees is refused. A tool only the
+ * child knows (another extension's) cannot be checked here: the stricter tier of the two is used. The child's hash
+ * is kept, so an approval given here matches what the child runs again.
  */
-function actionOfRequest(request: ForwardRequest, deps: GateDeps, policy: EffectivePolicy): ClassifiedAction {
+function actionOfRequest(
+	request: ForwardRequest,
+	deps: GateDeps,
+	policy: EffectivePolicy,
+): { readonly action: ClassifiedAction } | { readonly mismatch: string } {
 	const mine = deps.classify({ tool: request.tool, input: request.input, cwd: request.cwd }, policy);
-	return {
-		...mine,
-		tier: maxTier(mine.tier, request.tier),
-		hash: request.actionHash,
-		preview: request.preview,
-	};
+	if (mine.hash === request.actionHash && mine.tier === request.tier) return { action: mine };
+	if (isBuiltInTool(request.tool)) {
+		return {
+			mismatch: `the subagent's request does not match its own action: it declares tier ${request.tier} and hash ${request.actionHash.slice(0, 12)}…, this session classifies the ${request.tool} call as ${mine.tier} (hash ${mine.hash.slice(0, 12)}…); refused without asking anyone`,
+		};
+	}
+	return { action: { ...mine, tier: maxTier(mine.tier, request.tier), hash: request.actionHash } };
 }

@@ -101,7 +101,10 @@ async function resolveAsk(
 	what: string,
 	signal: AbortSignal | undefined,
 ): Promise<GateOutcome> {
-	const chain = await runChainFor(action, { origin: deps.origin, why, forwarded: false }, policy, deps);
+	// A guarded path is for a human alone: no authorizer link is asked (adr/0014).
+	const chain = decision.humanOnly
+		? { decided: null, steps: [] }
+		: await runChainFor(action, { origin: deps.origin, why, forwarded: false }, policy, deps);
 	if (chain.decided) {
 		const { verdict, link, source } = chain.decided;
 		if (verdict === "allow") {

@@ -11,6 +11,7 @@ import type { Tier } from "../policy/tier.ts";
 export function sessionClassifier(
 	bash: BashParser,
 	homeDir: string,
+	agentDir: string,
 	annotations: (tool: string) => ToolAnnotations | undefined,
 	delegation: (call: ToolCall) => DelegationClass | null,
 ): (call: ToolCall, policy: EffectivePolicy) => ClassifiedAction {
@@ -29,6 +30,7 @@ export function sessionClassifier(
 			toolTiers,
 			toolAnnotations: annotations,
 			homeDir,
+			agentDir,
 			delegation,
 		});
 	};

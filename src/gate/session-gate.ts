@@ -166,7 +166,7 @@ export class SessionGate {
 			return current;
 		};
 		this.deps = loadBashParser().then((bash) => {
-			const classify = sessionClassifier(bash, homeDir, annotations, (call) => {
+			const classify = sessionClassifier(bash, homeDir, this.agentDir, annotations, (call) => {
 				const found = this.delegations.inspect(call);
 				return found && { launcher: launcherText(found.launcher), gated: found.verdict.gated };
 			});

@@ -1,8 +1,9 @@
 /**
  * The policy step of the decision (PRODUCT.md §2 step 2), in precedence order:
  *   1. a config error, or an agent-rule deny for the origin        → deny
- *   2. a deny rule on any surface of any part, or a tier set to deny → deny
+ *   2. a deny rule on any surface of any part, a path the gate refuses (its inbox), or a tier set to deny → deny
  *   3. a parked approval for exactly this action hash               → auto
+ *      a path the gate guards (its files, pi's settings, .git/hooks…) → ask a human, nothing else (adr/0014)
  *   4. per part, strictest part wins:
  *        an ask rule → ask (not grantable) | a session grant → auto |
  *        an allow rule within the grant ceiling → auto | the tier's mode
@@ -38,12 +39,30 @@ export function decide(action: ClassifiedAction, policy: EffectivePolicy, contex
 	const notes: string[] = [];
 	const outcomes = parts.map((part) => decidePart(action, policy, context.grants, part, notes));
 	const asking = outcomes.filter((o): o is AskOutcome => o.mode === "ask");
+	const guarded = parts.find((part) => part.part.guard?.kind === "human");
+	if (guarded?.part.guard !== undefined) {
+		// Nothing but a human answers for a guarded path: not a rule, a grant, a tier default or a link.
+		const askingParts = [
+			guarded,
+			...asking.map((o) => o.basis.part).filter((p) => p.index !== guarded.index),
+		];
+		return {
+			mode: "ask",
+			basis: { kind: "guard", guard: guarded.part.guard, part: guarded },
+			grantable: false,
+			humanOnly: true,
+			askingParts,
+			agentAllow,
+			notes,
+		};
+	}
 	if (asking.length > 0) {
 		const forced = asking.find((o) => o.forced);
 		return {
 			mode: "ask",
 			basis: (forced ?? highestTier(asking)).basis,
 			grantable: forced === undefined,
+			humanOnly: false,
 			askingParts: asking.map((o) => o.basis.part),
 			agentAllow,
 			notes,
@@ -74,7 +93,9 @@ export function findCoveringGrant(
 	policy: EffectivePolicy,
 ): SessionGrant | null {
 	let best: { grant: SessionGrant; part: DecidedPart } | null = null;
-	for (const part of decidedParts(action, policy)) {
+	const parts = decidedParts(action, policy);
+	if (parts.some((part) => part.part.guard !== undefined)) return null;
+	for (const part of parts) {
 		const grant = findGrantForPart(grants, policy.context, action, part.part, part.tier);
 		if (grant === null) return null;
 		if (best === null || tierRank(part.tier) > tierRank(best.part.tier)) best = { grant, part };
@@ -102,6 +123,9 @@ function denyFor(
 	for (const part of parts) {
 		const rule = findMatchingRule(policy.index.deny, action, part.part, policy.context.cwd);
 		if (rule) return deny({ kind: "rule", rule: rule.ref, part });
+	}
+	for (const part of parts) {
+		if (part.part.guard?.kind === "refuse") return deny({ kind: "guard", guard: part.part.guard, part });
 	}
 	for (const part of parts) {
 		const tier = policy.tiers[part.tier];

@@ -1,4 +1,5 @@
 /** What the policy step decides for one action, and on what basis (the provenance the audit records). */
+import type { PathGuard } from "../classify/guarded-paths.ts";
 import type { Origin } from "../origin/origin.ts";
 import type { UserSurface } from "../provenance/decision-source.ts";
 import type { ConfigFileError } from "./config-error.ts";
@@ -18,6 +19,13 @@ export interface RuleBasis {
 export interface TierBasis {
 	readonly kind: "tier";
 	readonly rule: TierRef;
+	readonly part: DecidedPart;
+}
+
+/** A path the gate guards for itself: refused, or only a human may allow it (adr/0014). */
+export interface GuardBasis {
+	readonly kind: "guard";
+	readonly guard: PathGuard;
 	readonly part: DecidedPart;
 }
 
@@ -59,15 +67,17 @@ interface DecisionCommon {
 
 export interface DenyDecision extends DecisionCommon {
 	readonly mode: "deny";
-	readonly basis: RuleBasis | TierBasis | AgentRuleBasis | ConfigErrorBasis;
+	readonly basis: RuleBasis | TierBasis | AgentRuleBasis | ConfigErrorBasis | GuardBasis;
 }
 
 export interface AskDecision extends DecisionCommon {
 	readonly mode: "ask";
-	/** An explicit ask rule when one forced the ask, else the tier mode of the highest-tier asking part. */
-	readonly basis: RuleBasis | TierBasis;
-	/** False when an explicit ask rule forced the ask: a session grant would not stop it asking. */
+	/** A guard, else an explicit ask rule when one forced the ask, else the tier mode of the highest-tier asking part. */
+	readonly basis: RuleBasis | TierBasis | GuardBasis;
+	/** False when an explicit ask rule or a guard forced the ask: a session grant would not stop it asking. */
 	readonly grantable: boolean;
+	/** A guarded path: only a human may answer, no authorizer link (adr/0014). */
+	readonly humanOnly: boolean;
 	/** The parts that asked (what a dialog shows and a forwarded request carries). */
 	readonly askingParts: readonly DecidedPart[];
 }

@@ -3,6 +3,7 @@
  * Never throws: a file that cannot be understood must become a value the policy can fail closed on.
  */
 import {
+	createScanner,
 	findNodeAtLocation,
 	findNodeAtOffset,
 	getNodePath,
@@ -20,6 +21,8 @@ import { formatJsonPath, type JsonPathSegments } from "./json-path.ts";
 
 /** Config files are small; anything bigger is a mistake or an attack on the loader. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
+/** The parser and the schema recurse per level; a config needs under ten, and a deeper file must not blow the stack. */
+export const MAX_CONFIG_DEPTH = 64;
 
 export interface ParsedConfig {
 	readonly status: "loaded";
@@ -56,6 +59,16 @@ export function parseConfigText(text: string, file: string, scope: ConfigScope):
 		]);
 	}
 	const lines = lineStarts(text);
+	const tooDeep = offsetPastMaxDepth(text);
+	if (tooDeep !== null) {
+		return invalid([
+			{
+				jsonPath: "",
+				...placeAt(lines, tooDeep),
+				problem: `values nest deeper than ${MAX_CONFIG_DEPTH} levels; a config needs a handful`,
+			},
+		]);
+	}
 	const errors: ParseError[] = [];
 	const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
 	const [firstSyntax, ...moreSyntax] = errors.map((e) => syntaxIssue(text, lines, root, e));
@@ -169,6 +182,24 @@ function endOfPreviousToken(text: string, offset: number): number {
 	let end = code.length;
 	while (end > 0 && /\s/.test(code[end - 1] ?? "")) end--;
 	return end;
+}
+
+/** Where an object or array opens past the depth limit, found by the scanner (which does not recurse). */
+function offsetPastMaxDepth(text: string): number | null {
+	const scanner = createScanner(text, false);
+	let depth = 0;
+	// Tokens are told apart by their text: the package types SyntaxKind as a const enum, which this build cannot
+	// inline. A string or comment token never starts with a bracket, so a one-character bracket is punctuation.
+	for (scanner.scan(); scanner.getTokenOffset() < text.length; scanner.scan()) {
+		if (scanner.getTokenLength() !== 1) continue;
+		const token = text[scanner.getTokenOffset()];
+		if (token === "{" || token === "[") {
+			if (++depth > MAX_CONFIG_DEPTH) return scanner.getTokenOffset();
+		} else if (token === "}" || token === "]") {
+			depth = Math.max(0, depth - 1);
+		}
+	}
+	return null;
 }
 
 function lineStarts(text: string): number[] {

@@ -7,6 +7,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { buildEffectivePolicy } from "./build-effective-policy.ts";
+import { brokenConfigPath } from "./config-absence.ts";
 import { configFileError } from "./config-error.ts";
 import type { ConfigFileState } from "./config-file-state.ts";
 import { projectConfigPath, userConfigPath } from "./config-paths.ts";
@@ -109,12 +110,12 @@ const MISSING = "missing";
 function fileIdentity(file: string): string {
 	try {
 		const stat = statSync(file, { bigint: true, throwIfNoEntry: false });
-		if (stat === undefined) return MISSING;
-		return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+		if (stat !== undefined) return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
 	} catch (error) {
-		// ENOTDIR (a parent is a file) is absence; anything else is left to the loader to read and report.
-		return fsErrorCode(error) === "ENOTDIR" ? MISSING : "unreadable";
+		if (fsErrorCode(error) !== "ENOTDIR") return "unreadable";
 	}
+	// Not there: truly absent, or a broken path the loader reads and reports (its text changes with the problem).
+	return brokenConfigPath(file) ?? MISSING;
 }
 
 function describe(error: unknown): string {

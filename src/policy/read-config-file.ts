@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { brokenConfigPath } from "./config-absence.ts";
 import { configFileError } from "./config-error.ts";
 import type { MissingConfig } from "./config-file-state.ts";
 import type { ConfigScope } from "./config-schema.ts";
@@ -10,7 +11,10 @@ export type ReadText = (file: string) => string;
 
 export const readTextFromDisk: ReadText = (file) => readFileSync(file, "utf8");
 
-/** A missing file is no file; any other failure to read is an invalid file (the policy fails closed). */
+/**
+ * A missing file is no file; any other failure to read, a dangling link or a file where a directory should be
+ * included, is an invalid file (the policy fails closed).
+ */
 export function readConfigFile(
 	file: string,
 	scope: ConfigScope,
@@ -21,8 +25,9 @@ export function readConfigFile(
 		text = readText(file);
 	} catch (error) {
 		const code = fsErrorCode(error);
-		if (code === "ENOENT" || code === "ENOTDIR") return { status: "missing", file, scope };
-		const problem = `cannot read the file: ${error instanceof Error ? error.message : String(error)}`;
+		const broken = code === "ENOENT" || code === "ENOTDIR" ? brokenConfigPath(file) : undefined;
+		if (broken === null) return { status: "missing", file, scope };
+		const problem = `cannot read the file: ${broken ?? (error instanceof Error ? error.message : String(error))}`;
 		return {
 			status: "invalid",
 			file,

@@ -3,7 +3,17 @@
  * responder's own source, one frame per hop, so the root's answer reaches a grandchild with the whole chain.
  */
 
-export type RuleSurface = "tool" | "command" | "read" | "write" | "path" | "outside-cwd" | "tier" | "agent";
+/** `guard`: a path the gate guards for itself (never a config rule: adr/0014). */
+export type RuleSurface =
+	| "tool"
+	| "command"
+	| "read"
+	| "write"
+	| "path"
+	| "outside-cwd"
+	| "tier"
+	| "agent"
+	| "guard";
 
 export interface RuleOrigin {
 	/** Absolute config file path, or `built-in` for the defaults. */

@@ -33,7 +33,7 @@ const flatSource = lazySchema(() =>
 		}),
 		z.object({
 			kind: z.literal("rule"),
-			surface: z.enum(["tool", "command", "read", "write", "path", "outside-cwd", "tier", "agent"]),
+			surface: z.enum(["tool", "command", "read", "write", "path", "outside-cwd", "tier", "agent", "guard"]),
 			pattern: text(),
 			action: z.enum(["allow", "ask", "deny", "auto"]),
 			origin: ruleOrigin(),

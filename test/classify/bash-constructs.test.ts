@@ -13,6 +13,8 @@ interface UnitCase {
 	readonly command: string;
 	/** Unit text → its `via` joined with " > " ("" for none). */
 	readonly units: Readonly<Record<string, string>>;
+	/** The program does arithmetic on run-time values, which is privileged. */
+	readonly arithmetic?: boolean;
 }
 
 const CONSTRUCTS: readonly UnitCase[] = [
@@ -29,7 +31,7 @@ const CONSTRUCTS: readonly UnitCase[] = [
 	{ command: "if a; then b; elif c; then d; else e; fi", units: { a: "", b: "", c: "", d: "", e: "" } },
 	{ command: "while a; do b; done; until c; do d; done", units: { a: "", b: "", c: "", d: "" } },
 	{ command: "for i in $(a); do b $i; done", units: { a: "$(…)", "b $i": "" } },
-	{ command: "for ((i=0; i<$(a); i++)); do b; done", units: { a: "$(…)", b: "" } },
+	{ command: "for ((i=0; i<$(a); i++)); do b; done", units: { a: "$(…)", b: "" }, arithmetic: true },
 	{ command: "case $(a) in x|y) b;; *) c;; esac", units: { a: "$(…)", b: "", c: "" } },
 	{ command: "f() { a; }; function g { b; }", units: { a: "f()", b: "g()" } },
 	{ command: "! a", units: { a: "" } },
@@ -38,8 +40,8 @@ const CONSTRUCTS: readonly UnitCase[] = [
 	{ command: "export X=$(a) Y", units: { a: "$(…)", "export X=$(a) Y": "" } },
 	{ command: "local -r Z=`a`", units: { a: "`…`" } },
 	{ command: "[[ -f $(a) ]] && [ -d x ]", units: { a: "$(…)", "[[ -f $(a) ]]": "", "[ -d x ]": "" } },
-	{ command: "(( $(a) + 1 ))", units: { a: "$(…)" } },
-	{ command: "echo ${X:-$(a)} $((1 + $(b)))", units: { a: "$(…)", b: "$(…)" } },
+	{ command: "(( $(a) + 1 ))", units: { a: "$(…)" }, arithmetic: true },
+	{ command: "echo ${X:-$(a)} $((1 + $(b)))", units: { a: "$(…)", b: "$(…)" }, arithmetic: true },
 	{ command: 'a <<< "$(b)"', units: { a: "", b: "$(…)" } },
 	{ command: "cat <<EOF\nnot a command\n$(a)\nEOF", units: { cat: "", a: "$(…)" } },
 	{ command: "cat <<'EOF'\nrm -rf /\n$(a)\nEOF", units: { cat: "" } },
@@ -55,17 +57,20 @@ const CONSTRUCTS: readonly UnitCase[] = [
 ];
 
 describe("every command of a bash program becomes a unit", () => {
-	for (const { command, units } of CONSTRUCTS) {
+	for (const { command, units, arithmetic } of CONSTRUCTS) {
 		it(JSON.stringify(command), () => {
 			const action = classifyBash(bash, command);
 			for (const [text, via] of Object.entries(units)) {
 				const part = partFor(action, text);
 				expect(part.command?.via.join(" > "), text).toBe(via);
 			}
-			expect(
-				action.parts.every((part) => part.tier !== "privileged"),
-				JSON.stringify(action.parts),
-			).toBe(true);
+			// Arithmetic on what a command printed evaluates that text as an expression: not provable.
+			const privileged = action.parts.filter((part) => part.tier === "privileged");
+			if (arithmetic === true)
+				expect(privileged.map((p) => p.tierReason)).toEqual([
+					expect.stringMatching(/^arithmetic on a variable/),
+				]);
+			else expect(privileged, JSON.stringify(action.parts)).toEqual([]);
 		});
 	}
 });
@@ -117,7 +122,8 @@ describe("what cannot be analysed takes the highest tier", () => {
 
 	it("caps shell code nested in shell code", () => {
 		let command = "ls";
-		for (let level = 0; level < 10; level++) command = `bash -c ${shellQuote(command)}`;
+		// `$'…'` quoting grows the text by a factor of two per level, not five, so ten levels stay small.
+		for (let level = 0; level < 10; level++) command = `bash -c ${ansiQuote(command)}`;
 		const action = classifyBash(bash, command);
 		expect(action.tier).toBe("privileged");
 		expect(action.parts.some((part) => /nested more than 8/.test(part.tierReason))).toBe(true);
@@ -150,6 +156,6 @@ describe("what cannot be analysed takes the highest tier", () => {
 	});
 });
 
-function shellQuote(text: string): string {
-	return `'${text.replaceAll("'", "'\\''")}'`;
+function ansiQuote(text: string): string {
+	return `$'${text.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
 }

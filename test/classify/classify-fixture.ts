@@ -21,6 +21,7 @@ export function depsFor(bash: BashParser, overrides: Partial<ClassifyDeps> = {})
 		toolTiers: {},
 		toolAnnotations: () => undefined,
 		homeDir: HOME,
+		agentDir: `${HOME}/.pi/agent`,
 		...overrides,
 	};
 }

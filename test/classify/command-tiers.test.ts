@@ -51,12 +51,14 @@ describe("the built-in table", () => {
 	it("lets the most specific pattern win", () => {
 		expect(builtInTier("git reset --hard HEAD").tier).toBe("destructive");
 		expect(builtInTier("git reset HEAD~1").tier).toBe("write");
-		expect(builtInTier("git branch").tier).toBe("read");
 		expect(builtInTier("git branch feature").tier).toBe("write");
-		expect(builtInTier("hostname").tier).toBe("read");
 		expect(builtInTier("hostname newname").tier).toBe("privileged");
-		expect(builtInTier("git clean -n").tier).toBe("read");
 		expect(builtInTier("git clean -fdx").tier).toBe("destructive");
+		// Nothing in the table is read: read is proven word by word, and the table decides the rest.
+		expect(classifyBash(bash, "git branch").tier).toBe("read");
+		expect(classifyBash(bash, "git branch feature").tier).toBe("write");
+		expect(classifyBash(bash, "hostname").tier).toBe("read");
+		expect(classifyBash(bash, "hostname newname").tier).toBe("privileged");
 	});
 
 	it("defaults unknown commands to write", () => {
@@ -75,7 +77,6 @@ const EXPECTED: Readonly<Record<Tier, readonly string[]>> = {
 		"grep -r foo src",
 		"rg foo",
 		"find . -name '*.ts'",
-		"fd pattern",
 		"tree -L 2",
 		"stat f",
 		"which node",
@@ -97,7 +98,6 @@ const EXPECTED: Readonly<Record<Tier, readonly string[]>> = {
 		"tr a-z A-Z",
 		"jq .x f.json",
 		"sed -n 1p f",
-		"awk '{print $1}' f",
 		"test -f x",
 		"true",
 		"git status --short",
@@ -111,16 +111,15 @@ const EXPECTED: Readonly<Record<Tier, readonly string[]>> = {
 		"git -C sub status",
 		"git --no-pager log",
 		"npm ls",
-		"npm view react version",
-		"npm outdated",
 		"node --version",
-		"tsc --noEmit",
 		"cd src",
-		"systemctl status nginx",
-		"crontab -l",
-		"kill -l",
 	],
 	write: [
+		// Not proven read-only (adr/0003): asked for, though some forms only read.
+		"fd pattern",
+		"awk '{print $1}' f",
+		"tsc --noEmit",
+		"kill -l",
 		"touch f",
 		"mkdir -p a/b",
 		"cp a b",
@@ -169,6 +168,8 @@ const EXPECTED: Readonly<Record<Tier, readonly string[]>> = {
 		"rsync -a . host:/srv",
 		"nc -l 80",
 		"npm publish",
+		"npm view react version",
+		"npm outdated",
 		"npm install",
 		"npm i react",
 		"pnpm install",
@@ -223,6 +224,8 @@ const EXPECTED: Readonly<Record<Tier, readonly string[]>> = {
 		"mkfs.ext4 img",
 	],
 	privileged: [
+		"systemctl status nginx",
+		"crontab -l",
 		"sudo ls",
 		"su -",
 		"doas ls",

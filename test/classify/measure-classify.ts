@@ -36,6 +36,7 @@ const deps = {
 	toolTiers: {},
 	toolAnnotations: () => undefined,
 	homeDir: "/home/user",
+	agentDir: "/home/user/.pi/agent",
 };
 const classify = median(() => classifyAction({ tool: "bash", input: { command: COMMAND }, cwd }, deps));
 console.log(

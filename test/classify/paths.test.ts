@@ -35,7 +35,7 @@ afterAll(() => {
 });
 
 function touch(typed: string, access: "read" | "write" = "read", dir = cwd): PathTouch {
-	return makePathTouch(typed, access, { known: true, dir }, pathContext(cwd, HOME));
+	return makePathTouch(typed, access, { known: true, dir }, pathContext(cwd, HOME, `${HOME}/.pi/agent`));
 }
 
 describe("makePathTouch", () => {
@@ -84,7 +84,7 @@ describe("makePathTouch", () => {
 
 	it("accepts a session cwd reached through a symlink", () => {
 		const viaAlias = path.join(root, "alias");
-		const context = pathContext(viaAlias, HOME);
+		const context = pathContext(viaAlias, HOME, `${HOME}/.pi/agent`);
 		const result = makePathTouch("src/a.ts", "read", { known: true, dir: viaAlias }, context);
 		expect(result.resolved).toBe(path.join(cwd, "src/a.ts"));
 		expect(result.outsideCwd).toBe(false);
@@ -104,7 +104,7 @@ describe("makePathTouch", () => {
 	});
 
 	it("reports paths under an unknown directory as outside the cwd", () => {
-		const context = pathContext(cwd, HOME);
+		const context = pathContext(cwd, HOME, `${HOME}/.pi/agent`);
 		const result = makePathTouch("foo", "write", { known: false, label: "$DIR" }, context);
 		expect(result).toMatchObject({ absolute: "$DIR/foo", outsideCwd: true });
 		expect(makePathTouch("/abs", "read", { known: false, label: "$DIR" }, context).absolute).toBe("/abs");

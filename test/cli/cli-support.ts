@@ -38,6 +38,8 @@ export interface CliOptions {
 	readonly nodeArgs?: readonly string[];
 	/** Another copy of the bin file (to run it without dist/). */
 	readonly bin?: string;
+	/** Standard input for the command. */
+	readonly stdin?: string;
 }
 
 /** `node bin/pi-permission-hub.mjs <args>` in the sandbox's environment; rejects only if it hangs. */
@@ -58,6 +60,7 @@ export function runCli(
 		cwd: options.cwd ?? sb?.workDir ?? REPO_ROOT,
 		env: base,
 		timeoutMs: 60_000,
+		...(options.stdin === undefined ? {} : { stdin: options.stdin }),
 	});
 }
 

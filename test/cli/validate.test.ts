@@ -1,5 +1,5 @@
 /** `validate`: every problem with its JSON path and line, the project schema, and the gate agreeing with it. */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -146,5 +146,42 @@ describe("validate", () => {
 		const both = await runCliJson(sb, ["validate", "x.json", "--project", "."]);
 		expect(both.code).toBe(1);
 		expect(both.json.error?.kind).toBe("usage");
+	});
+
+	it("a dangling link as the config, or a file where its directory should be, is unreadable, not missing", async () => {
+		const sb = await cliSandbox();
+		const file = path.join(sb.agentDir, "pi-permission-hub", "config.json");
+		mkdirSync(path.dirname(file));
+		symlinkSync(path.join(sb.home, "dotfiles", "hub.json"), file);
+		const dangling = await runCliJson(sb, ["validate"]);
+		expect(dangling.code).toBe(2);
+		expect(dangling.json.error?.message).toBe(
+			`cannot read ${file}: ${file} is a symbolic link to ${path.join(sb.home, "dotfiles", "hub.json")}, which does not exist`,
+		);
+		rmSync(path.dirname(file), { recursive: true });
+		writeFileSync(path.dirname(file), "");
+		const fileAsDir = await runCliJson(sb, ["validate"]);
+		expect(fileAsDir.code).toBe(2);
+		expect(fileAsDir.json.error?.message).toContain(`${path.dirname(file)} is not a directory`);
+	});
+
+	it("a config nested 100 000 levels deep is an invalid config with its place, not a crash", async () => {
+		const sb = await cliSandbox();
+		await sb.writeAgentFile(
+			"pi-permission-hub/config.json",
+			`{"rules":${"[".repeat(100_000)}${"]".repeat(100_000)}}`,
+		);
+		const run = await runCliJson(sb, ["validate"]);
+		expect(run.code).toBe(1);
+		expect(run.json).toMatchObject({ ok: false, error: { kind: "invalid" } });
+		const report = reportSchema.parse(run.json);
+		expect(report.problems).toEqual([
+			{
+				json_path: "",
+				line: 1,
+				column: 73,
+				problem: "values nest deeper than 64 levels; a config needs a handful",
+			},
+		]);
 	});
 });

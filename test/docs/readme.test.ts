@@ -110,7 +110,14 @@ describe("the README's first policy", () => {
 	function modeOf(tool: string, input: Record<string, unknown>): string {
 		const action = classifyAction(
 			{ tool, input, cwd },
-			{ bash, extraCommandTiers: [], toolTiers: {}, toolAnnotations: () => undefined, homeDir: home },
+			{
+				bash,
+				extraCommandTiers: [],
+				toolTiers: {},
+				toolAnnotations: () => undefined,
+				homeDir: home,
+				agentDir: path.join(home, ".pi", "agent"),
+			},
 		);
 		return decide(action, policy, { origin: { kind: "human" }, grants: [], parkedApproval: null }).mode;
 	}
@@ -223,6 +230,7 @@ describe("the README's shell blocks, run as written", () => {
 			'pi -p "remove the old build log"',
 			"pi-permission-hub doctor --fix",
 			'pi-permission-hub explain "rm -f old-build.log"',
+			"pi-permission-hub check -- 'git log --oneline -5 && sed -i s/old/new/ notes.txt'",
 		]);
 	});
 
@@ -289,5 +297,10 @@ describe("the README's shell blocks, run as written", () => {
 		expect(audit.stdout).toContain("decided by: unavailable(nobody answered; parked as request");
 		expect(audit.stdout).toContain("decided by: user(cli, allow once)");
 		expect(audit.stdout).toMatch(/pi-permission-hub sessions: \d+ decisions? in \d+ origin groups?/);
+
+		const check = await step(runBlock("pi-permission-hub check"), "check");
+		expect(check.stdout).toContain("asks first (ask), tier write");
+		expect(check.stdout).toContain("not read: sed -i s/old/new/ notes.txt");
+		expect(check.stdout).not.toContain("not read: git log");
 	}, 300_000);
 });

@@ -13,13 +13,16 @@ export interface CommandResult {
 export function runCommand(
 	command: string,
 	args: readonly string[],
-	options: { readonly cwd: string; readonly env: NodeJS.ProcessEnv; readonly timeoutMs: number },
+	options: {
+		readonly cwd: string;
+		readonly env: NodeJS.ProcessEnv;
+		readonly timeoutMs: number;
+		/** Written to the command's standard input, which is then closed (at once when there is none). */
+		readonly stdin?: string;
+	},
 ): Promise<CommandResult> {
-	const child = spawn(command, args, {
-		cwd: options.cwd,
-		env: options.env,
-		stdio: ["ignore", "pipe", "pipe"],
-	});
+	const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: "pipe" });
+	child.stdin.end(options.stdin ?? "");
 	let stdout = "";
 	let stderr = "";
 	child.stdout.setEncoding("utf8").on("data", (chunk: string) => {

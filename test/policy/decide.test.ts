@@ -50,6 +50,8 @@ function basisOf(decision: Decision): string {
 			return "parked";
 		case "config_error":
 			return "config_error";
+		case "guard":
+			return `guard:${b.guard.kind}`;
 	}
 }
 

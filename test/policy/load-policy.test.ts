@@ -1,5 +1,5 @@
-import { mkdirSync, statSync, utimesSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, rmSync, statSync, symlinkSync, utimesSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configErrorBlockReason } from "../../src/policy/config-error.ts";
 import { projectConfigPath, resolveAgentDir, userConfigPath } from "../../src/policy/config-paths.ts";
@@ -129,6 +129,49 @@ describe("loading policy files", () => {
 		expect(policy.configErrors[0]?.line).toBeNull();
 		expect(policy.tiers.read.mode).toBe("deny");
 	});
+
+	it("a dangling symbolic link as config.json fails closed and names the link's target", () => {
+		const w = world();
+		mkdirSync(dirname(w.userFile), { recursive: true });
+		symlinkSync(join(w.home, "dotfiles", "pi-permission-hub.json"), w.userFile);
+		const policy = loadPolicy({ agentDir: w.agentDir, cwd: w.cwd, homeDir: w.home, projectTrusted: false });
+		expect(policy.configErrors[0]?.problem).toBe(
+			`cannot read the file: ${w.userFile} is a symbolic link to ${join(w.home, "dotfiles", "pi-permission-hub.json")}, which does not exist`,
+		);
+		expect(policy.tiers.read.mode).toBe("deny");
+	});
+
+	it("a file, or a dangling link, where the pi-permission-hub directory should be fails closed", () => {
+		const w = world();
+		writeFile(dirname(w.userFile), "not a directory");
+		const policy = loadPolicy({ agentDir: w.agentDir, cwd: w.cwd, homeDir: w.home, projectTrusted: false });
+		expect(policy.configErrors[0]?.problem).toBe(
+			`cannot read the file: ${dirname(w.userFile)} is not a directory, but the config ${w.userFile} should be inside it`,
+		);
+		expect(policy.tiers.write.mode).toBe("deny");
+
+		const linked = world();
+		mkdirSync(linked.agentDir, { recursive: true });
+		symlinkSync(join(linked.home, "gone"), dirname(linked.userFile));
+		const viaLink = loadPolicy({ ...linked, homeDir: linked.home, projectTrusted: false });
+		expect(viaLink.configErrors[0]?.problem).toMatch(/is a symbolic link to .*gone, which does not exist$/);
+	});
+
+	it("a trusted project whose .pi is a file fails closed; a project without .pi has no config", () => {
+		const w = world();
+		writeFile(join(w.cwd, ".pi"), "");
+		const policy = loadPolicy({ agentDir: w.agentDir, cwd: w.cwd, homeDir: w.home, projectTrusted: true });
+		expect(policy.configErrors.map((error) => error.scope)).toEqual(["project"]);
+		expect(policy.tiers.read.mode).toBe("deny");
+		const plain = world();
+		const none = loadPolicy({
+			agentDir: plain.agentDir,
+			cwd: plain.cwd,
+			homeDir: plain.home,
+			projectTrusted: true,
+		});
+		expect(none.configErrors).toEqual([]);
+	});
 });
 
 describe("policy store cache", () => {
@@ -188,6 +231,19 @@ describe("policy store cache", () => {
 		expect(store.current().rules).toHaveLength(1);
 		writeFile(w.userFile, "{}");
 		expect(store.current().rules).toHaveLength(0);
+	});
+
+	it("notices a config turning into a dangling link, and fails closed until it is repaired", () => {
+		const w = world();
+		const store = createPolicyStore({ ...w, homeDir: w.home, isProjectTrusted: () => true });
+		writeFile(w.userFile, DENY_CURL);
+		expect(store.current().rules).toHaveLength(1);
+		rmSync(w.userFile);
+		symlinkSync(join(w.home, "missing.json"), w.userFile);
+		expect(store.current().configErrors[0]?.problem).toMatch(/is a symbolic link to .*missing\.json/);
+		expect(store.current().tiers.read.mode).toBe("deny");
+		rmSync(w.userFile);
+		expect(store.current().configErrors).toEqual([]);
 	});
 
 	it("re-merges when trust flips, without re-reading the user file", () => {

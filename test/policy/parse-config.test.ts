@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { ConfigScope } from "../../src/policy/config-schema.ts";
-import { type InvalidConfig, MAX_CONFIG_BYTES, parseConfigText } from "../../src/policy/parse-config-text.ts";
+import {
+	type InvalidConfig,
+	MAX_CONFIG_BYTES,
+	MAX_CONFIG_DEPTH,
+	parseConfigText,
+} from "../../src/policy/parse-config-text.ts";
 
 const FILE = "/cfg/config.json";
 
@@ -242,5 +247,20 @@ x`),
 			{ jsonPath: "tiers.write", line: 4, column: 5, problem: 'duplicate key "write"' },
 		]);
 		expect(invalid(`{"$schema": "${"x".repeat(MAX_CONFIG_BYTES)}"}`).error.problem).toMatch(/larger than/);
+	});
+
+	it("rejects nesting past the limit before the recursive parser sees it, and counts only real brackets", () => {
+		const deep = `{"rules": ${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+		expect(issues(deep)).toEqual([
+			{
+				jsonPath: "",
+				line: 1,
+				column: 10 + MAX_CONFIG_DEPTH,
+				problem: `values nest deeper than ${MAX_CONFIG_DEPTH} levels; a config needs a handful`,
+			},
+		]);
+		// Brackets inside strings and comments are text, not nesting.
+		const quoted = `{ // ${"[".repeat(200)}\n "$schema": "${"{".repeat(200)}" }`;
+		expect(parseConfigText(quoted, FILE, "user").status).toBe("loaded");
 	});
 });

@@ -30,10 +30,17 @@ export interface BashParser {
 	readonly loadMs: number;
 }
 
-/** Programs longer than this are not analysed at all (they take the highest tier). */
-export const MAX_BASH_SOURCE_LENGTH = 1024 * 1024;
+/**
+ * Bounds on the work one command may cause (classification stays within ~50 ms whatever the input); past them
+ * the command is not analysed and takes the highest tier. A long heredoc is one node, so file contents written
+ * with `cat <<EOF` stay well within them; thousands of commands or words in one call do not.
+ */
+export const MAX_BASH_SOURCE_LENGTH = 256 * 1024;
 /** Deeper trees are refused instead of risking the JS stack in the analysis. */
-export const MAX_SYNTAX_DEPTH = 400;
+export const MAX_SYNTAX_DEPTH = 200;
+export const MAX_SYNTAX_NODES = 2500;
+/** Some shapes (a pipeline of a thousand commands) take the grammar far longer per byte than others. */
+export const PARSE_BUDGET_MS = 40;
 
 /**
  * pi gives every extension instance (and every in-process subagent) its own copy of this module, so the
@@ -57,34 +64,96 @@ async function createBashParser(): Promise<BashParser> {
 	const namedByTypeId = typeNames.map((name, id) => name !== undefined && language.nodeTypeIsNamed(id));
 	const loadMs = performance.now() - started;
 
-	return {
-		loadMs,
-		parse(source: string): BashParseResult {
-			if (source.length > MAX_BASH_SOURCE_LENGTH) {
+	const parseOnce = (source: string): BashParseResult => {
+		if (source.length > MAX_BASH_SOURCE_LENGTH) {
+			return {
+				ok: false,
+				source,
+				reason: `the command is longer than ${MAX_BASH_SOURCE_LENGTH} characters`,
+			};
+		}
+		let tree: Tree | null = null;
+		try {
+			const deadline = performance.now() + PARSE_BUDGET_MS;
+			let overTime = false;
+			tree = parser.parse(source, null, {
+				progressCallback: () => {
+					overTime ||= performance.now() > deadline;
+					return overTime;
+				},
+			});
+			if (overTime) {
+				return { ok: false, source, reason: `the command takes longer than ${PARSE_BUDGET_MS} ms to parse` };
+			}
+			if (tree === null) return { ok: false, source, reason: "the bash parser returned no tree" };
+			if (tree.rootNode.hasError) return { ok: false, source, reason: "the command has a bash syntax error" };
+			const root = copyTree(tree, typeNames, namedByTypeId);
+			if (root === "too deep") {
+				return { ok: false, source, reason: `the command nests deeper than ${MAX_SYNTAX_DEPTH} levels` };
+			}
+			if (root === "too large") {
 				return {
 					ok: false,
 					source,
-					reason: `the command is longer than ${MAX_BASH_SOURCE_LENGTH} characters`,
+					reason: `the command has more than ${MAX_SYNTAX_NODES} parts to analyse`,
 				};
 			}
-			let tree: Tree | null = null;
-			try {
-				tree = parser.parse(source);
-				if (tree === null) return { ok: false, source, reason: "the bash parser returned no tree" };
-				if (tree.rootNode.hasError)
-					return { ok: false, source, reason: "the command has a bash syntax error" };
-				const root = copyTree(tree, typeNames, namedByTypeId);
-				if (root === undefined) {
-					return { ok: false, source, reason: `the command nests deeper than ${MAX_SYNTAX_DEPTH} levels` };
-				}
-				return { ok: true, source, root };
-			} catch (error) {
-				return { ok: false, source, reason: `the bash parser failed: ${String(error)}` };
-			} finally {
-				tree?.delete();
-			}
+			return { ok: true, source, root };
+		} catch (error) {
+			return { ok: false, source, reason: `the bash parser failed: ${String(error)}` };
+		} finally {
+			tree?.delete();
+		}
+	};
+	return {
+		loadMs,
+		parse(source: string): BashParseResult {
+			const first = parseOnce(source);
+			// The grammar takes a backslash-newline for a blank; bash removes it and joins the words (`r\⏎m` is rm).
+			if (!first.ok || !source.includes("\\\n")) return first;
+			const joined = joinContinuedLines(source, first.root);
+			return joined === source ? first : parseOnce(joined);
 		},
 	};
+}
+
+/** Where bash keeps a backslash-newline as it is: single quotes, `$'…'`, comments, heredocs with a quoted delimiter. */
+const KEEPS_CONTINUATIONS = new Set(["raw_string", "ansi_c_string", "comment"]);
+
+/**
+ * The program as bash reads it: every backslash-newline removed, except inside single quotes, `$'…'`, comments
+ * and the bodies of heredocs whose delimiter is quoted. An escaped backslash before a newline is not a
+ * continuation.
+ */
+export function joinContinuedLines(source: string, root: SyntaxNode): string {
+	const kept: [number, number][] = [];
+	const stack: SyntaxNode[] = [root];
+	while (stack.length > 0) {
+		const node = stack.pop();
+		if (node === undefined) break;
+		if (KEEPS_CONTINUATIONS.has(node.type)) {
+			kept.push([node.start, node.end]);
+			continue;
+		}
+		if (node.type === "heredoc_redirect") {
+			const start = node.children.find((child) => child.type === "heredoc_start");
+			const quoted = start !== undefined && /['"\\]/.test(source.slice(start.start, start.end));
+			const body = node.children.find((child) => child.type === "heredoc_body");
+			if (quoted && body !== undefined) kept.push([body.start, body.end]);
+		}
+		stack.push(...node.children);
+	}
+	let out = "";
+	let position = 0;
+	for (let i = source.indexOf("\\\n"); i !== -1; i = source.indexOf("\\\n", i + 1)) {
+		if (kept.some(([start, end]) => i >= start && i < end)) continue;
+		let backslashes = 1;
+		while (i - backslashes >= 0 && source[i - backslashes] === "\\") backslashes++;
+		if (backslashes % 2 === 0) continue;
+		out += source.slice(position, i);
+		position = i + 2;
+	}
+	return out + source.slice(position);
 }
 
 interface MutableNode {
@@ -113,12 +182,12 @@ const LEAF_TYPES: ReadonlySet<string> = new Set([
 	"regex",
 ]);
 
-/** Iterative pre-order walk (no recursion, so deep input cannot overflow the stack). Undefined when too deep. */
+/** Iterative pre-order walk (no recursion, so deep input cannot overflow the stack), within the bounds above. */
 function copyTree(
 	tree: Tree,
 	typeNames: readonly string[],
 	namedByTypeId: readonly boolean[],
-): SyntaxNode | undefined {
+): SyntaxNode | "too deep" | "too large" {
 	const cursor = tree.walk();
 	try {
 		const read = (): MutableNode => {
@@ -131,13 +200,14 @@ function copyTree(
 			return { type, named, start, end, children: [] };
 		};
 		const root = read();
+		let count = 1;
 		const ancestors: MutableNode[] = [];
 		let current = root;
 		for (;;) {
 			const mayHaveChildren = current.named && !LEAF_TYPES.has(current.type);
 			if (mayHaveChildren && cursor.gotoFirstChild()) {
 				ancestors.push(current);
-				if (ancestors.length > MAX_SYNTAX_DEPTH) return undefined;
+				if (ancestors.length > MAX_SYNTAX_DEPTH) return "too deep";
 			} else {
 				while (!cursor.gotoNextSibling()) {
 					if (ancestors.length === 0 || !cursor.gotoParent()) return root;
@@ -148,6 +218,7 @@ function copyTree(
 			if (parent === undefined) return root;
 			current = read();
 			parent.children.push(current);
+			if (++count > MAX_SYNTAX_NODES) return "too large";
 		}
 	} finally {
 		cursor.delete();

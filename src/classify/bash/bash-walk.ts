@@ -12,7 +12,7 @@ import { isHarmlessSink } from "../system-paths.ts";
 import type { BashParser, SyntaxNode } from "./bash-parser.ts";
 import { type BashWord, evaluateWord, syntheticWord, WORD_NODE_TYPES } from "./bash-word.ts";
 import { fromWord, type PathCandidate } from "./command-paths.ts";
-import type { EnvironmentAssignment } from "./environment-injection.ts";
+import { type EnvironmentAssignment, environmentInjection } from "./environment-injection.ts";
 import { type ArgvOptions, type TierFloor, type Unwrapped, unwrapCommand } from "./wrappers.ts";
 
 export interface CommandFinding {
@@ -113,7 +113,6 @@ const SEQUENCE_TYPES = new Set([
 	"else_clause",
 	"while_statement",
 	"for_statement",
-	"c_style_for_statement",
 	"case_statement",
 	"case_item",
 	"negated_command",
@@ -121,6 +120,7 @@ const SEQUENCE_TYPES = new Set([
 
 const STATEMENT_TYPES = new Set([
 	...SEQUENCE_TYPES,
+	"c_style_for_statement",
 	"command",
 	"pipeline",
 	"redirected_statement",
@@ -189,6 +189,7 @@ function walkStatement(state: WalkState, node: SyntaxNode, context: Context): vo
 			return;
 		}
 		case "test_command":
+			if (hasArithmeticComparison(node, context.source)) other(state, context, ARITHMETIC_ON_VARIABLES);
 			walkTokensAsCommand(state, node, context);
 			return;
 		case "declaration_command":
@@ -199,11 +200,21 @@ function walkStatement(state: WalkState, node: SyntaxNode, context: Context): vo
 		case "variable_assignments": {
 			walkEmbeddedChildren(state, node, context);
 			const assignments = node.type === "variable_assignment" ? [node] : node.children;
-			if (assignments.some((part) => assignmentOf(part, context.source).name === "PATH")) {
-				context.scope.pathChanged = true;
+			for (const part of assignments) {
+				if (part.type !== "variable_assignment") continue;
+				const assignment = assignmentOf(part, context.source);
+				if (assignment.name === "PATH") context.scope.pathChanged = true;
+				// A variable the environment already has is exported: assigning it changes what later programs get.
+				for (const raise of environmentInjection([assignment])) {
+					if (raise.tier !== "write") other(state, context, raise);
+				}
 			}
 			return;
 		}
+		case "c_style_for_statement":
+			if (readsVariablesInArithmetic(node, true)) other(state, context, ARITHMETIC_ON_VARIABLES);
+			walkSequence(state, node, context);
+			return;
 		case "comment":
 			return;
 		default:
@@ -214,6 +225,7 @@ function walkStatement(state: WalkState, node: SyntaxNode, context: Context): vo
 /** Statements in order, sharing the scope (so `cd` carries over); words between them are walked for substitutions. */
 function walkSequence(state: WalkState, node: SyntaxNode, context: Context): void {
 	if (node.type === "compound_statement" && node.children[0]?.type === "((") {
+		if (readsVariablesInArithmetic(node)) other(state, context, ARITHMETIC_ON_VARIABLES);
 		walkTokensAsCommand(state, node, context);
 		return;
 	}
@@ -254,7 +266,45 @@ function walkEmbedded(state: WalkState, node: SyntaxNode, context: Context): voi
 		walkStatement(state, node, withOwnScope(context));
 		return;
 	}
+	if (
+		(node.type === "arithmetic_expansion" || node.type === "subscript") &&
+		readsVariablesInArithmetic(node)
+	) {
+		other(state, context, ARITHMETIC_ON_VARIABLES);
+	}
 	walkEmbeddedChildren(state, node, context);
+}
+
+/**
+ * bash evaluates a variable's value inside arithmetic (`$((x))`, `((…))`, `[[ $x -eq 0 ]]`, an array subscript)
+ * as an expression of its own, and an array subscript in it (`a[$(cmd)]`) runs a command: whatever the variable
+ * holds decides what runs, so it cannot be proven harmless.
+ */
+const ARITHMETIC_ON_VARIABLES: TierFloor = {
+	tier: HIGHEST,
+	reason:
+		"arithmetic on a variable: bash evaluates its value as an expression, which can run a hidden command",
+};
+
+const VARIABLE_REFERENCES = new Set([
+	"variable_name",
+	"simple_expansion",
+	"expansion",
+	"command_substitution",
+]);
+
+/** Whether an arithmetic context refers to a variable (the subscript's array name itself does not count). */
+function readsVariablesInArithmetic(node: SyntaxNode, skipBody = false): boolean {
+	const stack: SyntaxNode[] = [...node.children];
+	if (node.type === "subscript") stack.shift();
+	while (stack.length > 0) {
+		const current = stack.pop();
+		if (current === undefined) break;
+		if (skipBody && (current.type === "do_group" || current.type === "compound_statement")) continue;
+		if (VARIABLE_REFERENCES.has(current.type)) return true;
+		stack.push(...current.children);
+	}
+	return false;
 }
 
 /**
@@ -428,7 +478,7 @@ function isUnquotedReservedWord(word: BashWord, source: string): boolean {
 
 function tokenWord(node: SyntaxNode, source: string): BashWord {
 	const text = source.slice(node.start, node.end);
-	return { text, literal: true, pathValue: text, node };
+	return { text, literal: true, pathValue: text, cannotBecomeOption: !text.startsWith("-"), node };
 }
 
 function assignmentOf(node: SyntaxNode, source: string): EnvironmentAssignment {
@@ -588,6 +638,29 @@ function changedDirectory(
 	return dir === undefined ? { known: false, label: target.text } : { known: true, dir };
 }
 
+const ARITHMETIC_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
+
+/**
+ * `[[ a -eq b ]]` evaluates both sides as arithmetic (`[ … ]`, the test builtin, does not), and `[[ -v a[…] ]]`
+ * evaluates the subscript: anything but plain numbers there is arithmetic on a variable.
+ */
+function hasArithmeticComparison(node: SyntaxNode, source: string): boolean {
+	if (node.children[0]?.type !== "[[") return false;
+	const stack: SyntaxNode[] = [...node.children];
+	while (stack.length > 0) {
+		const current = stack.pop();
+		if (current === undefined) break;
+		const operator = current.children.find((child) => child.type === "test_operator");
+		const operatorText = operator === undefined ? "" : source.slice(operator.start, operator.end);
+		const operands = current.children.filter((child) => child !== operator && child.named);
+		const texts = operands.map((operand) => source.slice(operand.start, operand.end));
+		if (ARITHMETIC_TESTS.has(operatorText) && texts.some((text) => !/^-?\d+$/.test(text))) return true;
+		if (operatorText === "-v" && texts.some((text) => text.includes("["))) return true;
+		stack.push(...current.children);
+	}
+	return false;
+}
+
 /** `[ … ]`, `[[ … ]]`, `(( … ))`: a unit of its tokens, and its substitutions walked. */
 function walkTokensAsCommand(state: WalkState, node: SyntaxNode, context: Context): void {
 	walkEmbeddedChildren(state, node, context);
@@ -618,6 +691,7 @@ function walkDeclaration(state: WalkState, node: SyntaxNode, context: Context): 
 				text: `${assignment.name}=${assignment.value}`,
 				literal: assignment.literal,
 				pathValue: undefined,
+				cannotBecomeOption: true,
 				node: child,
 			});
 		} else if (child.named) {

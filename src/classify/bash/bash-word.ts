@@ -15,6 +15,12 @@ export interface BashWord {
 	 * Globs are kept: the path of their literal prefix is what they can touch.
 	 */
 	readonly pathValue: string | undefined;
+	/**
+	 * False when what the command receives could start with `-` although the source does not say so: the word
+	 * starts with an expansion, a glob or a brace expansion, or contains an unquoted expansion (whose value bash
+	 * splits into more words). Such a word could be an option; a literal word is judged by its text.
+	 */
+	readonly cannotBecomeOption: boolean;
 	readonly node: SyntaxNode;
 }
 
@@ -22,7 +28,13 @@ const NO_NODE: SyntaxNode = { type: "word", named: true, start: 0, end: 0, child
 
 /** A word that is not in the source (`find`'s default `.`, the operands `xargs` appends at run time). */
 export function syntheticWord(text: string, pathValue: string | undefined): BashWord {
-	return { text, literal: pathValue !== undefined, pathValue, node: NO_NODE };
+	return {
+		text,
+		literal: pathValue !== undefined,
+		pathValue,
+		cannotBecomeOption: pathValue !== undefined && !text.startsWith("-"),
+		node: NO_NODE,
+	};
 }
 
 /** Node types that the grammar uses for a word position. */
@@ -54,6 +66,11 @@ interface WordBuilder {
 	/** Unquoted characters only, for brace-expansion detection across concatenated pieces. */
 	unquoted: string;
 	first: boolean;
+	/** The text before the first run-time part (expansion, glob, brace), while it lasts. */
+	fixedPrefix: string;
+	prefixOpen: boolean;
+	/** An unquoted expansion: bash splits its value into words. */
+	splits: boolean;
 }
 
 export function evaluateWord(node: SyntaxNode, source: string): BashWord {
@@ -64,17 +81,25 @@ export function evaluateWord(node: SyntaxNode, source: string): BashWord {
 		literal: true,
 		unquoted: "",
 		first: true,
+		fixedPrefix: "",
+		prefixOpen: true,
+		splits: false,
 	};
-	appendPart(builder, node, source);
-	if (/\{[^{}]*(,|\.\.)[^{}]*\}/.test(builder.unquoted)) {
+	appendPart(builder, node, source, false);
+	const brace = /\{[^{}]*(,|\.\.)[^{}]*\}/.exec(builder.unquoted);
+	if (brace !== null) {
 		// Brace expansion turns one word into several; `{a,../b}` may even leave the directory.
 		builder.literal = false;
 		builder.pathKnown = false;
 	}
+	const prefix = brace === null ? builder.fixedPrefix : builder.fixedPrefix.slice(0, brace.index);
 	return {
 		text: builder.text,
 		literal: builder.literal,
 		pathValue: builder.pathKnown ? builder.path : undefined,
+		cannotBecomeOption: builder.literal
+			? !builder.text.startsWith("-")
+			: !builder.splits && prefix !== "" && !prefix.startsWith("-"),
 		node,
 	};
 }
@@ -93,10 +118,11 @@ const UNQUOTED_TOKEN_TYPES: ReadonlySet<string> = new Set([
 	"variable_name",
 ]);
 
-function appendPart(builder: WordBuilder, node: SyntaxNode, source: string): void {
+function appendPart(builder: WordBuilder, node: SyntaxNode, source: string, quoted: boolean): void {
 	const raw = source.slice(node.start, node.end);
 	if (node.children.length === 0 && UNQUOTED_TOKEN_TYPES.has(node.type)) {
-		appendUnquoted(builder, raw);
+		if (quoted) appendQuoted(builder, raw);
+		else appendUnquoted(builder, raw);
 		return;
 	}
 	switch (node.type) {
@@ -105,7 +131,7 @@ function appendPart(builder: WordBuilder, node: SyntaxNode, source: string): voi
 			return;
 		case "ansi_c_string": {
 			const decoded = decodeAnsiC(raw.slice(2, -1));
-			if (decoded === undefined) appendRuntime(builder, raw, false);
+			if (decoded === undefined) appendRuntime(builder, raw, false, true);
 			else appendQuoted(builder, decoded);
 			return;
 		}
@@ -117,16 +143,16 @@ function appendPart(builder: WordBuilder, node: SyntaxNode, source: string): voi
 			for (const child of node.children) {
 				// `$"…"` and a `$` glued to a following string contribute no character of their own.
 				if (!child.named && child.type === "$") continue;
-				appendPart(builder, child, source);
+				appendPart(builder, child, source, quoted);
 			}
 			return;
 		case "simple_expansion":
 		case "expansion":
-			appendRuntime(builder, raw, HOME_REFERENCES.has(raw));
+			appendRuntime(builder, raw, HOME_REFERENCES.has(raw), quoted);
 			return;
 		default:
 			// Substitutions, arithmetic, brace ranges: known only at run time.
-			appendRuntime(builder, raw, false);
+			appendRuntime(builder, raw, false, quoted);
 	}
 }
 
@@ -147,6 +173,14 @@ function appendUnquoted(builder: WordBuilder, raw: string): void {
 		if ((slash === -1 ? raw : raw.slice(0, slash)) !== "~") builder.pathKnown = false;
 	}
 	if (/[*?[]/.test(unquoted)) builder.literal = false;
+	if (builder.prefixOpen) {
+		const glob = /[*?[{]/.exec(unquoted);
+		if (glob === null) builder.fixedPrefix += text;
+		else {
+			builder.fixedPrefix += unescapedPrefix(raw, glob.index);
+			builder.prefixOpen = false;
+		}
+	}
 	builder.text += text;
 	// An escaped leading `\~` is a directory named `~`, not home.
 	builder.path += builder.first && text.startsWith("~") && !raw.startsWith("~") ? `./${text}` : text;
@@ -154,14 +188,33 @@ function appendUnquoted(builder: WordBuilder, raw: string): void {
 	builder.first = false;
 }
 
+/** The unescaped text of `raw` up to the unescaped character at `index` of its `_`-masked form. */
+function unescapedPrefix(raw: string, index: number): string {
+	let out = "";
+	let masked = 0;
+	for (let i = 0; i < raw.length && masked < index; i++, masked++) {
+		if (raw[i] === "\\" && i + 1 < raw.length) i++;
+		out += raw[i] ?? "";
+	}
+	return out;
+}
+
 function appendQuoted(builder: WordBuilder, value: string): void {
+	if (builder.prefixOpen) builder.fixedPrefix += value;
 	builder.text += value;
 	builder.path += builder.first && value.startsWith("~") ? `./${value}` : value;
 	builder.unquoted += "_".repeat(value.length);
 	builder.first = false;
 }
 
-function appendRuntime(builder: WordBuilder, raw: string, isHome: boolean): void {
+function appendRuntime(builder: WordBuilder, raw: string, isHome: boolean, quoted: boolean): void {
+	// `$HOME` is the user's own home directory, an absolute path: it neither starts with `-` nor splits.
+	if (isHome) {
+		if (builder.prefixOpen) builder.fixedPrefix += "/";
+	} else {
+		builder.prefixOpen = false;
+		if (!quoted) builder.splits = true;
+	}
 	builder.text += raw;
 	builder.literal = false;
 	if (isHome && builder.first) builder.path += "~";
@@ -186,7 +239,7 @@ function appendDoubleQuoted(
 			appendQuoted(builder, unescapeDoubleQuoted(source.slice(position, child.start)));
 			wroteAny = true;
 		}
-		appendPart(builder, child, source);
+		appendPart(builder, child, source, true);
 		wroteAny = true;
 		position = child.end;
 	}

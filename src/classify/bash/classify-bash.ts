@@ -10,19 +10,23 @@ import { type EffectiveCwd, makePathTouch, type PathContext, unresolvedPathTouch
 import { writesSystemPath } from "../system-paths.ts";
 import type { BashParseResult, BashParser } from "./bash-parser.ts";
 import { type BashFinding, type CommandFinding, findBashCommands } from "./bash-walk.ts";
-import { syntheticWord } from "./bash-word.ts";
+import { type BashWord, syntheticWord } from "./bash-word.ts";
 import { tableKey } from "./command-key.ts";
 import { commandPathCandidates, type PathCandidate } from "./command-paths.ts";
 import { builtInTier, matchingExtraTiers } from "./command-tier-lookup.ts";
 import { refineCommandTier, sedOnlySubstitutes, type TierRaise } from "./command-tier-refiners.ts";
 import type { CommandTierEntry } from "./command-tier-table.ts";
 import { environmentInjection } from "./environment-injection.ts";
+import { proveRead, type ReadVerdict } from "./read-proof.ts";
 
 export interface BashClassifyOptions {
 	readonly parser: BashParser;
 	readonly extraCommandTiers: readonly CommandTierEntry[];
 	readonly paths: PathContext;
 }
+
+/** More commands than this in one call are not analysed (each costs path lookups); the call takes the highest tier. */
+export const MAX_PARTS = 150;
 
 /** Classifies an already parsed program (the parse is shared with hashing). */
 export function classifyBashProgram(
@@ -37,6 +41,15 @@ export function classifyBashProgram(
 	}
 	const start: EffectiveCwd = { known: true, dir: cwd };
 	const findings = findBashCommands(parsed.root, parsed.source, start, options.parser, options.paths.homeDir);
+	if (findings.length > MAX_PARTS) {
+		return [
+			{
+				tier: HIGHEST_TIER,
+				tierReason: `the command has more than ${MAX_PARTS} commands to analyse`,
+				paths: [],
+			},
+		];
+	}
 	return findings.map((finding) => partOf(finding, options));
 }
 
@@ -48,8 +61,10 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 		raises.push(finding.floor, ...finding.floors);
 		paths = finding.remote ? [] : touches(finding.paths, finding.cwd, options.paths);
 	} else {
-		const own = commandRaises(finding, options.extraCommandTiers);
-		const candidates = commandCandidates(finding);
+		const args = argumentsOf(finding);
+		const proof = proofOf(finding, args);
+		const own = commandRaises(finding, proof, options.extraCommandTiers);
+		const candidates = commandCandidates(finding, args, proof);
 		raises.push(...own);
 		paths = finding.remote ? [] : touches(candidates, finding.cwd, options.paths);
 		known = effectsAreItsPaths(finding, strictest(own).tier, candidates);
@@ -97,7 +112,11 @@ function effectsAreItsPaths(
 	return candidates.every((candidate) => candidate.value !== undefined);
 }
 
-function commandRaises(finding: CommandFinding, extras: readonly CommandTierEntry[]): TierRaise[] {
+function commandRaises(
+	finding: CommandFinding,
+	proof: ReadVerdict | undefined,
+	extras: readonly CommandTierEntry[],
+): TierRaise[] {
 	const { unit } = finding;
 	const argTexts = finding.args.map((arg) => arg.text);
 	const raises: TierRaise[] = [];
@@ -105,7 +124,20 @@ function commandRaises(finding: CommandFinding, extras: readonly CommandTierEntr
 	if (finding.computedName) {
 		raises.push({ tier: HIGHEST_TIER, reason: "the command name is computed at run time" });
 	} else {
-		raises.push(finding.self ?? builtInRaise(unit.name, key));
+		if (finding.self !== undefined) {
+			raises.push(finding.self);
+		} else if (proof?.read === true) {
+			raises.push({
+				tier: "read",
+				reason: `built-in: ${unit.name} reads, and every word of it is proven read-only`,
+			});
+		} else {
+			if (proof !== undefined) raises.push({ tier: proof.tier, reason: proof.reason });
+			const match = builtInTier(key);
+			// Not proven read: the read-only table's reason, and the tier table's where it knows more.
+			if (proof === undefined || match.pattern !== undefined)
+				raises.push(builtInRaise(unit.name, key, match));
+		}
 		const refined = refineCommandTier(unit.name, argTexts);
 		if (refined !== undefined) raises.push(refined);
 	}
@@ -117,8 +149,7 @@ function commandRaises(finding: CommandFinding, extras: readonly CommandTierEntr
 	return raises;
 }
 
-function builtInRaise(name: string, key: string): TierRaise {
-	const match = builtInTier(key);
+function builtInRaise(name: string, key: string, match = builtInTier(key)): TierRaise {
 	if (match.pattern === undefined) {
 		return { tier: match.tier, reason: `built-in: ${name} is not a known command, so ${match.tier}` };
 	}
@@ -128,35 +159,63 @@ function builtInRaise(name: string, key: string): TierRaise {
 	return { tier: match.tier, reason: `built-in: "${match.pattern}" is ${match.tier}` };
 }
 
+/** The read-only proof for a plain command (a wrapper or a computed name decides its own tier). */
+function proofOf(finding: CommandFinding, args: readonly BashWord[]): ReadVerdict | undefined {
+	if (finding.computedName || finding.self !== undefined) return undefined;
+	const name = finding.unit.argv[0] ?? "";
+	return proveRead({
+		name: syntheticWord(name, name),
+		args,
+		runtimeOperands: finding.runtimeOperands,
+	});
+}
+
 /** Stands for the operands `xargs` appends at run time. */
 const RUNTIME_OPERAND = syntheticWord("(operands from xargs input)", undefined);
 
-function commandCandidates(finding: CommandFinding): PathCandidate[] {
-	if (finding.computedName || finding.self !== undefined) return [...finding.extraPaths];
-	let args = finding.args;
+/** The arguments with `find -exec`'s `{}` standing for each starting point. */
+function argumentsOf(finding: CommandFinding): readonly BashWord[] {
 	const placeholder = finding.placeholder;
-	if (placeholder !== undefined) {
-		args = args.flatMap((arg) =>
-			placeholder.token.test(arg.text)
-				? placeholder.paths.map((root) => ({
-						...arg,
-						text: arg.text.replace(placeholder.token, root.text),
-						pathValue:
-							arg.pathValue === undefined || root.pathValue === undefined
-								? undefined
-								: arg.pathValue.replace(placeholder.token, root.pathValue),
-					}))
-				: [arg],
-		);
-	}
-	const candidates = commandPathCandidates(finding.unit.name, args);
+	if (placeholder === undefined) return finding.args;
+	return finding.args.flatMap((arg) =>
+		placeholder.token.test(arg.text)
+			? placeholder.paths.map((root) => ({
+					...arg,
+					text: arg.text.replace(placeholder.token, root.text),
+					pathValue:
+						arg.pathValue === undefined || root.pathValue === undefined
+							? undefined
+							: arg.pathValue.replace(placeholder.token, root.pathValue),
+				}))
+			: [arg],
+	);
+}
+
+function commandCandidates(
+	finding: CommandFinding,
+	args: readonly BashWord[],
+	proof: ReadVerdict | undefined,
+): PathCandidate[] {
+	if (finding.computedName || finding.self !== undefined) return [...finding.extraPaths];
+	// A proven read names its files itself; otherwise the path table, which also knows the writing options.
+	const candidates = proof?.read === true ? [...proof.paths] : commandPathCandidates(finding.unit.name, args);
 	if (finding.runtimeOperands) {
 		// Files that arrive on stdin are unknown; only a command that writes its operands makes that matter.
 		const withRuntime = commandPathCandidates(finding.unit.name, [...args, RUNTIME_OPERAND]);
 		const extra = withRuntime.at(-1);
 		if (extra?.typed === RUNTIME_OPERAND.text && extra.access === "write") candidates.push(extra);
 	}
-	return [...candidates, ...finding.extraPaths];
+	return dedupeCandidates([...candidates, ...finding.extraPaths]);
+}
+
+function dedupeCandidates(candidates: readonly PathCandidate[]): PathCandidate[] {
+	const seen = new Set<string>();
+	return candidates.filter((candidate) => {
+		const key = `${candidate.access}\u0000${candidate.typed}\u0000${candidate.value ?? ""}`;
+		if (seen.has(key)) return false;
+		seen.add(key);
+		return true;
+	});
 }
 
 function touches(candidates: readonly PathCandidate[], cwd: EffectiveCwd, context: PathContext): PathTouch[] {
@@ -167,9 +226,20 @@ function touches(candidates: readonly PathCandidate[], cwd: EffectiveCwd, contex
 	);
 }
 
+/** bash opens a network connection for a redirect to these (`cat < /dev/tcp/host/80`). */
+const NETWORK_PATHS = /^\/dev\/(tcp|udp)\//;
+
 export function pathRaises(paths: readonly PathTouch[]): TierRaise[] {
 	const raises: TierRaise[] = [];
 	for (const touch of paths) {
+		if (NETWORK_PATHS.test(touch.absolute) || NETWORK_PATHS.test(touch.typed)) {
+			raises.push({ tier: "network-egress", reason: `${touch.typed} is a network connection` });
+			continue;
+		}
+		if (touch.guard !== undefined) {
+			raises.push({ tier: "privileged", reason: touch.guard.reason });
+			continue;
+		}
 		if (touch.access !== "write") continue;
 		raises.push(
 			writesSystemPath(touch)

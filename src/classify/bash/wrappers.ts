@@ -335,7 +335,11 @@ function alias(args: readonly BashWord[]): Unwrapped {
 		inner.push({ kind: "shell", code: [tail(word, equals + 1)], via: "alias" });
 	}
 	return {
-		self: { tier: "read", reason: "alias defines a command name (its text is classified on its own)" },
+		// Where the alias is used later, another command runs than the one written: not a read.
+		self: {
+			tier: "write",
+			reason: "alias changes what a command name runs (its text is classified on its own)",
+		},
 		inner,
 	};
 }
@@ -364,8 +368,8 @@ function trap(args: readonly BashWord[]): Unwrapped {
 	const operands = fromFirstOperand(args, scanned);
 	const action = operands[0];
 	const self: TierFloor = {
-		tier: "read",
-		reason: "trap sets a signal handler (its code is classified on its own)",
+		tier: "write",
+		reason: "trap sets code to run later, on a signal or at exit (the code is classified on its own)",
 	};
 	if (action === undefined || operands.length < 2 || action.text === "-" || action.text === "") {
 		return { self, inner: [] };

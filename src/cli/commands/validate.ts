@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { buildEffectivePolicy } from "../../policy/build-effective-policy.ts";
+import { brokenConfigPath } from "../../policy/config-absence.ts";
 import { type ConfigIssue, placeText } from "../../policy/config-error.ts";
 import type { MissingConfig } from "../../policy/config-file-state.ts";
 import { expandHome, projectConfigPath, userConfigPath } from "../../policy/config-paths.ts";
@@ -112,7 +113,8 @@ function readConfigText(file: string): string {
 		return readCappedText(file, MAX_CONFIG_BYTES).text;
 	} catch (error) {
 		const code = fsErrorCode(error);
-		const why = code === "ENOENT" ? "no such file" : errorMessage(error);
+		const broken = code === "ENOENT" || code === "ENOTDIR" ? brokenConfigPath(file) : undefined;
+		const why = broken === null ? "no such file" : (broken ?? errorMessage(error));
 		throw new CliError("io", `cannot read ${file}: ${why}`);
 	}
 }

@@ -1,0 +1,173 @@
+/**
+ * find's command line for the read-only proof: its own options (-H -L -P -D -O), the starting points, then an
+ * expression of tests and actions. Every expression word must be a known test or action taking the known
+ * number of arguments. `-exec`, `-execdir`, `-ok` and `-okdir` run a command that is classified on its own (the
+ * wrappers find it); `-delete` and the `-fprint` family make find itself more than a read.
+ */
+import { maxTier, type Tier } from "../../policy/tier.ts";
+import { type BashWord, syntheticWord } from "./bash-word.ts";
+import { fromWord, type PathCandidate } from "./command-paths.ts";
+import type { ReadVerdict } from "./read-proof.ts";
+
+/** Tests and actions that only read, by the number of arguments they take. */
+const READ_PREDICATES: Readonly<Record<string, number>> = {
+	...Object.fromEntries(
+		[
+			"-print",
+			"-print0",
+			"-ls",
+			"-prune",
+			"-quit",
+			"-true",
+			"-false",
+			"-empty",
+			"-readable",
+			"-writable",
+			"-executable",
+			"-nouser",
+			"-nogroup",
+			"-depth",
+			"-d",
+			"-mount",
+			"-xdev",
+			"-noleaf",
+			"-daystart",
+			"-follow",
+			"-ignore_readdir_race",
+			"-noignore_readdir_race",
+			"-warn",
+			"-nowarn",
+			"-not",
+			"!",
+			"-a",
+			"-and",
+			"-o",
+			"-or",
+			",",
+			"(",
+			")",
+			"-help",
+			"--help",
+			"-version",
+			"--version",
+		].map((name) => [name, 0]),
+	),
+	...Object.fromEntries(
+		[
+			"-name",
+			"-iname",
+			"-path",
+			"-ipath",
+			"-wholename",
+			"-iwholename",
+			"-regex",
+			"-iregex",
+			"-lname",
+			"-ilname",
+			"-type",
+			"-xtype",
+			"-size",
+			"-mtime",
+			"-mmin",
+			"-atime",
+			"-amin",
+			"-ctime",
+			"-cmin",
+			"-used",
+			"-user",
+			"-group",
+			"-uid",
+			"-gid",
+			"-perm",
+			"-links",
+			"-inum",
+			"-maxdepth",
+			"-mindepth",
+			"-fstype",
+			"-regextype",
+			"-printf",
+			"-context",
+			"-files0-from",
+		].map((name) => [name, 1]),
+	),
+};
+
+/** Predicates whose argument is a file find reads (to compare times, identity, or take start points from). */
+const PATH_ARGUMENT = new Set(["-newer", "-anewer", "-cnewer", "-samefile", "-files0-from"]);
+const EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+const WRITES: Readonly<Record<string, number>> = { "-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2 };
+const EXPRESSION_START = /^[-(),!]/;
+
+export function findExpressionVerdict(args: readonly BashWord[]): ReadVerdict {
+	const paths: PathCandidate[] = [];
+	let tier: Tier = "read";
+	let reason = "";
+	const raise = (to: Tier, why: string): void => {
+		if (tier === "read" || maxTier(tier, to) !== tier) reason = why;
+		tier = maxTier(tier, to);
+	};
+	const notRead = (why: string): ReadVerdict => ({
+		read: false,
+		tier: maxTier(tier, "write"),
+		reason: tier === "read" ? why : reason,
+		paths,
+	});
+	let i = 0;
+	// Its own options come first: -H -L -P, -D debugopts, -Olevel.
+	while (i < args.length) {
+		const text = args[i]?.text ?? "";
+		if (!args[i]?.literal) break;
+		if (text === "-H" || text === "-L" || text === "-P" || /^-O\d$/.test(text)) i++;
+		else if (text === "-D") i += 2;
+		else break;
+	}
+	let roots = 0;
+	for (; i < args.length; i++) {
+		const word = args[i];
+		if (word === undefined) break;
+		if (!word.literal && !word.cannotBecomeOption)
+			return notRead(`\`${word.text}\` is expanded at run time and could become part of find's expression`);
+		if (word.literal && EXPRESSION_START.test(word.text)) break;
+		paths.push(fromWord(word, "read"));
+		roots++;
+	}
+	if (roots === 0) paths.push(fromWord(syntheticWord(".", "."), "read"));
+	for (; i < args.length; i++) {
+		const word = args[i];
+		if (word === undefined) break;
+		if (!word.literal) return notRead(`\`${word.text}\` in find's expression is computed at run time`);
+		const name = word.text;
+		if (EXEC.has(name)) {
+			// The command runs on its own (classified separately); skip to its terminator.
+			while (i + 1 < args.length && args[i + 1]?.text !== ";" && args[i + 1]?.text !== "+") i++;
+			i++;
+			continue;
+		}
+		if (name === "-delete") {
+			raise("destructive", "find -delete removes what it finds");
+			continue;
+		}
+		const writes = WRITES[name];
+		if (writes !== undefined) {
+			const target = args[i + 1];
+			if (target !== undefined) paths.push(fromWord(target, "write"));
+			raise("write", `find ${name} writes its output to a file`);
+			i += writes;
+			continue;
+		}
+		const newer = /^-newer[aBcmt][aBcmt]$/.test(name);
+		const arity = newer ? 1 : PATH_ARGUMENT.has(name) ? 1 : READ_PREDICATES[name];
+		if (arity === undefined) return notRead(`\`${name}\` is not a find test or action known to be read-only`);
+		if (i + arity >= args.length && arity > 0) return notRead(`find ${name} is missing its argument`);
+		for (let k = 1; k <= arity; k++) {
+			const value = args[i + k];
+			if (value === undefined) break;
+			if (!value.literal && !value.cannotBecomeOption)
+				return notRead(`the argument of find ${name} is computed at run time`);
+			const readsFile = PATH_ARGUMENT.has(name) || (newer && !name.endsWith("t"));
+			if (readsFile) paths.push(fromWord(value, "read"));
+		}
+		i += arity;
+	}
+	return tier === "read" ? { read: true, paths } : { read: false, tier, reason, paths };
+}

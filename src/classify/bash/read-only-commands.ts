@@ -1,0 +1,1788 @@
+/**
+ * The read-only commands, as data: one entry per command, with the options its read-only form accepts (which
+ * take a value, and how that value is checked or which file it names), the options that raise it and to what,
+ * and what its operands are. A command, option or spelling not listed here is not proven read-only, so it is at
+ * least `write` (read-proof.ts). Review it command by command; adr/0003 says what may be added and why.
+ *
+ * Option syntax in `opts(...)`: aliases separated by spaces; `=` takes a value (a separate word, or attached:
+ * `-n5`, `--lines=5`); `[=]` an optional value, attached only; `=@` a value naming a file that is read.
+ */
+import type { Tier } from "../../policy/tier.ts";
+import type { PathAccess } from "../action.ts";
+import type { BashWord } from "./bash-word.ts";
+import type { PathCandidate } from "./command-paths.ts";
+import { findExpressionVerdict } from "./find-expression.ts";
+import type { ParsedLine, ReadVerdict } from "./read-proof.ts";
+import { analyzeSedScript } from "./sed-script.ts";
+
+export interface Raise {
+	readonly tier: Tier;
+	readonly reason: string;
+}
+
+export interface OptionSpec {
+	/** `-n`, `--lines`: every spelling the tool accepts. */
+	readonly names: readonly string[];
+	readonly value?: "required" | "optional";
+	/** Options taking several words (`jq --arg NAME VALUE`). */
+	readonly values?: number;
+	/** The value names a file the command reads (or writes). */
+	readonly valuePath?: PathAccess;
+	/** A value check: a raise when this value makes the command more than a read. Only literal values pass. */
+	readonly check?: (value: string) => Raise | null;
+	/** Set for an option that makes the command more than a read: it is parsed, and raises to this. */
+	readonly raise?: Raise;
+}
+
+export interface OperandRule {
+	/** `files`: read; `pattern-files`: a pattern first (unless an option gives it), then files; `text`: not files. */
+	readonly kind: "files" | "pattern-files" | "text" | "none";
+	readonly max?: number;
+	/** What more operands than `max` mean (uniq's second operand is its output file). */
+	readonly beyondMax?: Raise;
+	readonly patternFrom?: readonly string[];
+}
+
+export interface ReadOnlyCommand {
+	readonly options: readonly OptionSpec[];
+	readonly operands: OperandRule;
+	/** Options end at the first operand (bash builtins, POSIX-style tools); otherwise they may follow operands. */
+	readonly optionsFirst?: boolean;
+	/** `head -5`, `grep -3`: a dash and digits is an option. */
+	readonly numericOption?: boolean;
+	/** `set +e`: options may also start with `+`. */
+	readonly plusOptions?: boolean;
+	/** A check of the whole parsed line (a sed script, date's operand). */
+	readonly check?: (parsed: ParsedLine, paths: PathCandidate[]) => Raise | null;
+	/** Subcommands, read after the options above (git's global options, then `log …`). */
+	readonly subcommands?: Readonly<Record<string, ReadOnlyCommand>>;
+	/** With `subcommands`: the command alone, with no subcommand, is read-only (`git` prints its help). */
+	readonly bare?: boolean;
+	/** Commands whose syntax is not options and operands (find's expression). */
+	readonly custom?: (args: readonly BashWord[]) => ReadVerdict;
+}
+
+function opts(...specs: readonly string[]): OptionSpec[] {
+	return specs.map((spec) => {
+		const names = spec.split(" ");
+		const last = names.at(-1) ?? "";
+		const marker = /(\[=\]|=@|=)$/.exec(last)?.[1];
+		const clean = names.map((n) => n.replace(/(\[=\]|=@|=)$/, ""));
+		if (marker === undefined) return { names: clean };
+		if (marker === "[=]") return { names: clean, value: "optional" };
+		if (marker === "=@") return { names: clean, value: "required", valuePath: "read" };
+		return { names: clean, value: "required" };
+	});
+}
+
+/** An option that makes the command more than a read. */
+function raising(tier: Tier, reason: string, spec: string, valuePath?: PathAccess): OptionSpec {
+	const [option] = opts(spec);
+	return { ...(option ?? { names: [spec] }), raise: { tier, reason }, ...(valuePath ? { valuePath } : {}) };
+}
+
+const files: OperandRule = { kind: "files" };
+const text: OperandRule = { kind: "text" };
+const none: OperandRule = { kind: "none" };
+/** Commands that read no options from their words and can do nothing but print (echo, test, true). */
+const inert: ReadOnlyCommand = {
+	options: [],
+	operands: text,
+	custom: () => ({ read: true, paths: [] }),
+};
+
+const HELP = ["--help", "--version"];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Files and directories
+
+const ls: ReadOnlyCommand = {
+	options: opts(
+		...[..."aAbBcCdDfFgGhHiklLmnNopqQrRsStuUvxXZ1"].map((c) => `-${c}`),
+		"-I= --ignore=",
+		"-T= --tabsize=",
+		"-w= --width=",
+		"--all",
+		"--almost-all",
+		"--author",
+		"--escape",
+		"--block-size=",
+		"--ignore-backups",
+		"--color[=]",
+		"--directory",
+		"--dired",
+		"--classify[=]",
+		"--file-type",
+		"--format=",
+		"--full-time",
+		"--group-directories-first",
+		"--no-group",
+		"--human-readable",
+		"--si",
+		"--dereference-command-line",
+		"--dereference-command-line-symlink-to-dir",
+		"--hide=",
+		"--hyperlink[=]",
+		"--indicator-style=",
+		"--inode",
+		"--kibibytes",
+		"--dereference",
+		"--literal",
+		"--numeric-uid-gid",
+		"--hide-control-chars",
+		"--show-control-chars",
+		"--quote-name",
+		"--quoting-style=",
+		"--reverse",
+		"--recursive",
+		"--size",
+		"--sort=",
+		"--time=",
+		"--time-style=",
+		"--context",
+		"--zero",
+		...HELP,
+	),
+	operands: files,
+};
+
+const cat: ReadOnlyCommand = {
+	options: opts(
+		"-A --show-all",
+		"-b --number-nonblank",
+		"-e",
+		"-E --show-ends",
+		"-n --number",
+		"-s --squeeze-blank",
+		"-t",
+		"-T --show-tabs",
+		"-u",
+		"-v --show-nonprinting",
+		...HELP,
+	),
+	operands: files,
+};
+
+const headTail = (extra: readonly string[]): ReadOnlyCommand => ({
+	options: opts(
+		"-c= --bytes=",
+		"-n= --lines=",
+		"-q --quiet --silent",
+		"-v --verbose",
+		"-z --zero-terminated",
+		...extra,
+		...HELP,
+	),
+	operands: files,
+	numericOption: true,
+});
+
+const wc: ReadOnlyCommand = {
+	options: opts(
+		"-c --bytes",
+		"-m --chars",
+		"-l --lines",
+		"-L --max-line-length",
+		"-w --words",
+		"--files0-from=@",
+		"--total=",
+		...HELP,
+	),
+	operands: files,
+};
+
+const grepOptions = opts(
+	"-E --extended-regexp",
+	"-F --fixed-strings",
+	"-G --basic-regexp",
+	"-P --perl-regexp",
+	"-e= --regexp=",
+	"-f=@ --file=@",
+	"-i -y --ignore-case",
+	"--no-ignore-case",
+	"-v --invert-match",
+	"-w --word-regexp",
+	"-x --line-regexp",
+	"-c --count",
+	"--color[=] --colour[=]",
+	"-L --files-without-match",
+	"-l --files-with-matches",
+	"-m= --max-count=",
+	"-o --only-matching",
+	"-q --quiet --silent",
+	"-s --no-messages",
+	"-b --byte-offset",
+	"-H --with-filename",
+	"-h --no-filename",
+	"--label=",
+	"-n --line-number",
+	"-T --initial-tab",
+	"-Z --null",
+	"-z --null-data",
+	"-A= --after-context=",
+	"-B= --before-context=",
+	"-C= --context=",
+	"-a --text",
+	"--binary-files=",
+	"-D= --devices=",
+	"-d= --directories=",
+	"-r --recursive",
+	"-R --dereference-recursive",
+	"--include=",
+	"--exclude=",
+	"--exclude-from=@",
+	"--exclude-dir=",
+	"-U --binary",
+	"--line-buffered",
+	"-V",
+	...HELP,
+);
+
+const grep: ReadOnlyCommand = {
+	options: grepOptions,
+	operands: { kind: "pattern-files", patternFrom: ["-e", "--regexp", "-f", "--file"] },
+	numericOption: true,
+};
+
+const rg: ReadOnlyCommand = {
+	options: [
+		...opts(
+			"-e= --regexp=",
+			"-f=@ --file=@",
+			"-i --ignore-case",
+			"-S --smart-case",
+			"-s --case-sensitive",
+			"-w --word-regexp",
+			"-x --line-regexp",
+			"-v --invert-match",
+			"-c --count",
+			"--count-matches",
+			"-l --files-with-matches",
+			"--files-without-match",
+			"--files",
+			"-L --follow",
+			"-n --line-number",
+			"-N --no-line-number",
+			"-o --only-matching",
+			"-F --fixed-strings",
+			"-g= --glob=",
+			"--iglob=",
+			"-t= --type=",
+			"-T= --type-not=",
+			"--type-list",
+			"--type-add=",
+			"-u --unrestricted",
+			"--hidden",
+			"--no-ignore",
+			"--no-ignore-vcs",
+			"--no-ignore-dot",
+			"--no-ignore-global",
+			"--no-ignore-parent",
+			"--no-ignore-exclude",
+			"--ignore-file=@",
+			"-a --text",
+			"-A= --after-context=",
+			"-B= --before-context=",
+			"-C= --context=",
+			"-m= --max-count=",
+			"-d= --max-depth=",
+			"-j= --threads=",
+			"-0 --null",
+			"-p --pretty",
+			"-H --with-filename",
+			"-I --no-filename",
+			"--no-heading",
+			"--heading",
+			"--column",
+			"--no-column",
+			"--json",
+			"--vimgrep",
+			"--color=",
+			"--colors=",
+			"--sort=",
+			"--sortr=",
+			"-r= --replace=",
+			"-U --multiline",
+			"--multiline-dotall",
+			"-P --pcre2",
+			"--engine=",
+			"--stats",
+			"--trim",
+			"-q --quiet",
+			"--no-messages",
+			"--max-filesize=",
+			"-M= --max-columns=",
+			"--max-columns-preview",
+			"--passthru",
+			"-b --byte-offset",
+			"--crlf",
+			"--null-data",
+			"--one-file-system",
+			"--binary",
+			"--no-binary",
+			"-E= --encoding=",
+			"--no-config",
+			"-V",
+			"-h",
+			...HELP,
+		),
+		raising("privileged", "rg --pre runs a program on every file it searches", "--pre="),
+		raising("privileged", "rg --hostname-bin runs a program", "--hostname-bin="),
+	],
+	operands: {
+		kind: "pattern-files",
+		patternFrom: ["-e", "--regexp", "-f", "--file", "--files", "--type-list"],
+	},
+};
+
+const find: ReadOnlyCommand = { options: [], operands: files, custom: findExpressionVerdict };
+
+const tree: ReadOnlyCommand = {
+	options: [
+		...opts(
+			...[..."adlfxiASnCpugshDFqNQrtcUvJX"].map((c) => `-${c}`),
+			"-L=",
+			"-P=",
+			"-I=",
+			"-T=",
+			"-H=",
+			"--noreport",
+			"--inodes",
+			"--device",
+			"--dirsfirst",
+			"--filesfirst",
+			"--du",
+			"--si",
+			"--prune",
+			"--matchdirs",
+			"--ignore-case",
+			"--gitignore",
+			"--info",
+			"--infofile=@",
+			"--nolinks",
+			"--fromfile",
+			"--charset=",
+			"--filelimit=",
+			"--timefmt=",
+			"--sort=",
+			...HELP,
+		),
+		raising("write", "tree -o writes its output to a file", "-o=", "write"),
+		raising("write", "tree -R writes a listing file into every directory", "-R"),
+	],
+	operands: files,
+};
+
+const stat: ReadOnlyCommand = {
+	options: opts(
+		"-L --dereference",
+		"-f --file-system",
+		"-c= --format=",
+		"--printf=",
+		"-t --terse",
+		"--cached=",
+		...HELP,
+	),
+	operands: files,
+};
+
+const file: ReadOnlyCommand = {
+	options: [
+		...opts(
+			"-b --brief",
+			"-c --checking-printout",
+			"-E",
+			"-h --no-dereference",
+			"-i --mime",
+			"--mime-type",
+			"--mime-encoding",
+			"-k --keep-going",
+			"-L --dereference",
+			"-N --no-pad",
+			"-n --no-buffer",
+			"-r --raw",
+			"-s --special-files",
+			"-z --uncompress",
+			"-Z --uncompress-noreport",
+			"-0 --print0",
+			"--extension",
+			"--apple",
+			"-e= --exclude=",
+			"--exclude-quiet=",
+			"-f=@ --files-from=@",
+			"-F= --separator=",
+			"-m=@ --magic-file=@",
+			"-P= --parameter=",
+			"-v",
+			...HELP,
+		),
+		raising("write", "file -C compiles a magic file, writing it", "-C --compile"),
+	],
+	operands: files,
+};
+
+const du: ReadOnlyCommand = {
+	options: opts(
+		"-0 --null",
+		"-a --all",
+		"--apparent-size",
+		"-B= --block-size=",
+		"-b --bytes",
+		"-c --total",
+		"-D --dereference-args",
+		"-d= --max-depth=",
+		"--files0-from=@",
+		"-H",
+		"-h --human-readable",
+		"--inodes",
+		"-k",
+		"-L --dereference",
+		"-l --count-links",
+		"-m",
+		"-P --no-dereference",
+		"-S --separate-dirs",
+		"--si",
+		"-s --summarize",
+		"-t= --threshold=",
+		"--time[=]",
+		"--time-style=",
+		"-X=@ --exclude-from=@",
+		"--exclude=",
+		"-x --one-file-system",
+		...HELP,
+	),
+	operands: files,
+};
+
+const df: ReadOnlyCommand = {
+	options: opts(
+		"-a --all",
+		"-B= --block-size=",
+		"-h --human-readable",
+		"-H --si",
+		"-i --inodes",
+		"-k",
+		"-l --local",
+		"--no-sync",
+		"--output[=]",
+		"-P --portability",
+		"--sync",
+		"--total",
+		"-t= --type=",
+		"-T --print-type",
+		"-x= --exclude-type=",
+		...HELP,
+	),
+	operands: files,
+};
+
+const realpath: ReadOnlyCommand = {
+	options: opts(
+		"-e --canonicalize-existing",
+		"-m --canonicalize-missing",
+		"-L --logical",
+		"-P --physical",
+		"-q --quiet",
+		"-s --strip --no-symlinks",
+		"-z --zero",
+		"--relative-to=@",
+		"--relative-base=@",
+		...HELP,
+	),
+	operands: files,
+};
+
+const readlink: ReadOnlyCommand = {
+	options: opts(
+		"-f --canonicalize",
+		"-e --canonicalize-existing",
+		"-m --canonicalize-missing",
+		"-n --no-newline",
+		"-q --quiet",
+		"-s --silent",
+		"-v --verbose",
+		"-z --zero",
+		...HELP,
+	),
+	operands: files,
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Text processing (each reads its files and prints)
+
+const diff: ReadOnlyCommand = {
+	options: opts(
+		"-i --ignore-case",
+		"--ignore-file-name-case",
+		"--no-ignore-file-name-case",
+		"-E --ignore-tab-expansion",
+		"-Z --ignore-trailing-space",
+		"-b --ignore-space-change",
+		"-w --ignore-all-space",
+		"-B --ignore-blank-lines",
+		"-I= --ignore-matching-lines=",
+		"--strip-trailing-cr",
+		"-a --text",
+		"-c",
+		"-C=",
+		"--context[=]",
+		"-u",
+		"-U=",
+		"--unified[=]",
+		"-e --ed",
+		"-n --rcs",
+		"--normal",
+		"-y --side-by-side",
+		"-W= --width=",
+		"--left-column",
+		"--suppress-common-lines",
+		"-p --show-c-function",
+		"-F= --show-function-line=",
+		"--label=",
+		"-t --expand-tabs",
+		"-T --initial-tab",
+		"--tabsize=",
+		"--suppress-blank-empty",
+		"-r --recursive",
+		"--no-dereference",
+		"-N --new-file",
+		"--unidirectional-new-file",
+		"-x= --exclude=",
+		"-X=@ --exclude-from=@",
+		"-S= --starting-file=",
+		"--from-file=@",
+		"--to-file=@",
+		"-s --report-identical-files",
+		"-q --brief",
+		"--color[=]",
+		"--palette=",
+		"-d --minimal",
+		"--speed-large-files",
+		"--horizon-lines=",
+		"-v",
+		...HELP,
+	),
+	operands: files,
+};
+
+const cmp: ReadOnlyCommand = {
+	options: opts(
+		"-b --print-bytes",
+		"-i= --ignore-initial=",
+		"-l --verbose",
+		"-n= --bytes=",
+		"-s --quiet --silent",
+		"-v",
+		...HELP,
+	),
+	operands: files,
+};
+
+const comm: ReadOnlyCommand = {
+	options: opts(
+		"-1",
+		"-2",
+		"-3",
+		"--check-order",
+		"--nocheck-order",
+		"--output-delimiter=",
+		"--total",
+		"-z --zero-terminated",
+		...HELP,
+	),
+	operands: files,
+};
+
+const sort: ReadOnlyCommand = {
+	options: [
+		...opts(
+			"-b --ignore-leading-blanks",
+			"-d --dictionary-order",
+			"-f --ignore-case",
+			"-g --general-numeric-sort",
+			"-i --ignore-nonprinting",
+			"-M --month-sort",
+			"-h --human-numeric-sort",
+			"-n --numeric-sort",
+			"-R --random-sort",
+			"--random-source=@",
+			"-r --reverse",
+			"--sort=",
+			"-V --version-sort",
+			"--batch-size=",
+			"-c",
+			"-C",
+			"--check[=]",
+			"--debug",
+			"--files0-from=@",
+			"-k= --key=",
+			"-m --merge",
+			"-s --stable",
+			"-S= --buffer-size=",
+			"-t= --field-separator=",
+			"-u --unique",
+			"-z --zero-terminated",
+			"--parallel=",
+			...HELP,
+		),
+		raising("write", "sort -o writes its output to a file", "-o= --output=", "write"),
+		raising(
+			"write",
+			"sort -T writes temporary files into the directory it names",
+			"-T= --temporary-directory=",
+			"write",
+		),
+		raising("privileged", "sort --compress-program runs a program", "--compress-program="),
+	],
+	operands: files,
+};
+
+const uniq: ReadOnlyCommand = {
+	options: opts(
+		"-c --count",
+		"-d --repeated",
+		"-D",
+		"--all-repeated[=]",
+		"-f= --skip-fields=",
+		"--group[=]",
+		"-i --ignore-case",
+		"-s= --skip-chars=",
+		"-u --unique",
+		"-z --zero-terminated",
+		"-w= --check-chars=",
+		...HELP,
+	),
+	operands: { kind: "files", max: 1, beyondMax: { tier: "write", reason: "uniq writes its second operand" } },
+	numericOption: true,
+};
+
+const cut: ReadOnlyCommand = {
+	options: opts(
+		"-b= --bytes=",
+		"-c= --characters=",
+		"-d= --delimiter=",
+		"-f= --fields=",
+		"-n",
+		"--complement",
+		"-s --only-delimited",
+		"--output-delimiter=",
+		"-z --zero-terminated",
+		...HELP,
+	),
+	operands: files,
+};
+
+const tr: ReadOnlyCommand = {
+	options: opts("-c -C --complement", "-d --delete", "-s --squeeze-repeats", "-t --truncate-set1", ...HELP),
+	operands: text,
+};
+
+const paste: ReadOnlyCommand = {
+	options: opts("-d= --delimiters=", "-s --serial", "-z --zero-terminated", ...HELP),
+	operands: files,
+};
+
+const simpleFilter = (...specs: readonly string[]): ReadOnlyCommand => ({
+	options: opts(...specs, ...HELP),
+	operands: files,
+});
+
+const nl: ReadOnlyCommand = simpleFilter(
+	"-b= --body-numbering=",
+	"-d= --section-delimiter=",
+	"-f= --footer-numbering=",
+	"-h= --header-numbering=",
+	"-i= --line-increment=",
+	"-l= --join-blank-lines=",
+	"-n= --number-format=",
+	"-p --no-renumber",
+	"-s= --number-separator=",
+	"-v= --starting-line-number=",
+	"-w= --number-width=",
+);
+
+const checksum = simpleFilter(
+	"-b --binary",
+	"-c --check",
+	"--tag",
+	"-t --text",
+	"-z --zero",
+	"--ignore-missing",
+	"--quiet",
+	"--status",
+	"--strict",
+	"-w --warn",
+);
+
+const od: ReadOnlyCommand = simpleFilter(
+	"-A= --address-radix=",
+	"--endian=",
+	"-j= --skip-bytes=",
+	"-N= --read-bytes=",
+	"-S= --strings[=]",
+	"-t= --format=",
+	"-v --output-duplicates",
+	"-w --width[=]",
+	"--traditional",
+	...[..."abcdfilosx"].map((c) => `-${c}`),
+);
+
+const strings: ReadOnlyCommand = {
+	...simpleFilter(
+		"-a --all",
+		"-d --data",
+		"-f --print-file-name",
+		"-n= --bytes=",
+		"-t= --radix=",
+		"-o",
+		"-e= --encoding=",
+		"-w --include-all-whitespace",
+		"-s= --output-separator=",
+		"-U= --unicode=",
+		"-T= --target=",
+		"-h",
+		"-v -V",
+	),
+	numericOption: true,
+};
+
+const base64: ReadOnlyCommand = {
+	options: opts("-d --decode", "-i --ignore-garbage", "-w= --wrap=", ...HELP),
+	operands: { kind: "files", max: 1 },
+};
+
+const jq: ReadOnlyCommand = {
+	options: [
+		...opts(
+			"-n --null-input",
+			"-R --raw-input",
+			"-s --slurp",
+			"-c --compact-output",
+			"-r --raw-output",
+			"--raw-output0",
+			"-j --join-output",
+			"-a --ascii-output",
+			"-S --sort-keys",
+			"-C --color-output",
+			"-M --monochrome-output",
+			"--tab",
+			"--indent=",
+			"--unbuffered",
+			"--stream",
+			"--stream-errors",
+			"--seq",
+			"-e --exit-status",
+			"-f=@ --from-file=@",
+			"-L=",
+			"-V",
+			"-h",
+			"--build-configuration",
+			...HELP,
+		),
+		{ names: ["--arg", "--argjson"], values: 2 },
+		{ names: ["--slurpfile", "--rawfile"], values: 2, valuePath: "read" },
+	],
+	// A jq filter cannot write a file or run a program; after it come the input files.
+	operands: { kind: "pattern-files", patternFrom: ["-f", "--from-file"] },
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// The system, the shell
+
+const pwd: ReadOnlyCommand = { options: opts("-L", "-P"), operands: none, optionsFirst: true };
+const noArguments: ReadOnlyCommand = { options: opts(...HELP), operands: none };
+
+const id: ReadOnlyCommand = {
+	options: opts(
+		"-a",
+		"-Z --context",
+		"-g --group",
+		"-G --groups",
+		"-n --name",
+		"-r --real",
+		"-u --user",
+		"-z --zero",
+		...HELP,
+	),
+	operands: { kind: "text", max: 1 },
+};
+
+const uname: ReadOnlyCommand = {
+	options: opts(
+		"-a --all",
+		"-s --kernel-name",
+		"-n --nodename",
+		"-r --kernel-release",
+		"-v --kernel-version",
+		"-m --machine",
+		"-p --processor",
+		"-i --hardware-platform",
+		"-o --operating-system",
+		...HELP,
+	),
+	operands: none,
+};
+
+const hostname: ReadOnlyCommand = {
+	options: opts(
+		"-a --alias",
+		"-A --all-fqdns",
+		"-d --domain",
+		"-f --fqdn --long",
+		"-i --ip-address",
+		"-I --all-ip-addresses",
+		"-s --short",
+		...HELP,
+	),
+	// `hostname NAME` sets the name.
+	operands: none,
+};
+
+const date: ReadOnlyCommand = {
+	options: [
+		...opts(
+			"-d= --date=",
+			"-f=@ --file=@",
+			"-I[=] --iso-8601[=]",
+			"-R --rfc-email",
+			"--rfc-3339=",
+			"-r=@ --reference=@",
+			"-u --utc --universal",
+			"--debug",
+			"--resolution",
+			...HELP,
+		),
+		raising("privileged", "date -s sets the system clock", "-s= --set="),
+	],
+	operands: { kind: "text", max: 1 },
+	check: (parsed) => {
+		const operand = parsed.operands[0];
+		if (operand === undefined) return null;
+		if (!operand.literal)
+			return { tier: "write", reason: `date's operand \`${operand.text}\` is computed at run time` };
+		return operand.text.startsWith("+")
+			? null
+			: { tier: "privileged", reason: `date ${operand.text} sets the system clock` };
+	},
+};
+
+const basename: ReadOnlyCommand = {
+	options: opts("-a --multiple", "-s= --suffix=", "-z --zero", ...HELP),
+	operands: text,
+};
+
+const seq: ReadOnlyCommand = {
+	options: opts("-f= --format=", "-s= --separator=", "-w --equal-width", ...HELP),
+	operands: text,
+	optionsFirst: true,
+};
+
+const printf: ReadOnlyCommand = {
+	options: [raising("write", "printf -v assigns a shell variable", "-v=")],
+	operands: text,
+	optionsFirst: true,
+};
+
+const which: ReadOnlyCommand = { options: opts("-a", "-s"), operands: text };
+const type: ReadOnlyCommand = {
+	options: opts("-a", "-f", "-p", "-P", "-t"),
+	operands: text,
+	optionsFirst: true,
+};
+
+const cd: ReadOnlyCommand = {
+	options: opts("-L", "-P", "-e", "-@"),
+	operands: { kind: "files", max: 1 },
+	optionsFirst: true,
+};
+
+/** `set -e`, `set -o pipefail`: options that only change how this shell stops on errors. */
+const SAFE_SET_OPTIONS = new Set(["errexit", "nounset", "pipefail", "noclobber", "noglob", "notify"]);
+const set: ReadOnlyCommand = {
+	options: [
+		...opts("-e", "+e", "-u", "+u", "-C", "+C", "-f", "+f", "-b", "+b"),
+		{
+			names: ["-o", "+o"],
+			value: "required",
+			check: (value) =>
+				SAFE_SET_OPTIONS.has(value)
+					? null
+					: { tier: "write", reason: `set -o ${value} changes how this shell runs commands` },
+		},
+	],
+	operands: none,
+	optionsFirst: true,
+	plusOptions: true,
+};
+
+const ps: ReadOnlyCommand = {
+	options: opts(
+		..."AaCcdeFfHjLlMmNrSTtuVvwXxyZ".split("").map((c) => `-${c}`),
+		"-C=",
+		"-G=",
+		"-g=",
+		"-O=",
+		"-o=",
+		"-p= --pid=",
+		"--ppid=",
+		"-q=",
+		"-s= --sid=",
+		"-t= --tty=",
+		"-U=",
+		"-u= --user=",
+		"--sort=",
+		"--forest",
+		"--no-headers --no-heading",
+		"--cols= --columns= --width=",
+		"--headers",
+		...HELP,
+	),
+	// BSD-style option words without a dash: `ps aux`.
+	operands: text,
+	check: (parsed) => {
+		const bad = parsed.operands.find(
+			(operand) => !operand.literal || !/^[aeflmrsuvwxAHSTZ]+$/.test(operand.text),
+		);
+		return bad === undefined
+			? null
+			: { tier: "write", reason: `\`${bad.text}\` is not a ps option known to be read-only` };
+	},
+};
+
+const printenv: ReadOnlyCommand = { options: opts("-0 --null", ...HELP), operands: text };
+
+// ---------------------------------------------------------------------------------------------------------------
+// sed: read-only only with a program that neither writes nor runs anything
+
+const sed: ReadOnlyCommand = {
+	options: [
+		...opts(
+			"-n --quiet --silent",
+			"-E -r --regexp-extended",
+			"-s --separate",
+			"-z --null-data",
+			"-u --unbuffered",
+			"--posix",
+			"--debug",
+			"--sandbox",
+			"-l= --line-length=",
+			"-e= --expression=",
+			...HELP,
+		),
+		raising("write", "sed -i edits files in place", "-i[=] --in-place[=]"),
+		raising("privileged", "sed -f runs a sed program from a file, which cannot be seen", "-f= --file="),
+	],
+	operands: { kind: "pattern-files", patternFrom: ["-e", "--expression", "-f", "--file"] },
+	check: (parsed) => {
+		const fromOptions = parsed.options.filter((o) => o.spec.names.includes("-e")).flatMap((o) => o.values);
+		const scripts = fromOptions.length > 0 ? fromOptions : parsed.operands.slice(0, 1);
+		if (scripts.length === 0) return { tier: "write", reason: "sed without a program" };
+		for (const script of scripts) {
+			if (!script.literal) return { tier: "write", reason: "the sed program is computed at run time" };
+			const verdict = analyzeSedScript(script.text);
+			if (!verdict.ok) return { tier: verdict.writes ? "write" : "privileged", reason: verdict.reason };
+		}
+		return null;
+	},
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// git: the read-only subcommands, each with its read-only options
+
+/** `git -c key=value`: only keys that change how output looks, never what runs (no pager, editor, driver). */
+const GIT_SAFE_CONFIG =
+	/^(color(\.[a-z.]+)?|core\.quotepath|core\.abbrev|diff\.(noprefix|mnemonicprefix|renames|algorithm|context|interhunkcontext|relative|srcprefix|dstprefix)|log\.(decorate|abbrevcommit|date|follow)|column\.(ui|status|branch|tag)|status\.(short|branch|showuntrackedfiles|relativepaths|aheadbehind)|grep\.(linenumber|patterntype|extendedregexp|fullname|column)|advice\.[a-z]+|i18n\.logoutputencoding|pager\.[a-z-]+=false)$/;
+
+function gitConfigCheck(value: string): Raise | null {
+	const key = value.split("=")[0]?.toLowerCase() ?? "";
+	const keyAndValue = value.toLowerCase();
+	return GIT_SAFE_CONFIG.test(key) || GIT_SAFE_CONFIG.test(keyAndValue)
+		? null
+		: { tier: "privileged", reason: `git -c ${key} is not known to leave what git runs unchanged` };
+}
+
+/** Options every git log-like command accepts for formatting and limiting: none writes or runs anything. */
+const GIT_LOG_FORMAT = opts(
+	"--oneline",
+	"--graph",
+	"--decorate[=]",
+	"--no-decorate",
+	"--all",
+	"--branches[=]",
+	"--tags[=]",
+	"--remotes[=]",
+	"--stat[=]",
+	"--shortstat",
+	"--numstat",
+	"--summary",
+	"--name-only",
+	"--name-status",
+	"-p -u --patch",
+	"-s --no-patch",
+	"-U= --unified=",
+	"--raw",
+	"--pretty[=] --format=",
+	"--abbrev-commit",
+	"--no-abbrev-commit",
+	"--abbrev[=]",
+	"--date=",
+	"--relative-date",
+	"-n= --max-count=",
+	"--skip=",
+	"--since= --after=",
+	"--until= --before=",
+	"--author=",
+	"--committer=",
+	"--grep=",
+	"--all-match",
+	"--invert-grep",
+	"-i --regexp-ignore-case",
+	"-E --extended-regexp",
+	"-F --fixed-strings",
+	"-S=",
+	"-G=",
+	"--pickaxe-all",
+	"--follow",
+	"--reverse",
+	"--no-merges",
+	"--merges",
+	"--first-parent",
+	"--ancestry-path",
+	"--topo-order",
+	"--date-order",
+	"--author-date-order",
+	"--left-right",
+	"--cherry-pick",
+	"--cherry-mark",
+	"--boundary",
+	"--simplify-by-decoration",
+	"--full-history",
+	"--color[=]",
+	"--no-color",
+	"--word-diff[=]",
+	"--word-diff-regex=",
+	"--color-words[=]",
+	"--color-moved[=]",
+	"-w --ignore-all-space",
+	"-b --ignore-space-change",
+	"--ignore-blank-lines",
+	"-M[=] --find-renames[=]",
+	"-C[=] --find-copies[=]",
+	"--no-renames",
+	"--diff-filter=",
+	"--relative[=]",
+	"--full-index",
+	"--binary",
+	"--no-ext-diff",
+	"--no-textconv",
+	"--minimal",
+	"--patience",
+	"--histogram",
+	"--diff-algorithm=",
+	"-z",
+	"--no-prefix",
+	"--src-prefix=",
+	"--dst-prefix=",
+	"--mailmap",
+	"--no-mailmap",
+	"--walk-reflogs -g",
+	"--left-only",
+	"--right-only",
+	"--not",
+	"--root",
+	"-L=",
+	"-m",
+	"-c",
+	"--cc",
+	"--dirstat[=]",
+	"--check",
+	"--exit-code",
+	"--quiet",
+	"--line-prefix=",
+);
+
+const gitOutputRaise = raising("write", "git --output writes the output to a file", "--output=", "write");
+const gitExtDiff = raising(
+	"privileged",
+	"git --ext-diff runs the external diff program its config names",
+	"--ext-diff",
+);
+const gitTextconv = raising(
+	"privileged",
+	"git --textconv runs the conversion programs its config names",
+	"--textconv",
+);
+const gitSignature = raising("privileged", "git --show-signature runs gpg", "--show-signature");
+
+const gitLog: ReadOnlyCommand = {
+	options: [...GIT_LOG_FORMAT, gitOutputRaise, gitExtDiff, gitTextconv, gitSignature],
+	operands: text,
+	numericOption: true,
+};
+
+const gitDiff: ReadOnlyCommand = {
+	options: [
+		...GIT_LOG_FORMAT,
+		...opts(
+			"--cached --staged",
+			"--merge-base",
+			"--no-index",
+			"-R",
+			"--ita-invisible-in-index",
+			"-1",
+			"-2",
+			"-3",
+		),
+		gitOutputRaise,
+		gitExtDiff,
+		gitTextconv,
+	],
+	operands: text,
+};
+
+const gitStatus: ReadOnlyCommand = {
+	options: opts(
+		"-s --short",
+		"-b --branch",
+		"--show-stash",
+		"--porcelain[=]",
+		"--long",
+		"-v --verbose",
+		"-u[=] --untracked-files[=]",
+		"--ignored[=]",
+		"--ignore-submodules[=]",
+		"-z",
+		"--column[=]",
+		"--no-column",
+		"--ahead-behind",
+		"--no-ahead-behind",
+		"--renames",
+		"--no-renames",
+		"--find-renames[=]",
+	),
+	operands: text,
+};
+
+/** Listing forms only: a name operand (which would create, rename or delete) only after `--list`. */
+function gitListing(listOptions: readonly string[], what: string): ReadOnlyCommand {
+	return {
+		options: opts(...listOptions),
+		operands: text,
+		check: (parsed) =>
+			parsed.operands.length === 0 ||
+			parsed.options.some((o) => o.spec.names.includes("--list") || o.spec.names.includes("-l"))
+				? null
+				: { tier: "write", reason: `git ${what} with a name creates or changes one` },
+	};
+}
+
+const gitBranch = gitListing(
+	[
+		"-a --all",
+		"-r --remotes",
+		"-l --list",
+		"-v --verbose",
+		"--show-current",
+		"--contains=",
+		"--no-contains=",
+		"--merged[=]",
+		"--no-merged[=]",
+		"--sort=",
+		"--format=",
+		"--points-at=",
+		"--color[=]",
+		"--no-color",
+		"--column[=]",
+		"--abbrev=",
+		"--omit-empty",
+		"-i --ignore-case",
+	],
+	"branch",
+);
+
+const gitTag = gitListing(
+	[
+		"-l --list",
+		"-n[=]",
+		"--contains=",
+		"--no-contains=",
+		"--merged=",
+		"--no-merged=",
+		"--sort=",
+		"--format=",
+		"--points-at=",
+		"--column[=]",
+		"-i --ignore-case",
+	],
+	"tag",
+);
+
+const gitShow: ReadOnlyCommand = { ...gitLog };
+const textOnly = (...specs: readonly string[]): ReadOnlyCommand => ({
+	options: opts(...specs),
+	operands: text,
+});
+
+const GIT_SUBCOMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
+	status: gitStatus,
+	log: gitLog,
+	show: gitShow,
+	diff: gitDiff,
+	shortlog: {
+		...gitLog,
+		options: [...gitLog.options, ...opts("-s --summary", "-e --email", "-c --committer")],
+	},
+	whatchanged: gitLog,
+	branch: gitBranch,
+	tag: gitTag,
+	"rev-parse": textOnly(
+		"--abbrev-ref[=]",
+		"--short[=]",
+		"--verify",
+		"-q --quiet",
+		"--show-toplevel",
+		"--show-prefix",
+		"--show-cdup",
+		"--git-dir",
+		"--git-common-dir",
+		"--absolute-git-dir",
+		"--is-inside-work-tree",
+		"--is-inside-git-dir",
+		"--is-bare-repository",
+		"--symbolic",
+		"--symbolic-full-name",
+		"--all",
+		"--branches[=]",
+		"--tags[=]",
+		"--remotes[=]",
+		"--default=",
+		"--show-object-format[=]",
+		"--sq",
+		"--not",
+	),
+	"rev-list": {
+		...gitLog,
+		options: [...gitLog.options, ...opts("--count", "--objects", "--max-parents=", "--min-parents=")],
+	},
+	"ls-files": textOnly(
+		"-c --cached",
+		"-d --deleted",
+		"-m --modified",
+		"-o --others",
+		"-i --ignored",
+		"-s --stage",
+		"-u --unmerged",
+		"-k --killed",
+		"-z",
+		"--exclude-standard",
+		"-x= --exclude=",
+		"--full-name",
+		"--error-unmatch",
+		"--directory",
+		"--no-empty-directory",
+		"--eol",
+		"--deduplicate",
+		"--format=",
+		"-t",
+		"-v",
+		"--abbrev[=]",
+	),
+	"ls-tree": textOnly(
+		"-r",
+		"-d",
+		"-t",
+		"-l --long",
+		"-z",
+		"--name-only --name-status",
+		"--object-only",
+		"--full-name",
+		"--full-tree",
+		"--abbrev[=]",
+		"--format=",
+	),
+	blame: textOnly(
+		"-L=",
+		"-l",
+		"-t",
+		"-s",
+		"-e --show-email",
+		"-w",
+		"-M[=]",
+		"-C[=]",
+		"-p --porcelain",
+		"--line-porcelain",
+		"--incremental",
+		"-f --show-name",
+		"-n --show-number",
+		"--root",
+		"--date=",
+		"-c",
+		"--abbrev=",
+		"--color-lines",
+		"--color-by-age",
+		"--progress",
+		"--no-progress",
+		"--since=",
+		"-S=@",
+		"--reverse=",
+		"--first-parent",
+		"--ignore-rev=",
+		"--ignore-revs-file=@",
+	),
+	grep: {
+		options: [
+			...opts(
+				"--cached",
+				"--no-index",
+				"--untracked",
+				"--no-exclude-standard",
+				"--exclude-standard",
+				"--recurse-submodules",
+				"-a --text",
+				"-i --ignore-case",
+				"-I",
+				"--max-depth=",
+				"-r --recursive",
+				"--no-recursive",
+				"-w --word-regexp",
+				"-v --invert-match",
+				"-h",
+				"-H",
+				"--full-name",
+				"-E --extended-regexp",
+				"-G --basic-regexp",
+				"-F --fixed-strings",
+				"-P --perl-regexp",
+				"-n --line-number",
+				"--column",
+				"-l --files-with-matches --name-only",
+				"-L --files-without-match",
+				"-z --null",
+				"-o --only-matching",
+				"-c --count",
+				"--color[=]",
+				"--no-color",
+				"--break",
+				"--heading",
+				"-p --show-function",
+				"-A= --after-context=",
+				"-B= --before-context=",
+				"-C= --context=",
+				"-W --function-context",
+				"-m= --max-count=",
+				"--threads=",
+				"-f=@",
+				"-e=",
+				"--and",
+				"--or",
+				"--not",
+				"--all-match",
+				"-q --quiet",
+			),
+			raising(
+				"privileged",
+				"git grep -O opens the matches in a pager program",
+				"-O[=] --open-files-in-pager[=]",
+			),
+		],
+		operands: text,
+		numericOption: true,
+	},
+	describe: textOnly(
+		"--all",
+		"--tags",
+		"--contains",
+		"--abbrev=",
+		"--candidates=",
+		"--exact-match",
+		"--debug",
+		"--long",
+		"--match=",
+		"--exclude=",
+		"--always",
+		"--first-parent",
+		"--dirty[=]",
+		"--broken[=]",
+	),
+	"show-ref": textOnly(
+		"--head",
+		"--heads --branches",
+		"--tags",
+		"-d --dereference",
+		"-s --hash[=]",
+		"--verify",
+		"--abbrev[=]",
+		"-q --quiet",
+		"--exists",
+	),
+	"cat-file": textOnly(
+		"-t",
+		"-s",
+		"-e",
+		"-p",
+		"--batch[=]",
+		"--batch-check[=]",
+		"--batch-all-objects",
+		"--follow-symlinks",
+		"--use-mailmap",
+		"--no-use-mailmap",
+		"--unordered",
+		"-Z",
+	),
+	"merge-base": textOnly("-a --all", "--octopus", "--independent", "--is-ancestor", "--fork-point"),
+	"name-rev": textOnly(
+		"--tags",
+		"--refs=",
+		"--exclude=",
+		"--all",
+		"--annotate-stdin",
+		"--name-only",
+		"--no-undefined",
+		"--always",
+	),
+	"for-each-ref": textOnly(
+		"--count=",
+		"--shell",
+		"--perl",
+		"--python",
+		"--tcl",
+		"--sort=",
+		"--format=",
+		"--color[=]",
+		"--points-at=",
+		"--merged[=]",
+		"--no-merged[=]",
+		"--contains[=]",
+		"--no-contains[=]",
+		"--ignore-case",
+		"--omit-empty",
+		"--exclude=",
+	),
+	"count-objects": textOnly("-v --verbose", "-H --human-readable"),
+	"check-ignore": textOnly("-q --quiet", "-v --verbose", "--no-index", "-n --non-matching", "-z", "--stdin"),
+	"check-attr": textOnly("-a --all", "--cached", "--stdin", "-z", "--source="),
+	remote: {
+		options: opts("-v --verbose"),
+		operands: text,
+		check: (parsed) => {
+			const [action] = parsed.operands;
+			if (action === undefined) return null;
+			return action.literal && action.text === "get-url"
+				? null
+				: {
+						tier: "write",
+						reason: `git remote ${action.text} is not known to be read-only (show and update reach the network)`,
+					};
+		},
+	},
+	config: {
+		options: opts(
+			"--get",
+			"--get-all",
+			"--get-regexp",
+			"--get-urlmatch",
+			"-l --list",
+			"--show-origin",
+			"--show-scope",
+			"--name-only",
+			"--null -z",
+			"--global",
+			"--system",
+			"--local",
+			"--worktree",
+			"-f=@ --file=@",
+			"--blob=",
+			"--type=",
+			"--bool",
+			"--int",
+			"--bool-or-int",
+			"--path",
+			"--expiry-date",
+			"--includes",
+			"--no-includes",
+			"--default=",
+		),
+		operands: text,
+		check: (parsed) => {
+			const reading = parsed.options.some((o) =>
+				o.spec.names.some((n) =>
+					["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list"].includes(n),
+				),
+			);
+			const [first] = parsed.operands;
+			return reading ||
+				(first?.literal === true && first.text === "get") ||
+				(first?.literal === true && first.text === "list")
+				? null
+				: { tier: "write", reason: "git config without --get or --list sets a value" };
+		},
+	},
+	stash: {
+		options: GIT_LOG_FORMAT,
+		operands: text,
+		check: (parsed) => {
+			const [action] = parsed.operands;
+			return action?.literal === true && (action.text === "list" || action.text === "show")
+				? null
+				: {
+						tier: "write",
+						reason: `git stash${action === undefined ? "" : ` ${action.text}`} changes the work tree or the stash`,
+					};
+		},
+	},
+	worktree: {
+		options: opts("--porcelain", "-v --verbose", "-z", "--expire="),
+		operands: text,
+		check: (parsed) => {
+			const [action] = parsed.operands;
+			return action?.literal === true && action.text === "list"
+				? null
+				: { tier: "write", reason: "only git worktree list is read-only" };
+		},
+	},
+	help: textOnly("-a --all", "-g --guides", "-c --config"),
+	version: textOnly("--build-options"),
+};
+
+const git: ReadOnlyCommand = {
+	options: [
+		...opts(
+			"-C=",
+			"--no-pager -P",
+			"--git-dir=",
+			"--work-tree=",
+			"--bare",
+			"--no-replace-objects",
+			"--literal-pathspecs",
+			"--glob-pathspecs",
+			"--noglob-pathspecs",
+			"--icase-pathspecs",
+			"--no-optional-locks",
+			"--namespace=",
+			"--no-advice",
+			...HELP,
+		),
+		{ names: ["-c"], value: "required", check: gitConfigCheck },
+		raising(
+			"privileged",
+			"git --exec-path= makes git run its helpers from another directory",
+			"--exec-path=",
+		),
+		raising("privileged", "git --config-env sets configuration from the environment", "--config-env="),
+	],
+	operands: text,
+	optionsFirst: true,
+	subcommands: GIT_SUBCOMMANDS,
+	bare: true,
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// npm and docker: the few read-only subcommands
+
+const npm: ReadOnlyCommand = {
+	options: opts("-v --version", "-h --help"),
+	operands: text,
+	optionsFirst: true,
+	bare: true,
+	subcommands: {
+		ls: {
+			options: opts(
+				"-a --all",
+				"--depth=",
+				"--json",
+				"-l --long",
+				"-p --parseable",
+				"-g --global",
+				"--omit=",
+				"--include=",
+				"--link",
+				"--prod --production",
+				"--dev",
+				"--unicode",
+				"-w= --workspace=",
+				"--workspaces",
+				"--include-workspace-root",
+			),
+			operands: text,
+		},
+		list: { options: [], operands: text },
+		explain: { options: opts("--json", "-w= --workspace="), operands: text },
+		why: { options: opts("--json", "-w= --workspace="), operands: text },
+		prefix: { options: opts("-g --global"), operands: none },
+		root: { options: opts("-g --global"), operands: none },
+		help: { options: [], operands: text },
+	},
+};
+
+const dockerFormat = opts("--format= -f=", "--filter=");
+const docker: ReadOnlyCommand = {
+	options: opts(...HELP, "-v"),
+	operands: text,
+	optionsFirst: true,
+	subcommands: {
+		ps: {
+			options: [
+				...dockerFormat,
+				...opts("-a --all", "-q --quiet", "-s --size", "-n= --last=", "-l --latest", "--no-trunc"),
+			],
+			operands: none,
+		},
+		images: {
+			options: [...dockerFormat, ...opts("-a --all", "-q --quiet", "--digests", "--no-trunc", "--tree")],
+			operands: { kind: "text", max: 1 },
+		},
+		inspect: { options: opts("--format= -f=", "-s --size", "--type="), operands: text },
+		logs: {
+			options: opts("--details", "-f --follow", "--since=", "--until=", "-n= --tail=", "-t --timestamps"),
+			operands: { kind: "text", max: 1 },
+		},
+		version: { options: opts("--format= -f="), operands: none },
+		info: { options: opts("--format= -f="), operands: none },
+	},
+};
+
+/** `tool --version` and the like, exactly: nothing else of these tools is proven read-only here. */
+const VERSION_TOOLS = [
+	"node",
+	"python",
+	"python3",
+	"pip",
+	"pip3",
+	"go",
+	"cargo",
+	"rustc",
+	"rustup",
+	"java",
+	"ruby",
+	"gem",
+	"perl",
+	"php",
+	"deno",
+	"bun",
+	"pnpm",
+	"yarn",
+	"uv",
+	"make",
+	"cmake",
+	"gcc",
+	"clang",
+	"tsc",
+	"gh",
+	"curl",
+	"wget",
+	"rg",
+	"fd",
+];
+const versionOnly: ReadOnlyCommand = {
+	options: opts("--version", "-v", "-V", "--help"),
+	operands: none,
+	check: (parsed) =>
+		parsed.options.length === 1
+			? null
+			: { tier: "write", reason: "only `--version` (or `-v`, `-V`, `--help`) alone is proven read-only" },
+};
+
+export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
+	...Object.fromEntries(VERSION_TOOLS.map((tool) => [tool, versionOnly])),
+	ls,
+	cat,
+	tac: simpleFilter("-b --before", "-r --regex", "-s= --separator="),
+	head: headTail([]),
+	tail: headTail([
+		"-f",
+		"-F",
+		"--follow[=]",
+		"--retry",
+		"--pid=",
+		"-s= --sleep-interval=",
+		"--max-unchanged-stats=",
+	]),
+	wc,
+	nl,
+	grep,
+	egrep: grep,
+	fgrep: grep,
+	rg,
+	find,
+	tree,
+	stat,
+	file,
+	du,
+	df,
+	realpath,
+	readlink,
+	basename,
+	dirname: { options: opts("-z --zero", ...HELP), operands: text },
+	diff,
+	cmp,
+	comm,
+	sort,
+	uniq,
+	cut,
+	tr,
+	paste,
+	fold: simpleFilter("-b --bytes", "-s --spaces", "-w= --width="),
+	rev: simpleFilter(),
+	expand: simpleFilter("-i --initial", "-t= --tabs="),
+	unexpand: simpleFilter("-a --all", "--first-only", "-t= --tabs="),
+	md5sum: checksum,
+	sha1sum: checksum,
+	sha224sum: checksum,
+	sha256sum: checksum,
+	sha384sum: checksum,
+	sha512sum: checksum,
+	b2sum: { ...checksum, options: [...checksum.options, ...opts("-l= --length=")] },
+	cksum: simpleFilter(
+		"-a= --algorithm=",
+		"--base64",
+		"-c --check",
+		"-l= --length=",
+		"--raw",
+		"--tag",
+		"--untagged",
+		"-z --zero",
+	),
+	od,
+	strings,
+	base64,
+	jq,
+	sed,
+	seq,
+	pwd,
+	whoami: noArguments,
+	id,
+	groups: { options: opts(...HELP), operands: text },
+	uname,
+	arch: noArguments,
+	nproc: { options: opts("--all", "--ignore=", ...HELP), operands: none },
+	hostname,
+	date,
+	uptime: { options: opts("-p --pretty", "-s --since", ...HELP), operands: none },
+	ps,
+	printenv,
+	which,
+	type,
+	cd,
+	set,
+	echo: inert,
+	printf,
+	true: inert,
+	false: inert,
+	":": inert,
+	test: inert,
+	"[": inert,
+	// The arithmetic a `[[ … ]]` or `(( … ))` may do is judged where the walk finds it (bash-walk.ts).
+	"[[": inert,
+	"((": inert,
+	expr: inert,
+	sleep: inert,
+	exit: inert,
+	return: inert,
+	break: inert,
+	continue: inert,
+	shift: inert,
+	wait: { options: opts("-n", "-f"), operands: text, optionsFirst: true },
+	git,
+	npm,
+	docker,
+};

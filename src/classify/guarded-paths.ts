@@ -1,0 +1,112 @@
+/**
+ * The paths the gate guards for itself (adr/0014): writing one would loosen the gate, hide its tracks, or make
+ * code run later without a tool call — pi's agent dir (the gate's config, audit log and inbox; pi's settings,
+ * extensions and packages), a project's `.pi/`, a repository's `.git/config` and `.git/hooks/`, and the shell's
+ * and git's start-up files in the home directory. Such a write is `privileged`, and only a human may allow it:
+ * no rule, grant or authorizer link. Reading the inbox (request ids, action hashes) is refused outright.
+ */
+import path from "node:path";
+import type { PathTouch } from "./action.ts";
+
+export interface PathGuard {
+	/** `human`: it asks a human, whatever rules, grants or links say; `refuse`: it is denied. */
+	readonly kind: "human" | "refuse";
+	readonly reason: string;
+}
+
+/** Files in the home directory that run code when a shell, git or ssh starts. */
+const HOME_STARTUP_FILES = [
+	".bashrc",
+	".bash_profile",
+	".bash_login",
+	".bash_logout",
+	".profile",
+	".zshrc",
+	".zshenv",
+	".zprofile",
+	".zlogin",
+	".zlogout",
+	".kshrc",
+	".mkshrc",
+	".config/fish",
+	".gitconfig",
+	".config/git",
+	".ssh/config",
+	".ssh/rc",
+	".ssh/authorized_keys",
+	".pi",
+];
+
+export interface GuardedLocations {
+	readonly agentDir: string;
+	readonly homeDir: string;
+}
+
+function within(parent: string, candidate: string): boolean {
+	return candidate === parent || candidate.startsWith(`${parent}/`);
+}
+
+/** The guard for one path form (absolute, normalized), or null. */
+function guardOfPath(
+	candidate: string,
+	access: PathTouch["access"],
+	where: GuardedLocations,
+): PathGuard | null {
+	const inbox = path.join(where.agentDir, "pi-permission-hub", "inbox");
+	if (within(inbox, candidate)) {
+		return {
+			kind: "refuse",
+			reason: `${candidate} is in the permission gate's inbox, which only the gate itself reads and writes`,
+		};
+	}
+	if (access !== "write") return null;
+	if (within(where.agentDir, candidate)) {
+		return {
+			kind: "human",
+			reason: `writes ${candidate} in pi's agent dir (the gate's config, audit log and inbox; pi's settings and extensions)`,
+		};
+	}
+	const segments = candidate.split("/");
+	const pi = segments.indexOf(".pi");
+	if (pi >= 0 && pi < segments.length) {
+		return {
+			kind: "human",
+			reason: `writes ${candidate} in a project's .pi/ (its pi settings, extensions and permission policy)`,
+		};
+	}
+	for (let i = 0; i < segments.length - 1; i++) {
+		if (segments[i] === ".git" && (segments[i + 1] === "config" || segments[i + 1] === "hooks")) {
+			return { kind: "human", reason: `writes ${candidate}: git runs what its config and hooks name` };
+		}
+	}
+	for (const file of HOME_STARTUP_FILES) {
+		if (within(path.join(where.homeDir, file), candidate)) {
+			return {
+				kind: "human",
+				reason: `writes ${candidate}, which runs code when a shell, git or ssh starts`,
+			};
+		}
+	}
+	return null;
+}
+
+/** The strictest guard over a touch's forms (as typed and made absolute, and symlink-resolved). */
+export function guardOfTouch(
+	touch: Pick<PathTouch, "access" | "absolute" | "resolved">,
+	where: GuardedLocations,
+): PathGuard | null {
+	const guards = [touch.absolute, touch.resolved]
+		.filter((form) => path.isAbsolute(form))
+		.map((form) => guardOfPath(path.normalize(form), touch.access, where))
+		.filter((guard): guard is PathGuard => guard !== null);
+	return strictestGuard(guards);
+}
+
+export function strictestGuard(guards: readonly (PathGuard | null | undefined)[]): PathGuard | null {
+	let best: PathGuard | null = null;
+	for (const guard of guards) {
+		if (guard == null) continue;
+		if (best === null || (guard.kind === "refuse" && best.kind !== "refuse")) best = guard;
+	}
+	return best;
+}

@@ -1,0 +1,215 @@
+import { resolve } from "node:path";
+import { z } from "zod";
+import type { ToolCall } from "../../classify/action.ts";
+import { loadBashParser } from "../../classify/bash/bash-parser.ts";
+import { sessionClassifier } from "../../gate/session-classifier.ts";
+import type { Origin } from "../../origin/origin.ts";
+import { configErrorBlockReason } from "../../policy/config-error.ts";
+import { expandHome } from "../../policy/config-paths.ts";
+import type { EffectivePolicy } from "../../policy/effective-policy.ts";
+import { loadPolicy } from "../../policy/load-policy.ts";
+import { type CallVerdict, type Classify, callVerdict, verdictJson, verdictText } from "../call-verdict.ts";
+import { errorMessage, usageError } from "../cli-error.ts";
+import type { CliIo } from "../cli-io.ts";
+import type { CommandInput, CommandResult, CommandSpec } from "../command-spec.ts";
+import { displayLine, plural } from "../display-text.ts";
+import { type OriginMatcher, parseOriginOption } from "../origin-option.ts";
+
+export const checkCommand: CommandSpec = {
+	name: "check",
+	summary: "would this call run? the tier, the mode the policy gives it, and why",
+	synopsis: "[--cwd DIR] [--tool NAME] [--origin KIND[:NAME]] [--untrusted] -- COMMAND… | --stdin",
+	help: `Answers what the gate would do with one tool call, without pi: the tier, the mode the policy gives it
+(auto: runs without asking, ask, deny), the basis (a rule, a tier's setting, an agent rule, the gate's guard
+of its own files, an invalid config) and, for each part that is not read, why (which word, which option,
+which path). Same config loader, classifier and decision as the gate; no session grants, parked approvals or
+authorizer links are counted, so "ask" means the gate's terminal or a link decides.
+
+The words after -- are the bash command, joined by spaces (one quoted word passes a command unchanged).
+With --tool NAME they are the tool's input as one JSON object.
+
+Options:
+  --cwd DIR              the session's working directory (default: the current one); its
+                         .pi/pi-permission-hub.json counts, as in a project pi trusts
+  --untrusted            leave the project's config out, as pi does for a project it does not trust
+  --tool NAME            check a call of this tool (read, write, edit, …; default bash)
+  --origin KIND[:NAME]   who asks: human (default), subagent:NAME, headless or ci[:PROVIDER]
+  --stdin                read one JSON object per line ({"command": "…"} or {"tool": "…", "input": {…}},
+                         either with an optional "cwd") and print one JSON result per line, in order
+
+Exit code 0 answered, 1 usage (or a --stdin line that is not a call), 2 a config in force is invalid or
+unreadable: the gate would then deny every call, and so does check.`,
+	options: {
+		cwd: { type: "string" },
+		untrusted: { type: "boolean" },
+		tool: { type: "string" },
+		origin: { type: "string" },
+		stdin: { type: "boolean" },
+	},
+	positionals: { min: 0, max: Number.POSITIVE_INFINITY, name: "the command" },
+	async run(input) {
+		const { io } = input;
+		const cwdOption = input.options.string("cwd");
+		const cwd = cwdOption === undefined ? io.cwd : resolve(io.cwd, expandHome(cwdOption, io.homeDir));
+		const origin = originOf(input.options.string("origin"));
+		const fromStdin = input.options.flag("stdin");
+		const tool = input.options.string("tool");
+		if (fromStdin && (input.args.length > 0 || tool !== undefined)) {
+			throw usageError("--stdin reads the calls from standard input: give no command and no --tool");
+		}
+		if (!fromStdin && input.args.length === 0) {
+			throw usageError(`missing the command; usage: pi-permission-hub check ${checkCommand.synopsis}`);
+		}
+		const bash = await loadBashParser();
+		const classify = sessionClassifier(
+			bash,
+			io.homeDir,
+			input.agentDir,
+			() => undefined,
+			() => null,
+		);
+		const policyFor = policyLoader(input, !input.options.flag("untrusted"));
+		if (fromStdin) return checkLines(io, cwd, classify, policyFor, origin);
+		const call = commandLineCall(tool ?? "bash", input.args, cwd);
+		const policy = policyFor(cwd);
+		const verdict = callVerdict(call, policy, classify, origin);
+		return {
+			...configFailure(policy),
+			exitCode: policy.configErrors.length > 0 ? 2 : 0,
+			data: { result: verdictJson(verdict), config: configJson(policy) },
+			text: [`pi-permission-hub check: ${verdictText(verdict).join("\n")}`, ...configText(policy)].join("\n"),
+		};
+	},
+};
+
+/** The policy a session in `cwd` would have; loaded once per directory (a --stdin run may name several). */
+function policyLoader(input: CommandInput, projectTrusted: boolean): (cwd: string) => EffectivePolicy {
+	const loaded = new Map<string, EffectivePolicy>();
+	return (cwd) => {
+		let policy = loaded.get(cwd);
+		if (policy === undefined) {
+			policy = loadPolicy({ agentDir: input.agentDir, cwd, homeDir: input.io.homeDir, projectTrusted });
+			loaded.set(cwd, policy);
+		}
+		return policy;
+	};
+}
+
+function commandLineCall(tool: string, words: readonly string[], cwd: string): ToolCall {
+	if (tool === "bash") return { tool, input: { command: words.join(" ") }, cwd };
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(words.join(" "));
+	} catch (error) {
+		throw usageError(
+			`with --tool ${tool}, the words after -- must be one JSON object: ${errorMessage(error)}`,
+		);
+	}
+	const object = z.record(z.string(), z.unknown()).safeParse(parsed);
+	if (!object.success) throw usageError(`with --tool ${tool}, the words after -- must be one JSON object`);
+	return { tool, input: object.data, cwd };
+}
+
+const lineSchema = z.union([
+	z.strictObject({ command: z.string(), cwd: z.string().optional() }),
+	z.strictObject({
+		tool: z.string().min(1),
+		input: z.record(z.string(), z.unknown()),
+		cwd: z.string().optional(),
+	}),
+]);
+
+/**
+ * One result line per input line, written as soon as it is decided, so a caller can keep the process open and
+ * ask one call at a time. A line that is not a call gets an error line and the rest go on.
+ */
+async function checkLines(
+	io: CliIo,
+	defaultCwd: string,
+	classify: Classify,
+	policyFor: (cwd: string) => EffectivePolicy,
+	origin: Origin,
+): Promise<CommandResult> {
+	let lineNumber = 0;
+	let bad = 0;
+	const invalidConfigs = new Map<string, string>();
+	for await (const line of io.stdinLines()) {
+		lineNumber++;
+		if (line.trim() === "") continue;
+		const call = stdinCall(line, defaultCwd);
+		if (typeof call === "string") {
+			bad++;
+			io.stdout(`${JSON.stringify({ line: lineNumber, ok: false, error: call })}\n`);
+			continue;
+		}
+		const policy = policyFor(call.cwd);
+		for (const error of policy.configErrors) invalidConfigs.set(error.file, configErrorBlockReason(error));
+		const verdict: CallVerdict = callVerdict(call, policy, classify, origin);
+		io.stdout(`${JSON.stringify({ line: lineNumber, ok: true, ...verdictJson(verdict) })}\n`);
+	}
+	const failures = [
+		...[...invalidConfigs.values()].map((message) => ({ kind: "config_invalid" as const, message })),
+		...(bad > 0
+			? [{ kind: "usage" as const, message: `${plural(bad, "line")} of standard input not a call` }]
+			: []),
+	];
+	const [first] = failures;
+	return {
+		exitCode: invalidConfigs.size > 0 ? 2 : bad > 0 ? 1 : 0,
+		data: {},
+		text: "",
+		streamed: true,
+		...(first === undefined
+			? {}
+			: { failure: { kind: first.kind, message: failures.map((f) => f.message).join("; ") } }),
+	};
+}
+
+function stdinCall(line: string, defaultCwd: string): ToolCall | string {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(line);
+	} catch (error) {
+		return `not JSON: ${errorMessage(error)}`;
+	}
+	const call = lineSchema.safeParse(parsed);
+	if (!call.success) {
+		return 'expected {"command": "…"} or {"tool": "…", "input": {…}}, with an optional "cwd"';
+	}
+	const cwd = call.data.cwd === undefined ? defaultCwd : resolve(defaultCwd, call.data.cwd);
+	return "command" in call.data
+		? { tool: "bash", input: { command: call.data.command }, cwd }
+		: { tool: call.data.tool, input: call.data.input, cwd };
+}
+
+function originOf(text: string | undefined): Origin {
+	if (text === undefined) return { kind: "human" };
+	const matcher: OriginMatcher = parseOriginOption(text);
+	switch (matcher.kind) {
+		case "human":
+		case "headless":
+			return { kind: matcher.kind };
+		case "ci":
+			return { kind: "ci", provider: matcher.name };
+		case "subagent": {
+			if (matcher.name === null) throw usageError("--origin subagent needs a name: subagent:NAME");
+			return { kind: "subagent", name: matcher.name, depth: 1, path: ["root", matcher.name] };
+		}
+	}
+}
+
+function configFailure(policy: EffectivePolicy): Pick<CommandResult, "failure"> {
+	const [first] = policy.configErrors;
+	if (first === undefined) return {};
+	return { failure: { kind: "config_invalid", message: configErrorBlockReason(first), shownInText: true } };
+}
+
+function configJson(policy: EffectivePolicy) {
+	return policy.sources.map((source) => ({ scope: source.scope, file: source.file, state: source.state }));
+}
+
+function configText(policy: EffectivePolicy): string[] {
+	return policy.sources.map(
+		(source) => `  ${source.scope} config: ${displayLine(source.file, 300)} (${source.state})`,
+	);
+}
