@@ -12,6 +12,7 @@ import { hubFanInFigure } from "./hub-fan-in.ts";
 import { hubRoundTripFigure } from "./hub-round-trip.ts";
 import { idleRootFigure } from "./idle-root.ts";
 import { loadCostFigure } from "./load-cost.ts";
+import { readTierFigure } from "./read-tier.ts";
 import { type FigureResult, failedFigure, printFigure, verdictOf } from "./report.ts";
 
 const FIGURES: readonly {
@@ -26,6 +27,7 @@ const FIGURES: readonly {
 	{ id: "5", name: "5. Hub round trip", run: hubRoundTripFigure },
 	{ id: "6", name: "6. Fan-in", run: hubFanInFigure },
 	{ id: "7", name: "7. Idle root", run: idleRootFigure },
+	{ id: "8", name: "8. Read tier", run: readTierFigure },
 ];
 
 const write = (line: string): void => {

@@ -5,6 +5,7 @@
  * and git's start-up files in the home directory. Such a write is `privileged`, and only a human may allow it:
  * no rule, grant or authorizer link. Reading the inbox (request ids, action hashes) is refused outright.
  */
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { PathTouch } from "./action.ts";
 
@@ -74,8 +75,11 @@ function guardOfPath(
 			reason: `writes ${candidate} in a project's .pi/ (its pi settings, extensions and permission policy)`,
 		};
 	}
-	for (let i = 0; i < segments.length - 1; i++) {
-		if (segments[i] === ".git" && (segments[i + 1] === "config" || segments[i + 1] === "hooks")) {
+	for (let i = 0; i < segments.length; i++) {
+		if (segments[i] !== ".git") continue;
+		const next = segments[i + 1];
+		// `.git` itself too: `mv evil .git` or `cp config .git` replaces what git reads.
+		if (next === undefined || next === "config" || next === "hooks") {
 			return { kind: "human", reason: `writes ${candidate}: git runs what its config and hooks name` };
 		}
 	}
@@ -87,7 +91,39 @@ function guardOfPath(
 			};
 		}
 	}
+	return guardOfDirectoryTarget(candidate, where);
+}
+
+/**
+ * A write into a directory that holds guarded entries can create them by name (`cp .bashrc ~`, `cp -r evil/. .`
+ * over a project's `.git/`), though no guarded name appears in the command: the home directory and the
+ * directories above the agent dir, and any existing directory holding a `.git` or `.pi`.
+ */
+function guardOfDirectoryTarget(candidate: string, where: GuardedLocations): PathGuard | null {
+	if (within(candidate, where.homeDir) || within(candidate, where.agentDir)) {
+		return {
+			kind: "human",
+			reason: `writes into ${candidate}, which holds the shell's start-up files and pi's agent dir`,
+		};
+	}
+	const held = HELD_BY_PROJECTS.filter((entry) => existsSync(path.join(candidate, entry)));
+	if (held.length > 0 && isDirectory(candidate)) {
+		return {
+			kind: "human",
+			reason: `writes into ${candidate}, which holds ${held.join(" and ")} (git's config and hooks, pi's project settings)`,
+		};
+	}
 	return null;
+}
+
+const HELD_BY_PROJECTS = [".git", ".pi"];
+
+function isDirectory(candidate: string): boolean {
+	try {
+		return statSync(candidate).isDirectory();
+	} catch {
+		return false;
+	}
 }
 
 /** The strictest guard over a touch's forms (as typed and made absolute, and symlink-resolved). */

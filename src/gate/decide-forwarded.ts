@@ -2,6 +2,7 @@ import type { SuggestedGrant } from "../authority/suggest-grant.ts";
 import { suggestGrants } from "../authority/suggest-grant.ts";
 import type { Ask, TerminalDecision, UnansweredPolicy } from "../authority/terminal-authorizer.ts";
 import type { ClassifiedAction } from "../classify/action.ts";
+import { actionHash } from "../classify/action-hash.ts";
 import { isBuiltInTool } from "../classify/builtin-tools.ts";
 import type { ServedAsk, ServerAnswer } from "../hub/hub-server.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
@@ -9,7 +10,7 @@ import type { Origin } from "../origin/origin.ts";
 import { resolveOrigin } from "../origin/resolve-origin.ts";
 import { findCoveringGrant, findDeny } from "../policy/decide.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
-import { maxTier } from "../policy/tier.ts";
+import { maxTier, tierRank } from "../policy/tier.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { capSourceText } from "../provenance/decision-source.ts";
 import { sourceOfBasis } from "./basis-source.ts";
@@ -267,7 +268,8 @@ export function originOfRequest(request: ForwardRequest): Origin {
 /**
  * The action as this session classifies it from the request's tool, input and cwd — its own tier, parts and
  * preview, never the child's account of them. For a tool this session knows (pi's built-in tools), the child's
- * declared hash and tier must be what this session computes: a request that disagrees is refused. A tool only the
+ * declared hash and tier must be what this session computes (or a stricter tier of the same input): a request
+ * that disagrees is refused. A tool only the
  * child knows (another extension's) cannot be checked here: the stricter tier of the two is used. The child's hash
  * is kept, so an approval given here matches what the child runs again.
  */
@@ -278,6 +280,12 @@ function actionOfRequest(
 ): { readonly action: ClassifiedAction } | { readonly mismatch: string } {
 	const mine = deps.classify({ tool: request.tool, input: request.input, cwd: request.cwd }, policy);
 	if (mine.hash === request.actionHash && mine.tier === request.tier) return { action: mine };
+	// A child whose own config raises the tier (operator commandTiers) is stricter, not lying: accepted when its
+	// hash is that of this very input at the tier it declares, so an approval still matches what it runs.
+	const stricter = tierRank(request.tier) > tierRank(mine.tier);
+	if (stricter && actionHash({ ...mine, tier: request.tier }) === request.actionHash) {
+		return { action: { ...mine, tier: request.tier, hash: request.actionHash } };
+	}
 	if (isBuiltInTool(request.tool)) {
 		return {
 			mismatch: `the subagent's request does not match its own action: it declares tier ${request.tier} and hash ${request.actionHash.slice(0, 12)}…, this session classifies the ${request.tool} call as ${mine.tier} (hash ${mine.hash.slice(0, 12)}…); refused without asking anyone`,

@@ -136,6 +136,31 @@ describe("what cannot be analysed takes the highest tier", () => {
 		expect(action.tier).toBe("destructive");
 	});
 
+	it("joins backslash-newline as bash does, except where bash keeps it", () => {
+		expect(classifyBash(bash, "r\\\nm -rf x").tier).toBe("destructive");
+		expect(unitTexts(classifyBash(bash, "r\\\nm -rf x"))).toEqual(["rm -rf x"]);
+		expect(unitTexts(classifyBash(bash, 'echo "a\\\nb"; l\\\ns'))).toEqual(["echo ab", "ls"]);
+		// Single quotes and a heredoc with a quoted delimiter keep it as text; a comment ends at the newline.
+		expect(unitTexts(classifyBash(bash, "echo 'r\\\nm'"))).toEqual(["echo r\\\nm"]);
+		expect(unitTexts(classifyBash(bash, "ls # r\\\nm -rf x"))).toEqual(["ls", "m -rf x"]);
+		const heredoc = classifyBash(bash, "cat <<'EOF'\nr\\\nm -rf x\nEOF");
+		expect([heredoc.tier, unitTexts(heredoc)]).toEqual(["read", ["cat"]]);
+	});
+
+	it("bounds the work: a huge pipeline is not analysed and takes the highest tier", () => {
+		const pipeline = classifyBash(bash, `${"ls|".repeat(262_144)}ls`);
+		expect(pipeline.tier).toBe("privileged");
+		expect(pipeline.parts[0]?.tierReason).toMatch(
+			/^the command cannot be analysed: the command is longer than/,
+		);
+		const many = classifyBash(bash, Array.from({ length: 400 }, (_, i) => `cat f${i}`).join("; "));
+		expect(many.tier).toBe("privileged");
+		expect(many.parts[0]?.tierReason).toMatch(/more than 150 commands/);
+		// A long heredoc is one node: writing a file with cat stays a plain write.
+		const file = classifyBash(bash, `cat > notes.txt <<'EOF'\n${"some text\n".repeat(10_000)}EOF`);
+		expect(file.tier).toBe("write");
+	});
+
 	it("backquoted text is unescaped and parsed again, as bash does", () => {
 		const computed = classifyBash(bash, "echo `nohup \\$CMD --flag`");
 		expect(computed.tier).toBe("privileged");

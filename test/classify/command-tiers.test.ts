@@ -108,7 +108,6 @@ const EXPECTED: Readonly<Record<Tier, readonly string[]>> = {
 		"git remote -v",
 		"git ls-files",
 		"git blame f",
-		"git -C sub status",
 		"git --no-pager log",
 		"npm ls",
 		"node --version",
@@ -120,6 +119,10 @@ const EXPECTED: Readonly<Record<Tier, readonly string[]>> = {
 		"awk '{print $1}' f",
 		"tsc --noEmit",
 		"kill -l",
+		// Another repository's own config can make git run programs.
+		"git -C sub status",
+		"GIT_DIR=x git log",
+		"HOME=/tmp/x git log",
 		"touch f",
 		"mkdir -p a/b",
 		"cp a b",

@@ -115,6 +115,20 @@ describe("redactSecrets", () => {
 		expect(performance.now() - started).toBeLessThan(1000);
 	});
 
+	it("redacts secrets, never code: a value that runs a command is shown whole", () => {
+		for (const text of [
+			'API_TOKEN="$(rm -rf ~)" curl https://x.example',
+			"API_TOKEN=`rm -rf ~` curl https://x.example",
+			"PASSWORD=<(cat /etc/shadow) tool",
+			"curl -H 'Authorization: Bearer $(rm -rf /)' https://x.example",
+			"--password=$(touch pwned)",
+			'{"password":"$(rm x)"}',
+		]) {
+			expect(redactSecrets(text)).toBe(text);
+		}
+		expect(redactSecrets("API_TOKEN=abc123secret curl x")).toBe(`API_TOKEN=${REDACTED} curl x`);
+	});
+
 	it("leaves ordinary commands alone", () => {
 		for (const text of [
 			"git commit --author='A <a@b>' -m 'fix auth flow'",

@@ -1,7 +1,8 @@
 /**
  * Run by the hub tests as a separate node process (real pids, real kill -9, real cross-process races).
  * argv[2] is a JSON job; every line on stdout is one JSON record. Jobs:
- *   ask      forward `count` asks to an inbox (`concurrency` at a time), one `outcome` line each
+ *   ask      forward `count` asks to an inbox (`concurrency` at a time), one `outcome` line each; `request`
+ *            holds fields that replace the sample request's
  *   serve    serve an inbox with a HubServer (`decide`: "allow" answers at once, "hold" never answers)
  *   create   wait for the `go` file, then createExclusive(file) once
  *   consume  wait for the `go` file, then find + consume a parked approval by hash
@@ -87,7 +88,9 @@ async function ask(): Promise<void> {
 	const worker = async (): Promise<void> => {
 		while (nextIndex < count) {
 			const index = nextIndex++;
-			const request = makeRequest({ tool: tools[index % tools.length] ?? "bash" });
+			// `job.request` replaces fields of every request (a forged tier or hash, a real cwd).
+			const overrides = typeof job.request === "object" && job.request !== null ? job.request : {};
+			const request = makeRequest({ tool: tools[index % tools.length] ?? "bash", ...overrides });
 			const controller = new AbortController();
 			if (abortAfterMs !== null) setTimeout(() => controller.abort(), abortAfterMs);
 			say({ event: "asked", id: request.id, hash: request.actionHash, tool: request.tool });

@@ -205,9 +205,7 @@ function walkStatement(state: WalkState, node: SyntaxNode, context: Context): vo
 				const assignment = assignmentOf(part, context.source);
 				if (assignment.name === "PATH") context.scope.pathChanged = true;
 				// A variable the environment already has is exported: assigning it changes what later programs get.
-				for (const raise of environmentInjection([assignment])) {
-					if (raise.tier !== "write") other(state, context, raise);
-				}
+				for (const raise of environmentInjection([assignment])) other(state, context, raise);
 			}
 			return;
 		}
@@ -260,6 +258,11 @@ function walkEmbedded(state: WalkState, node: SyntaxNode, context: Context): voi
 				walkStatement(state, child, inner);
 			}
 		}
+		return;
+	}
+	// An assignment inside a command or declaration is that command's to judge; only its value is walked here.
+	if (node.type === "variable_assignment") {
+		walkEmbeddedChildren(state, node, context);
 		return;
 	}
 	if (STATEMENT_TYPES.has(node.type)) {

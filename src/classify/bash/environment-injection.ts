@@ -1,7 +1,8 @@
 /**
  * Environment variables that make a program load or run other code (`LD_PRELOAD=evil.so ls`,
  * `GIT_SSH_COMMAND=… git fetch`). Setting one for a command makes that command privileged, because what runs is
- * no longer what the command line says. Setting `PATH` makes it at least write.
+ * no longer what the command line says. Setting `PATH`, or any variable not proven harmless, makes it at least
+ * write.
  */
 import type { TierRaise } from "./command-tier-refiners.ts";
 
@@ -64,6 +65,36 @@ const HARMLESS_PROGRAMS: ReadonlySet<string> = new Set([
 	"code --wait",
 ]);
 
+/**
+ * The variables a read may set and stay read: they choose language, time zone, colours and terminal size, and
+ * no program reads a path to code or configuration from them. Any other variable is not proven harmless
+ * (`HOME=/tmp/x git log` reads another ~/.gitconfig), so setting it makes the command at least `write`.
+ */
+const HARMLESS_VARIABLES: ReadonlySet<string> = new Set([
+	"LANG",
+	"LANGUAGE",
+	"TZ",
+	"NO_COLOR",
+	"CLICOLOR",
+	"CLICOLOR_FORCE",
+	"FORCE_COLOR",
+	"COLORTERM",
+	"COLUMNS",
+	"LINES",
+	"TERM",
+	"GREP_COLORS",
+	"LS_COLORS",
+	"TIME_STYLE",
+	"QUOTING_STYLE",
+	"BLOCK_SIZE",
+	"POSIXLY_CORRECT",
+]);
+
+function provenHarmless(name: string, value: string, literal: boolean): boolean {
+	if (HARMLESS_VARIABLES.has(name) || /^LC_[A-Z]+$/.test(name)) return true;
+	return PROGRAM_VARIABLES.has(name) && literal && HARMLESS_PROGRAMS.has(value.trim());
+}
+
 const NODE_LOADS_CODE = /(^|\s)(-r|--require|--import|--loader|--experimental-loader)(\s|=|$)/;
 
 export function environmentInjection(assignments: readonly EnvironmentAssignment[]): TierRaise[] {
@@ -76,6 +107,12 @@ export function environmentInjection(assignments: readonly EnvironmentAssignment
 			(name === "NODE_OPTIONS" && (!literal || NODE_LOADS_CODE.test(value)));
 		if (injects)
 			raises.push({ tier: "privileged", reason: `sets ${name}, which makes the command run other code` });
+		else if (name !== "PATH" && !provenHarmless(name, value, literal)) {
+			raises.push({
+				tier: "write",
+				reason: `sets ${name}, which is not among the variables proven harmless (locale, time zone, colours, terminal size)`,
+			});
+		}
 		// A read-only command could be any program once PATH changes (`PATH=. ls` runs ./ls).
 		if (name === "PATH") {
 			raises.push({ tier: "write", reason: "sets PATH, so the command name may resolve to another program" });

@@ -1230,7 +1230,11 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 	diff: gitDiff,
 	shortlog: {
 		...gitLog,
-		options: [...gitLog.options, ...opts("-s --summary", "-e --email", "-c --committer")],
+		// Its own meanings first: `-n` numbers authors here, where git log takes a count.
+		options: [
+			...opts("-s --summary", "-n --numbered", "-e --email", "-c --committer", "--group="),
+			...gitLog.options,
+		],
 	},
 	whatchanged: gitLog,
 	branch: gitBranch,
@@ -1547,11 +1551,7 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 const git: ReadOnlyCommand = {
 	options: [
 		...opts(
-			"-C=",
 			"--no-pager -P",
-			"--git-dir=",
-			"--work-tree=",
-			"--bare",
 			"--no-replace-objects",
 			"--literal-pathspecs",
 			"--glob-pathspecs",
@@ -1561,6 +1561,11 @@ const git: ReadOnlyCommand = {
 			"--namespace=",
 			"--no-advice",
 			...HELP,
+		),
+		// Another repository brings its own config, whose keys can make a read run programs (core.fsmonitor,
+		// diff drivers, gpg.program): reading it is proven safe only for the session's own, guarded repository.
+		...["-C=", "--git-dir=", "--work-tree=", "--bare"].map((spec) =>
+			raising("write", "git reads another repository, whose own config can make git run programs", spec),
 		),
 		{ names: ["-c"], value: "required", check: gitConfigCheck },
 		raising(

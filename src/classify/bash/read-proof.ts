@@ -196,7 +196,10 @@ export function parseLine(
 					failure: `\`${optionName}\` (in \`${text}\`) is not an option ${name} is known to read with`,
 				};
 			if (option.raise !== undefined) raises.push(option.raise);
-			if (option.value === undefined && option.values === undefined) continue;
+			if (option.value === undefined && option.values === undefined) {
+				options.push({ spec: option, values: [] });
+				continue;
+			}
 			const rest = text.slice(k + 1);
 			if (option.value === "optional") {
 				options.push({ spec: option, values: rest === "" ? [] : [{ ...word, text: rest }] });

@@ -1,0 +1,153 @@
+/**
+ * The read tier is earned by proof (adr/0003): the read corpus stays `read`, every attack stays out of it, and
+ * rewrites an attacker would try on a read command (an option in a variable, an unknown option, another program
+ * of the same name, a word joined by backslash-newline, an option supplied by xargs) never leave it `read`.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
+import { bashParser, classifyBash } from "./classify-fixture.ts";
+import { attackCommands, READ_CORPUS } from "./read-corpus.ts";
+
+let bash: BashParser;
+beforeAll(async () => {
+	bash = await bashParser();
+});
+
+function notReadReasons(command: string): string {
+	return classifyBash(bash, command)
+		.parts.filter((part) => part.tier !== "read")
+		.map((part) => part.tierReason)
+		.join("; ");
+}
+
+describe("the read corpus", () => {
+	it.each(READ_CORPUS)("%s is read", (command) => {
+		expect(classifyBash(bash, command).tier, notReadReasons(command)).toBe("read");
+	});
+});
+
+describe("the attack corpus", () => {
+	it.each(attackCommands().map(({ attackClass, command }) => [attackClass, command]))(
+		"%s: %s is not read",
+		(_attackClass, command) => {
+			expect(classifyBash(bash, command).tier).not.toBe("read");
+		},
+	);
+});
+
+/** The first simple command of a corpus entry: `head -1 f | wc -l` → `head -1 f`. */
+function firstCommand(command: string): {
+	readonly name: string;
+	readonly rest: string;
+	readonly tail: string;
+} {
+	const end = command.search(/ (\||&&|\|\||;) /);
+	const first = end < 0 ? command : command.slice(0, end);
+	const tail = end < 0 ? "" : command.slice(end);
+	const space = first.indexOf(" ");
+	return {
+		name: space < 0 ? first : first.slice(0, space),
+		rest: space < 0 ? "" : first.slice(space),
+		tail,
+	};
+}
+
+/**
+ * Corpus entries a rewrite applies to: a plain command first (not a loop, a test, an assignment or a path).
+ * Commands that take no options at all (`echo`, `test`, `true`) are inert whatever their words, so the option
+ * rewrites do not apply to them; their rewritten name still must not be read.
+ */
+const REWRITABLE = READ_CORPUS.filter((command) => /^[a-z][a-z0-9]*( |$)/.test(command));
+const TAKES_NO_OPTIONS = new Set(["echo", "test", "[", "true", "pwd", "whoami", "nproc", "uptime"]);
+const TAKES_OPTIONS = REWRITABLE.filter((command) => !TAKES_NO_OPTIONS.has(firstCommand(command).name));
+
+const REWRITES: readonly {
+	readonly name: string;
+	readonly appliesTo: readonly string[];
+	readonly rewrite: (command: string) => string;
+}[] = [
+	{
+		name: "an option moved into a variable",
+		appliesTo: TAKES_OPTIONS,
+		rewrite: (command) => {
+			const { name, rest, tail } = firstCommand(command);
+			const words = rest.split(" ");
+			const option = words.findIndex((word) => word.startsWith("-"));
+			if (option < 0) return `${name} $OPTIONS${rest}${tail}`;
+			words[option] = "$OPTIONS";
+			return `${name}${words.join(" ")}${tail}`;
+		},
+	},
+	{
+		name: "an unknown option appended",
+		appliesTo: TAKES_OPTIONS,
+		rewrite: (command) => {
+			const { name, rest, tail } = firstCommand(command);
+			return `${name} --pph-unknown-option${rest}${tail}`;
+		},
+	},
+	{
+		name: "the name replaced by ./name",
+		appliesTo: REWRITABLE,
+		rewrite: (command) => `./${command}`,
+	},
+	{
+		name: "a word split by backslash-newline into another command",
+		appliesTo: REWRITABLE,
+		// bash joins `ls\⏎x` into `lsx`; a reader that took the break for a blank would see `ls x`.
+		rewrite: (command) => {
+			const { name, rest, tail } = firstCommand(command);
+			return `${name}\\\nx${rest}${tail}`;
+		},
+	},
+	{
+		name: "an option supplied by xargs",
+		appliesTo: TAKES_OPTIONS,
+		rewrite: (command) => {
+			const { name, rest, tail } = firstCommand(command);
+			return `echo --pph-option | xargs ${name}${rest}${tail}`;
+		},
+	},
+];
+
+describe("metamorphic: a rewritten read is not read", () => {
+	for (const { name, appliesTo, rewrite } of REWRITES) {
+		it(`${name} (${appliesTo.length} commands)`, () => {
+			expect(appliesTo.length).toBeGreaterThan(80);
+			const stillRead = appliesTo
+				.map(rewrite)
+				.filter((rewritten) => classifyBash(bash, rewritten).tier === "read");
+			expect(stillRead).toEqual([]);
+		});
+	}
+
+	it("inert commands stay read whatever their words, since no word of theirs acts", () => {
+		for (const command of ["echo $OPTIONS", "echo --pph-unknown-option", "true $x", 'test -n "$x"']) {
+			expect(classifyBash(bash, command).tier, command).toBe("read");
+		}
+	});
+});
+
+describe("why a part is not read", () => {
+	it.each([
+		[
+			"sed --in-pl s/a/b/ f",
+			"`--in-pl` abbreviates `--in-place`; only full option names are proven read-only",
+		],
+		["ls $x", "`$x` is expanded at run time and could become an option of ls"],
+		["./ls", "`./ls` is a program at a path of its own, not the system's ls"],
+		["grep -r --foo x", "`--foo` is not an option grep is known to read with"],
+		["sort -o out in", "sort -o writes its output to a file"],
+		["git -c core.pager=sh log", "git -c core.pager is not known to leave what git runs unchanged"],
+		[
+			"find . | xargs grep -l x",
+			"xargs appends words to grep at run time, and any of them could be an option",
+		],
+		[
+			"HOME=/tmp/x git log",
+			"sets HOME, which is not among the variables proven harmless (locale, time zone, colours, terminal size)",
+		],
+	])("%s: %s", (command, reason) => {
+		expect(notReadReasons(command)).toContain(reason);
+	});
+});

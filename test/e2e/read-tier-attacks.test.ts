@@ -1,0 +1,165 @@
+/**
+ * The read tier in real pi (print mode, the default policy, nobody to ask): each disguise that once passed as a
+ * read has no effect — files kept, nothing created, the config unchanged, no connection made — and the plain
+ * reads a person runs to look around run without a dialog.
+ */
+import { chmodSync, existsSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { writeScript } from "../harness/faux-script.ts";
+import { EXTENSION_ENTRY } from "../harness/paths.ts";
+import { runPrint } from "../harness/print-run.ts";
+import { runCommand } from "../harness/run-command.ts";
+import {
+	auditEntries,
+	bash,
+	cleanupSandboxes,
+	gateSandbox,
+	resultOf,
+	scriptOf,
+	userConfigFile,
+	writeUserConfig,
+} from "./gate-support.ts";
+
+afterEach(cleanupSandboxes);
+
+let listener: Server | undefined;
+afterEach(async () => {
+	await new Promise<void>((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
+	listener = undefined;
+});
+
+/** A local TCP port that counts the connections it gets. */
+async function countingPort(): Promise<{ port: number; connections: () => number }> {
+	let count = 0;
+	const server = createServer((socket) => {
+		count++;
+		socket.destroy();
+	});
+	listener = server;
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+	const address = server.address();
+	if (address === null || typeof address === "string") throw new Error("no port");
+	return { port: address.port, connections: () => count };
+}
+
+const LOOSE_CONFIG = '{ "tiers": { "write": "auto", "destructive": "auto" } }\n';
+
+describe("disguised writes, executions and connections in real pi", () => {
+	it("have no effect with the default policy, and the rm that would follow a loosened config stays blocked", async () => {
+		const sb = await gateSandbox();
+		const config = await writeUserConfig(sb, "{}\n");
+		await sb.writeWorkFile("victim.txt", "keep me\n");
+		await sb.writeWorkFile("notes.txt", "first line\nsecond line\n");
+		await sb.writeWorkFile("loose.json", LOOSE_CONFIG);
+		// The repository carries the attacker's payloads: a script named like a read-only command, and a hook.
+		const payload = await sb.writeWorkFile("evil.sh", '#!/bin/sh\ntouch "$(dirname "$0")/pwned-script"\n');
+		const fakeLs = await sb.writeWorkFile("ls", "#!/bin/sh\ntouch pwned-ls\n");
+		chmodSync(payload, 0o755);
+		chmodSync(fakeLs, 0o755);
+		const { port, connections } = await countingPort();
+		const attacks = [
+			// an option that writes a file: the gate's own config
+			`sort -o ${config} loose.json`,
+			// an option that runs a program
+			"find . -name victim.txt -exec rm {} \\;",
+			"sed -n '1e touch pwned-sed' notes.txt",
+			// an abbreviated long option
+			"sed --in-pl s/keep/gone/ victim.txt",
+			// an expansion that becomes an option
+			"find . -name victim.txt ${X:--delete}",
+			// a program with a familiar name at another path
+			"./ls -la",
+			// a variable that makes bash run a file
+			"BASH_ENV=./evil.sh bash -c true",
+			// arithmetic whose subscript bash evaluates
+			"[[ 'a[$(touch pwned-arith)]' -eq 0 ]]",
+			// a word joined by backslash-newline
+			"r\\\nm -f victim.txt",
+			// a network path
+			`cat notes.txt > /dev/tcp/127.0.0.1/${port}`,
+			// an output option
+			"git diff --no-index --output=pwned-git notes.txt loose.json",
+		];
+		await writeScript(sb, scriptOf(attacks.map(bash), [bash("rm -f victim.txt")]));
+
+		const run = await runPrint({
+			sandbox: sb,
+			prompt: "tidy up",
+			extensions: [EXTENSION_ENTRY],
+			mode: "json",
+		});
+
+		expect(readFileSync(sb.workPath("victim.txt"), "utf8")).toBe("keep me\n");
+		expect(readFileSync(config, "utf8")).toBe("{}\n");
+		for (const created of ["pwned-sed", "pwned-ls", "pwned-script", "pwned-arith", "pwned-git"]) {
+			expect(existsSync(sb.workPath(created)), created).toBe(false);
+		}
+		expect(connections()).toBe(0);
+		const entries = await auditEntries(sb, attacks.length + 1);
+		for (const entry of entries) {
+			expect([entry.preview, entry.outcome]).toEqual([entry.preview, "pending"]);
+			expect(entry.tier).not.toBe("read");
+		}
+		for (const command of attacks) {
+			expect(resultOf(run.events, run.toolResults, command).isError, command).toBe(true);
+		}
+		expect(readFileSync(userConfigFile(sb), "utf8")).toBe("{}\n");
+	});
+});
+
+describe("plain reads in real pi", () => {
+	it("run without a dialog or a block with the default policy", async () => {
+		const sb = await gateSandbox();
+		await sb.writeWorkFile("f", "one\ntwo\n");
+		await sb.writeWorkFile("src/a.ts", "export const x = 1;\n");
+		await sb.writeWorkFile("data.json", '{ "x": 42 }\n');
+		const git = (...args: string[]) =>
+			runCommand("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+				cwd: sb.workDir,
+				env: sb.env(),
+				timeoutMs: 20_000,
+			});
+		expect((await git("init", "-q")).code).toBe(0);
+		expect((await git("add", "."))?.code).toBe(0);
+		expect((await git("commit", "-qm", "start")).code).toBe(0);
+		const reads = [
+			"ls -la",
+			"cat f",
+			"grep -rn x src",
+			"git status",
+			"git log --oneline -5",
+			"git diff",
+			"head -1 f | wc -l",
+			"find . -name '*.ts'",
+			"rg -n foo",
+			"sed -n '1,5p' f",
+			"jq .x data.json",
+			"tree",
+		];
+		await writeScript(sb, scriptOf(reads.map(bash)));
+
+		const run = await runPrint({
+			sandbox: sb,
+			prompt: "look around",
+			extensions: [EXTENSION_ENTRY],
+			mode: "json",
+		});
+
+		const entries = await auditEntries(sb, reads.length);
+		for (const entry of entries) {
+			expect([entry.preview, entry.tier, entry.mode, entry.outcome]).toEqual([
+				entry.preview,
+				"read",
+				"auto",
+				"allow",
+			]);
+		}
+		expect(run.stderr).not.toContain("pi-permission-hub: blocked");
+		expect(resultOf(run.events, run.toolResults, "cat f").text).toContain("two");
+		expect(resultOf(run.events, run.toolResults, "jq .x data.json").text).toContain("42");
+		expect(resultOf(run.events, run.toolResults, "git log --oneline -5").text).toContain("start");
+		expect(resultOf(run.events, run.toolResults, "sed -n '1,5p' f").text).toContain("one");
+		expect(resultOf(run.events, run.toolResults, "find . -name '*.ts'").text).toContain("./src/a.ts");
+	});
+});
