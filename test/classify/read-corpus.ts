@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell code, where ${…} is bash's.
 /**
  * The two sides of the read tier (adr/0003): commands a person runs to look around, which must stay `read` and run
  * without a dialog, and disguised writes, executions and connections, which must not be `read`. The tests assert
@@ -139,11 +140,30 @@ export const READ_CORPUS: readonly string[] = [
 	"/bin/cat f",
 	"git log --format='%h %s' -n 10",
 	"git log --pretty=oneline --abbrev-commit",
+	"git stash list",
+	"git stash show -p stash@{1}",
+	"nice -10 ls",
+	"env -i ls",
+	"timeout 5 grep -rn TODO src",
+	"python3 --version",
+	"node -v",
+	"find . -name '*.ts' -exec grep -l TODO {} +",
+	"echo ${x:1:2} ${a[1]} ${x:-d} ${x#p} ${!a[@]} ${x@Q} ${#a[@]}",
+	"cat <<'EOF'\n`not run`\nEOF",
 ];
 
 /** The classes of disguise the read tier must see through, each with commands that must not be `read`. */
 export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 	"an option that writes a file": [
+		"git branch --abbrev newbranch",
+		"git stash -u -- list",
+		"git stash -- list",
+		"git stash --stat -- list",
+		"/usr/bin/time --output=/tmp/x ls",
+		"/usr/bin/time -o/tmp/x ls",
+		"sed -n ':a w /tmp/sedw1' f",
+		"sed -n 't x w /tmp/x\n:x' f",
+		"sed -n ':a\tw out' f",
 		"sort -o out.txt in.txt",
 		"sort --output=out.txt in.txt",
 		"sort -uo out.txt in.txt",
@@ -170,6 +190,20 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"find . -delete",
 	],
 	"an option that runs a program": [
+		"sed -n ':a e touch /tmp/pwn' f",
+		"sed ':a s/x/y/e' f",
+		"git log --format='%G?'",
+		"git log --pretty=format:%GS",
+		"git for-each-ref --format='%(signature)'",
+		`echo 'open("/tmp/p","w")' | python3 -v`,
+		"env --default-signal rm ls -- victim",
+		"xargs --replace rm x",
+		"find . -maxdepth 0 -exec xargs -d + -regex sh -exec '/tmp/$(touch pwnF)/../../usr/bin/ls' \\; <<< x",
+		"cd /tmp/evilrepo && git status",
+		"(cd vendor/x && git diff)",
+		"env -C /tmp/evilrepo git status",
+		"find /tmp/evilrepo/a -execdir git status \\;",
+		"docker info",
 		"sort --compress-program=sh in.txt",
 		"sed -n '1e touch x' f",
 		"sed 's/x/touch y/e' f",
@@ -219,6 +253,11 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"echo x | xargs -I{} ls {}",
 	],
 	"a program at another path": [
+		"/proc/self/cwd/../../../usr/bin/ls",
+		"'/tmp/$(touch pwnF)/../../usr/bin/ls'",
+		"/usr/bin/../bin/ls",
+		"./env ls",
+		"node_modules/.bin/timeout 5 ls",
 		"./ls",
 		"node_modules/.bin/cat f",
 		"~/bin/grep x",
@@ -250,6 +289,16 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"git --work-tree=/tmp status",
 	],
 	"arithmetic that evaluates a hidden command": [
+		"test -v 'a[$(touch /tmp/p)]'",
+		"[ -v 'a[$(touch /tmp/p)]' ]",
+		"echo ${x:y}",
+		"echo ${!y}",
+		"echo ${a[y]}",
+		"echo ${#a[y]}",
+		"echo ${x@P}",
+		"unset 'a[$(touch x)]'",
+		"printf -v 'a[$(touch x)]' x",
+		"read -a 'a[$(touch x)]'",
 		"[[ 'a[$(touch x)]' -eq 0 ]]",
 		"let 'a[$(touch x)]=1'",
 		"(( a[$(touch x)] ))",
@@ -281,6 +330,22 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"cat f 3> out",
 		"ls > ~/.bashrc",
 		"tee out",
+	],
+	"a wrapper given its command at run time": [
+		"echo rm -rf x | xargs env",
+		"echo rm x | xargs nice",
+		"xargs -a cmds.txt env",
+		"xargs timeout 5",
+		"xargs nohup",
+		"xargs sh -c",
+		"find . -exec nice -n 5 \\; -exec xargs env \\;",
+	],
+	"backquotes the parser leaves as text": [
+		"cat <<EOF\n`touch /tmp/hd1`\nEOF",
+		"cat <<-EOF\nx `touch /tmp/hd1` y\nEOF",
+		"echo ${x:-`touch /tmp/bq1`}",
+		'echo "${x:-`touch /tmp/bq2`}"',
+		"ls -- ${x:=`touch a`}",
 	],
 	"the gate's own files": [
 		"cat ~/.pi/agent/pi-permission-hub/inbox/x",

@@ -52,6 +52,9 @@ const WRAPPED: readonly WrapperCase[] = [
 	{ command: "trap 'rm -f x' EXIT", inner: "rm -f x", via: ["trap"], tier: "destructive" },
 	{ command: "find . -name '*.o' -exec rm {} \\;", inner: "rm {}", via: ["find -exec"], tier: "destructive" },
 	{ command: "find . -execdir rm -f {} +", inner: "rm -f {}", via: ["find -execdir"], tier: "destructive" },
+	// A `+` ends the command only right after `{}` (GNU find): here it is an argument of echo.
+	{ command: "find . -exec echo + -print \\;", inner: "echo + -print", via: ["find -exec"], tier: "read" },
+	{ command: "nice -10 rm x", inner: "rm x", via: ["nice"], tier: "destructive" },
 	{ command: "find . -ok rm {} ';'", inner: "rm {}", via: ["find -ok"], tier: "destructive" },
 	{ command: "fd -e tmp -x rm", inner: "rm", via: ["fd -x"], tier: "destructive" },
 	{ command: "fd pattern src -X rm {}", inner: "rm {}", via: ["fd -X"], tier: "destructive" },

@@ -67,6 +67,7 @@ describe("disguised writes, executions and connections in real pi", () => {
 			// an abbreviated long option
 			"sed --in-pl s/keep/gone/ victim.txt",
 			// an expansion that becomes an option
+			// biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${…}, not a template
 			"find . -name victim.txt ${X:--delete}",
 			// a program with a familiar name at another path
 			"./ls -la",
@@ -105,6 +106,67 @@ describe("disguised writes, executions and connections in real pi", () => {
 			expect(resultOf(run.events, run.toolResults, command).isError, command).toBe(true);
 		}
 		expect(readFileSync(userConfigFile(sb), "utf8")).toBe("{}\n");
+	});
+});
+
+describe("disguises found by an adversarial review, in real pi", () => {
+	it("have no effect: wrappers fed by xargs, sed labels, hidden backquotes, subscripts, another repository", async () => {
+		const sb = await gateSandbox();
+		await sb.writeWorkFile("victim.txt", "keep me\n");
+		await sb.writeWorkFile("notes.txt", "first line\n");
+		await sb.writeWorkFile("list", "untracked, and stash -u would take it\n");
+		const git = (cwd: string, ...args: string[]) =>
+			runCommand("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+				cwd,
+				env: sb.env(),
+				timeoutMs: 20_000,
+			});
+		expect((await git(sb.workDir, "init", "-q")).code).toBe(0);
+		expect((await git(sb.workDir, "add", "victim.txt", "notes.txt")).code).toBe(0);
+		expect((await git(sb.workDir, "commit", "-qm", "start")).code).toBe(0);
+		// A directory that came with the project (an unpacked archive, a vendored package) holding a repository
+		// whose config names a program: `git status` there runs it.
+		const vendored = sb.workPath("vendor/pkg");
+		await sb.writeWorkFile("vendor/pkg/README", "vendored\n");
+		expect((await git(vendored, "init", "-q")).code).toBe(0);
+		const fsmonitor = `touch ${sb.workPath("pwned-fsmonitor")}; false`;
+		expect((await git(vendored, "config", "core.fsmonitor", fsmonitor)).code).toBe(0);
+		const attacks = [
+			"echo rm -f victim.txt | xargs env",
+			"sed -n ':a w pwned-sed-label' notes.txt",
+			"cat <<EOF\n`touch pwned-heredoc`\nEOF",
+			// biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${…}, not a template
+			"echo ${x:-`touch pwned-expansion`}",
+			"test -v 'a[$(touch pwned-test)]'",
+			"git stash -u -- list",
+			"cd vendor/pkg && git status",
+			"/proc/self/cwd/ls",
+		];
+		await writeScript(sb, scriptOf(attacks.map(bash)));
+
+		const run = await runPrint({
+			sandbox: sb,
+			prompt: "look around",
+			extensions: [EXTENSION_ENTRY],
+			mode: "json",
+		});
+
+		expect(readFileSync(sb.workPath("victim.txt"), "utf8")).toBe("keep me\n");
+		expect(existsSync(sb.workPath("list")), "list").toBe(true);
+		for (const created of [
+			"pwned-sed-label",
+			"pwned-heredoc",
+			"pwned-expansion",
+			"pwned-test",
+			"pwned-fsmonitor",
+		]) {
+			expect(existsSync(sb.workPath(created)), created).toBe(false);
+		}
+		const entries = await auditEntries(sb, attacks.length);
+		for (const entry of entries) expect([entry.preview, entry.tier]).not.toEqual([entry.preview, "read"]);
+		for (const command of attacks) {
+			expect(resultOf(run.events, run.toolResults, command).isError, command).toBe(true);
+		}
 	});
 });
 

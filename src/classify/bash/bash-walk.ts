@@ -13,6 +13,7 @@ import type { BashParser, SyntaxNode } from "./bash-parser.ts";
 import { type BashWord, evaluateWord, syntheticWord, WORD_NODE_TYPES } from "./bash-word.ts";
 import { fromWord, type PathCandidate } from "./command-paths.ts";
 import { type EnvironmentAssignment, environmentInjection } from "./environment-injection.ts";
+import { isSystemProgramName } from "./read-proof.ts";
 import { type ArgvOptions, type TierFloor, type Unwrapped, unwrapCommand } from "./wrappers.ts";
 
 export interface CommandFinding {
@@ -31,6 +32,8 @@ export interface CommandFinding {
 	readonly extraPaths: readonly PathCandidate[];
 	readonly placeholder: ArgvOptions["placeholder"];
 	readonly runtimeOperands: boolean;
+	/** It runs after the shell left the directory it started in. */
+	readonly movedAway: boolean;
 	/** Environment variables assigned for this command (`LD_PRELOAD=x cmd`, `env X=1 cmd`, `export X=1`). */
 	readonly assignments: readonly EnvironmentAssignment[];
 	/** The command name is only known at run time (`$CMD x`). */
@@ -58,6 +61,8 @@ interface Scope {
 	cwd: EffectiveCwd;
 	/** `PATH` was reassigned earlier in this shell: command names may now resolve to other programs. */
 	pathChanged: boolean;
+	/** The shell left the directory it started in (`cd`, `pushd`, `env -C`, `find -execdir`). */
+	moved: boolean;
 }
 
 const PATH_CHANGED: TierFloor = {
@@ -95,7 +100,7 @@ export function findBashCommands(
 		source,
 		via: [],
 		floors: [],
-		scope: { cwd, pathChanged: false },
+		scope: { cwd, pathChanged: false, moved: false },
 		depth: 0,
 		remote: false,
 	};
@@ -269,13 +274,73 @@ function walkEmbedded(state: WalkState, node: SyntaxNode, context: Context): voi
 		walkStatement(state, node, withOwnScope(context));
 		return;
 	}
-	if (
-		(node.type === "arithmetic_expansion" || node.type === "subscript") &&
-		readsVariablesInArithmetic(node)
-	) {
+	if (node.type === "arithmetic_expansion" && readsVariablesInArithmetic(node)) {
 		other(state, context, ARITHMETIC_ON_VARIABLES);
 	}
+	if (node.type === "subscript" && !plainSubscript(node, context.source)) {
+		other(state, context, ARITHMETIC_ON_VARIABLES);
+	}
+	if (node.type === "expansion") {
+		const risk = expansionRisk(node, context.source);
+		if (risk !== undefined) other(state, context, risk);
+	}
 	walkEmbeddedChildren(state, node, context);
+}
+
+/** An unquoted here-document's body is expanded: its backquotes run, though the grammar leaves them as text. */
+function hasHiddenBackquotes(heredoc: SyntaxNode, source: string): boolean {
+	const start = heredoc.children.find((child) => child.type === "heredoc_start");
+	const body = heredoc.children.find((child) => child.type === "heredoc_body");
+	const quoted = start !== undefined && /['"\\]/.test(source.slice(start.start, start.end));
+	return !quoted && body !== undefined && source.slice(body.start, body.end).includes("`");
+}
+
+/** Backquotes the grammar leaves as text (in a here-document body, inside `${…}`) still run as commands. */
+const HIDDEN_BACKQUOTES: TierFloor = {
+	tier: HIGHEST,
+	reason: "backquotes here run a command that is not parsed out of the text",
+};
+
+/** An array subscript bash does not evaluate as an expression of variables: a number, `@` or `*`. */
+function plainSubscript(node: SyntaxNode, source: string): boolean {
+	const open = node.children.findIndex((child) => child.type === "[");
+	const close = node.children.findIndex((child) => child.type === "]");
+	const first = node.children[open + 1];
+	const last = node.children[close - 1];
+	if (open < 0 || close <= open + 1 || first === undefined || last === undefined) return false;
+	return /^\s*(-?[0-9]+|@|\*)\s*$/.test(source.slice(first.start, last.end));
+}
+
+/** The `${x@op}` operators that only quote or transform the value (`@P` expands it as a prompt, running `$(…)`). */
+const HARMLESS_TRANSFORMS = new Set(["Q", "E", "U", "u", "L", "a", "A", "K", "k"]);
+
+/**
+ * Forms of `${…}` whose effect depends on a variable's value as code: indirection (`${!y}` takes y's value as a
+ * name, and `a[$(cmd)]` as a name runs cmd), substring offsets and lengths (arithmetic), the prompt transform,
+ * and backquotes the grammar leaves unparsed inside the word.
+ */
+function expansionRisk(node: SyntaxNode, source: string): TierFloor | undefined {
+	const text = source.slice(node.start, node.end);
+	if (text.includes("`")) return HIDDEN_BACKQUOTES;
+	const children = node.children;
+	if (children[1]?.type === "!" && !/^\$\{![A-Za-z_][A-Za-z0-9_]*(\*|@|\[[@*]\])\}$/.test(text)) {
+		return {
+			tier: HIGHEST,
+			reason: `${text} takes a variable's value as the name to expand, which can run a command`,
+		};
+	}
+	const at = children.findIndex((child) => child.type === "@");
+	const transform = at < 0 ? undefined : children[at + 1];
+	if (transform !== undefined && !HARMLESS_TRANSFORMS.has(source.slice(transform.start, transform.end))) {
+		return { tier: HIGHEST, reason: `${text} expands the value as code (a prompt string runs \`$(…)\`)` };
+	}
+	const colon = children.findIndex((child) => child.type === ":");
+	if (colon >= 0) {
+		const close = children.at(-1);
+		const range = source.slice(children[colon]?.end ?? 0, close?.type === "}" ? close.start : node.end);
+		if (!/^[\s0-9:+-]*$/.test(range)) return ARITHMETIC_ON_VARIABLES;
+	}
+	return undefined;
 }
 
 /**
@@ -359,6 +424,7 @@ function walkRedirected(state: WalkState, node: SyntaxNode, context: Context): v
 			extraArgs.push(...redirect.extraArgs);
 			walkEmbedded(state, child, context);
 		} else if (child.type === "heredoc_redirect") {
+			if (hasHiddenBackquotes(child, context.source)) other(state, context, HIDDEN_BACKQUOTES);
 			for (const part of child.children) {
 				if (part.type === "file_redirect") {
 					const redirect = evaluateRedirect(part, context.source);
@@ -534,6 +600,7 @@ function expand(
 		floors: context.scope.pathChanged && !context.remote ? [...context.floors, PATH_CHANGED] : context.floors,
 		placeholder: extras.placeholder,
 		runtimeOperands: extras.runtimeOperands === true,
+		movedAway: context.scope.moved,
 		assignments: extras.assignments,
 	};
 	if (!nameWord.literal) {
@@ -555,7 +622,7 @@ function expand(
 	}
 	const unwrapped: Unwrapped | undefined =
 		chain < MAX_WRAPPER_CHAIN
-			? unwrapCommand(unit.name, args)
+			? unwrapProgram(unit.name, nameWord.text, args)
 			: { self: { tier: HIGHEST, reason: "too many nested wrappers to analyse" }, inner: [] };
 	state.findings.push({
 		...base,
@@ -565,6 +632,14 @@ function expand(
 	});
 	if (!context.remote && (unit.name === "cd" || unit.name === "pushd" || unit.name === "popd")) {
 		context.scope.cwd = changedDirectory(unit.name, args, context.scope.cwd, state.homeDir);
+		context.scope.moved = true;
+	}
+	const runtimeOperands = extras.runtimeOperands === true;
+	if (runtimeOperands && unwrapped !== undefined && !unwrapped.inner.some((inner) => inner.kind === "argv")) {
+		other(state, context, {
+			tier: HIGHEST,
+			reason: `xargs appends words to ${unit.name} at run time, and they can name the command it runs`,
+		});
 	}
 	for (const inner of unwrapped?.inner ?? []) {
 		const innerContext: Context = {
@@ -575,11 +650,17 @@ function expand(
 			remote: context.remote || inner.remote === true,
 		};
 		if (inner.kind === "shell") {
+			if (runtimeOperands)
+				other(state, context, {
+					tier: HIGHEST,
+					reason: `xargs appends words to the code ${inner.via} runs, at run time`,
+				});
 			walkShellCode(state, inner.code, innerContext, inner.via);
 			continue;
 		}
 		if (inner.cwd !== undefined)
 			innerContext.scope.cwd = changedDirectory("cd", [inner.cwd], context.scope.cwd, state.homeDir);
+		if (inner.cwd !== undefined || inner.movedAway === true) innerContext.scope.moved = true;
 		expand(
 			state,
 			inner.words,
@@ -588,11 +669,27 @@ function expand(
 				assignments: inner.assignments ?? [],
 				paths: [],
 				placeholder: inner.placeholder,
-				runtimeOperands: inner.runtimeOperands,
+				runtimeOperands: runtimeOperands || inner.runtimeOperands === true,
 			},
 			chain + 1,
 		);
 	}
+}
+
+/**
+ * The wrapper a command is, if it is one. `./env` or `node_modules/.bin/timeout` is some other program that only
+ * shares the name: what it runs is unknown, so it gets the tier of an unknown program, not the wrapper's.
+ */
+function unwrapProgram(name: string, written: string, args: readonly BashWord[]): Unwrapped | undefined {
+	const unwrapped = unwrapCommand(name, args);
+	if (unwrapped === undefined || isSystemProgramName(written)) return unwrapped;
+	return {
+		self: {
+			tier: "write",
+			reason: `\`${written}\` is a program at a path of its own, not the system's ${name}`,
+		},
+		inner: [],
+	};
 }
 
 /** Shell code handed to a wrapper as a string (`bash -c '…'`, `eval …`, `ssh host …`): parsed and walked. */

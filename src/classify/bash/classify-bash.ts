@@ -167,6 +167,7 @@ function proofOf(finding: CommandFinding, args: readonly BashWord[]): ReadVerdic
 		name: syntheticWord(name, name),
 		args,
 		runtimeOperands: finding.runtimeOperands,
+		movedAway: finding.movedAway,
 	});
 }
 

@@ -95,6 +95,20 @@ const READ_PREDICATES: Readonly<Record<string, number>> = {
 /** Predicates whose argument is a file find reads (to compare times, identity, or take start points from). */
 const PATH_ARGUMENT = new Set(["-newer", "-anewer", "-cnewer", "-samefile", "-files0-from"]);
 const EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+
+/**
+ * Where the command of `-exec` (at `action`) ends, as GNU find reads it: at a `;` word, or, for `-exec` and
+ * `-execdir`, at a `+` word right after a `{}` word. Any other `+` is an argument (`-exec echo + -print ;`).
+ */
+export function execTerminator(args: readonly BashWord[], action: number): number {
+	const plusEnds = args[action]?.text === "-exec" || args[action]?.text === "-execdir";
+	for (let i = action + 1; i < args.length; i++) {
+		const text = args[i]?.text;
+		if (text === ";") return i;
+		if (text === "+" && plusEnds && i > action + 1 && args[i - 1]?.text === "{}") return i;
+	}
+	return args.length;
+}
 const WRITES: Readonly<Record<string, number>> = { "-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2 };
 const EXPRESSION_START = /^[-(),!]/;
 
@@ -139,8 +153,11 @@ export function findExpressionVerdict(args: readonly BashWord[]): ReadVerdict {
 		const name = word.text;
 		if (EXEC.has(name)) {
 			// The command runs on its own (classified separately); skip to its terminator.
-			while (i + 1 < args.length && args[i + 1]?.text !== ";" && args[i + 1]?.text !== "+") i++;
-			i++;
+			const end = execTerminator(args, i);
+			const computed = args.slice(i + 1, end).find((arg) => !arg.literal);
+			if (computed !== undefined)
+				return notRead(`\`${computed.text}\` in find ${name}'s command could be its terminator at run time`);
+			i = end;
 			continue;
 		}
 		if (name === "-delete") {

@@ -26,6 +26,8 @@ export interface OptionSyntax {
 	 * `false` (GNU permutation): options may follow operands, as in `rm x -rf`.
 	 */
 	readonly stopAtOperand: boolean;
+	/** Short options whose value is optional and only ever attached (`xargs -i{}`, `-e`, `-l`). */
+	readonly attachedOnly?: ReadonlySet<string>;
 }
 
 export function scanArgs(args: readonly string[], syntax: OptionSyntax): ScannedArgs {
@@ -62,6 +64,16 @@ export function scanArgs(args: readonly string[], syntax: OptionSyntax): Scanned
 		}
 		for (let c = 1; c < arg.length; c++) {
 			const name = `-${arg[c]}`;
+			if (syntax.attachedOnly?.has(name) === true) {
+				const attached = arg.slice(c + 1);
+				options.push({
+					name,
+					value: attached === "" ? undefined : attached,
+					valueIndex: undefined,
+					index: i,
+				});
+				break;
+			}
 			if (!syntax.withValue.has(name)) {
 				options.push({ name, value: undefined, valueIndex: undefined, index: i });
 				continue;

@@ -58,6 +58,11 @@ export interface ReadOnlyCommand {
 	readonly subcommands?: Readonly<Record<string, ReadOnlyCommand>>;
 	/** With `subcommands`: the command alone, with no subcommand, is read-only (`git` prints its help). */
 	readonly bare?: boolean;
+	/**
+	 * Set for a command that reads configuration from the directory it runs in, which can name programs for it to
+	 * run: after the shell changes directory it is not proven read (the reason says why).
+	 */
+	readonly configFromDirectory?: string;
 	/** Commands whose syntax is not options and operands (find's expression). */
 	readonly custom?: (args: readonly BashWord[]) => ReadVerdict;
 }
@@ -89,6 +94,30 @@ const inert: ReadOnlyCommand = {
 	options: [],
 	operands: text,
 	custom: () => ({ read: true, paths: [] }),
+};
+
+/**
+ * `test` and `[` only compare and print, except that bash evaluates the subscript of a `-v`/`-R` operand as
+ * arithmetic (`test -v 'a[$(cmd)]'` runs cmd): that operand must be a literal plain name or a numeric subscript.
+ */
+const testBuiltin: ReadOnlyCommand = {
+	options: [],
+	operands: text,
+	custom: (args) => {
+		for (let i = 0; i < args.length - 1; i++) {
+			const word = args[i];
+			const operand = args[i + 1];
+			if (word === undefined || operand === undefined || (word.text !== "-v" && word.text !== "-R")) continue;
+			if (!operand.literal || !/^[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])?$/.test(operand.text))
+				return {
+					read: false,
+					tier: "privileged",
+					reason: `test ${word.text} evaluates the subscript of \`${operand.text}\` as arithmetic, which can run commands`,
+					paths: [],
+				};
+		}
+		return { read: true, paths: [] };
+	},
 };
 
 const HELP = ["--help", "--version"];
@@ -1193,7 +1222,7 @@ const gitBranch = gitListing(
 		"--color[=]",
 		"--no-color",
 		"--column[=]",
-		"--abbrev=",
+		"--abbrev[=]",
 		"--omit-empty",
 		"-i --ignore-case",
 	],
@@ -1321,7 +1350,7 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 		"--root",
 		"--date=",
 		"-c",
-		"--abbrev=",
+		"--abbrev[=]",
 		"--color-lines",
 		"--color-by-age",
 		"--progress",
@@ -1396,7 +1425,7 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 		"--all",
 		"--tags",
 		"--contains",
-		"--abbrev=",
+		"--abbrev[=]",
 		"--candidates=",
 		"--exact-match",
 		"--debug",
@@ -1521,17 +1550,14 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 				: { tier: "write", reason: "git config without --get or --list sets a value" };
 		},
 	},
+	// The action must come first: `git stash -u -- list` is `git stash push -u -- list`, which removes `list`.
 	stash: {
-		options: GIT_LOG_FORMAT,
+		options: [],
 		operands: text,
-		check: (parsed) => {
-			const [action] = parsed.operands;
-			return action?.literal === true && (action.text === "list" || action.text === "show")
-				? null
-				: {
-						tier: "write",
-						reason: `git stash${action === undefined ? "" : ` ${action.text}`} changes the work tree or the stash`,
-					};
+		optionsFirst: true,
+		subcommands: {
+			list: { options: GIT_LOG_FORMAT, operands: text },
+			show: { options: GIT_LOG_FORMAT, operands: { kind: "text", max: 1 } },
 		},
 	},
 	worktree: {
@@ -1577,9 +1603,37 @@ const git: ReadOnlyCommand = {
 	],
 	operands: text,
 	optionsFirst: true,
-	subcommands: GIT_SUBCOMMANDS,
+	configFromDirectory:
+		"git runs in another directory here, and a repository found there can name programs for git to run (core.fsmonitor, diff.external)",
+	subcommands: Object.fromEntries(
+		Object.entries(GIT_SUBCOMMANDS).map(([name, spec]) => [name, withSignatureFormatsRefused(spec)]),
+	),
 	bare: true,
 };
+
+/**
+ * A pretty format or ref format that shows a signature's status (`%G?`, `%GS`, `%(signature)`) makes git run
+ * the signature verifier (gpg, gpgsm or ssh-keygen, which may fetch keys), as `--show-signature` does.
+ */
+function withSignatureFormatsRefused(spec: ReadOnlyCommand): ReadOnlyCommand {
+	const check = (value: string): Raise | null =>
+		/%G|%\(signature/.test(value)
+			? { tier: "privileged", reason: `the format \`${value}\` shows signatures, which runs gpg` }
+			: null;
+	return {
+		...spec,
+		options: spec.options.map((option) =>
+			option.names.includes("--format") || option.names.includes("--pretty") ? { ...option, check } : option,
+		),
+		...(spec.subcommands === undefined
+			? {}
+			: {
+					subcommands: Object.fromEntries(
+						Object.entries(spec.subcommands).map(([name, sub]) => [name, withSignatureFormatsRefused(sub)]),
+					),
+				}),
+	};
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // npm and docker: the few read-only subcommands
@@ -1642,53 +1696,59 @@ const docker: ReadOnlyCommand = {
 			operands: { kind: "text", max: 1 },
 		},
 		version: { options: opts("--format= -f="), operands: none },
-		info: { options: opts("--format= -f="), operands: none },
 	},
 };
 
-/** `tool --version` and the like, exactly: nothing else of these tools is proven read-only here. */
-const VERSION_TOOLS = [
-	"node",
-	"python",
-	"python3",
-	"pip",
-	"pip3",
-	"go",
-	"cargo",
-	"rustc",
-	"rustup",
-	"java",
-	"ruby",
-	"gem",
-	"perl",
-	"php",
-	"deno",
-	"bun",
-	"pnpm",
-	"yarn",
-	"uv",
-	"make",
-	"cmake",
-	"gcc",
-	"clang",
-	"tsc",
-	"gh",
-	"curl",
-	"wget",
-	"rg",
-	"fd",
-];
-const versionOnly: ReadOnlyCommand = {
-	options: opts("--version", "-v", "-V", "--help"),
-	operands: none,
-	check: (parsed) =>
-		parsed.options.length === 1
-			? null
-			: { tier: "write", reason: "only `--version` (or `-v`, `-V`, `--help`) alone is proven read-only" },
+/**
+ * `tool --version` (or `--help`) alone, exactly: nothing else of these tools is proven read-only here. A short
+ * spelling counts only where the tool documents it as the version (`python -v` is verbose mode and then runs
+ * the program on standard input; `cargo -v` is verbose).
+ */
+const VERSION_TOOLS: Readonly<Record<string, readonly string[]>> = {
+	node: ["-v"],
+	python: ["-V"],
+	python3: ["-V"],
+	pip: ["-V"],
+	pip3: ["-V"],
+	go: [],
+	cargo: ["-V"],
+	rustc: ["-V"],
+	rustup: ["-V"],
+	java: [],
+	ruby: [],
+	gem: [],
+	perl: ["-v"],
+	php: ["-v"],
+	deno: ["-V"],
+	bun: ["-v"],
+	pnpm: ["-v"],
+	yarn: ["-v"],
+	uv: ["-V"],
+	make: ["-v"],
+	cmake: [],
+	gcc: [],
+	clang: [],
+	tsc: ["-v"],
+	gh: [],
+	curl: ["-V"],
+	wget: ["-V"],
+	rg: ["-V"],
+	fd: ["-V"],
 };
 
+function versionOnly(short: readonly string[]): ReadOnlyCommand {
+	return {
+		options: opts("--version", "--help", ...short),
+		operands: none,
+		check: (parsed) =>
+			parsed.options.length === 1
+				? null
+				: { tier: "write", reason: "only `--version` or `--help` alone is proven read-only" },
+	};
+}
+
 export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
-	...Object.fromEntries(VERSION_TOOLS.map((tool) => [tool, versionOnly])),
+	...Object.fromEntries(Object.entries(VERSION_TOOLS).map(([tool, short]) => [tool, versionOnly(short)])),
 	ls,
 	cat,
 	tac: simpleFilter("-b --before", "-r --regex", "-s= --separator="),
@@ -1774,8 +1834,8 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 	true: inert,
 	false: inert,
 	":": inert,
-	test: inert,
-	"[": inert,
+	test: testBuiltin,
+	"[": testBuiltin,
 	// The arithmetic a `[[ … ]]` or `(( … ))` may do is judged where the walk finds it (bash-walk.ts).
 	"[[": inert,
 	"((": inert,

@@ -34,11 +34,24 @@ const SYSTEM_BIN_DIRECTORIES: ReadonlySet<string> = new Set([
 	"/opt/homebrew/bin",
 ]);
 
+/**
+ * Whether a command name stands for the system's program of that name: a bare name, or exactly
+ * `<system binary directory>/<name>`. The path is taken as written, not normalised: the kernel resolves `..`
+ * after symbolic links (`/proc/self/cwd/../../usr/bin/ls` can be any file), so no other spelling is proven.
+ */
+export function isSystemProgramName(named: string): boolean {
+	if (!named.includes("/")) return true;
+	const slash = named.lastIndexOf("/");
+	return slash < named.length - 1 && SYSTEM_BIN_DIRECTORIES.has(named.slice(0, slash));
+}
+
 export interface ReadProofInput {
 	readonly name: BashWord;
 	readonly args: readonly BashWord[];
 	/** `xargs`: operands (and so options) are appended at run time. */
 	readonly runtimeOperands: boolean;
+	/** It runs after the shell changed directory (`cd x && git status`). */
+	readonly movedAway: boolean;
 }
 
 /** The verdict for a command the read-only table knows; undefined for any other command (the tier table decides). */
@@ -47,7 +60,7 @@ export function proveRead(input: ReadProofInput): ReadVerdict | undefined {
 	const spec = ownEntry(READ_ONLY_COMMANDS, base);
 	if (spec === undefined) return undefined;
 	const named = input.name.text;
-	if (named.includes("/") && !SYSTEM_BIN_DIRECTORIES.has(path.posix.dirname(path.posix.normalize(named)))) {
+	if (!isSystemProgramName(named)) {
 		return notRead("write", `\`${named}\` is a program at a path of its own, not the system's ${base}`, []);
 	}
 	if (input.runtimeOperands) {
@@ -57,6 +70,8 @@ export function proveRead(input: ReadProofInput): ReadVerdict | undefined {
 			[],
 		);
 	}
+	if (input.movedAway && spec.configFromDirectory !== undefined)
+		return notRead("write", spec.configFromDirectory, []);
 	return proveWith(spec, base, input.args);
 }
 
@@ -160,6 +175,8 @@ export function parseLine(
 			return { failure: `\`${text}\` is expanded at run time and could become an option of ${name}` };
 		}
 		if (text === "--" && word.literal) {
+			// `git stash -- list` is `git stash push -- list`: a subcommand is only the first word.
+			if (spec.subcommands !== undefined) return { failure: `\`--\` comes before the ${name} subcommand` };
 			onlyOperands = true;
 			continue;
 		}

@@ -61,8 +61,10 @@ export function analyzeSedScript(script: string): SedVerdict {
 			continue;
 		}
 		if (BRANCH.has(command)) {
-			// GNU sed ends a label at a newline or a semicolon.
-			while (i < script.length && script[i] !== "\n" && script[i] !== ";") i++;
+			// GNU sed ends a label at whitespace or a semicolon (and reads what follows as the next command);
+			// ending it at `}` too reads as commands everything any sed might, which is the safe side.
+			skipBlanks();
+			while (i < script.length && !/[\s;}]/.test(script[i] ?? "")) i++;
 			continue;
 		}
 		if (TEXT.has(command)) {

@@ -10,6 +10,7 @@ import { type BashWord, syntheticWord } from "./bash-word.ts";
 import { withoutGlobalOptions } from "./command-key.ts";
 import { findRoots, fromWord, type PathCandidate } from "./command-paths.ts";
 import type { EnvironmentAssignment } from "./environment-injection.ts";
+import { execTerminator } from "./find-expression.ts";
 import { hasOption, type ScannedArgs, scanArgs, valueSet } from "./option-scan.ts";
 
 export interface TierFloor {
@@ -23,6 +24,8 @@ export interface ArgvOptions {
 	readonly remote?: boolean;
 	/** `env -C dir`: the directory the inner command runs in. */
 	readonly cwd?: BashWord;
+	/** It runs in another directory than the shell's, though paths resolve as before (`find -execdir`). */
+	readonly movedAway?: boolean;
 	/** `find -exec rm {}`: words containing the token stand for these paths. */
 	readonly placeholder?: { readonly token: RegExp; readonly paths: readonly BashWord[] };
 	/** `xargs rm`: more operands arrive at run time. */
@@ -62,6 +65,99 @@ const scanWords = (
 	);
 
 const NEUTRAL: TierFloor = { tier: "read", reason: "runs the command it is given (classified on its own)" };
+
+/**
+ * Every option a neutral wrapper is known to take. A wrapper is read (neutral) only when each option it was given
+ * is one of these: an option it does not know may take a value, and so change which word is the command it runs
+ * (`env --default-signal rm x`: GNU env runs `rm`).
+ */
+interface WrapperOptions {
+	readonly withValue: ReadonlySet<string>;
+	readonly flags: ReadonlySet<string>;
+	/** Options whose value is optional and can only be attached (`--default-signal=INT`, `xargs -i{}`). */
+	readonly optional?: ReadonlySet<string>;
+}
+
+function scanWrapper(args: readonly BashWord[], known: WrapperOptions): ScannedArgs {
+	const optional = known.optional ?? valueSet();
+	return scanArgs(
+		args.map((word) => word.text),
+		{ withValue: known.withValue, stopAtOperand: true, attachedOnly: optional },
+	);
+}
+
+/** The wrapper's own tier: neutral when every option is known, else write (what it runs is not proven). */
+function wrapperSelf(
+	scanned: ScannedArgs,
+	known: WrapperOptions,
+	tool: string,
+	neutral = NEUTRAL,
+): TierFloor {
+	for (const option of scanned.options) {
+		const attachedToFlag =
+			known.flags.has(option.name) && option.value !== undefined && option.valueIndex === undefined;
+		if (known.withValue.has(option.name) || known.optional?.has(option.name) === true) continue;
+		if (known.flags.has(option.name) && !attachedToFlag) continue;
+		return {
+			tier: "write",
+			reason: `\`${option.name}\` is not an option ${tool} is known to take, so what ${tool} runs is not proven`,
+		};
+	}
+	return neutral;
+}
+
+function wrapperOptions(
+	withValue: readonly string[],
+	flags: readonly string[],
+	optional: readonly string[] = [],
+) {
+	return { withValue: valueSet(...withValue), flags: valueSet(...flags), optional: valueSet(...optional) };
+}
+
+const INFO_FLAGS = ["--help", "--version"];
+const ENV_OPTIONS = wrapperOptions(
+	["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
+	["-i", "--ignore-environment", "-0", "--null", "-v", "--debug", "--list-signal-handling", ...INFO_FLAGS],
+	["--block-signal", "--default-signal", "--ignore-signal"],
+);
+const XARGS_OPTIONS = wrapperOptions(
+	[
+		...["-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n", "--max-args", "-P", "--max-procs"],
+		...["-s", "--max-chars", "--process-slot-var"],
+	],
+	[
+		...[
+			"-0",
+			"--null",
+			"-o",
+			"--open-tty",
+			"-p",
+			"--interactive",
+			"-r",
+			"--no-run-if-empty",
+			"--show-limits",
+		],
+		...["-t", "--verbose", "-x", "--exit", ...INFO_FLAGS],
+	],
+	["-e", "--eof", "-i", "--replace", "-l", "--max-lines"],
+);
+const TIMEOUT_OPTIONS = wrapperOptions(
+	["-s", "--signal", "-k", "--kill-after"],
+	["-f", "--foreground", "-p", "--preserve-status", "-v", "--verbose", ...INFO_FLAGS],
+);
+const TIME_OPTIONS = wrapperOptions(
+	["-f", "--format", "-o", "--output"],
+	["-a", "--append", "-p", "--portability", "-v", "--verbose", "-q", "--quiet", "-V", ...INFO_FLAGS],
+);
+const WATCH_OPTIONS = wrapperOptions(
+	["-n", "--interval", "-q", "--equexit"],
+	[
+		...["-b", "--beep", "-c", "--color", "-C", "--no-color", "-e", "--errexit", "-g", "--chgexit"],
+		...["-t", "--no-title", "-w", "--no-wrap", "-x", "--exec", "-p", "--precise", "-r", "--no-rerun"],
+		...["-h", "-v", ...INFO_FLAGS],
+	],
+	["-d", "--differences"],
+);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /** `NAME=value` words at the start of a command (as `env` and `sudo` accept them). */
@@ -90,10 +186,13 @@ function argvInner(words: readonly BashWord[], via: string, options: ArgvOptions
 	return words.length === 0 ? [] : [{ kind: "argv", words, via, ...options }];
 }
 
-function simpleWrapper(withValue: ReadonlySet<string>): Unwrapper {
+function simpleWrapper(known: WrapperOptions): Unwrapper {
 	return (args, name) => {
-		const scanned = scanWords(args, withValue);
-		return { self: NEUTRAL, inner: argvInner(fromFirstOperand(args, scanned), name) };
+		const scanned = scanWrapper(args, known);
+		return {
+			self: wrapperSelf(scanned, known, name),
+			inner: argvInner(fromFirstOperand(args, scanned), name),
+		};
 	};
 }
 
@@ -160,14 +259,14 @@ function tailAfter(word: BashWord | undefined, value: string): BashWord | undefi
 }
 
 function env(args: readonly BashWord[]): Unwrapped {
-	const scanned = scanWords(
-		args,
-		valueSet("-u", "--unset", "-C", "--chdir", "-S", "--split-string", "-P", "--default-signal"),
-	);
+	const scanned = scanWrapper(args, ENV_OPTIONS);
 	const rest = fromFirstOperand(args, scanned);
 	const assignments = leadingAssignments(rest);
 	const start = assignments.length;
-	const self: TierFloor = { tier: "read", reason: "env runs a command with a changed environment" };
+	const self = wrapperSelf(scanned, ENV_OPTIONS, "env", {
+		tier: "read",
+		reason: "env runs a command with a changed environment",
+	});
 	const split = scanned.options.find((option) => option.name === "-S" || option.name === "--split-string");
 	if (split !== undefined) {
 		const word =
@@ -193,55 +292,45 @@ function env(args: readonly BashWord[]): Unwrapped {
 }
 
 function xargs(args: readonly BashWord[]): Unwrapped {
-	const scanned = scanWords(
-		args,
-		valueSet(
-			"-a",
-			"--arg-file",
-			"-d",
-			"--delimiter",
-			"-E",
-			"-I",
-			"-L",
-			"-n",
-			"--max-args",
-			"-P",
-			"--max-procs",
-			"-s",
-			"--max-chars",
-			"--process-slot-var",
-			"--max-lines",
-			"--replace",
-		),
-	);
+	const scanned = scanWrapper(args, XARGS_OPTIONS);
 	return {
-		self: NEUTRAL,
+		self: wrapperSelf(scanned, XARGS_OPTIONS, "xargs"),
 		inner: argvInner(fromFirstOperand(args, scanned), "xargs", { runtimeOperands: true }),
 	};
 }
 
 function timeout(args: readonly BashWord[]): Unwrapped {
-	const scanned = scanWords(args, valueSet("-s", "--signal", "-k", "--kill-after"));
+	const scanned = scanWrapper(args, TIMEOUT_OPTIONS);
 	const afterDuration = fromFirstOperand(args, scanned).slice(1);
-	return { self: NEUTRAL, inner: argvInner(afterDuration, "timeout") };
+	return {
+		self: wrapperSelf(scanned, TIMEOUT_OPTIONS, "timeout"),
+		inner: argvInner(afterDuration, "timeout"),
+	};
 }
 
 function time(args: readonly BashWord[]): Unwrapped {
-	const scanned = scanWords(args, valueSet("-f", "--format", "-o", "--output"));
-	const output = scanned.options.find((option) => option.name === "-o" || option.name === "--output");
-	const outputWord = output?.valueIndex === undefined ? undefined : args[output.valueIndex];
+	const scanned = scanWrapper(args, TIME_OPTIONS);
+	const outputs = scanned.options.filter((option) => option.name === "-o" || option.name === "--output");
+	const outputWords = outputs.flatMap((output) => {
+		const word =
+			output.valueIndex !== undefined
+				? args[output.valueIndex]
+				: tailAfter(args[output.index], output.value ?? "");
+		return word === undefined ? [] : [word];
+	});
 	return {
-		self: NEUTRAL,
-		selfPaths: outputWord === undefined ? [] : [fromWord(outputWord, "write")],
+		self: wrapperSelf(scanned, TIME_OPTIONS, "time"),
+		selfPaths: outputWords.map((word) => fromWord(word, "write")),
 		inner: argvInner(fromFirstOperand(args, scanned), "time"),
 	};
 }
 
 function watch(args: readonly BashWord[]): Unwrapped {
-	const scanned = scanWords(args, valueSet("-n", "--interval", "-q", "--equexit"));
+	const scanned = scanWrapper(args, WATCH_OPTIONS);
+	const self = wrapperSelf(scanned, WATCH_OPTIONS, "watch");
 	const rest = fromFirstOperand(args, scanned);
-	if (hasOption(scanned, "-x", "--exec")) return { self: NEUTRAL, inner: argvInner(rest, "watch") };
-	return { self: NEUTRAL, inner: rest.length === 0 ? [] : [{ kind: "shell", code: rest, via: "watch" }] };
+	if (hasOption(scanned, "-x", "--exec")) return { self, inner: argvInner(rest, "watch") };
+	return { self, inner: rest.length === 0 ? [] : [{ kind: "shell", code: rest, via: "watch" }] };
 }
 
 function flock(args: readonly BashWord[]): Unwrapped {
@@ -262,11 +351,16 @@ function flock(args: readonly BashWord[]): Unwrapped {
 	return { self, selfPaths, inner: argvInner([next, ...rest], "flock") };
 }
 
+const COMMAND_OPTIONS = wrapperOptions([], ["-p", "-v", "-V"]);
+const BUILTIN_OPTIONS = wrapperOptions([], []);
+
 function command(args: readonly BashWord[], name: string): Unwrapped {
-	const scanned = scanWords(args, valueSet());
-	if (hasOption(scanned, "-v", "-V"))
+	const known = name === "command" ? COMMAND_OPTIONS : BUILTIN_OPTIONS;
+	const scanned = scanWrapper(args, known);
+	const self = wrapperSelf(scanned, known, name);
+	if (self.tier === "read" && hasOption(scanned, "-v", "-V"))
 		return { self: { tier: "read", reason: `${name} -v looks a command up` }, inner: [] };
-	return { self: NEUTRAL, inner: argvInner(fromFirstOperand(args, scanned), name) };
+	return { self, inner: argvInner(fromFirstOperand(args, scanned), name) };
 }
 
 const SHELL_VALUE = valueSet("-o", "+o", "-O", "+O", "--rcfile", "--init-file");
@@ -393,13 +487,14 @@ function find(args: readonly BashWord[]): Unwrapped | undefined {
 	const paths = roots.length > 0 ? roots : [syntheticWord(".", ".")];
 	const inner: InnerCommand[] = [];
 	for (let i = 0; i < args.length; i++) {
-		if (!EXEC_ACTIONS.includes(args[i]?.text ?? "")) continue;
-		const start = i + 1;
-		let end = start;
-		while (end < args.length && args[end]?.text !== ";" && args[end]?.text !== "+") end++;
+		const action = args[i]?.text ?? "";
+		if (!EXEC_ACTIONS.includes(action)) continue;
+		const end = execTerminator(args, i);
 		inner.push(
-			...argvInner(args.slice(start, end), `find ${args[i]?.text}`, {
+			...argvInner(args.slice(i + 1, end), `find ${action}`, {
 				placeholder: { token: /\{\}/, paths },
+				// -execdir runs the command in the directory of each file found, below the roots.
+				...(action.endsWith("dir") ? { movedAway: true } : {}),
 			}),
 		);
 		i = end;
@@ -764,6 +859,8 @@ interface InterpreterSyntax {
 	/** Short flags that name a module or script to run instead (`python -m`). */
 	readonly runsNamed: string;
 	readonly readsStdinWithoutScript: boolean;
+	/** Words that only print help or the version and exit (`python -v` is verbose mode, not the version). */
+	readonly info: readonly string[];
 }
 
 function interpreter(syntax: InterpreterSyntax): Unwrapper {
@@ -773,7 +870,7 @@ function interpreter(syntax: InterpreterSyntax): Unwrapper {
 			const text = args[i]?.text ?? "";
 			if (text === "-") return stdinProgram(name);
 			if (text === "--" || !text.startsWith("-")) return undefined;
-			if (["--version", "-V", "--help", "-h", "-v"].includes(text)) continue;
+			if (syntax.info.includes(text)) continue;
 			onlyInfo = false;
 			if (text.startsWith("--")) {
 				const option = text.split("=")[0] ?? text;
@@ -812,6 +909,7 @@ const python = interpreter({
 	valueLong: ["--check-hash-based-pycs"],
 	runsNamed: "m",
 	readsStdinWithoutScript: true,
+	info: ["--version", "-V", "--help", "-h"],
 });
 const node = interpreter({
 	inlineShort: "ep",
@@ -829,6 +927,7 @@ const node = interpreter({
 	],
 	runsNamed: "",
 	readsStdinWithoutScript: true,
+	info: ["--version", "-v", "--help", "-h"],
 });
 const perl = interpreter({
 	inlineShort: "eE",
@@ -838,6 +937,7 @@ const perl = interpreter({
 	valueLong: [],
 	runsNamed: "",
 	readsStdinWithoutScript: true,
+	info: ["--version", "-v", "--help", "-h"],
 });
 const ruby = interpreter({
 	inlineShort: "e",
@@ -847,6 +947,7 @@ const ruby = interpreter({
 	valueLong: [],
 	runsNamed: "",
 	readsStdinWithoutScript: true,
+	info: ["--version", "--help", "-h"],
 });
 const php = interpreter({
 	inlineShort: "rBRE",
@@ -856,6 +957,7 @@ const php = interpreter({
 	valueLong: [],
 	runsNamed: "",
 	readsStdinWithoutScript: false,
+	info: ["--version", "-v", "--help", "-h"],
 });
 const inlineE = interpreter({
 	inlineShort: "e",
@@ -865,6 +967,7 @@ const inlineE = interpreter({
 	valueLong: [],
 	runsNamed: "",
 	readsStdinWithoutScript: false,
+	info: ["--version", "-v", "--help", "-h"],
 });
 const pwsh = interpreter({
 	inlineShort: "ce",
@@ -874,6 +977,7 @@ const pwsh = interpreter({
 	valueLong: [],
 	runsNamed: "",
 	readsStdinWithoutScript: false,
+	info: ["--version", "-v", "--help", "-h"],
 });
 
 function powershell(args: readonly BashWord[], name: string): Unwrapped | undefined {
@@ -896,19 +1000,27 @@ const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
 	su,
 	env,
 	xargs,
-	nohup: simpleWrapper(valueSet()),
-	nice: simpleWrapper(valueSet("-n", "--adjustment")),
-	ionice: simpleWrapper(valueSet("-c", "-n", "-p", "--class", "--classdata")),
+	nohup: simpleWrapper(wrapperOptions([], INFO_FLAGS)),
+	// `nice -10 cmd`: the digits of an old-style adjustment read as a cluster of digit flags.
+	nice: simpleWrapper(
+		wrapperOptions(["-n", "--adjustment"], [..."0123456789"].map((d) => `-${d}`).concat(INFO_FLAGS)),
+	),
+	// -p/-P/-u change the priority of processes already running: not neutral.
+	ionice: simpleWrapper(
+		wrapperOptions(["-c", "--class", "-n", "--classdata"], ["-t", "--ignore", "-h", "-V", ...INFO_FLAGS]),
+	),
 	time,
 	timeout,
 	watch,
-	stdbuf: simpleWrapper(valueSet("-i", "-o", "-e", "--input", "--output", "--error")),
-	setsid: simpleWrapper(valueSet()),
+	stdbuf: simpleWrapper(wrapperOptions(["-i", "-o", "-e", "--input", "--output", "--error"], INFO_FLAGS)),
+	setsid: simpleWrapper(
+		wrapperOptions([], ["-c", "--ctty", "-f", "--fork", "-w", "--wait", "-h", "-V", ...INFO_FLAGS]),
+	),
 	flock,
 	command,
 	builtin: command,
-	exec: simpleWrapper(valueSet("-a")),
-	coproc: simpleWrapper(valueSet()),
+	exec: simpleWrapper(wrapperOptions(["-a"], ["-c", "-l"])),
+	coproc: simpleWrapper(wrapperOptions([], [])),
 	bash: shell,
 	sh: shell,
 	zsh: shell,
