@@ -4,6 +4,7 @@
  * classification work: the slowest of a set of hostile inputs (huge pipelines, deep nesting, thousands of words),
  * each the median of five runs after one warm-up.
  */
+import { join } from "node:path";
 import type { ToolCall } from "../src/classify/action.ts";
 import { loadBashParser } from "../src/classify/bash/bash-parser.ts";
 import { type ClassifyDeps, classifyAction } from "../src/classify/classify-action.ts";
@@ -42,7 +43,8 @@ export async function readTierFigure(): Promise<FigureResult> {
 			toolTiers: {},
 			toolAnnotations: () => undefined,
 			homeDir: world.home,
-			agentDir: world.agentDir,
+			// Where pi keeps it by default: the attack corpus names the gate's files as `~/.pi/agent/…`.
+			agentDir: join(world.home, ".pi", "agent"),
 		};
 		const classify = (command: string) => {
 			const call: ToolCall = { tool: "bash", input: { command }, cwd: world.project };

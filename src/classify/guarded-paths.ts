@@ -1,7 +1,7 @@
 /**
  * The paths the gate guards for itself (adr/0014): writing one would loosen the gate, hide its tracks, or make
  * code run later without a tool call — pi's agent dir (the gate's config, audit log and inbox; pi's settings,
- * extensions and packages), a project's `.pi/`, a repository's `.git/config` and `.git/hooks/`, and the shell's
+ * extensions and packages), a project's `.pi/`, a repository's `.git/`, and the shell's
  * and git's start-up files in the home directory. Such a write is `privileged`, and only a human may allow it:
  * no rule, grant or authorizer link. Reading the inbox (request ids, action hashes) is refused outright.
  */
@@ -75,13 +75,10 @@ function guardOfPath(
 			reason: `writes ${candidate} in a project's .pi/ (its pi settings, extensions and permission policy)`,
 		};
 	}
-	for (let i = 0; i < segments.length; i++) {
-		if (segments[i] !== ".git") continue;
-		const next = segments[i + 1];
-		// `.git` itself too: `mv evil .git` or `cp config .git` replaces what git reads.
-		if (next === undefined || next === "config" || next === "hooks") {
-			return { kind: "human", reason: `writes ${candidate}: git runs what its config and hooks name` };
-		}
+	// All of `.git`, not only `config` and `hooks`: a submodule's or worktree's config lives deeper
+	// (`.git/modules/x/config`, `.git/worktrees/x/config.worktree`), and `mv evil .git` replaces the lot.
+	if (segments.includes(".git")) {
+		return { kind: "human", reason: `writes ${candidate}: git runs what the config and hooks in .git name` };
 	}
 	for (const file of HOME_STARTUP_FILES) {
 		if (within(path.join(where.homeDir, file), candidate)) {
