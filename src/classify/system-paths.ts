@@ -78,7 +78,10 @@ export function writesSystemPath(touch: PathTouch): boolean {
 	return touch.access === "write" && (isSystemPath(touch.absolute) || isSystemPath(touch.resolved));
 }
 
-/** Sinks a redirect may name without writing a file: `> /dev/null`, `2> /dev/stderr`. */
+/**
+ * Sinks a redirect may name without writing a file: `> /dev/null`, `2> /dev/stderr`, `>& /dev/fd/2`. Matched as
+ * typed, exactly: the kernel resolves `/dev/fd/../../x` through the `/proc/self/fd` link to a plain file.
+ */
 export function isHarmlessSink(value: string): boolean {
-	return EXEMPT_FILES.has(value) || isWithin("/dev/fd", value);
+	return EXEMPT_FILES.has(value) || /^\/dev\/fd\/[0-9]+$/.test(value);
 }

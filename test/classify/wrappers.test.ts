@@ -44,7 +44,9 @@ const WRAPPED: readonly WrapperCase[] = [
 	{ command: "exec rm x", inner: "rm x", via: ["exec"], tier: "destructive" },
 	{ command: "bash -c 'rm x'", inner: "rm x", via: ["bash -c"], tier: "destructive" },
 	{ command: 'sh -ec "rm x"', inner: "rm x", via: ["sh -c"], tier: "destructive" },
-	{ command: "zsh -lc 'ls'", inner: "ls", via: ["zsh -c"], tier: "read" },
+	// zsh's globs and substitutions run code bash's grammar does not show: the inner ls is still a unit.
+	{ command: "zsh -lc 'ls'", inner: "ls", via: ["zsh -c"], tier: "privileged" },
+	{ command: "bash --rcfile evil -ic 'ls'", inner: "ls", via: ["bash -c"], tier: "privileged" },
 	{ command: "dash -c 'rm x' arg0 arg1", inner: "rm x", via: ["dash -c"], tier: "destructive" },
 	{ command: "ksh -o errexit -c 'rm x'", inner: "rm x", via: ["ksh -c"], tier: "destructive" },
 	{ command: "eval 'rm x'", inner: "rm x", via: ["eval"], tier: "destructive" },

@@ -161,7 +161,8 @@ export function auditEntries(file: string): AuditEntry[] {
 
 /** pi writes its last audit lines at exit; the writer appends off the decision path, so allow a moment. */
 export async function waitForAuditLines(file: string, count: number): Promise<AuditEntry[]> {
-	const deadline = Date.now() + 5_000;
+	// Generous: on a loaded machine the log's last lines can land seconds after the run.
+	const deadline = Date.now() + 20_000;
 	for (;;) {
 		const entries = auditEntries(file);
 		if (entries.length >= count || Date.now() > deadline) return entries;

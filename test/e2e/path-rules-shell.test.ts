@@ -66,7 +66,8 @@ describe("a write path rule covers shell writes whose effects the gate knows", (
 			"the write tier asks (built-in default) for: touch other.ts",
 		);
 
-		await waitForAuditLines(auditLogPath(sb), 6);
+		const logged = await waitForAuditLines(auditLogPath(sb), 6);
+		expect(logged.map((entry) => entry.preview)).toContain("node gen.js > src/gen.ts");
 		const explained = await runCli(sb, ["explain", "touch other.ts"]);
 		expect(explained.stdout).toContain(
 			"asked because: the write tier asks (built-in default) for: touch other.ts",

@@ -115,6 +115,7 @@ describe("disguises found by an adversarial review, in real pi", () => {
 		await sb.writeWorkFile("victim.txt", "keep me\n");
 		await sb.writeWorkFile("notes.txt", "first line\n");
 		await sb.writeWorkFile("list", "untracked, and stash -u would take it\n");
+		await sb.writeWorkFile("rc.sh", "touch pwned-rcfile\n");
 		const git = (cwd: string, ...args: string[]) =>
 			runCommand("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
 				cwd,
@@ -141,6 +142,10 @@ describe("disguises found by an adversarial review, in real pi", () => {
 			"git stash -u -- list",
 			"cd vendor/pkg && git status",
 			"/proc/self/cwd/ls",
+			`echo pwned > /dev/fd/../../..${sb.workPath("pwned-fd")}`,
+			String.raw`sh -c 'echo $'''a''' ; touch pwned-dash ; #''''`,
+			"git log --pretty --output=pwned-git-log",
+			"bash --rcfile rc.sh -i -c true",
 		];
 		await writeScript(sb, scriptOf(attacks.map(bash)));
 
@@ -159,6 +164,10 @@ describe("disguises found by an adversarial review, in real pi", () => {
 			"pwned-expansion",
 			"pwned-test",
 			"pwned-fsmonitor",
+			"pwned-fd",
+			"pwned-dash",
+			"pwned-git-log",
+			"pwned-rcfile",
 		]) {
 			expect(existsSync(sb.workPath(created)), created).toBe(false);
 		}

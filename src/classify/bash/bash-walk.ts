@@ -287,18 +287,39 @@ function walkEmbedded(state: WalkState, node: SyntaxNode, context: Context): voi
 	walkEmbeddedChildren(state, node, context);
 }
 
-/** An unquoted here-document's body is expanded: its backquotes run, though the grammar leaves them as text. */
-function hasHiddenBackquotes(heredoc: SyntaxNode, source: string): boolean {
+/**
+ * An unquoted here-document's body is expanded as bash reads it, but the grammar mis-reads some bodies (one that
+ * starts with a blank or a backslash, a delimiter with `$` in it) and leaves their `$(…)` as text; backquotes
+ * are always left as text. The body hides code when it holds backquotes or `$[`, or more `$(` than the
+ * substitutions parsed out of it.
+ */
+function hereDocumentHidesCode(heredoc: SyntaxNode, source: string): boolean {
 	const start = heredoc.children.find((child) => child.type === "heredoc_start");
-	const body = heredoc.children.find((child) => child.type === "heredoc_body");
-	const quoted = start !== undefined && /['"\\]/.test(source.slice(start.start, start.end));
-	return !quoted && body !== undefined && source.slice(body.start, body.end).includes("`");
+	const end = heredoc.children.find((child) => child.type === "heredoc_end");
+	if (start === undefined || /['"\\]/.test(source.slice(start.start, start.end))) return false;
+	const bodyStart = source.indexOf("\n", start.end) + 1;
+	const body = source.slice(bodyStart, end?.start ?? heredoc.end);
+	if (body.includes("`") || body.includes("$[")) return true;
+	const written = [...body.matchAll(/(\\*)\$\(/g)].filter(
+		(match) => (match[1]?.length ?? 0) % 2 === 0,
+	).length;
+	let parsed = 0;
+	const stack = [...heredoc.children];
+	while (stack.length > 0) {
+		const node = stack.pop();
+		if (node === undefined) break;
+		const opener = source.slice(node.start, node.start + 2);
+		if ((node.type === "command_substitution" || node.type === "arithmetic_expansion") && opener === "$(")
+			parsed++;
+		stack.push(...node.children);
+	}
+	return written !== parsed;
 }
 
-/** Backquotes the grammar leaves as text (in a here-document body, inside `${…}`) still run as commands. */
-const HIDDEN_BACKQUOTES: TierFloor = {
+/** Code the grammar leaves as text (backquotes inside `${…}`, a mis-read here-document body) still runs. */
+const HIDDEN_CODE: TierFloor = {
 	tier: HIGHEST,
-	reason: "backquotes here run a command that is not parsed out of the text",
+	reason: "a command substitution here runs a command the parser does not show",
 };
 
 /** An array subscript bash does not evaluate as an expression of variables: a number, `@` or `*`. */
@@ -321,7 +342,7 @@ const HARMLESS_TRANSFORMS = new Set(["Q", "E", "U", "u", "L", "a", "A", "K", "k"
  */
 function expansionRisk(node: SyntaxNode, source: string): TierFloor | undefined {
 	const text = source.slice(node.start, node.end);
-	if (text.includes("`")) return HIDDEN_BACKQUOTES;
+	if (text.includes("`")) return HIDDEN_CODE;
 	const children = node.children;
 	if (children[1]?.type === "!" && !/^\$\{![A-Za-z_][A-Za-z0-9_]*(\*|@|\[[@*]\])\}$/.test(text)) {
 		return {
@@ -424,7 +445,7 @@ function walkRedirected(state: WalkState, node: SyntaxNode, context: Context): v
 			extraArgs.push(...redirect.extraArgs);
 			walkEmbedded(state, child, context);
 		} else if (child.type === "heredoc_redirect") {
-			if (hasHiddenBackquotes(child, context.source)) other(state, context, HIDDEN_BACKQUOTES);
+			if (hereDocumentHidesCode(child, context.source)) other(state, context, HIDDEN_CODE);
 			for (const part of child.children) {
 				if (part.type === "file_redirect") {
 					const redirect = evaluateRedirect(part, context.source);
@@ -434,7 +455,8 @@ function walkRedirected(state: WalkState, node: SyntaxNode, context: Context): v
 				} else if (STATEMENT_TYPES.has(part.type)) {
 					// `cat <<EOF && rm x` / `cat <<EOF | sh`: the grammar nests what follows the operator here.
 					after.push(part);
-				} else if (part.type === "heredoc_body") {
+				} else {
+					// The body, and whatever the grammar split it into (`\\x$(cmd)` lands beside the body).
 					walkEmbedded(state, part, context);
 				}
 			}

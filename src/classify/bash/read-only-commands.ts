@@ -50,6 +50,11 @@ export interface ReadOnlyCommand {
 	readonly optionsFirst?: boolean;
 	/** `head -5`, `grep -3`: a dash and digits is an option. */
 	readonly numericOption?: boolean;
+	/**
+	 * Not getopt: a value-taking short option in a cluster takes the next word, and the cluster goes on
+	 * (`tree -Io x out` is `-I x -o out`).
+	 */
+	readonly clusterValuesFollow?: boolean;
 	/** `set +e`: options may also start with `+`. */
 	readonly plusOptions?: boolean;
 	/** A check of the whole parsed line (a sed script, date's operand). */
@@ -67,16 +72,25 @@ export interface ReadOnlyCommand {
 	readonly custom?: (args: readonly BashWord[]) => ReadVerdict;
 }
 
+/**
+ * Option specs from their spellings: `-n= --lines=` (a value), `--color[=]` (an optional value, attached only),
+ * `-f=@` (a value naming a file read), a bare name (no value). Each spelling carries its own marker, since a
+ * tool may give the short and long forms different syntax (`git log --pretty[=]` but `--format=`); spellings
+ * with the same marker form one spec.
+ */
 function opts(...specs: readonly string[]): OptionSpec[] {
-	return specs.map((spec) => {
-		const names = spec.split(" ");
-		const last = names.at(-1) ?? "";
-		const marker = /(\[=\]|=@|=)$/.exec(last)?.[1];
-		const clean = names.map((n) => n.replace(/(\[=\]|=@|=)$/, ""));
-		if (marker === undefined) return { names: clean };
-		if (marker === "[=]") return { names: clean, value: "optional" };
-		if (marker === "=@") return { names: clean, value: "required", valuePath: "read" };
-		return { names: clean, value: "required" };
+	return specs.flatMap((spec) => {
+		const byMarker = new Map<string, string[]>();
+		for (const name of spec.split(" ")) {
+			const marker = /(\[=\]|=@|=)$/.exec(name)?.[1] ?? "";
+			byMarker.set(marker, [...(byMarker.get(marker) ?? []), name.slice(0, name.length - marker.length)]);
+		}
+		return [...byMarker].map(([marker, names]): OptionSpec => {
+			if (marker === "") return { names };
+			if (marker === "[=]") return { names, value: "optional" };
+			if (marker === "=@") return { names, value: "required", valuePath: "read" };
+			return { names, value: "required" };
+		});
 	});
 }
 
@@ -400,6 +414,7 @@ const tree: ReadOnlyCommand = {
 		raising("write", "tree -R writes a listing file into every directory", "-R"),
 	],
 	operands: files,
+	clusterValuesFollow: true,
 };
 
 const stat: ReadOnlyCommand = {
@@ -751,7 +766,7 @@ const od: ReadOnlyCommand = simpleFilter(
 	"-S= --strings[=]",
 	"-t= --format=",
 	"-v --output-duplicates",
-	"-w --width[=]",
+	"-w[=] --width[=]",
 	"--traditional",
 	...[..."abcdfilosx"].map((c) => `-${c}`),
 );
@@ -1048,7 +1063,7 @@ const GIT_LOG_FORMAT = opts(
 	"--name-status",
 	"-p -u --patch",
 	"-s --no-patch",
-	"-U= --unified=",
+	"-U[=] --unified[=]",
 	"--raw",
 	"--pretty[=] --format=",
 	"--abbrev-commit",
@@ -1357,7 +1372,7 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 		"--no-progress",
 		"--since=",
 		"-S=@",
-		"--reverse=",
+		"--reverse",
 		"--first-parent",
 		"--ignore-rev=",
 		"--ignore-revs-file=@",
@@ -1442,7 +1457,7 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 		"--heads --branches",
 		"--tags",
 		"-d --dereference",
-		"-s --hash[=]",
+		"-s[=] --hash[=]",
 		"--verify",
 		"--abbrev[=]",
 		"-q --quiet",
@@ -1636,42 +1651,7 @@ function withSignatureFormatsRefused(spec: ReadOnlyCommand): ReadOnlyCommand {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// npm and docker: the few read-only subcommands
-
-const npm: ReadOnlyCommand = {
-	options: opts("-v --version", "-h --help"),
-	operands: text,
-	optionsFirst: true,
-	bare: true,
-	subcommands: {
-		ls: {
-			options: opts(
-				"-a --all",
-				"--depth=",
-				"--json",
-				"-l --long",
-				"-p --parseable",
-				"-g --global",
-				"--omit=",
-				"--include=",
-				"--link",
-				"--prod --production",
-				"--dev",
-				"--unicode",
-				"-w= --workspace=",
-				"--workspaces",
-				"--include-workspace-root",
-			),
-			operands: text,
-		},
-		list: { options: [], operands: text },
-		explain: { options: opts("--json", "-w= --workspace="), operands: text },
-		why: { options: opts("--json", "-w= --workspace="), operands: text },
-		prefix: { options: opts("-g --global"), operands: none },
-		root: { options: opts("-g --global"), operands: none },
-		help: { options: [], operands: text },
-	},
-};
+// docker: the few read-only subcommands
 
 const dockerFormat = opts("--format= -f=", "--filter=");
 const docker: ReadOnlyCommand = {
@@ -1702,7 +1682,11 @@ const docker: ReadOnlyCommand = {
 /**
  * `tool --version` (or `--help`) alone, exactly: nothing else of these tools is proven read-only here. A short
  * spelling counts only where the tool documents it as the version (`python -v` is verbose mode and then runs
- * the program on standard input; `cargo -v` is verbose).
+ * the program on standard input). Left out on purpose: launchers that read the project before printing a
+ * version, so a repository decides what runs (`cargo`/`rustc`/`rustup` read `rust-toolchain.toml`, whose `path`
+ * names the program; `yarn` runs the file `.yarnrc`'s `yarn-path` names; `pnpm`, `go`, `uv`, `bun` and `deno`
+ * may download and run the version the project pins; `npm` reads the project's `.npmrc`, which can point it at
+ * any host, and writes logs), and `gh`, which checks for updates over the network.
  */
 const VERSION_TOOLS: Readonly<Record<string, readonly string[]>> = {
 	node: ["-v"],
@@ -1710,26 +1694,16 @@ const VERSION_TOOLS: Readonly<Record<string, readonly string[]>> = {
 	python3: ["-V"],
 	pip: ["-V"],
 	pip3: ["-V"],
-	go: [],
-	cargo: ["-V"],
-	rustc: ["-V"],
-	rustup: ["-V"],
 	java: [],
 	ruby: [],
 	gem: [],
 	perl: ["-v"],
 	php: ["-v"],
-	deno: ["-V"],
-	bun: ["-v"],
-	pnpm: ["-v"],
-	yarn: ["-v"],
-	uv: ["-V"],
 	make: ["-v"],
 	cmake: [],
 	gcc: [],
 	clang: [],
 	tsc: ["-v"],
-	gh: [],
 	curl: ["-V"],
 	wget: ["-V"],
 	rg: ["-V"],
@@ -1848,6 +1822,5 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 	shift: inert,
 	wait: { options: opts("-n", "-f"), operands: text, optionsFirst: true },
 	git,
-	npm,
 	docker,
 };

@@ -155,6 +155,10 @@ export function parseLine(
 		while (values.length < count) {
 			const word = args[next + 1];
 			if (word === undefined) return `${option.names[0]} of ${name} is missing its value`;
+			// Taken as a value only if the tool surely takes it as one: if the table is wrong about this option
+			// (its value optional, attached only), `--output=f` here would be an option the proof never saw.
+			if (/^-[A-Za-z-]/.test(word.text))
+				return `\`${word.text}\` after ${option.names[0]} of ${name} looks like an option, not a value`;
 			values.push(word);
 			next++;
 		}
@@ -215,6 +219,13 @@ export function parseLine(
 			if (option.raise !== undefined) raises.push(option.raise);
 			if (option.value === undefined && option.values === undefined) {
 				options.push({ spec: option, values: [] });
+				continue;
+			}
+			if (spec.clusterValuesFollow === true) {
+				// tree: `-Io x out` is -I x, then -o out; the rest of the cluster is more options.
+				const next = takeValues(option, undefined, i);
+				if (typeof next === "string") return { failure: next };
+				i = next;
 				continue;
 			}
 			const rest = text.slice(k + 1);

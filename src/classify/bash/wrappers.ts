@@ -364,11 +364,34 @@ function command(args: readonly BashWord[], name: string): Unwrapped {
 }
 
 const SHELL_VALUE = valueSet("-o", "+o", "-O", "+O", "--rcfile", "--init-file");
+/** Short options of `bash -c …` that leave the code as given (exit on error, trace, no globbing …). */
+const SHELL_FLAGS = new Set([..."ceuxvfnCbhmBPT"]);
+/** `-o NAME` / `-O NAME` values proven harmless: how errors, globs and traces behave. */
+const SHELL_SETTINGS = new Set([
+	...["errexit", "nounset", "pipefail", "xtrace", "verbose", "noglob", "noclobber", "errtrace", "functrace"],
+	...["extglob", "globstar", "nullglob", "dotglob", "failglob", "nocaseglob", "lastpipe", "inherit_errexit"],
+]);
+const SHELL_LONG = new Set(["--norc", "--noprofile", "--posix", "--version", "--help", "--noediting"]);
+/**
+ * Shells whose syntax differs from bash's where it matters: `$'…'` is not a quote in dash, so
+ * `sh -c 'echo $'\''a\'\'' ; touch F'` hides a command bash's grammar never sees; `((` is two subshells.
+ */
+const POSIX_SHELLS = new Set(["sh", "dash", "ash", "ksh", "mksh"]);
+
+/** Why an option of `bash -c` is not proven to leave the code as given, or undefined. */
+function unprovenShellOption(text: string, value: string | undefined, name: string): string | undefined {
+	if (text === "-o" || text === "+o" || text === "-O" || text === "+O") {
+		return value !== undefined && SHELL_SETTINGS.has(value) ? undefined : `${name} ${text} ${value ?? ""}`;
+	}
+	if (text.startsWith("--")) return SHELL_LONG.has(text) ? undefined : `${name} ${text}`;
+	return [...text.slice(1)].every((flag) => SHELL_FLAGS.has(flag)) ? undefined : `${name} ${text}`;
+}
 
 function shell(args: readonly BashWord[], name: string): Unwrapped {
 	let inlineCode = false;
 	let readsStdin = false;
 	let onlyInfo = true;
+	let unproven: string | undefined;
 	let operand: number | undefined;
 	for (let i = 0; i < args.length; i++) {
 		const text = args[i]?.text ?? "";
@@ -381,12 +404,22 @@ function shell(args: readonly BashWord[], name: string): Unwrapped {
 			break;
 		}
 		if (SHELL_VALUE.has(text)) {
+			unproven ??= unprovenShellOption(text, args[i + 1]?.text, name);
+			i++;
+			onlyInfo = false;
+			continue;
+		}
+		// `-euo pipefail`: a cluster ending in o/O takes the next word as the setting's name.
+		if (/^[-+][A-Za-z]+[oO]$/.test(text) && !text.includes("c")) {
+			unproven ??= unprovenShellOption(text.slice(0, -1), undefined, name);
+			unproven ??= unprovenShellOption(`${text[0]}${text.at(-1)}`, args[i + 1]?.text, name);
 			i++;
 			onlyInfo = false;
 			continue;
 		}
 		if (text === "--version" || text === "--help") continue;
 		onlyInfo = false;
+		unproven ??= unprovenShellOption(text, undefined, name);
 		if (/^[-+][^-]*c/.test(text)) inlineCode = true;
 		if (/^-[^-]*s/.test(text)) readsStdin = true;
 	}
@@ -394,8 +427,21 @@ function shell(args: readonly BashWord[], name: string): Unwrapped {
 	if (inlineCode) {
 		if (code === undefined)
 			return { self: { tier: "privileged", reason: `${name} -c has no code to analyse` }, inner: [] };
+		const notBash =
+			name === "zsh" || name === "fish"
+				? `${name} code is not bash (its globs and substitutions run code bash's grammar does not show)`
+				: POSIX_SHELLS.has(name) && /\$'|\(\(/.test(code.text)
+					? `${name} reads \`$'…'\` and \`((\` differently from bash, so its code cannot be analysed as bash`
+					: undefined;
+		const refused =
+			notBash ??
+			(unproven === undefined ? undefined : `\`${unproven.trim()}\` can run code before the given code`);
+		// The code is still walked as bash, so rules for the commands in it match.
 		return {
-			self: { tier: "read", reason: `${name} -c runs the given code (classified on its own)` },
+			self:
+				refused === undefined
+					? { tier: "read", reason: `${name} -c runs the given code (classified on its own)` }
+					: { tier: "privileged", reason: refused },
 			inner: [{ kind: "shell", code: [code], via: `${name} -c` }],
 		};
 	}
