@@ -47,13 +47,35 @@ function within(parent: string, candidate: string): boolean {
 	return candidate === parent || candidate.startsWith(`${parent}/`);
 }
 
+/** The guarded locations as absolute paths, built once per agent dir and home (every call checks them). */
+interface GuardedPaths {
+	readonly inbox: string;
+	readonly startupFiles: readonly string[];
+}
+
+const guardedPathsCache = new Map<string, GuardedPaths>();
+
+function guardedPaths(where: GuardedLocations): GuardedPaths {
+	const key = `${where.agentDir}\0${where.homeDir}`;
+	let paths = guardedPathsCache.get(key);
+	if (paths === undefined) {
+		paths = {
+			inbox: path.join(where.agentDir, "pi-permission-hub", "inbox"),
+			startupFiles: HOME_STARTUP_FILES.map((file) => path.join(where.homeDir, file)),
+		};
+		if (guardedPathsCache.size > 16) guardedPathsCache.clear();
+		guardedPathsCache.set(key, paths);
+	}
+	return paths;
+}
+
 /** The guard for one path form (absolute, normalized), or null. */
 function guardOfPath(
 	candidate: string,
 	access: PathTouch["access"],
 	where: GuardedLocations,
 ): PathGuard | null {
-	const inbox = path.join(where.agentDir, "pi-permission-hub", "inbox");
+	const { inbox, startupFiles } = guardedPaths(where);
 	if (within(inbox, candidate)) {
 		return {
 			kind: "refuse",
@@ -80,8 +102,8 @@ function guardOfPath(
 	if (segments.includes(".git")) {
 		return { kind: "human", reason: `writes ${candidate}: git runs what the config and hooks in .git name` };
 	}
-	for (const file of HOME_STARTUP_FILES) {
-		if (within(path.join(where.homeDir, file), candidate)) {
+	for (const file of within(where.homeDir, candidate) ? startupFiles : []) {
+		if (within(file, candidate)) {
 			return {
 				kind: "human",
 				reason: `writes ${candidate}, which runs code when a shell, git or ssh starts`,
@@ -103,8 +125,10 @@ function guardOfDirectoryTarget(candidate: string, where: GuardedLocations): Pat
 			reason: `writes into ${candidate}, which holds the shell's start-up files and pi's agent dir`,
 		};
 	}
+	// Most writes name a file: one stat rules those out before looking inside.
+	if (!isDirectory(candidate)) return null;
 	const held = HELD_BY_PROJECTS.filter((entry) => existsSync(path.join(candidate, entry)));
-	if (held.length > 0 && isDirectory(candidate)) {
+	if (held.length > 0) {
 		return {
 			kind: "human",
 			reason: `writes into ${candidate}, which holds ${held.join(" and ")} (git's config and hooks, pi's project settings)`,
@@ -117,7 +141,7 @@ const HELD_BY_PROJECTS = [".git", ".pi"];
 
 function isDirectory(candidate: string): boolean {
 	try {
-		return statSync(candidate).isDirectory();
+		return statSync(candidate, { throwIfNoEntry: false })?.isDirectory() === true;
 	} catch {
 		return false;
 	}
@@ -128,7 +152,8 @@ export function guardOfTouch(
 	touch: Pick<PathTouch, "access" | "absolute" | "resolved">,
 	where: GuardedLocations,
 ): PathGuard | null {
-	const guards = [touch.absolute, touch.resolved]
+	const forms = touch.absolute === touch.resolved ? [touch.absolute] : [touch.absolute, touch.resolved];
+	const guards = forms
 		.filter((form) => path.isAbsolute(form))
 		.map((form) => guardOfPath(path.normalize(form), touch.access, where))
 		.filter((guard): guard is PathGuard => guard !== null);

