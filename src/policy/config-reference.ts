@@ -144,6 +144,9 @@ function tiers(): string {
 		"",
 		"Every call gets a risk tier, computed by code from the call and never taken from the model: the highest tier",
 		`over all its parts. Unknown tools and commands that cannot be parsed take the highest tier, \`${HIGHEST_TIER}\`.`,
+		"A shell command is `read` only when its name, every option and every value are proven read-only against the",
+		"gate's table (adr/0003); any other command is at least `write`. `pi-permission-hub check -- 'cmd'` names the",
+		"word that was not proven.",
 		"",
 		markdownTable(
 			["Tier (lowest to highest)", "Default mode", "An `allow` rule approves it by default"],
