@@ -148,6 +148,7 @@ export const READ_CORPUS: readonly string[] = [
 	"find . -name '*.ts' -exec grep -l TODO {} +",
 	"echo ${x:1:2} ${a[1]} ${x:-d} ${x#p} ${!a[@]} ${x@Q} ${#a[@]}",
 	"cat <<'EOF'\n`not run`\nEOF",
+	'echo ${HOME#/root} ${x%.ts} "${f##*/}" "${x:-$(date)}" $((1 + 2))',
 ];
 
 /** The classes of disguise the read tier must see through, each with commands that must not be `read`. */
@@ -202,6 +203,7 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"env -C /tmp/evilrepo git status",
 		"find /tmp/evilrepo/a -execdir git status \\;",
 		"docker info",
+		"git help log",
 		"sort --compress-program=sh in.txt",
 		"sed -n '1e touch x' f",
 		"sed 's/x/touch y/e' f",
@@ -377,6 +379,18 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		`zsh -c 'ls *(e:"touch F":)'`,
 		"bash --rcfile evil -i -c ls",
 		"bash --init-file evil -ic ls",
+	],
+	"substitutions the parser leaves as text": [
+		"echo ${HOME#$(touch F)}",
+		'echo "${HOME%$(touch F)}"',
+		"echo ${HOME#${NOPE:-$(touch F)}}",
+		"(( '$(touch F)' ))",
+		"echo $(( '$(touch F)' ))",
+		"echo $[ '$(touch F)' ]",
+		`echo "\${x:-'$(touch F)'}"`,
+		`echo "\${x-$'$(touch F)'}"`,
+		`echo "\${NOPE:-'"$(touch F)"'}"`,
+		"for (( i='$(touch F)'; i<1; i++ )); do :; done",
 	],
 	"the gate's own files": [
 		"cat ~/.pi/agent/pi-permission-hub/inbox/x",

@@ -143,9 +143,12 @@ describe("disguises found by an adversarial review, in real pi", () => {
 			"cd vendor/pkg && git status",
 			"/proc/self/cwd/ls",
 			`echo pwned > /dev/fd/../../..${sb.workPath("pwned-fd")}`,
-			String.raw`sh -c 'echo $'''a''' ; touch pwned-dash ; #''''`,
+			"sh -c 'echo $'\\''a\\'\\'' ; touch pwned-dash ; #'\\'''",
 			"git log --pretty --output=pwned-git-log",
 			"bash --rcfile rc.sh -i -c true",
+			// biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${…}, not a template
+			"echo ${HOME#$(touch pwned-pattern)}",
+			"echo $(( '$(touch pwned-arith-quote)' ))",
 		];
 		await writeScript(sb, scriptOf(attacks.map(bash)));
 
@@ -156,9 +159,7 @@ describe("disguises found by an adversarial review, in real pi", () => {
 			mode: "json",
 		});
 
-		expect(readFileSync(sb.workPath("victim.txt"), "utf8")).toBe("keep me\n");
-		expect(existsSync(sb.workPath("list")), "list").toBe(true);
-		for (const created of [
+		const markers = [
 			"pwned-sed-label",
 			"pwned-heredoc",
 			"pwned-expansion",
@@ -168,9 +169,13 @@ describe("disguises found by an adversarial review, in real pi", () => {
 			"pwned-dash",
 			"pwned-git-log",
 			"pwned-rcfile",
-		]) {
-			expect(existsSync(sb.workPath(created)), created).toBe(false);
-		}
+			"pwned-pattern",
+			"pwned-arith-quote",
+		];
+		// All at once, so a regression names every attack that got through.
+		expect(markers.filter((marker) => existsSync(sb.workPath(marker)))).toEqual([]);
+		expect(readFileSync(sb.workPath("victim.txt"), "utf8")).toBe("keep me\n");
+		expect(existsSync(sb.workPath("list")), "list").toBe(true);
 		const entries = await auditEntries(sb, attacks.length);
 		for (const entry of entries) expect([entry.preview, entry.tier]).not.toEqual([entry.preview, "read"]);
 		for (const command of attacks) {

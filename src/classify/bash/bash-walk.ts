@@ -216,6 +216,7 @@ function walkStatement(state: WalkState, node: SyntaxNode, context: Context): vo
 		}
 		case "c_style_for_statement":
 			if (readsVariablesInArithmetic(node, true)) other(state, context, ARITHMETIC_ON_VARIABLES);
+			if (hidesCode(node, context.source)) other(state, context, HIDDEN_CODE);
 			walkSequence(state, node, context);
 			return;
 		case "comment":
@@ -229,6 +230,7 @@ function walkStatement(state: WalkState, node: SyntaxNode, context: Context): vo
 function walkSequence(state: WalkState, node: SyntaxNode, context: Context): void {
 	if (node.type === "compound_statement" && node.children[0]?.type === "((") {
 		if (readsVariablesInArithmetic(node)) other(state, context, ARITHMETIC_ON_VARIABLES);
+		if (hidesCode(node, context.source)) other(state, context, HIDDEN_CODE);
 		walkTokensAsCommand(state, node, context);
 		return;
 	}
@@ -277,6 +279,12 @@ function walkEmbedded(state: WalkState, node: SyntaxNode, context: Context): voi
 	if (node.type === "arithmetic_expansion" && readsVariablesInArithmetic(node)) {
 		other(state, context, ARITHMETIC_ON_VARIABLES);
 	}
+	if (
+		(node.type === "arithmetic_expansion" || node.type === "expansion") &&
+		hidesCode(node, context.source)
+	) {
+		other(state, context, HIDDEN_CODE);
+	}
 	if (node.type === "subscript" && !plainSubscript(node, context.source)) {
 		other(state, context, ARITHMETIC_ON_VARIABLES);
 	}
@@ -299,21 +307,39 @@ function hereDocumentHidesCode(heredoc: SyntaxNode, source: string): boolean {
 	if (start === undefined || /['"\\]/.test(source.slice(start.start, start.end))) return false;
 	const bodyStart = source.indexOf("\n", start.end) + 1;
 	const body = source.slice(bodyStart, end?.start ?? heredoc.end);
-	if (body.includes("`") || body.includes("$[")) return true;
-	const written = [...body.matchAll(/(\\*)\$\(/g)].filter(
-		(match) => (match[1]?.length ?? 0) % 2 === 0,
-	).length;
+	return body.includes("`") || substitutionsWritten(body) !== substitutionsParsed(heredoc.children, source);
+}
+
+/**
+ * Text the grammar keeps whole though bash expands `$(…)` in it: a `${x#pattern}` pattern, a quoted word inside
+ * `"${x:-'…'}"` (single quotes do not quote there), arithmetic (`(( '$(cmd)' ))` is double-quote context). The
+ * node hides code when its text holds backquotes, or more `$(`/`$[` than the substitutions parsed out of it.
+ */
+function hidesCode(node: SyntaxNode, source: string): boolean {
+	const text = source.slice(node.start, node.end);
+	return text.includes("`") || substitutionsWritten(text) !== substitutionsParsed([node], source);
+}
+
+/** `$(`, `$((` and `$[` openers in the text, less those escaped by a backslash. */
+function substitutionsWritten(text: string): number {
+	return [...text.matchAll(/(\\*)\$[([]/g)].filter((match) => (match[1]?.length ?? 0) % 2 === 0).length;
+}
+
+function substitutionsParsed(nodes: readonly SyntaxNode[], source: string): number {
 	let parsed = 0;
-	const stack = [...heredoc.children];
+	const stack = [...nodes];
 	while (stack.length > 0) {
 		const node = stack.pop();
 		if (node === undefined) break;
 		const opener = source.slice(node.start, node.start + 2);
-		if ((node.type === "command_substitution" || node.type === "arithmetic_expansion") && opener === "$(")
+		if (
+			(node.type === "command_substitution" || node.type === "arithmetic_expansion") &&
+			(opener === "$(" || opener === "$[")
+		)
 			parsed++;
 		stack.push(...node.children);
 	}
-	return written !== parsed;
+	return parsed;
 }
 
 /** Code the grammar leaves as text (backquotes inside `${…}`, a mis-read here-document body) still runs. */
@@ -342,7 +368,6 @@ const HARMLESS_TRANSFORMS = new Set(["Q", "E", "U", "u", "L", "a", "A", "K", "k"
  */
 function expansionRisk(node: SyntaxNode, source: string): TierFloor | undefined {
 	const text = source.slice(node.start, node.end);
-	if (text.includes("`")) return HIDDEN_CODE;
 	const children = node.children;
 	if (children[1]?.type === "!" && !/^\$\{![A-Za-z_][A-Za-z0-9_]*(\*|@|\[[@*]\])\}$/.test(text)) {
 		return {

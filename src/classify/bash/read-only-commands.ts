@@ -1585,7 +1585,7 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 				: { tier: "write", reason: "only git worktree list is read-only" };
 		},
 	},
-	help: textOnly("-a --all", "-g --guides", "-c --config"),
+	// Not `help`: `git help X` runs man and groff on a page it finds by name (a repository file, given `git/..`).
 	version: textOnly("--build-options"),
 };
 
