@@ -507,10 +507,10 @@ const df: ReadOnlyCommand = {
 		"-i --inodes",
 		"-k",
 		"-l --local",
+		// Not --sync: it flushes every file system before listing.
 		"--no-sync",
 		"--output[=]",
 		"-P --portability",
-		"--sync",
 		"--total",
 		"-t= --type=",
 		"-T --print-type",
@@ -868,16 +868,8 @@ const uname: ReadOnlyCommand = {
 };
 
 const hostname: ReadOnlyCommand = {
-	options: opts(
-		"-a --alias",
-		"-A --all-fqdns",
-		"-d --domain",
-		"-f --fqdn --long",
-		"-i --ip-address",
-		"-I --all-ip-addresses",
-		"-s --short",
-		...HELP,
-	),
+	// Not -a/-A/-d/-f/-i: they resolve the name, which asks a DNS server.
+	options: opts("-I --all-ip-addresses", "-s --short", ...HELP),
 	// `hostname NAME` sets the name.
 	operands: none,
 };
