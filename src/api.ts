@@ -33,6 +33,6 @@ export {
 	onDecision,
 } from "./gate/decision-events.ts";
 export type { Origin } from "./origin/origin.ts";
-export type { Mode, Tier } from "./policy/tier.ts";
 export type { DecisionSource } from "./provenance/decision-source.ts";
+export type { Mode, Tier } from "./vocabulary/tier.ts";
 export { queryDecision };

@@ -1,6 +1,6 @@
 import type { ActionPart } from "../classify/action.ts";
 import type { Origin } from "../origin/origin.ts";
-import type { Mode, Tier } from "../policy/tier.ts";
+import type { Mode, Tier } from "../vocabulary/tier.ts";
 
 /** What a link may answer. `defer` passes the ask on to the next link, and finally to the terminal authorizer. */
 export type LinkVerdict =

@@ -1,8 +1,14 @@
 import { type ForwardRequest, PROTOCOL } from "../hub/protocol.ts";
 import { newRequestId } from "../hub/request-id.ts";
 import type { Origin } from "../origin/origin.ts";
-import type { ForwardingIdentity } from "./parent-forwarding-authorizer.ts";
 import type { Ask } from "./terminal-authorizer.ts";
+
+/** Who this session is in the tree, for the requests it sends up. */
+export interface ForwardingIdentity {
+	readonly sessionId: string;
+	/** Agent labels from the root down to this session (the last one is this session's). */
+	readonly path: readonly string[];
+}
 
 /** A request for one of this session's own asks. */
 export function buildForwardRequest(ask: Ask, identity: ForwardingIdentity): ForwardRequest {

@@ -6,16 +6,13 @@ import type { ForwardRequest } from "../hub/protocol.ts";
 import type { ParentTarget } from "../hub/resolve-parent.ts";
 import type { SessionGrant } from "../policy/session-grant.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
-import { buildForwardRequest, relayForwardRequest } from "./build-forward-request.ts";
+import {
+	buildForwardRequest,
+	type ForwardingIdentity,
+	relayForwardRequest,
+} from "./build-forward-request.ts";
 import { toGrants } from "./local-dialog-authorizer.ts";
 import type { Ask, TerminalAuthorizer, TerminalDecision } from "./terminal-authorizer.ts";
-
-/** Who this session is in the tree, for the requests it sends up. */
-export interface ForwardingIdentity {
-	readonly sessionId: string;
-	/** Agent labels from the root down to this session (the last one is this session's). */
-	readonly path: readonly string[];
-}
 
 export interface ParentForwardingOptions {
 	readonly target: ParentTarget;

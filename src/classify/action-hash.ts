@@ -3,7 +3,7 @@
  * was written (key order, whitespace); anything else changes the hash.
  */
 import { hash } from "node:crypto";
-import type { Tier } from "../policy/tier.ts";
+import type { Tier } from "../vocabulary/tier.ts";
 
 const MAX_DEPTH = 200;
 

@@ -1,5 +1,11 @@
-import type { Tier } from "../policy/tier.ts";
-import type { PathGuard } from "./guarded-paths.ts";
+import type { Tier } from "../vocabulary/tier.ts";
+
+/** A path the gate guards for itself (adr/0014), found by guarded-paths.ts. */
+export interface PathGuard {
+	/** `human`: it asks a human, whatever rules, grants or links say; `refuse`: it is denied. */
+	readonly kind: "human" | "refuse";
+	readonly reason: string;
+}
 
 /** One tool call as pi hands it to the gate. */
 export interface ToolCall {

@@ -4,7 +4,7 @@
  * highest tier.
  */
 import { fileURLToPath } from "node:url";
-import { HIGHEST_TIER, isTier, type Tier } from "../policy/tier.ts";
+import { HIGHEST_TIER, isTier, type Tier } from "../vocabulary/tier.ts";
 import type { ActionPart, ClassifiedAction, PathAccess, PathTouch, ToolCall } from "./action.ts";
 import { actionHash } from "./action-hash.ts";
 import type { BashParser } from "./bash/bash-parser.ts";

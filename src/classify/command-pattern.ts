@@ -1,4 +1,4 @@
-import { compileWildcard } from "../policy/wildcard-pattern.ts";
+import { compileWildcard } from "../vocabulary/wildcard-pattern.ts";
 
 /**
  * The wildcard syntax of `command` patterns (config rules and the built-in tier table):

@@ -7,13 +7,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import type { PathTouch } from "./action.ts";
-
-export interface PathGuard {
-	/** `human`: it asks a human, whatever rules, grants or links say; `refuse`: it is denied. */
-	readonly kind: "human" | "refuse";
-	readonly reason: string;
-}
+import type { PathGuard, PathTouch } from "./action.ts";
 
 /** Files in the home directory that run code when a shell, git or ssh starts. */
 const HOME_STARTUP_FILES = [

@@ -5,8 +5,8 @@
  */
 import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
-import type { PathAccess, PathTouch } from "./action.ts";
-import { guardOfTouch, type PathGuard } from "./guarded-paths.ts";
+import type { PathAccess, PathGuard, PathTouch } from "./action.ts";
+import { guardOfTouch } from "./guarded-paths.ts";
 
 /** Where relative paths resolve: a known absolute directory, or one known only at run time (`cd "$X"`). */
 export type EffectiveCwd =

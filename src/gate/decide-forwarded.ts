@@ -10,12 +10,12 @@ import type { Origin } from "../origin/origin.ts";
 import { resolveOrigin } from "../origin/resolve-origin.ts";
 import { findCoveringGrant, findDeny } from "../policy/decide.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
-import { maxTier, tierRank } from "../policy/tier.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { capSourceText } from "../provenance/decision-source.ts";
+import { maxTier, tierRank } from "../vocabulary/tier.ts";
 import { sourceOfBasis } from "./basis-source.ts";
 import { askDenyReason, describeCall, parkedReason, policyDenyReason } from "./block-reason.ts";
-import type { GateDeps } from "./decide-tool-call.ts";
+import type { GateDeps } from "./gate-deps.ts";
 import type { GateOutcome } from "./gate-outcome.ts";
 import { runChainFor } from "./run-chain-for.ts";
 

@@ -1,38 +1,15 @@
 import type { ChainStep } from "../audit/audit-entry.ts";
-import type { AuthorizerLink, PolicyQuery } from "../authority/authorizer-link.ts";
-import type { SessionGrants } from "../authority/session-grants.ts";
 import { suggestGrants } from "../authority/suggest-grant.ts";
-import type { TerminalAuthorizer, UnansweredPolicy } from "../authority/terminal-authorizer.ts";
 import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
-import type { ParkedApprovals } from "../hub/parked-approvals.ts";
-import type { Origin } from "../origin/origin.ts";
 import { decide } from "../policy/decide.ts";
 import type { AskDecision } from "../policy/decision.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { describeAskWhy, sourceOfBasis } from "./basis-source.ts";
 import { askDenyReason, describeCall, parkedReason, policyDenyReason } from "./block-reason.ts";
 import { askUngatedDelegation } from "./delegation-ask.ts";
-import type { Delegation } from "./delegation-guard.ts";
+import type { GateDeps } from "./gate-deps.ts";
 import type { GateOutcome } from "./gate-outcome.ts";
 import { runChainFor } from "./run-chain-for.ts";
-
-/** What one session's gate needs to decide a call. Built once per session; cheap to call per tool call. */
-export interface GateDeps {
-	readonly sessionId: string;
-	readonly origin: Origin;
-	readonly policy: () => EffectivePolicy;
-	readonly classify: (call: ToolCall, policy: EffectivePolicy) => ClassifiedAction;
-	readonly grants: SessionGrants;
-	readonly parked: ParkedApprovals;
-	readonly lookupLink: (name: string) => AuthorizerLink | undefined;
-	readonly linkTimeoutMs?: number;
-	readonly policyQuery: PolicyQuery;
-	readonly terminal: () => TerminalAuthorizer;
-	/** The unanswered policy when the config does not set one (wait with a human, defer without). */
-	readonly defaultUnanswered: UnansweredPolicy;
-	/** Whether the call delegates to a known subagent launcher, and whether its children would be gated. */
-	readonly delegation: (call: ToolCall) => Delegation | null;
-}
 
 /**
  * PRODUCT.md §2 for one model-issued call: classify, policy, authorizer chain, terminal authorizer. A call that

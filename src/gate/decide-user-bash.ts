@@ -2,7 +2,7 @@ import { findDeny } from "../policy/decide.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { sourceOfBasis } from "./basis-source.ts";
 import { describeCall, policyDenyReason } from "./block-reason.ts";
-import type { GateDeps } from "./decide-tool-call.ts";
+import type { GateDeps } from "./gate-deps.ts";
 import type { GateOutcome } from "./gate-outcome.ts";
 
 /**

@@ -1,7 +1,7 @@
 import type { Origin } from "../origin/origin.ts";
-import type { Mode, Tier } from "../policy/tier.ts";
 import { processWide } from "../process-wide.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
+import type { Mode, Tier } from "../vocabulary/tier.ts";
 
 export const DECISION_EVENT_CHANNEL = "pi-permission-hub:decision";
 

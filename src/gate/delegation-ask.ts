@@ -3,12 +3,12 @@ import type { ClassifiedAction } from "../classify/action.ts";
 import type { ChildGateVerdict } from "../launchers/child-gate-verdict.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { capSourceText } from "../provenance/decision-source.ts";
-import type { GateDeps } from "./decide-tool-call.ts";
 import {
 	DELEGATION_GUARD_STEP,
 	ungatedDelegationBlockReason,
 	ungatedDelegationWhy,
 } from "./delegation-reason.ts";
+import type { GateDeps } from "./gate-deps.ts";
 import type { GateOutcome } from "./gate-outcome.ts";
 
 type Ungated = Extract<ChildGateVerdict, { gated: false }>;

@@ -1,7 +1,7 @@
 import type { ChainStep } from "../audit/audit-entry.ts";
 import type { ClassifiedAction } from "../classify/action.ts";
-import type { Mode } from "../policy/tier.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
+import type { Mode } from "../vocabulary/tier.ts";
 
 /** The gate's answer for one call, with everything the audit line and the decision event need. */
 export interface GateOutcome {

@@ -3,7 +3,7 @@ import { AUDIT_SCHEMA_VERSION } from "../audit/audit-entry.ts";
 import type { AuditWriter } from "../audit/audit-writer.ts";
 import type { Origin } from "../origin/origin.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
-import { HIGHEST_TIER } from "../policy/tier.ts";
+import { HIGHEST_TIER } from "../vocabulary/tier.ts";
 import { type DecisionEvent, publishDecision } from "./decision-events.ts";
 import type { GateOutcome } from "./gate-outcome.ts";
 

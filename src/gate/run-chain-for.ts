@@ -4,7 +4,7 @@ import type { ClassifiedAction } from "../classify/action.ts";
 import type { Origin } from "../origin/origin.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
-import type { GateDeps } from "./decide-tool-call.ts";
+import type { GateDeps } from "./gate-deps.ts";
 
 export interface ChainResult {
 	/** The deciding link's verdict and its source, or null when no link decided. */

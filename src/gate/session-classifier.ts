@@ -2,7 +2,7 @@ import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
 import type { BashParser } from "../classify/bash/bash-parser.ts";
 import { classifyAction, type DelegationClass, type ToolAnnotations } from "../classify/classify-action.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
-import type { Tier } from "../policy/tier.ts";
+import type { Tier } from "../vocabulary/tier.ts";
 
 /**
  * Classification with the operator's tier assignments from the policy in force. Built per policy object

@@ -1,13 +1,11 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { ForwardingIdentity } from "../authority/build-forward-request.ts";
 import { buildForwardRequest } from "../authority/build-forward-request.ts";
 import { DenyingAuthorizer } from "../authority/denying-authorizer.ts";
 import type { DialogQueue } from "../authority/dialog-queue.ts";
 import { lazyTuiDialog } from "../authority/lazy-tui-dialog.ts";
 import { LocalDialogAuthorizer, type Parker } from "../authority/local-dialog-authorizer.ts";
-import {
-	type ForwardingIdentity,
-	ParentForwardingAuthorizer,
-} from "../authority/parent-forwarding-authorizer.ts";
+import { ParentForwardingAuthorizer } from "../authority/parent-forwarding-authorizer.ts";
 import { selectDialog } from "../authority/select-dialog.ts";
 import type { TerminalAuthorizer } from "../authority/terminal-authorizer.ts";
 import type { TuiKit } from "../authority/tui-dialog.ts";

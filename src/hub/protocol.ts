@@ -5,8 +5,8 @@
  */
 import { z } from "zod";
 import { originSchema } from "../origin/origin.ts";
-import { TIERS } from "../policy/tier.ts";
 import { lazySchema } from "../schema/lazy-schema.ts";
+import { TIERS } from "../vocabulary/tier.ts";
 
 export const PROTOCOL = "pi-permission-hub/1";
 

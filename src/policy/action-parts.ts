@@ -1,5 +1,5 @@
 import type { ActionPart, ClassifiedAction } from "../classify/action.ts";
-import { maxTier, type Tier, tierRank } from "./tier.ts";
+import { maxTier, type Tier, tierRank } from "../vocabulary/tier.ts";
 
 /**
  * The parts a decision must account for. When the parts do not carry the action's tier (no parts at all, say),

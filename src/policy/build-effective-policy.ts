@@ -3,6 +3,9 @@
  * tighten: its allow rules are dropped, its tier settings only tighten, its tool tiers only raise, and its
  * numbers and unanswered policy can only make waiting shorter or answers stricter.
  */
+
+import { DEFAULT_GRANT_CEILING, TIERS } from "../vocabulary/tier.ts";
+import { compileWildcard } from "../vocabulary/wildcard-pattern.ts";
 import { allowAboveCeilingWarnings } from "./ceiling-warnings.ts";
 import { compileRule } from "./compile-rule.ts";
 import { type ConfigFileError, configFileError } from "./config-error.ts";
@@ -25,9 +28,7 @@ import { formatJsonPath, type JsonPathSegments } from "./json-path.ts";
 import type { ParsedConfig } from "./parse-config-text.ts";
 import { builtInOrigin, type PolicyRule, type RuleOrigin } from "./policy-rule.ts";
 import { buildRuleIndex } from "./rule-index.ts";
-import { DEFAULT_GRANT_CEILING, TIERS } from "./tier.ts";
 import { resolveTierModes, type TierOverride } from "./tier-modes.ts";
-import { compileWildcard } from "./wildcard-pattern.ts";
 
 export interface PolicyInputs {
 	readonly context: PatternContext;

@@ -3,9 +3,10 @@
  * within the grant ceiling, so a rule that matches well-known higher-tier commands will still ask for those.
  * The samples are typical tiers, not the classifier's verdict; they exist to explain, not to decide.
  */
+
+import { type Tier, withinCeiling } from "../vocabulary/tier.ts";
 import type { PolicyWarning } from "./effective-policy.ts";
 import type { PolicyRule } from "./policy-rule.ts";
-import { type Tier, withinCeiling } from "./tier.ts";
 
 const ABOVE_WRITE_SAMPLES: readonly (readonly [command: string, tier: Tier])[] = [
 	["rm -rf build", "destructive"],

@@ -1,7 +1,7 @@
+import { compileWildcard } from "../vocabulary/wildcard-pattern.ts";
 import type { ConfigRule } from "./config-schema.ts";
 import { compilePathPattern } from "./path-pattern.ts";
 import type { PolicyRule, RuleOrigin } from "./policy-rule.ts";
-import { compileWildcard } from "./wildcard-pattern.ts";
 
 /** Compiles one config rule. Throws only if picomatch rejects the glob; the loader turns that into a config error. */
 export function compileRule(rule: ConfigRule, origin: RuleOrigin, seq: number, homeDir: string): PolicyRule {

@@ -3,10 +3,17 @@
  * value combines with the user file's (or why it may not be set), what each rule surface matches, and the
  * example files. Defaults come from the constants the code applies, not from copies of their values.
  */
+
+import {
+	DEFAULT_GRANT_CEILING,
+	defaultModeForTier,
+	HIGHEST_TIER,
+	TIERS,
+	withinCeiling,
+} from "../vocabulary/tier.ts";
 import { JSON_SCHEMA_FILES } from "./config-json-schema.ts";
 import { type RuleSurface, UNANSWERED_POLICIES, type UserConfig } from "./config-schema.ts";
 import { DEFAULT_DEFER_EXPIRY_HOURS, DEFAULT_DIALOG_TIMEOUT_SECONDS } from "./effective-policy.ts";
-import { DEFAULT_GRANT_CEILING, defaultModeForTier, HIGHEST_TIER, TIERS, withinCeiling } from "./tier.ts";
 
 export type TopLevelKey = keyof UserConfig;
 

@@ -3,7 +3,15 @@
  * loader validates with, plus the defaults and merge rules the code applies. Pure and deterministic: a test
  * compares the committed file with a fresh rendering, so the page cannot drift from the schema.
  */
-import { DEFAULT_LINK_TIMEOUT_MS } from "../authority/run-authorizer-chain.ts";
+
+import {
+	DEFAULT_GRANT_CEILING,
+	defaultModeForTier,
+	HIGHEST_TIER,
+	MODES,
+	TIERS,
+	withinCeiling,
+} from "../vocabulary/tier.ts";
 import { compileRule } from "./compile-rule.ts";
 import { JSON_SCHEMA_FILES } from "./config-json-schema.ts";
 import {
@@ -14,17 +22,15 @@ import {
 	TIER_DEFAULTS,
 	type TopLevelKey,
 } from "./config-reference-notes.ts";
-import { ProjectConfigSchema, RULE_SURFACES, type RuleSurface, UserConfigSchema } from "./config-schema.ts";
+import {
+	DEFAULT_LINK_TIMEOUT_MS,
+	ProjectConfigSchema,
+	RULE_SURFACES,
+	type RuleSurface,
+	UserConfigSchema,
+} from "./config-schema.ts";
 import { describeType, isForbidden, type JsonSchemaNode, jsonSchemaOf } from "./json-schema-node.ts";
 import { markdownTable } from "./markdown-table.ts";
-import {
-	DEFAULT_GRANT_CEILING,
-	defaultModeForTier,
-	HIGHEST_TIER,
-	MODES,
-	TIERS,
-	withinCeiling,
-} from "./tier.ts";
 
 export const CONFIG_REFERENCE_FILE = "docs/configuration.md";
 

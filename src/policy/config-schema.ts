@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { NAMED_ORIGIN_KINDS } from "../origin/origin.ts";
 import { lazySchema } from "../schema/lazy-schema.ts";
-import { MODES, TIERS } from "./tier.ts";
+import { MODES, TIERS } from "../vocabulary/tier.ts";
 
 export const RULE_SURFACES = ["tool", "command", "read", "write", "path", "outside-cwd"] as const;
 export type RuleSurface = (typeof RULE_SURFACES)[number];
@@ -203,6 +203,9 @@ function userOnly(key: string) {
 		.optional()
 		.describe(`Not allowed in a project file: only the user-level config may set ${key}.`);
 }
+
+/** How long one authorizer link of `authorizerChain` may take before it counts as having decided nothing. */
+export const DEFAULT_LINK_TIMEOUT_MS = 5000;
 
 /** `<agent dir>/pi-permission-hub/config.json`. */
 export const UserConfigSchema = lazySchema(() =>

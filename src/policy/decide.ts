@@ -11,6 +11,7 @@
  */
 import type { ClassifiedAction } from "../classify/action.ts";
 import type { Origin } from "../origin/origin.ts";
+import { tierRank, withinCeiling } from "../vocabulary/tier.ts";
 import { matchAgentRule } from "./agent-rules.ts";
 import type {
 	DecideContext,
@@ -23,7 +24,6 @@ import type {
 import type { EffectivePolicy } from "./effective-policy.ts";
 import { findCoveringAllowRule, findMatchingRule } from "./part-rules.ts";
 import { findGrantForPart, type SessionGrant } from "./session-grant.ts";
-import { tierRank, withinCeiling } from "./tier.ts";
 import { type DecidedPart, decidedParts } from "./tier-floors.ts";
 
 export function decide(action: ClassifiedAction, policy: EffectivePolicy, context: DecideContext): Decision {

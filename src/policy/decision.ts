@@ -1,5 +1,5 @@
 /** What the policy step decides for one action, and on what basis (the provenance the audit records). */
-import type { PathGuard } from "../classify/guarded-paths.ts";
+import type { PathGuard } from "../classify/action.ts";
 import type { Origin } from "../origin/origin.ts";
 import type { UserSurface } from "../provenance/decision-source.ts";
 import type { ConfigFileError } from "./config-error.ts";

@@ -1,11 +1,11 @@
 /** The policy in force for a session: defaults, user file and trusted project file merged and compiled. */
 import type { OriginKind } from "../origin/origin.ts";
+import type { Mode, Tier } from "../vocabulary/tier.ts";
+import type { WildcardMatcher } from "../vocabulary/wildcard-pattern.ts";
 import type { ConfigFileError } from "./config-error.ts";
 import type { ConfigScope, UnansweredPolicy } from "./config-schema.ts";
 import type { PolicyRule, RuleOrigin, TierRef } from "./policy-rule.ts";
 import type { RuleIndex } from "./rule-index.ts";
-import type { Mode, Tier } from "./tier.ts";
-import type { WildcardMatcher } from "./wildcard-pattern.ts";
 
 export const DEFAULT_DIALOG_TIMEOUT_SECONDS = 300;
 export const DEFAULT_DEFER_EXPIRY_HOURS = 24;

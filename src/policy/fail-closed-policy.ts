@@ -1,3 +1,4 @@
+import { DEFAULT_GRANT_CEILING, TIERS, type Tier } from "../vocabulary/tier.ts";
 import type { ConfigFileError } from "./config-error.ts";
 import {
 	DEFAULT_DEFER_EXPIRY_HOURS,
@@ -10,7 +11,6 @@ import {
 } from "./effective-policy.ts";
 import { builtInOrigin } from "./policy-rule.ts";
 import { buildRuleIndex } from "./rule-index.ts";
-import { DEFAULT_GRANT_CEILING, TIERS, type Tier } from "./tier.ts";
 
 /**
  * The policy while a config file in force is broken: every tier denies, nothing is granted. Stricter than any

@@ -1,8 +1,9 @@
 /** Rules as the decision sees them: compiled once at load time, each carrying where it was written. */
+
+import type { Mode, Tier } from "../vocabulary/tier.ts";
+import type { WildcardMatcher } from "../vocabulary/wildcard-pattern.ts";
 import type { RuleAction, RuleSurface } from "./config-schema.ts";
 import type { PathMatcher } from "./path-pattern.ts";
-import type { Mode, Tier } from "./tier.ts";
-import type { WildcardMatcher } from "./wildcard-pattern.ts";
 
 export const BUILT_IN = "built-in";
 

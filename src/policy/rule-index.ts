@@ -3,10 +3,11 @@
  * of them: command and tool rules by their literal first word, path rules by their literal leading directory
  * segments. Patterns that open with a wildcard sit in a small list every lookup visits.
  */
+
+import { firstWordOf } from "../vocabulary/wildcard-pattern.ts";
 import type { RuleAction } from "./config-schema.ts";
 import { PATH_INDEX_DEPTH, type PathMatchScope, pathFormMatches, relativeInside } from "./path-pattern.ts";
 import type { PathRule, PolicyRule, WildcardRule } from "./policy-rule.ts";
-import { firstWordOf } from "./wildcard-pattern.ts";
 
 export interface WildcardIndex {
 	readonly byFirstWord: ReadonlyMap<string, readonly WildcardRule[]>;

@@ -4,11 +4,11 @@
  * project file's `toolTiers` only raise.
  */
 import type { ActionPart, ClassifiedAction, CommandUnit } from "../classify/action.ts";
+import { maxTier, type Tier, tierRank } from "../vocabulary/tier.ts";
 import { partsToDecide } from "./action-parts.ts";
 import { strictCommandTexts } from "./command-texts.ts";
 import type { EffectivePolicy, TierAssignment } from "./effective-policy.ts";
 import type { RuleOrigin } from "./policy-rule.ts";
-import { maxTier, type Tier, tierRank } from "./tier.ts";
 
 /** The highest `commandTiers` entry matching the command, or null. */
 export function commandTierFloor(policy: EffectivePolicy, unit: CommandUnit): TierAssignment | null {

@@ -3,9 +3,10 @@
  * to its tier and every tier above it — otherwise raising an action's tier (a `commandTiers` entry, say) could
  * move it from a denied tier to an asking one, and a project file could loosen by classifying.
  */
+
+import { defaultModeForTier, type Mode, modeRank, TIERS, type Tier, tierRank } from "../vocabulary/tier.ts";
 import type { PolicyWarning, TierSetting } from "./effective-policy.ts";
 import { builtInOrigin, type RuleOrigin } from "./policy-rule.ts";
-import { defaultModeForTier, type Mode, modeRank, TIERS, type Tier, tierRank } from "./tier.ts";
 
 export interface TierOverride {
 	readonly tier: Tier;

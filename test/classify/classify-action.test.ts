@@ -5,7 +5,7 @@ import {
 	classifyAction,
 	type ToolAnnotations,
 } from "../../src/classify/classify-action.ts";
-import type { Tier } from "../../src/policy/tier.ts";
+import type { Tier } from "../../src/vocabulary/tier.ts";
 import { bashParser, CWD, depsFor } from "./classify-fixture.ts";
 
 let bash: BashParser;

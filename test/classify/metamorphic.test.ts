@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ClassifiedAction } from "../../src/classify/action.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
-import { tierRank } from "../../src/policy/tier.ts";
+import { tierRank } from "../../src/vocabulary/tier.ts";
 import { bashParser, classifyBash, unitTexts } from "./classify-fixture.ts";
 
 let bash: BashParser;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
-import type { Tier } from "../../src/policy/tier.ts";
+import type { Tier } from "../../src/vocabulary/tier.ts";
 import { bashParser, classifyBash, partFor, unitTexts } from "./classify-fixture.ts";
 
 let bash: BashParser;

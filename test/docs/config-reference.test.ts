@@ -20,7 +20,7 @@ import {
 import { isForbidden, type JsonSchemaNode, jsonSchemaOf } from "../../src/policy/json-schema-node.ts";
 import { loadPolicy } from "../../src/policy/load-policy.ts";
 import { parseConfigText } from "../../src/policy/parse-config-text.ts";
-import { DEFAULT_GRANT_CEILING, defaultModeForTier, TIERS } from "../../src/policy/tier.ts";
+import { DEFAULT_GRANT_CEILING, defaultModeForTier, TIERS } from "../../src/vocabulary/tier.ts";
 import { REPO_ROOT } from "../harness/paths.ts";
 import { type CodeBlock, configBlocks } from "./markdown-blocks.ts";
 

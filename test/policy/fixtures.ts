@@ -14,7 +14,7 @@ import type { DecideContext } from "../../src/policy/decision.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
 import { parseConfigText } from "../../src/policy/parse-config-text.ts";
 import type { SessionGrant } from "../../src/policy/session-grant.ts";
-import { maxTier, type Tier } from "../../src/policy/tier.ts";
+import { maxTier, type Tier } from "../../src/vocabulary/tier.ts";
 
 export const HOME = "/home/dev";
 export const CWD = "/home/dev/project";

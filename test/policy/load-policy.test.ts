@@ -8,7 +8,7 @@ import { loadPolicy } from "../../src/policy/load-policy.ts";
 import { createPolicyStore } from "../../src/policy/policy-store.ts";
 import type { ReadText } from "../../src/policy/read-config-file.ts";
 import { readTextFromDisk } from "../../src/policy/read-config-file.ts";
-import { TIERS } from "../../src/policy/tier.ts";
+import { TIERS } from "../../src/vocabulary/tier.ts";
 import {
 	APPROVED,
 	bash,

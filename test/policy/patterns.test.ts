@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compilePathPattern, pathFormMatches, relativeInside } from "../../src/policy/path-pattern.ts";
-import { compileWildcard } from "../../src/policy/wildcard-pattern.ts";
+import { compileWildcard } from "../../src/vocabulary/wildcard-pattern.ts";
 import { CWD, HOME } from "./fixtures.ts";
 
 describe("wildcard patterns (tool, command)", () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { decide } from "../../src/policy/decide.ts";
 import type { Decision } from "../../src/policy/decision.ts";
-import { modeRank } from "../../src/policy/tier.ts";
+import { modeRank } from "../../src/vocabulary/tier.ts";
 import { policyFrom, prng } from "./fixtures.ts";
 import { randomAction, randomConfig, randomContext } from "./random-policy.ts";
 

@@ -4,7 +4,7 @@ import type { Origin } from "../../src/origin/origin.ts";
 import { RULE_ACTIONS, RULE_SURFACES, UNANSWERED_POLICIES } from "../../src/policy/config-schema.ts";
 import type { DecideContext } from "../../src/policy/decision.ts";
 import type { SessionGrant } from "../../src/policy/session-grant.ts";
-import { MODES, TIERS, type Tier } from "../../src/policy/tier.ts";
+import { MODES, TIERS, type Tier } from "../../src/vocabulary/tier.ts";
 import { action, CWD, commandPart, HOME, type prng, touch } from "./fixtures.ts";
 
 type Rng = ReturnType<typeof prng>;

@@ -5,7 +5,7 @@
  * of whatever wraps it. Tiers are decided later (classify-bash.ts); this file only finds.
  */
 import path from "node:path";
-import { type Tier, tierRank } from "../../policy/tier.ts";
+import { type Tier, tierRank } from "../../vocabulary/tier.ts";
 import type { CommandUnit } from "../action.ts";
 import { type EffectiveCwd, resolveDirectory } from "../paths.ts";
 import { isHarmlessSink } from "../system-paths.ts";

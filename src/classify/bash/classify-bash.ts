@@ -4,7 +4,7 @@
  * raises, the floors of the wrappers around it, environment injection, the paths it writes, and the operator's
  * extra classifications.
  */
-import { HIGHEST_TIER, maxTier, type Tier, tierRank } from "../../policy/tier.ts";
+import { HIGHEST_TIER, maxTier, type Tier, tierRank } from "../../vocabulary/tier.ts";
 import type { ActionPart, PathTouch } from "../action.ts";
 import { type EffectiveCwd, makePathTouch, type PathContext, unresolvedPathTouch } from "../paths.ts";
 import { writesSystemPath } from "../system-paths.ts";
@@ -17,7 +17,8 @@ import { builtInTier, matchingExtraTiers } from "./command-tier-lookup.ts";
 import { refineCommandTier, sedOnlySubstitutes, type TierRaise } from "./command-tier-refiners.ts";
 import type { CommandTierEntry } from "./command-tier-table.ts";
 import { environmentInjection } from "./environment-injection.ts";
-import { proveRead, type ReadVerdict } from "./read-proof.ts";
+import type { ReadVerdict } from "./read-only-spec.ts";
+import { proveRead } from "./read-proof.ts";
 
 export interface BashClassifyOptions {
 	readonly parser: BashParser;

@@ -2,7 +2,7 @@
  * Looking a command up in the built-in tier table (most specific pattern wins) and in the operator's extra
  * classifications (every match raises).
  */
-import { maxTier, type Tier } from "../../policy/tier.ts";
+import { maxTier, type Tier } from "../../vocabulary/tier.ts";
 import { type CommandPattern, compareSpecificity, compileCommandPattern } from "../command-pattern.ts";
 import { BUILT_IN_COMMAND_TIERS, type CommandTierEntry, UNKNOWN_COMMAND_TIER } from "./command-tier-table.ts";
 

@@ -2,7 +2,7 @@
  * Option-dependent raises the pattern table cannot express (combined short flags, option values, program text).
  * Each returns a tier and a reason, or nothing; they only ever raise the table's tier.
  */
-import type { Tier } from "../../policy/tier.ts";
+import type { Tier } from "../../vocabulary/tier.ts";
 import { ownEntry } from "../own-entry.ts";
 import { withoutGlobalOptions } from "./command-key.ts";
 import { hasOption, optionValues, type ScannedArgs, scanArgs, valueSet } from "./option-scan.ts";

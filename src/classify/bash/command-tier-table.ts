@@ -7,7 +7,7 @@
  * (`git push -f`, `rsync -e`, …) live in command-tier-refiners.ts and can only raise.
  * Choices and reasons: adr/0003-bash-classification.md.
  */
-import type { Tier } from "../../policy/tier.ts";
+import type { Tier } from "../../vocabulary/tier.ts";
 
 export interface CommandTierEntry {
 	readonly pattern: string;

@@ -4,10 +4,10 @@
  * number of arguments. `-exec`, `-execdir`, `-ok` and `-okdir` run a command that is classified on its own (the
  * wrappers find it); `-delete` and the `-fprint` family make find itself more than a read.
  */
-import { maxTier, type Tier } from "../../policy/tier.ts";
+import { maxTier, type Tier } from "../../vocabulary/tier.ts";
 import { type BashWord, syntheticWord } from "./bash-word.ts";
 import { fromWord, type PathCandidate } from "./command-paths.ts";
-import type { ReadVerdict } from "./read-proof.ts";
+import type { ReadVerdict } from "./read-only-spec.ts";
 
 /** Tests and actions that only read, by the number of arguments they take. */
 const READ_PREDICATES: Readonly<Record<string, number>> = {

@@ -7,70 +7,11 @@
  * Option syntax in `opts(...)`: aliases separated by spaces; `=` takes a value (a separate word, or attached:
  * `-n5`, `--lines=5`); `[=]` an optional value, attached only; `=@` a value naming a file that is read.
  */
-import type { Tier } from "../../policy/tier.ts";
+import type { Tier } from "../../vocabulary/tier.ts";
 import type { PathAccess } from "../action.ts";
-import type { BashWord } from "./bash-word.ts";
-import type { PathCandidate } from "./command-paths.ts";
 import { findExpressionVerdict } from "./find-expression.ts";
-import type { ParsedLine, ReadVerdict } from "./read-proof.ts";
+import type { OperandRule, OptionSpec, Raise, ReadOnlyCommand } from "./read-only-spec.ts";
 import { analyzeSedScript } from "./sed-script.ts";
-
-export interface Raise {
-	readonly tier: Tier;
-	readonly reason: string;
-}
-
-export interface OptionSpec {
-	/** `-n`, `--lines`: every spelling the tool accepts. */
-	readonly names: readonly string[];
-	readonly value?: "required" | "optional";
-	/** Options taking several words (`jq --arg NAME VALUE`). */
-	readonly values?: number;
-	/** The value names a file the command reads (or writes). */
-	readonly valuePath?: PathAccess;
-	/** A value check: a raise when this value makes the command more than a read. Only literal values pass. */
-	readonly check?: (value: string) => Raise | null;
-	/** Set for an option that makes the command more than a read: it is parsed, and raises to this. */
-	readonly raise?: Raise;
-}
-
-export interface OperandRule {
-	/** `files`: read; `pattern-files`: a pattern first (unless an option gives it), then files; `text`: not files. */
-	readonly kind: "files" | "pattern-files" | "text" | "none";
-	readonly max?: number;
-	/** What more operands than `max` mean (uniq's second operand is its output file). */
-	readonly beyondMax?: Raise;
-	readonly patternFrom?: readonly string[];
-}
-
-export interface ReadOnlyCommand {
-	readonly options: readonly OptionSpec[];
-	readonly operands: OperandRule;
-	/** Options end at the first operand (bash builtins, POSIX-style tools); otherwise they may follow operands. */
-	readonly optionsFirst?: boolean;
-	/** `head -5`, `grep -3`: a dash and digits is an option. */
-	readonly numericOption?: boolean;
-	/**
-	 * Not getopt: a value-taking short option in a cluster takes the next word, and the cluster goes on
-	 * (`tree -Io x out` is `-I x -o out`).
-	 */
-	readonly clusterValuesFollow?: boolean;
-	/** `set +e`: options may also start with `+`. */
-	readonly plusOptions?: boolean;
-	/** A check of the whole parsed line (a sed script, date's operand). */
-	readonly check?: (parsed: ParsedLine, paths: PathCandidate[]) => Raise | null;
-	/** Subcommands, read after the options above (git's global options, then `log …`). */
-	readonly subcommands?: Readonly<Record<string, ReadOnlyCommand>>;
-	/** With `subcommands`: the command alone, with no subcommand, is read-only (`git` prints its help). */
-	readonly bare?: boolean;
-	/**
-	 * Set for a command that reads configuration from the directory it runs in, which can name programs for it to
-	 * run: after the shell changes directory it is not proven read (the reason says why).
-	 */
-	readonly configFromDirectory?: string;
-	/** Commands whose syntax is not options and operands (find's expression). */
-	readonly custom?: (args: readonly BashWord[]) => ReadVerdict;
-}
 
 /**
  * Option specs from their spellings: `-n= --lines=` (a value), `--color[=]` (an optional value, attached only),

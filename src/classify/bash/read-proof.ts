@@ -7,21 +7,12 @@
  * options from them. Anything not proven is at least `write`, with a reason that names the word.
  */
 import path from "node:path";
-import { maxTier, type Tier } from "../../policy/tier.ts";
+import { maxTier, type Tier } from "../../vocabulary/tier.ts";
 import { ownEntry } from "../own-entry.ts";
 import type { BashWord } from "./bash-word.ts";
 import { fromWord, type PathCandidate } from "./command-paths.ts";
-import { type OptionSpec, READ_ONLY_COMMANDS, type ReadOnlyCommand } from "./read-only-commands.ts";
-
-export type ReadVerdict =
-	| { readonly read: true; readonly paths: readonly PathCandidate[] }
-	| {
-			readonly read: false;
-			readonly tier: Tier;
-			readonly reason: string;
-			/** The paths it names as far as they could be told (for deny rules, which match generously). */
-			readonly paths: readonly PathCandidate[];
-	  };
+import { READ_ONLY_COMMANDS } from "./read-only-commands.ts";
+import type { OptionSpec, ParsedLine, Raise, ReadOnlyCommand, ReadVerdict } from "./read-only-spec.ts";
 
 /** Where the system's own programs live: `/usr/bin/ls` is ls, `/tmp/x/ls` and `./ls` are not. */
 const SYSTEM_BIN_DIRECTORIES: ReadonlySet<string> = new Set([
@@ -77,18 +68,6 @@ export function proveRead(input: ReadProofInput): ReadVerdict | undefined {
 
 function notRead(tier: Tier, reason: string, paths: readonly PathCandidate[]): ReadVerdict {
 	return { read: false, tier, reason, paths };
-}
-
-/** What parsing a command line against a spec found. */
-export interface ParsedLine {
-	/** Options by the name they matched, with their values (a flag has none). */
-	readonly options: readonly { readonly spec: OptionSpec; readonly values: readonly BashWord[] }[];
-	readonly operands: readonly BashWord[];
-}
-
-interface Raise {
-	readonly tier: Tier;
-	readonly reason: string;
 }
 
 function proveWith(spec: ReadOnlyCommand, name: string, args: readonly BashWord[]): ReadVerdict {

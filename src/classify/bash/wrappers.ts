@@ -4,7 +4,7 @@
  * network-egress) and has a tier of its own. Code that cannot be seen (`source f`, `python -c …`, `bash script`)
  * gives the wrapper the highest tier.
  */
-import type { Tier } from "../../policy/tier.ts";
+import type { Tier } from "../../vocabulary/tier.ts";
 import { ownEntry } from "../own-entry.ts";
 import { type BashWord, syntheticWord } from "./bash-word.ts";
 import { withoutGlobalOptions } from "./command-key.ts";
