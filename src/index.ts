@@ -14,6 +14,7 @@ import { permissionsViewFor } from "./commands/permissions-views.ts";
 import type { SessionGate } from "./gate/session-gate.ts";
 import { claimSession, gatedByAnother, releaseSession } from "./gate/session-owners.ts";
 import type { startSessionGate } from "./gate/start-session-gate.ts";
+import { errorMessage } from "./vocabulary/error-message.ts";
 
 /** This copy either gates the session, or leaves it to the copy that claimed it first. */
 type Role =
@@ -104,7 +105,7 @@ export default function piPermissionHub(pi: ExtensionAPI): void {
 }
 
 function unavailableGate(tool: string, error: unknown): string {
-	const message = error instanceof Error ? error.message : String(error);
+	const message = errorMessage(error);
 	return `Blocked by pi-permission-hub: the permission gate could not start, so this ${tool} call was blocked (fail closed): ${message}. Do not retry; tell the user.`;
 }
 

@@ -6,6 +6,7 @@ import type { ForwardRequest } from "../hub/protocol.ts";
 import type { ParentTarget } from "../hub/resolve-parent.ts";
 import type { SessionGrant } from "../policy/session-grant.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import {
 	buildForwardRequest,
 	type ForwardingIdentity,
@@ -49,9 +50,7 @@ export class ParentForwardingAuthorizer implements TerminalAuthorizer {
 			try {
 				await parked.park(request);
 			} catch (error) {
-				return unavailable(
-					`the ask could not be parked: ${error instanceof Error ? error.message : String(error)}`,
-				);
+				return unavailable(`the ask could not be parked: ${errorMessage(error)}`);
 			}
 			// Also hand it to the parent now, without waiting: a human there may answer it while it is parked.
 			const undelivered = await deliverRequest(target, request);

@@ -3,6 +3,7 @@ import type { ChainStep } from "../audit/audit-entry.ts";
 import { DEFAULT_LINK_TIMEOUT_MS } from "../policy/config-schema.ts";
 import { capSourceText } from "../provenance/decision-source.ts";
 import { lazySchema } from "../schema/lazy-schema.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import type { AuthorizerLink, AuthorizerRequest, LinkVerdict } from "./authorizer-link.ts";
 import { deepFreeze } from "./deep-freeze.ts";
 
@@ -112,7 +113,7 @@ function readVerdict(value: unknown): LinkCall {
 /** A link may throw anything, including a value whose conversion to text throws again. */
 function describeThrown(error: unknown): string {
 	try {
-		return error instanceof Error ? String(error.message) : String(error);
+		return errorMessage(error);
 	} catch {
 		return "the link threw a value that cannot be shown as text";
 	}

@@ -1,7 +1,8 @@
 import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fsErrorCode } from "../policy/fs-error-code.ts";
-import { CliError, errorMessage } from "./cli-error.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
+import { CliError } from "./cli-error.ts";
 
 /** Where the gate writes its audit log (see src/gate/session-gate.ts). */
 export function defaultAuditLog(agentDir: string): string {

@@ -44,7 +44,3 @@ export class CliError extends Error {
 export function usageError(message: string): CliError {
 	return new CliError("usage", message);
 }
-
-export function errorMessage(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}

@@ -2,7 +2,9 @@
  * Entry of the `pi-permission-hub` command (bin/pi-permission-hub.mjs loads the compiled dist/cli/main.js).
  * Every outcome ends in an exit code: 0 done, 1 usage / invalid / no match / refused, 2 input or output failed.
  */
-import { CliError, type ExitCode, errorMessage, exitCodeOf } from "./cli-error.ts";
+
+import { errorMessage } from "../vocabulary/error-message.ts";
+import { CliError, type ExitCode, exitCodeOf } from "./cli-error.ts";
 import { type CliIo, processIo } from "./cli-io.ts";
 import type { CommandResult, OutputFormat } from "./command-spec.ts";
 import { COMMANDS } from "./commands.ts";

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { hubRoot } from "../hub/inbox-layout.ts";
 import { ParkedStore } from "../hub/parked-store.ts";
 import { checkPrivateDir, UnsafeDirectoryError } from "../hub/private-dir.ts";
-import { CliError, errorMessage } from "./cli-error.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
+import { CliError } from "./cli-error.ts";
 
 export function parkedDir(agentDir: string): string {
 	return join(hubRoot(agentDir), "parked");

@@ -1,5 +1,6 @@
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
-import { type CliError, errorMessage, usageError } from "./cli-error.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
+import { type CliError, usageError } from "./cli-error.ts";
 import type { CommandSpec, OutputFormat } from "./command-spec.ts";
 import { GLOBAL_OPTIONS } from "./global-options.ts";
 import { OptionValues } from "./option-values.ts";

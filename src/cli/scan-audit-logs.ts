@@ -1,7 +1,8 @@
 import type { AuditEntry } from "../audit/audit-entry.ts";
 import { type AuditReadStats, readAuditLog } from "../audit/read-audit-log.ts";
 import { fsErrorCode } from "../policy/fs-error-code.ts";
-import { CliError, errorMessage } from "./cli-error.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
+import { CliError } from "./cli-error.ts";
 
 export interface LogFileReport {
 	readonly path: string;

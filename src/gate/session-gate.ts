@@ -35,6 +35,7 @@ import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { createPolicyStore, type PolicyStore } from "../policy/policy-store.ts";
 import { refreshSchemaCopies } from "../policy/schema-copy.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import { gateErrorReason } from "./block-reason.ts";
 import { BlockedCalls } from "./blocked-calls.ts";
 import { decideForwarded } from "./decide-forwarded.ts";
@@ -485,7 +486,7 @@ function someoneDecided(source: DecisionSource): boolean {
 }
 
 function gateError(tool: string, error: unknown): GateOutcome {
-	const message = error instanceof Error ? error.message : String(error);
+	const message = errorMessage(error);
 	return {
 		outcome: "deny",
 		mode: "deny",

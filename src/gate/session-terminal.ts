@@ -10,6 +10,7 @@ import { selectDialog } from "../authority/select-dialog.ts";
 import type { TerminalAuthorizer } from "../authority/terminal-authorizer.ts";
 import type { TuiKit } from "../authority/tui-dialog.ts";
 import type { ParkedStore } from "../hub/parked-store.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import type { SessionHub } from "./session-hub.ts";
 
 export interface TerminalChoiceDeps {
@@ -55,7 +56,7 @@ function parker(parked: ParkedStore, identity: ForwardingIdentity): Parker {
 		try {
 			await parked.park(request);
 		} catch (error) {
-			const reason = `the ask could not be parked: ${error instanceof Error ? error.message : String(error)}`;
+			const reason = `the ask could not be parked: ${errorMessage(error)}`;
 			return { outcome: "deny", source: { kind: "unavailable", reason } };
 		}
 		return {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { lazySchema } from "../schema/lazy-schema.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import type { InboxLayout } from "./inbox-layout.ts";
 import { processAlive } from "./liveness.ts";
 import { checkPrivateDir } from "./private-dir.ts";
@@ -43,7 +44,7 @@ export function announceToParent(layout: InboxLayout, child: ChildAnnouncement):
 		writeFileAtomic.sync(fileFor(layout, child.sessionId), JSON.stringify(child), { mode: 0o600 });
 		return null;
 	} catch (error) {
-		return error instanceof Error ? error.message : String(error);
+		return errorMessage(error);
 	}
 }
 

@@ -1,4 +1,5 @@
 import writeFileAtomic from "write-file-atomic";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import { inboxLayoutAt, requestFile } from "./inbox-layout.ts";
 import { checkPrivateDir } from "./private-dir.ts";
 import type { ForwardRequest } from "./protocol.ts";
@@ -16,6 +17,6 @@ export async function deliverRequest(target: ParentTarget, request: ForwardReque
 		await writeFileAtomic(requestFile(layout, request.id), JSON.stringify(request), { mode: 0o600 });
 		return null;
 	} catch (error) {
-		return error instanceof Error ? error.message : String(error);
+		return errorMessage(error);
 	}
 }

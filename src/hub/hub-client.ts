@@ -2,6 +2,7 @@ import { existsSync, type FSWatcher, unlinkSync, watch } from "node:fs";
 import writeFileAtomic from "write-file-atomic";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { readDecisionSource } from "../provenance/read-decision-source.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import type { HubLog } from "./hub-log.ts";
 import { type InboxLayout, inboxLayoutAt, requestFile, responseFile } from "./inbox-layout.ts";
 import { LIVENESS_INTERVAL_MS, sameProcessAlive } from "./liveness.ts";
@@ -50,7 +51,7 @@ export async function forwardAsk(
 		checkPrivateDir(layout.requests);
 		checkPrivateDir(layout.responses);
 	} catch (error) {
-		return { kind: "unavailable", reason: `the parent's inbox cannot be used: ${message(error)}` };
+		return { kind: "unavailable", reason: `the parent's inbox cannot be used: ${errorMessage(error)}` };
 	}
 	return new Promise<ForwardOutcome>((resolve) => {
 		const waiter = new ResponseWaiter(layout, request, parent.check, options, resolve);
@@ -124,7 +125,10 @@ class ResponseWaiter {
 			});
 			this.watcher.on("error", () => this.fallbackToPolling());
 		} catch (error) {
-			this.options.log.write("client.watch_failed", { dir: this.layout.responses, error: message(error) });
+			this.options.log.write("client.watch_failed", {
+				dir: this.layout.responses,
+				error: errorMessage(error),
+			});
 			this.fallbackToPolling();
 		}
 		signal?.addEventListener("abort", this.onAbort, { once: true });
@@ -151,7 +155,7 @@ class ResponseWaiter {
 			(error: unknown) =>
 				this.finish({
 					kind: "unavailable",
-					reason: `could not write to the parent's inbox: ${message(error)}`,
+					reason: `could not write to the parent's inbox: ${errorMessage(error)}`,
 				}),
 		);
 	}
@@ -249,8 +253,4 @@ function removeQuietly(file: string): void {
 	} catch {
 		// Already gone: the other side cleaned up first.
 	}
-}
-
-function message(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
 }

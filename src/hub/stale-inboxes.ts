@@ -1,5 +1,6 @@
 import { lstat, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import { hubRoot, inboxLayoutAt } from "./inbox-layout.ts";
 import { sameProcessAlive } from "./liveness.ts";
 import { readServerInfo } from "./server-info.ts";
@@ -41,7 +42,7 @@ export async function removeStaleInboxes(
 			await rm(root, { recursive: true, force: true });
 			removed.push(root);
 		} catch (error) {
-			failed.push({ inbox: root, error: error instanceof Error ? error.message : String(error) });
+			failed.push({ inbox: root, error: errorMessage(error) });
 		}
 	}
 	return { removed, failed };

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { fsErrorCode } from "../policy/fs-error-code.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import type { FileView, TextRead } from "./file-view.ts";
 
 /** Settings, manifests and agent files are small; a larger file is refused rather than read whole. */
@@ -7,10 +8,6 @@ const MAX_TEXT_BYTES = 4 * 1024 * 1024;
 
 /** Errors that mean "nothing there" (a dangling link included); every other one means "there, but unreadable". */
 const ABSENT = new Set(["ENOENT", "ENOTDIR"]);
-
-function errorText(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
 
 /** The live file system. Only `readText` tells errors apart; the other questions read any error as "not there". */
 export const nodeFileView: FileView = {
@@ -25,7 +22,7 @@ export const nodeFileView: FileView = {
 		} catch (error) {
 			const code = fsErrorCode(error);
 			if (code !== undefined && ABSENT.has(code)) return { state: "missing" };
-			return { state: "unreadable", problem: `cannot be read: ${errorText(error)}`, tooLarge: false };
+			return { state: "unreadable", problem: `cannot be read: ${errorMessage(error)}`, tooLarge: false };
 		}
 	},
 	kind(path) {

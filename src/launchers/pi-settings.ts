@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { lazySchema } from "../schema/lazy-schema.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import type { FileView } from "./file-view.ts";
 
 const nonEmptyStrings = lazySchema(() =>
@@ -76,7 +77,7 @@ export function readPiSettings(file: string, files: FileView): PiSettings {
 	try {
 		value = JSON.parse(read.text.replace(/^\uFEFF/, ""));
 	} catch (error) {
-		const reason = error instanceof Error ? error.message : String(error);
+		const reason = errorMessage(error);
 		return { state: "invalid", file, problem: `is not valid JSON: ${reason}` };
 	}
 	if (typeof value !== "object" || value === null || Array.isArray(value)) {

@@ -4,6 +4,7 @@
  * numbers and unanswered policy can only make waiting shorter or answers stricter.
  */
 
+import { errorMessage } from "../vocabulary/error-message.ts";
 import { DEFAULT_GRANT_CEILING, TIERS } from "../vocabulary/tier.ts";
 import { compileWildcard } from "../vocabulary/wildcard-pattern.ts";
 import { allowAboveCeilingWarnings } from "./ceiling-warnings.ts";
@@ -94,7 +95,7 @@ class Merge {
 			try {
 				this.rules.push(compileRule(rule, origin, this.rules.length, this.homeDir));
 			} catch (error) {
-				const problem = `pattern cannot be compiled: ${error instanceof Error ? error.message : String(error)}`;
+				const problem = `pattern cannot be compiled: ${errorMessage(error)}`;
 				return configFileError(file.file, scope, [
 					{ jsonPath: formatJsonPath(["rules", index, "pattern"]), line: origin.line, problem },
 				]);

@@ -1,5 +1,6 @@
 import { lstatSync, readlinkSync, type Stats, statSync } from "node:fs";
 import { dirname } from "node:path";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import { fsErrorCode } from "./fs-error-code.ts";
 
 /**
@@ -14,7 +15,7 @@ export function brokenConfigPath(file: string): string | null {
 	try {
 		return nearestExisting(file);
 	} catch (error) {
-		return `cannot look at the path of ${file}: ${error instanceof Error ? error.message : String(error)}`;
+		return `cannot look at the path of ${file}: ${errorMessage(error)}`;
 	}
 }
 

@@ -6,6 +6,7 @@
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import { buildEffectivePolicy } from "./build-effective-policy.ts";
 import { brokenConfigPath } from "./config-absence.ts";
 import { configFileError } from "./config-error.ts";
@@ -67,7 +68,7 @@ export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
 				state: { status: "not-trusted", file: projectFile, scope: "project" },
 			};
 		} catch (error) {
-			const problem = `could not tell whether pi trusts this project: ${describe(error)}`;
+			const problem = `could not tell whether pi trusts this project: ${errorMessage(error)}`;
 			const unknown = configFileError(projectFile, "project", [{ jsonPath: "", line: null, problem }]);
 			return {
 				identity: `trust-unknown:${problem}`,
@@ -89,7 +90,7 @@ export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
 				last = { key, policy };
 				return policy;
 			} catch (error) {
-				const problem = `the policy could not be loaded: ${describe(error)}`;
+				const problem = `the policy could not be loaded: ${errorMessage(error)}`;
 				return failClosedPolicy(
 					context,
 					[
@@ -116,8 +117,4 @@ function fileIdentity(file: string): string {
 	}
 	// Not there: truly absent, or a broken path the loader reads and reports (its text changes with the problem).
 	return brokenConfigPath(file) ?? MISSING;
-}
-
-function describe(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
 }

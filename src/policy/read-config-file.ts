@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import { brokenConfigPath } from "./config-absence.ts";
 import { configFileError } from "./config-error.ts";
 import type { MissingConfig } from "./config-file-state.ts";
@@ -27,7 +28,7 @@ export function readConfigFile(
 		const code = fsErrorCode(error);
 		const broken = code === "ENOENT" || code === "ENOTDIR" ? brokenConfigPath(file) : undefined;
 		if (broken === null) return { status: "missing", file, scope };
-		const problem = `cannot read the file: ${broken ?? (error instanceof Error ? error.message : String(error))}`;
+		const problem = `cannot read the file: ${broken ?? errorMessage(error)}`;
 		return {
 			status: "invalid",
 			file,

@@ -2,7 +2,8 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import type { FileView } from "../../launchers/file-view.ts";
-import { CliError, errorMessage } from "../cli-error.ts";
+import { errorMessage } from "../../vocabulary/error-message.ts";
+import { CliError } from "../cli-error.ts";
 import type { Finding, SettingsChange } from "./finding.ts";
 
 /** The changes of the findings, one per file and key, in the order they were found. */
