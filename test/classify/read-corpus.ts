@@ -17,7 +17,7 @@ export const READ_CORPUS: readonly string[] = [
 	"find . -name '*.ts'",
 	"rg -n foo",
 	"sed -n '1,5p' f",
-	"jq .x f",
+	"jq .x data.json",
 	"tree",
 	"ls",
 	"ls -lh src",
@@ -404,6 +404,9 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"echo x > /dev/fd/../../../tmp/x",
 	],
 };
+
+/** The plain reads users named (the read corpus's first twelve). */
+export const NAMED_READS: readonly string[] = READ_CORPUS.slice(0, 12);
 
 export function attackCommands(): readonly { readonly attackClass: string; readonly command: string }[] {
 	return Object.entries(ATTACK_CORPUS).flatMap(([attackClass, commands]) =>

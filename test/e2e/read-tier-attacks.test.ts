@@ -6,6 +6,7 @@
 import { chmodSync, existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { NAMED_READS } from "../classify/read-corpus.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
 import { runPrint } from "../harness/print-run.ts";
@@ -199,20 +200,7 @@ describe("plain reads in real pi", () => {
 		expect((await git("init", "-q")).code).toBe(0);
 		expect((await git("add", "."))?.code).toBe(0);
 		expect((await git("commit", "-qm", "start")).code).toBe(0);
-		const reads = [
-			"ls -la",
-			"cat f",
-			"grep -rn x src",
-			"git status",
-			"git log --oneline -5",
-			"git diff",
-			"head -1 f | wc -l",
-			"find . -name '*.ts'",
-			"rg -n foo",
-			"sed -n '1,5p' f",
-			"jq .x data.json",
-			"tree",
-		];
+		const reads = NAMED_READS;
 		await writeScript(sb, scriptOf(reads.map(bash)));
 
 		const run = await runPrint({
