@@ -148,12 +148,14 @@ export const READ_CORPUS: readonly string[] = [
 	"find . -name '*.ts' -exec grep -l TODO {} +",
 	"echo ${x:1:2} ${a[1]} ${x:-d} ${x#p} ${!a[@]} ${x@Q} ${#a[@]}",
 	"cat <<'EOF'\n`not run`\nEOF",
+	"grep -rn TODO --include=*.ts --exclude-dir=node_* .",
 	'echo ${HOME#/root} ${x%.ts} "${f##*/}" "${x:-$(date)}" $((1 + 2))',
 ];
 
 /** The classes of disguise the read tier must see through, each with commands that must not be `read`. */
 export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 	"an option that writes a file": [
+		"sort --output=*.txt f",
 		"git branch --abbrev newbranch",
 		"git stash -u -- list",
 		"git stash -- list",
@@ -239,6 +241,8 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"rg -z --search-zip x",
 	],
 	"an expansion that could become an option": [
+		"grep -rn foo --include=$X .",
+		"grep -rn foo --inc=*.ts .",
 		"ls $x",
 		"ls ${x:--delete}",
 		"ls {-a,--x}",

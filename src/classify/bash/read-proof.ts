@@ -154,6 +154,19 @@ export function parseLine(
 			operands.push(word);
 			continue;
 		}
+		const globbed = !word.literal && GLOBBED_LONG_VALUE.exec(text);
+		if (globbed) {
+			// `--include=*.ts`: every word the glob can become starts `--include=`, so it is that option.
+			const optionName = globbed[1] ?? "";
+			const option = findOption(spec, optionName);
+			if (option === undefined) return { failure: unknownLong(spec, name, optionName, raises) };
+			if (option.raise !== undefined) raises.push(option.raise);
+			if (option.value === undefined && option.values !== 1)
+				return { failure: `${optionName} of ${name} takes no value` };
+			const next = takeValues(option, { ...word, text: text.slice(optionName.length + 1) }, i);
+			if (typeof next === "string") return { failure: next };
+			continue;
+		}
 		if (!word.literal && !word.cannotBecomeOption) {
 			return { failure: `\`${text}\` is expanded at run time and could become an option of ${name}` };
 		}
@@ -220,6 +233,9 @@ export function parseLine(
 	}
 	return { options, operands };
 }
+
+/** `--name=` then a value whose only expansions are globs and braces (no variable, substitution or quote). */
+const GLOBBED_LONG_VALUE = /^(--[A-Za-z0-9][A-Za-z0-9-]*)=[^$`'"\\]*[*?[{][^$`'"\\]*$/;
 
 function findOption(spec: ReadOnlyCommand, name: string): OptionSpec | undefined {
 	return spec.options.find((candidate) => candidate.names.includes(name));
