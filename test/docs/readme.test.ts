@@ -159,6 +159,9 @@ describe("the README's first policy", () => {
 // ---------------------------------------------------------------------------------------------------------------
 // The shell blocks, run as written
 
+/** How pi exits when it starts without a model (see the retry in the tarball walk-through). */
+const NO_MODELS = "No models available.";
+
 /** A HOME of its own, pi and its scripted model set up the way a user's would be; `pi` on PATH is real pi. */
 interface NewcomerWorld {
 	readonly sb: Sandbox;
@@ -249,10 +252,14 @@ describe("the README's shell blocks, run as written", () => {
 		const world = await newcomerWorld();
 		worlds.push(world.sb);
 		const step = async (block: CodeBlock, what: string): Promise<CommandResult> => {
-			const result = await world.run(
-				block,
-				`${path.join(world.sb.home, "pi-packages", "node_modules", ".bin")}:`,
-			);
+			const run = () =>
+				world.run(block, `${path.join(world.sb.home, "pi-packages", "node_modules", ".bin")}:`);
+			let result = await run();
+			// pi 1.x, given its model by an extension in settings.json, now and then starts without it and exits
+			// at once (about 1 start in 12 here, the gate not loaded at all). Nothing has run then; start again.
+			for (let retry = 0; retry < 2 && result.code !== 0 && result.stderr.includes(NO_MODELS); retry++) {
+				result = await run();
+			}
 			expect(result.code, describeResult(what, result)).toBe(0);
 			return result;
 		};
