@@ -29,7 +29,6 @@ const HOME_STARTUP_FILES = [
 	".ssh/config",
 	".ssh/rc",
 	".ssh/authorized_keys",
-	".pi",
 ];
 
 export interface GuardedLocations {
@@ -37,12 +36,16 @@ export interface GuardedLocations {
 	readonly homeDir: string;
 }
 
+/** `candidate` is `parent` or below it (both absolute and normalised; `/` holds everything). */
 function within(parent: string, candidate: string): boolean {
-	return candidate === parent || candidate.startsWith(`${parent}/`);
+	return candidate === parent || candidate.startsWith(parent === "/" ? "/" : `${parent}/`);
 }
 
 /** The guarded locations as absolute paths, built once per agent dir and home (every call checks them). */
 interface GuardedPaths {
+	/** The agent dir and home normalised: `HOME=/home/u/` must guard `/home/u/.bashrc` all the same. */
+	readonly agentDir: string;
+	readonly homeDir: string;
 	readonly inbox: string;
 	readonly startupFiles: readonly string[];
 }
@@ -53,9 +56,13 @@ function guardedPaths(where: GuardedLocations): GuardedPaths {
 	const key = `${where.agentDir}\0${where.homeDir}`;
 	let paths = guardedPathsCache.get(key);
 	if (paths === undefined) {
+		const agentDir = path.resolve(where.agentDir);
+		const homeDir = path.resolve(where.homeDir);
 		paths = {
-			inbox: path.join(where.agentDir, "pi-permission-hub", "inbox"),
-			startupFiles: HOME_STARTUP_FILES.map((file) => path.join(where.homeDir, file)),
+			agentDir,
+			homeDir,
+			inbox: path.join(agentDir, "pi-permission-hub", "inbox"),
+			startupFiles: HOME_STARTUP_FILES.map((file) => path.join(homeDir, file)),
 		};
 		if (guardedPathsCache.size > 16) guardedPathsCache.clear();
 		guardedPathsCache.set(key, paths);
@@ -69,7 +76,8 @@ function guardOfPath(
 	access: PathTouch["access"],
 	where: GuardedLocations,
 ): PathGuard | null {
-	const { inbox, startupFiles } = guardedPaths(where);
+	const locations = guardedPaths(where);
+	const { inbox, startupFiles, agentDir, homeDir } = locations;
 	if (within(inbox, candidate)) {
 		return {
 			kind: "refuse",
@@ -77,15 +85,14 @@ function guardOfPath(
 		};
 	}
 	if (access !== "write") return null;
-	if (within(where.agentDir, candidate)) {
+	if (within(agentDir, candidate)) {
 		return {
 			kind: "human",
 			reason: `writes ${candidate} in pi's agent dir (the gate's config, audit log and inbox; pi's settings and extensions)`,
 		};
 	}
 	const segments = candidate.split("/");
-	const pi = segments.indexOf(".pi");
-	if (pi >= 0 && pi < segments.length) {
+	if (segments.includes(".pi")) {
 		return {
 			kind: "human",
 			reason: `writes ${candidate} in a project's .pi/ (its pi settings, extensions and permission policy)`,
@@ -96,7 +103,7 @@ function guardOfPath(
 	if (segments.includes(".git")) {
 		return { kind: "human", reason: `writes ${candidate}: git runs what the config and hooks in .git name` };
 	}
-	for (const file of within(where.homeDir, candidate) ? startupFiles : []) {
+	for (const file of within(homeDir, candidate) ? startupFiles : []) {
 		if (within(file, candidate)) {
 			return {
 				kind: "human",
@@ -104,7 +111,7 @@ function guardOfPath(
 			};
 		}
 	}
-	return guardOfDirectoryTarget(candidate, where);
+	return guardOfDirectoryTarget(candidate, locations);
 }
 
 /**
@@ -112,7 +119,7 @@ function guardOfPath(
  * over a project's `.git/`), though no guarded name appears in the command: the home directory and the
  * directories above the agent dir, and any existing directory holding a `.git` or `.pi`.
  */
-function guardOfDirectoryTarget(candidate: string, where: GuardedLocations): PathGuard | null {
+function guardOfDirectoryTarget(candidate: string, where: GuardedPaths): PathGuard | null {
 	if (within(candidate, where.homeDir) || within(candidate, where.agentDir)) {
 		return {
 			kind: "human",

@@ -104,9 +104,13 @@ const REDACTIONS: readonly Redaction[] = [
 /** Code that runs (`$(…)`, backquotes, `<(…)`): a human must see it, whatever it is assigned to. */
 const RUNS_CODE = /\$\(|`|[<>]\(/;
 
-/** `NAME=value` with the value hidden, unless the value is code: secrets are redacted, never commands. */
+/**
+ * `NAME=value` with the value hidden, unless the value is code: secrets are redacted, never commands. Inside
+ * single quotes nothing runs, so `'a$(b'` is a secret like any other.
+ */
 function redactValue(match: string, prefix: string): string {
-	return RUNS_CODE.test(match.slice(prefix.length)) ? match : `${prefix}${REDACTED}`;
+	const outsideSingleQuotes = match.slice(prefix.length).replace(/'[^']*'?/g, "");
+	return RUNS_CODE.test(outsideSingleQuotes) ? match : `${prefix}${REDACTED}`;
 }
 
 /** Matches wherever some redaction could: text without a match needs no redaction at all. */

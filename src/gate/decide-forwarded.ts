@@ -27,7 +27,7 @@ export interface ForwardedDecision {
 }
 
 /**
- * A parent deciding an ask one of its children forwarded (PRODUCT.md §3). The child asked because its own,
+ * A parent deciding an ask one of its children forwarded (adr/0006). The child asked because its own,
  * possibly stricter, policy said so, so this session's allow rules and tier defaults do not approve it; only
  * its deny rules and agent-rule denies, its whole-tree grants, a parked approval for this exact action, its
  * authorizer chain, and then its terminal authorizer (its human, or its own parent when it is a relay).

@@ -12,7 +12,7 @@ import type { GateOutcome } from "./gate-outcome.ts";
 import { runChainFor } from "./run-chain-for.ts";
 
 /**
- * PRODUCT.md §2 for one model-issued call: classify, policy, authorizer chain, terminal authorizer. A call that
+ * The decision (adr/0002) for one model-issued call: classify, policy, authorizer chain, terminal authorizer. A call that
  * delegates to subagents which would run without the gate asks in any case (adr/0011).
  */
 export async function decideToolCall(

@@ -1,5 +1,5 @@
 /**
- * The policy step of the decision (PRODUCT.md §2 step 2), in precedence order:
+ * The policy step of the decision (adr/0002, step 2), in precedence order:
  *   1. a config error, or an agent-rule deny for the origin        → deny
  *   2. a deny rule on any surface of any part, a path the gate refuses (its inbox), or a tier set to deny → deny
  *   3. a parked approval for exactly this action hash               → auto

@@ -1,4 +1,7 @@
-/** What a thrown value says, for a message to a person: `catch` hands over `unknown`, not always an Error. */
+/**
+ * What a thrown value says, for a message to a person: `catch` hands over `unknown`, not always an Error, and an
+ * Error's `message` can be anything a library put there.
+ */
 export function errorMessage(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
+	return error instanceof Error ? String(error.message) : String(error);
 }

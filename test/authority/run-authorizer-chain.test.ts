@@ -154,6 +154,7 @@ describe("runAuthorizerChain: links that fail decide nothing", () => {
 		],
 		["a null-prototype object", Object.create(null)],
 		["a symbol", Symbol("s")],
+		["an Error whose message is not a string", Object.assign(new Error(), { message: 42 })],
 	])("a link that throws %s is an `error` step, not a crash", async (_name, thrown) => {
 		const outcome = await chainOf({
 			bad: () => {

@@ -162,3 +162,18 @@ describe("the policy: only a human may allow a guarded write", () => {
 		expect([decision.mode, decision.basis.kind]).toEqual(["deny", "guard"]);
 	});
 });
+
+describe("the guarded locations as the environment spells them", () => {
+	it("a home with a trailing slash, or /, still guards its start-up files", () => {
+		const withSlash = classifyAction(
+			{ tool: "bash", input: { command: "echo x >> ~/.bashrc" }, cwd: project },
+			depsFor(bash, { homeDir: `${home}/`, agentDir: `${agentDir}/` }),
+		);
+		expect([withSlash.tier, guardOf(withSlash)]).toEqual(["privileged", "human"]);
+		const rootHome = classifyAction(
+			{ tool: "bash", input: { command: "echo x >> /.profile" }, cwd: project },
+			depsFor(bash, { homeDir: "/", agentDir }),
+		);
+		expect([rootHome.tier, guardOf(rootHome)]).toEqual(["privileged", "human"]);
+	});
+});

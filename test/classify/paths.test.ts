@@ -146,6 +146,10 @@ describe("paths of bash commands", () => {
 		["sed -i s/a/b/ f g", ["write f", "write g"]],
 		["sed -e s/a/b/ -e s/c/d/ f", ["read f"]],
 		["sed s/a/b/ f", ["read f"]],
+		// `r FILE` reads FILE, so read rules see it.
+		["sed 'r secret.txt' f", ["read f", "read secret.txt"]],
+		// A failed proof still names what it found: the directory sort -T writes into.
+		["sort -T tmpdir f", ["read f", "write tmpdir"]],
 		["dd if=in.img of=out.img bs=1M", ["read in.img", "write out.img"]],
 		["shred -n 3 -u f", ["write f"]],
 		["sort -o out in", ["write out", "read in"]],

@@ -11,6 +11,7 @@ import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
 import { runPrint } from "../harness/print-run.ts";
 import { runCommand } from "../harness/run-command.ts";
+import type { Sandbox } from "../harness/sandbox.ts";
 import {
 	auditEntries,
 	bash,
@@ -23,6 +24,15 @@ import {
 } from "./gate-support.ts";
 
 afterEach(cleanupSandboxes);
+
+/** git in the sandbox, with an identity for commits. */
+function gitIn(sb: Sandbox, cwd: string, ...args: string[]) {
+	return runCommand("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+		cwd,
+		env: sb.env(),
+		timeoutMs: 20_000,
+	});
+}
 
 let listener: Server | undefined;
 afterEach(async () => {
@@ -117,12 +127,7 @@ describe("disguises found by an adversarial review, in real pi", () => {
 		await sb.writeWorkFile("notes.txt", "first line\n");
 		await sb.writeWorkFile("list", "untracked, and stash -u would take it\n");
 		await sb.writeWorkFile("rc.sh", "touch pwned-rcfile\n");
-		const git = (cwd: string, ...args: string[]) =>
-			runCommand("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
-				cwd,
-				env: sb.env(),
-				timeoutMs: 20_000,
-			});
+		const git = (cwd: string, ...args: string[]) => gitIn(sb, cwd, ...args);
 		expect((await git(sb.workDir, "init", "-q")).code).toBe(0);
 		expect((await git(sb.workDir, "add", "victim.txt", "notes.txt")).code).toBe(0);
 		expect((await git(sb.workDir, "commit", "-qm", "start")).code).toBe(0);
@@ -191,12 +196,7 @@ describe("plain reads in real pi", () => {
 		await sb.writeWorkFile("f", "one\ntwo\n");
 		await sb.writeWorkFile("src/a.ts", "export const x = 1;\n");
 		await sb.writeWorkFile("data.json", '{ "x": 42 }\n');
-		const git = (...args: string[]) =>
-			runCommand("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
-				cwd: sb.workDir,
-				env: sb.env(),
-				timeoutMs: 20_000,
-			});
+		const git = (...args: string[]) => gitIn(sb, sb.workDir, ...args);
 		expect((await git("init", "-q")).code).toBe(0);
 		expect((await git("add", "."))?.code).toBe(0);
 		expect((await git("commit", "-qm", "start")).code).toBe(0);

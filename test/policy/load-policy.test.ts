@@ -29,6 +29,13 @@ function world() {
 	return { home, agentDir, cwd, userFile: userConfigPath(agentDir), projectFile: projectConfigPath(cwd) };
 }
 
+type World = ReturnType<typeof world>;
+
+/** The policy for a world, as a session in its project would load it. */
+function loadIn(w: World, projectTrusted: boolean) {
+	return loadPolicy({ agentDir: w.agentDir, cwd: w.cwd, homeDir: w.home, projectTrusted });
+}
+
 const DENY_CURL = `{ "rules": [ { "surface": "command", "pattern": "curl *", "action": "deny", "reason": "no egress" } ] }`;
 
 describe("config paths", () => {
@@ -45,7 +52,7 @@ describe("config paths", () => {
 describe("loading policy files", () => {
 	it("missing files are no files: built-in defaults, no errors", () => {
 		const w = world();
-		const policy = loadPolicy({ agentDir: w.agentDir, cwd: w.cwd, homeDir: w.home, projectTrusted: true });
+		const policy = loadIn(w, true);
 		expect(policy.configErrors).toEqual([]);
 		expect(policy.rules).toEqual([]);
 		expect(policy.sources.map((s) => s.state)).toEqual(["missing", "missing"]);
@@ -72,7 +79,7 @@ describe("loading policy files", () => {
 		expect(policy.rules).toEqual([]);
 		expect(policy.sources[1]?.state).toBe("not-trusted");
 		expect(reads).not.toContain(w.projectFile);
-		const trusted = loadPolicy({ agentDir: w.agentDir, cwd: w.cwd, homeDir: w.home, projectTrusted: true });
+		const trusted = loadIn(w, true);
 		expect(trusted.rules.map((r) => r.ref.origin)).toEqual([
 			{ file: w.projectFile, jsonPath: "rules[0]", line: 1 },
 		]);
@@ -84,7 +91,7 @@ describe("loading policy files", () => {
 			w.userFile,
 			`{\n  // allow everything\n  "rules": [ { "surface": "tool", "pattern": "*", "action": "alow" } ]\n}\n`,
 		);
-		const policy = loadPolicy({ agentDir: w.agentDir, cwd: w.cwd, homeDir: w.home, projectTrusted: false });
+		const policy = loadIn(w, false);
 		for (const tier of TIERS) expect(policy.tiers[tier].mode).toBe("deny");
 		const [error] = policy.configErrors;
 		expect(error?.file).toBe(w.userFile);
@@ -108,23 +115,18 @@ describe("loading policy files", () => {
 		const w = world();
 		writeFile(w.userFile, DENY_CURL);
 		writeFile(w.projectFile, `{ "rules": [ ] , "grantCeiling": { "tier": "privileged", "reason": "x" } }`);
-		const trusted = loadPolicy({ agentDir: w.agentDir, cwd: w.cwd, homeDir: w.home, projectTrusted: true });
+		const trusted = loadIn(w, true);
 		expect(trusted.configErrors[0]?.file).toBe(w.projectFile);
 		expect(trusted.configErrors[0]?.jsonPath).toBe("grantCeiling");
 		expect(trusted.tiers.read.mode).toBe("deny");
-		const untrusted = loadPolicy({
-			agentDir: w.agentDir,
-			cwd: w.cwd,
-			homeDir: w.home,
-			projectTrusted: false,
-		});
+		const untrusted = loadIn(w, false);
 		expect(untrusted.configErrors).toEqual([]);
 	});
 
 	it("an unreadable file (a directory in its place) fails closed", () => {
 		const w = world();
 		mkdirSync(w.userFile, { recursive: true });
-		const policy = loadPolicy({ agentDir: w.agentDir, cwd: w.cwd, homeDir: w.home, projectTrusted: false });
+		const policy = loadIn(w, false);
 		expect(policy.configErrors[0]?.problem).toMatch(/^cannot read the file: EISDIR/);
 		expect(policy.configErrors[0]?.line).toBeNull();
 		expect(policy.tiers.read.mode).toBe("deny");
@@ -134,7 +136,7 @@ describe("loading policy files", () => {
 		const w = world();
 		mkdirSync(dirname(w.userFile), { recursive: true });
 		symlinkSync(join(w.home, "dotfiles", "pi-permission-hub.json"), w.userFile);
-		const policy = loadPolicy({ agentDir: w.agentDir, cwd: w.cwd, homeDir: w.home, projectTrusted: false });
+		const policy = loadIn(w, false);
 		expect(policy.configErrors[0]?.problem).toBe(
 			`cannot read the file: ${w.userFile} is a symbolic link to ${join(w.home, "dotfiles", "pi-permission-hub.json")}, which does not exist`,
 		);
@@ -144,7 +146,7 @@ describe("loading policy files", () => {
 	it("a file, or a dangling link, where the pi-permission-hub directory should be fails closed", () => {
 		const w = world();
 		writeFile(dirname(w.userFile), "not a directory");
-		const policy = loadPolicy({ agentDir: w.agentDir, cwd: w.cwd, homeDir: w.home, projectTrusted: false });
+		const policy = loadIn(w, false);
 		expect(policy.configErrors[0]?.problem).toBe(
 			`cannot read the file: ${dirname(w.userFile)} is not a directory, but the config ${w.userFile} should be inside it`,
 		);
@@ -160,16 +162,11 @@ describe("loading policy files", () => {
 	it("a trusted project whose .pi is a file fails closed; a project without .pi has no config", () => {
 		const w = world();
 		writeFile(join(w.cwd, ".pi"), "");
-		const policy = loadPolicy({ agentDir: w.agentDir, cwd: w.cwd, homeDir: w.home, projectTrusted: true });
+		const policy = loadIn(w, true);
 		expect(policy.configErrors.map((error) => error.scope)).toEqual(["project"]);
 		expect(policy.tiers.read.mode).toBe("deny");
 		const plain = world();
-		const none = loadPolicy({
-			agentDir: plain.agentDir,
-			cwd: plain.cwd,
-			homeDir: plain.home,
-			projectTrusted: true,
-		});
+		const none = loadIn(plain, true);
 		expect(none.configErrors).toEqual([]);
 	});
 });

@@ -216,7 +216,8 @@ function walkStatement(state: WalkState, node: SyntaxNode, context: Context): vo
 		}
 		case "c_style_for_statement":
 			if (readsVariablesInArithmetic(node, true)) other(state, context, ARITHMETIC_ON_VARIABLES);
-			if (hidesCode(node, context.source)) other(state, context, HIDDEN_CODE);
+			// The header only: the body's own substitutions are parsed, and checked where they stand.
+			if (hidesCode(node, context.source, loopBody(node)?.start)) other(state, context, HIDDEN_CODE);
 			walkSequence(state, node, context);
 			return;
 		case "comment":
@@ -315,9 +316,15 @@ function hereDocumentHidesCode(heredoc: SyntaxNode, source: string): boolean {
  * `"${x:-'…'}"` (single quotes do not quote there), arithmetic (`(( '$(cmd)' ))` is double-quote context). The
  * node hides code when its text holds backquotes, or more `$(`/`$[` than the substitutions parsed out of it.
  */
-function hidesCode(node: SyntaxNode, source: string): boolean {
-	const text = source.slice(node.start, node.end);
-	return text.includes("`") || substitutionsWritten(text) !== substitutionsParsed([node], source);
+function hidesCode(node: SyntaxNode, source: string, end = node.end): boolean {
+	const text = source.slice(node.start, end);
+	if (text.includes("`")) return true;
+	const written = substitutionsWritten(text);
+	return written > 0 && written !== substitutionsParsed([node], source, end);
+}
+
+function loopBody(node: SyntaxNode): SyntaxNode | undefined {
+	return node.children.find((child) => child.type === "do_group" || child.type === "compound_statement");
 }
 
 /** `$(`, `$((` and `$[` openers in the text, less those escaped by a backslash. */
@@ -325,12 +332,18 @@ function substitutionsWritten(text: string): number {
 	return [...text.matchAll(/(\\*)\$[([]/g)].filter((match) => (match[1]?.length ?? 0) % 2 === 0).length;
 }
 
-function substitutionsParsed(nodes: readonly SyntaxNode[], source: string): number {
+/** Substitutions parsed out of the nodes, those that start before `end` only. */
+function substitutionsParsed(
+	nodes: readonly SyntaxNode[],
+	source: string,
+	end = Number.POSITIVE_INFINITY,
+): number {
 	let parsed = 0;
 	const stack = [...nodes];
 	while (stack.length > 0) {
 		const node = stack.pop();
 		if (node === undefined) break;
+		if (node.start >= end) continue;
 		const opener = source.slice(node.start, node.start + 2);
 		if (
 			(node.type === "command_substitution" || node.type === "arithmetic_expansion") &&
@@ -706,11 +719,6 @@ function expand(
 			remote: context.remote || inner.remote === true,
 		};
 		if (inner.kind === "shell") {
-			if (runtimeOperands)
-				other(state, context, {
-					tier: HIGHEST,
-					reason: `xargs appends words to the code ${inner.via} runs, at run time`,
-				});
 			walkShellCode(state, inner.code, innerContext, inner.via);
 			continue;
 		}

@@ -199,8 +199,13 @@ function commandCandidates(
 	proof: ReadVerdict | undefined,
 ): PathCandidate[] {
 	if (finding.computedName || finding.self !== undefined) return [...finding.extraPaths];
-	// A proven read names its files itself; otherwise the path table, which also knows the writing options.
+	// A proven read names its files itself; otherwise the path table, which also knows the writing options, and
+	// whatever the failed proof could tell (`sort -T /etc/x`: the directory it writes into).
 	const candidates = proof?.read === true ? [...proof.paths] : commandPathCandidates(finding.unit.name, args);
+	if (proof !== undefined && !proof.read) {
+		const known = new Set(candidates.map((candidate) => candidate.typed));
+		candidates.push(...proof.paths.filter((candidate) => !known.has(candidate.typed)));
+	}
 	if (finding.runtimeOperands) {
 		// Files that arrive on stdin are unknown; only a command that writes its operands makes that matter.
 		const withRuntime = commandPathCandidates(finding.unit.name, [...args, RUNTIME_OPERAND]);

@@ -950,7 +950,7 @@ const sed: ReadOnlyCommand = {
 		raising("privileged", "sed -f runs a sed program from a file, which cannot be seen", "-f= --file="),
 	],
 	operands: { kind: "pattern-files", patternFrom: ["-e", "--expression", "-f", "--file"] },
-	check: (parsed) => {
+	check: (parsed, paths) => {
 		const fromOptions = parsed.options.filter((o) => o.spec.names.includes("-e")).flatMap((o) => o.values);
 		const scripts = fromOptions.length > 0 ? fromOptions : parsed.operands.slice(0, 1);
 		if (scripts.length === 0) return { tier: "write", reason: "sed without a program" };
@@ -958,6 +958,8 @@ const sed: ReadOnlyCommand = {
 			if (!script.literal) return { tier: "write", reason: "the sed program is computed at run time" };
 			const verdict = analyzeSedScript(script.text);
 			if (!verdict.ok) return { tier: verdict.writes ? "write" : "privileged", reason: verdict.reason };
+			// `r FILE` reads FILE: a path like any operand, for read rules (`~/.ssh/**` deny).
+			for (const file of verdict.reads) paths.push({ access: "read", typed: file, value: file });
 		}
 		return null;
 	},
@@ -1639,7 +1641,6 @@ const VERSION_TOOLS: Readonly<Record<string, readonly string[]>> = {
 	tsc: ["-v"],
 	curl: ["-V"],
 	wget: ["-V"],
-	rg: ["-V"],
 	fd: ["-V"],
 };
 

@@ -266,9 +266,9 @@ function checkValues(
 		if (option.check !== undefined) {
 			if (!value.literal) return `the value of ${option.names[0]} of ${name} is computed at run time`;
 			const problem = option.check(value.text);
-			if (problem !== null) {
-				if (problem.tier !== "read") raises.push(problem);
-				return problem.tier === "read" ? null : problem.reason;
+			if (problem !== null && problem.tier !== "read") {
+				raises.push(problem);
+				return problem.reason;
 			}
 		}
 	}
