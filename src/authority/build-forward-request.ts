@@ -1,7 +1,7 @@
 import { type ForwardRequest, PROTOCOL } from "../hub/protocol.ts";
 import { newRequestId } from "../hub/request-id.ts";
 import type { Origin } from "../origin/origin.ts";
-import type { Ask } from "./terminal-authorizer.ts";
+import type { AskCommon } from "./terminal-authorizer.ts";
 
 /** Who this session is in the tree, for the requests it sends up. */
 export interface ForwardingIdentity {
@@ -11,7 +11,7 @@ export interface ForwardingIdentity {
 }
 
 /** A request for one of this session's own asks. */
-export function buildForwardRequest(ask: Ask, identity: ForwardingIdentity): ForwardRequest {
+export function buildForwardRequest(ask: AskCommon, identity: ForwardingIdentity): ForwardRequest {
 	const now = Date.now();
 	const { action } = ask;
 	const lifetime = ask.unanswered === "defer" ? ask.deferExpiryMs : ask.timeoutMs;

@@ -28,7 +28,8 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 		if (ask.unanswered === "deny") {
 			return unavailable("the unanswered policy is deny: asks are refused without a dialog");
 		}
-		const already = ask.settledElsewhere?.();
+		const settledElsewhere = ask.kind === "forwarded" ? ask.settledElsewhere : () => null;
+		const already = settledElsewhere();
 		if (already) return already;
 		let settle: ((decision: TerminalDecision) => void) | null = null;
 		const settledWhileQueued = new Promise<TerminalDecision>((resolve) => {
@@ -41,7 +42,7 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 			id: randomUUID(),
 			label: `${ask.action.tool}: ${ask.action.preview.slice(0, 120)} — ${originLabel(ask.origin)} (${ask.action.tier})`,
 			recheck: () => {
-				const decision = ask.settledElsewhere?.();
+				const decision = settledElsewhere();
 				if (decision && settle) {
 					settle(decision);
 					withdraw.abort();
@@ -52,19 +53,21 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 		const shown = this.queue.run(item, async (position): Promise<TerminalDecision | null> => {
 			// Settled or cancelled while it waited its turn: the question no longer stands, so it is never shown.
 			if (early) return null;
-			const settled = ask.settledElsewhere?.();
+			const settled = settledElsewhere();
 			if (settled) return settled;
 			if (ask.signal?.aborted) return this.toDecision(ask, { kind: "withdrawn" });
 			const prompt = buildAskPrompt(ask, {
-				forwarded: ask.relayed !== undefined,
+				forwarded: ask.kind === "forwarded",
 				position: position(),
-				...(ask.reoffered && ask.relayed
-					? { parked: { createdAt: ask.relayed.createdAt, now: Date.now() } }
+				...(ask.kind === "forwarded" && ask.reoffered
+					? { parked: { createdAt: ask.request.createdAt, now: Date.now() } }
 					: {}),
 			});
 			const result = await this.presenter.present(prompt, { timeoutMs: ask.timeoutMs, signal });
 			const decision = await this.toDecision(ask, result);
-			if (decision.outcome === "allow" && decision.grants.length > 0) ask.keepGrants?.(decision.grants);
+			if (ask.kind === "forwarded" && decision.outcome === "allow" && decision.grants.length > 0) {
+				ask.keepGrants(decision.grants);
+			}
 			return decision;
 		});
 		const first = await Promise.race([shown, settledWhileQueued.then((d) => ({ early: d }))]);
@@ -77,7 +80,7 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 	}
 
 	private async toDecision(ask: Ask, result: DialogResult): Promise<TerminalDecision> {
-		if (ask.reoffered && this.park) {
+		if (ask.kind === "forwarded" && ask.reoffered && this.park) {
 			// Parked earlier: only an explicit answer settles it; anything else leaves it parked as it was.
 			if (result.kind === "dismissed") ask.reoffered.stopReview();
 			if (result.kind !== "answer" || result.answer.kind === "later") return this.park(ask);

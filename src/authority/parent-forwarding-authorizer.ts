@@ -1,5 +1,4 @@
-import { deliverRequest } from "../hub/deliver-request.ts";
-import { forwardAsk } from "../hub/hub-client.ts";
+import { deliverRequest, forwardAsk } from "../hub/hub-client.ts";
 import type { HubLog } from "../hub/hub-log.ts";
 import type { ParkedStore } from "../hub/parked-store.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
@@ -13,6 +12,7 @@ import {
 	relayForwardRequest,
 } from "./build-forward-request.ts";
 import { toGrants } from "./local-dialog-authorizer.ts";
+import { parkRequest } from "./parking.ts";
 import type { Ask, TerminalAuthorizer, TerminalDecision } from "./terminal-authorizer.ts";
 
 export interface ParentForwardingOptions {
@@ -43,24 +43,18 @@ export class ParentForwardingAuthorizer implements TerminalAuthorizer {
 			return unavailable("the unanswered policy is deny: asks are refused without forwarding them");
 		}
 		const { target, identity, log, parked } = this.options;
-		const request: ForwardRequest = ask.relayed
-			? relayForwardRequest(ask.relayed, identity, ask.origin)
-			: buildForwardRequest(ask, identity);
+		const request: ForwardRequest =
+			ask.kind === "forwarded"
+				? relayForwardRequest(ask.request, identity, ask.origin)
+				: buildForwardRequest(ask, identity);
 		if (ask.unanswered === "defer") {
-			try {
-				await parked.park(request);
-			} catch (error) {
-				return unavailable(`the ask could not be parked: ${errorMessage(error)}`);
-			}
+			const result = await parkRequest(parked, request, `parked as request ${request.id}`);
+			if (result.outcome !== "parked") return result;
 			// Also hand it to the parent now, without waiting: a human there may answer it while it is parked.
 			const undelivered = await deliverRequest(target, request);
 			if (undelivered)
 				log.write("client.park_delivery_failed", { requestId: request.id, reason: undelivered });
-			return {
-				outcome: "parked",
-				source: { kind: "unavailable", reason: `parked as request ${request.id}` },
-				requestId: request.id,
-			};
+			return result;
 		}
 		const timeoutMs = Math.max(1, Date.parse(request.expiresAt) - Date.now()) + EXPIRY_GRACE_MS;
 		const outcome = await forwardAsk(target, request, {

@@ -7,8 +7,8 @@ import type { AskingPart, SuggestedGrant } from "./suggest-grant.ts";
 
 export type UnansweredPolicy = "wait" | "defer" | "deny";
 
-/** An ask that reached the end of the chain: someone (or nobody) must now decide. */
-export interface Ask {
+/** What every ask that reached the end of the chain carries: someone (or nobody) must now decide. */
+export interface AskCommon {
 	readonly action: ClassifiedAction;
 	/** Who is asking (for a forwarded ask: the child that asked, not this session). */
 	readonly origin: Origin;
@@ -26,21 +26,38 @@ export interface Ask {
 	readonly deferExpiryMs: number;
 	/** Aborted when the call is cancelled (Esc, the child died): the dialog is withdrawn. */
 	readonly signal?: AbortSignal;
-	/** Set when this session decides an ask one of its children forwarded: the request as it arrived. */
-	readonly relayed?: ForwardRequest;
-	/**
-	 * Set for a request parked in an earlier run and offered again (with `relayed`): Esc, "later" and a timeout
-	 * leave it parked, and Esc also stops the review of the ones still waiting (`stopReview`).
-	 */
-	readonly reoffered?: { readonly stopReview: () => void };
+}
+
+/** This session's own ask (its model's call). */
+export interface OwnAsk extends AskCommon {
+	readonly kind: "own";
+}
+
+/** A request parked in an earlier run and offered again: stopping its review stops the ones still waiting. */
+export interface Reoffer {
+	readonly stopReview: () => void;
+}
+
+/** What only an ask a child forwarded carries. */
+export interface ForwardedOnly {
+	readonly kind: "forwarded";
+	/** The request as it arrived. */
+	readonly request: ForwardRequest;
+	/** Set for a request parked in an earlier run: Esc, "later" and a timeout leave it parked. */
+	readonly reoffered?: Reoffer;
 	/** Checked while the ask waits for its dialog: a whole-tree grant given meanwhile may already settle it. */
-	readonly settledElsewhere?: () => TerminalDecision | null;
+	readonly settledElsewhere: () => TerminalDecision | null;
 	/**
 	 * Called with the grants a human just gave, while the dialog still holds its turn in the queue: the next
 	 * queued ask checks `settledElsewhere` only once they are in place.
 	 */
-	readonly keepGrants?: (grants: readonly SessionGrant[]) => void;
+	readonly keepGrants: (grants: readonly SessionGrant[]) => void;
 }
+
+/** An ask a child forwarded, decided here. */
+export interface ForwardedAsk extends AskCommon, ForwardedOnly {}
+
+export type Ask = OwnAsk | ForwardedAsk;
 
 /**
  * What a terminal authorizer returns. There is deliberately no "defer": the terminal step is where passing

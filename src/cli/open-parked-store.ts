@@ -2,7 +2,7 @@ import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { hubRoot } from "../hub/inbox-layout.ts";
 import { ParkedStore } from "../hub/parked-store.ts";
-import { checkPrivateDir, UnsafeDirectoryError } from "../hub/private-dir.ts";
+import { checkPrivateDir, UnsafeDirectoryError } from "../hub/private-files.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import { CliError } from "./cli-error.ts";
 

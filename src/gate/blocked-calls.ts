@@ -1,4 +1,4 @@
-import type { GateOutcome } from "./gate-outcome.ts";
+import type { GateOutcome } from "./pipeline.ts";
 
 /**
  * The calls this session's gate blocked, counted for the one line a run without a UI leaves on stderr when it

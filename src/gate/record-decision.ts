@@ -5,7 +5,7 @@ import type { Origin } from "../origin/origin.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { HIGHEST_TIER } from "../vocabulary/tier.ts";
 import { type DecisionEvent, publishDecision } from "./decision-events.ts";
-import type { GateOutcome } from "./gate-outcome.ts";
+import type { GateOutcome } from "./pipeline.ts";
 
 export interface DecisionRecord {
 	readonly outcome: GateOutcome;

@@ -12,19 +12,17 @@ import type {
 } from "@earendil-works/pi-coding-agent";
 import { AuditWriter } from "../audit/audit-writer.ts";
 import { getAuthorizer } from "../authority/authorizer-registry.ts";
-import { deepFreeze } from "../authority/deep-freeze.ts";
+import { chooseTerminal } from "../authority/choose-terminal.ts";
 import { DialogQueue } from "../authority/dialog-queue.ts";
 import { SessionGrants } from "../authority/session-grants.ts";
-import type { Ask } from "../authority/terminal-authorizer.ts";
 import type { TuiKit } from "../authority/tui-dialog.ts";
 import type { ToolCall } from "../classify/action.ts";
 import { loadBashParser } from "../classify/bash/bash-parser.ts";
 import type { ToolAnnotations } from "../classify/classify-action.ts";
 import type { PermissionsSnapshot } from "../commands/permissions-report.ts";
 import { publishPermissionsView } from "../commands/permissions-views.ts";
-import { HubServer, type ServedAsk, type ServerAnswer } from "../hub/hub-server.ts";
 import type { ParkedStore } from "../hub/parked-store.ts";
-import type { ForwardRequest } from "../hub/protocol.ts";
+import { SessionHub } from "../hub/session-hub.ts";
 import { gatePackageAt } from "../launchers/gate-package.ts";
 import type { KnownLauncher } from "../launchers/known-launcher.ts";
 import { nodeFileView } from "../launchers/node-file-view.ts";
@@ -34,26 +32,18 @@ import { resolveAgentDir } from "../policy/config-paths.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { createPolicyStore, type PolicyStore } from "../policy/policy-store.ts";
 import { refreshSchemaCopies } from "../policy/schema-copy.ts";
-import type { DecisionSource } from "../provenance/decision-source.ts";
-import { errorMessage } from "../vocabulary/error-message.ts";
-import { gateErrorReason } from "./block-reason.ts";
 import { BlockedCalls } from "./blocked-calls.ts";
-import { decideForwarded } from "./decide-forwarded.ts";
-import { decideToolCall } from "./decide-tool-call.ts";
-import { decideUserBash } from "./decide-user-bash.ts";
 import { DECISION_EVENT_CHANNEL, type DecisionEvent } from "./decision-events.ts";
 import { DelegationGuard } from "./delegation-guard.ts";
 import { DelegationWatch } from "./delegation-watch.ts";
+import { ForwardedAsks } from "./forwarded-asks.ts";
 import type { GateDeps } from "./gate-deps.ts";
-import type { GateOutcome } from "./gate-outcome.ts";
 import { toolsForRun } from "./hidden-tools.ts";
-import { offerParkedAsks } from "./parked-review.ts";
+import { type GateOutcome, GatePipeline } from "./pipeline.ts";
 import { createPolicyQuery } from "./policy-query.ts";
 import { publishPolicyQuery } from "./query-registry.ts";
 import { type DecisionSinks, recordDecision } from "./record-decision.ts";
 import { sessionClassifier } from "./session-classifier.ts";
-import { SessionHub } from "./session-hub.ts";
-import { chooseTerminal } from "./session-terminal.ts";
 import { StatusReporter } from "./status-reporter.ts";
 
 const RECENT_DECISIONS = 20;
@@ -83,11 +73,10 @@ export class SessionGate {
 	readonly hub: SessionHub;
 	private readonly parked: ParkedStore;
 	private readonly closing = new AbortController();
-	/** Forwarded asks in flight, for the status: served from the inbox, and parked ones offered again at start. */
-	private servedPending = 0;
-	private reofferedPending = 0;
 	private readonly pi: ExtensionAPI;
 	private readonly deps: Promise<GateDeps>;
+	private readonly pipeline: GatePipeline;
+	private readonly forwarded: ForwardedAsks;
 	private readonly unpublishQuery: () => void;
 	private readonly unpublishView: () => void;
 	/** The last decisions, newest last, for `/permissions`. */
@@ -114,7 +103,6 @@ export class SessionGate {
 			cwd: ctx.cwd,
 			env,
 			parked: options.parked,
-			forwardWithUI: true,
 			sessionFile: ctx.sessionManager.getSessionFile() ?? null,
 			promptAgentName: promptAgentName(ctx),
 		});
@@ -174,7 +162,6 @@ export class SessionGate {
 			});
 			return {
 				sessionId: this.sessionId,
-				origin: this.origin,
 				policy,
 				classify,
 				grants: this.grants,
@@ -207,6 +194,16 @@ export class SessionGate {
 		});
 		// Every call awaits `deps` and fails closed on a rejection; this only keeps it from being unhandled.
 		this.deps.catch(() => undefined);
+		this.pipeline = new GatePipeline(this.deps, this.origin);
+		this.forwarded = new ForwardedAsks({
+			sessionId: this.sessionId,
+			pipeline: this.pipeline,
+			parked: options.parked,
+			sinks: this.sinks,
+			dialogs: this.dialogs,
+			log: this.hub.log,
+			onPendingChange: (pending) => this.status.pendingAsks(pending),
+		});
 		this.unpublishView = publishPermissionsView(this.sessionId, this);
 		this.unpublishQuery = publishPolicyQuery(this.sessionId, {
 			decide: async (call) => (await this.deps).policyQuery.decide(call),
@@ -220,35 +217,15 @@ export class SessionGate {
 	 * the first tool call on find it; then offer asks parked earlier in this project to the human.
 	 */
 	async start(hasUI: boolean): Promise<void> {
-		await this.hub.serve(
-			(layout) =>
-				new HubServer({
-					layout,
-					base: this.agentDir,
-					sessionId: this.sessionId,
-					path: this.hub.path,
-					log: this.hub.log,
-					decide: (ask) => this.serveForwarded(ask),
-					onPendingChange: (pending) => {
-						this.servedPending = pending;
-						this.reportPending();
-					},
-				}),
-		);
+		await this.hub.serve({
+			decide: (ask) => this.forwarded.serve(ask),
+			onPendingChange: (pending) => this.forwarded.servedChanged(pending),
+		});
 		if (this.hub.parent.kind !== "child") this.refreshSchemas();
 		if (hasUI && !this.hub.forwards) {
 			const requests = this.hub.parkedForThisProject().map((e) => e.request);
-			// Detached: the session starts now, the summary waits its turn in the dialog queue.
-			offerParkedAsks({
-				requests,
-				ui: this.currentCtx.ui,
-				dialogs: this.dialogs,
-				timeoutMs: this.store.current().dialogTimeoutSeconds * 1000,
-				signal: this.closing.signal,
-				offer: (request, reoffered, signal) => void this.reoffer(request, reoffered, signal),
-			}).catch((error: unknown) =>
-				this.hub.log.write("server.parked_summary_failed", { error: String(error) }),
-			);
+			const timeoutMs = this.store.current().dialogTimeoutSeconds * 1000;
+			this.forwarded.offerParked(requests, this.currentCtx.ui, timeoutMs, this.closing.signal);
 		}
 	}
 
@@ -259,69 +236,6 @@ export class SessionGate {
 		refreshSchemaCopies(this.agentDir, root).catch((error: unknown) =>
 			this.hub.log.write("gate.schema_copy_failed", { error: String(error) }),
 		);
-	}
-
-	/** A parked ask offered to this session's human again: pending (in the status) until it is settled. */
-	private async reoffer(
-		request: ForwardRequest,
-		reoffered: NonNullable<Ask["reoffered"]>,
-		signal: AbortSignal,
-	): Promise<void> {
-		this.reofferedPending++;
-		this.reportPending();
-		try {
-			await this.serveForwarded({ request: { ...request, unanswered: "defer" }, signal }, reoffered);
-		} catch (error) {
-			// Detached from start(): a rejection here must not become an unhandled one in pi's process.
-			this.hub.log.write("server.reoffer_failed", { requestId: request.id, error: String(error) });
-		} finally {
-			this.reofferedPending--;
-			this.reportPending();
-		}
-	}
-
-	private reportPending(): void {
-		this.status.pendingAsks(this.servedPending + this.reofferedPending);
-	}
-
-	/** A child's ask, decided here (its human, its links, or relayed further up) and recorded once. */
-	private async serveForwarded(ask: ServedAsk, reoffered?: Ask["reoffered"]): Promise<ServerAnswer> {
-		const started = performance.now();
-		const deps = await this.deps;
-		const policy = deps.policy();
-		const decided = await decideForwarded(ask, deps, policy, reoffered);
-		if (decided.answer.scope === "tree") this.dialogs.recheckWaiting();
-		const { request } = ask;
-		// A parked ask keeps waiting for a real answer: a dialog withdrawn (this root quitting) or a relay that
-		// could not reach anyone decided nothing, and must not be stored as a denial the next root never offers.
-		if (
-			request.unanswered === "defer" &&
-			decided.answer.decision !== "parked" &&
-			someoneDecided(decided.answer.source)
-		) {
-			this.parked.answer(
-				request.id,
-				decided.answer.decision,
-				"dialog",
-				this.sessionId,
-				decided.answer.reason,
-			);
-		}
-		await recordDecision(
-			{
-				outcome: { ...decided.outcome, requestId: request.id },
-				event: "forwarded_ask",
-				requesterSessionId: request.chain[0]?.sessionId,
-				sessionId: this.sessionId,
-				origin: decided.origin,
-				tool: request.tool,
-				fallbackPreview: request.preview,
-				latencyMs: performance.now() - started,
-				policy,
-			},
-			this.sinks,
-		).catch(() => undefined);
-		return decided.answer;
 	}
 
 	/** The latest context pi handed us: dialogs must use the live UI, not the one from session start. */
@@ -336,19 +250,7 @@ export class SessionGate {
 		const startedAt = Date.now();
 		const input = event.input;
 		const call: ToolCall = { tool: event.toolName, input, cwd: ctx.cwd };
-		let outcome: GateOutcome;
-		let policy: EffectivePolicy | null = null;
-		try {
-			// What runs must be what is decided: pi executes this very object, so nothing may change it from
-			// here on — not an authorizer link or anything else while a dialog waits, not a handler registered
-			// after ours (in strict mode its write throws, and pi blocks the call).
-			deepFreeze(input);
-			const deps = await this.deps;
-			policy = deps.policy();
-			outcome = await decideToolCall(call, deps, policy, ctx.signal);
-		} catch (error) {
-			outcome = gateError(event.toolName, error);
-		}
+		const { outcome, policy } = await this.pipeline.run({ kind: "tool_call", call, signal: ctx.signal });
 		await this.record(
 			outcome,
 			"tool_call",
@@ -369,15 +271,11 @@ export class SessionGate {
 	async onUserBash(event: UserBashEvent, ctx: ExtensionContext): Promise<UserBashEventResult | undefined> {
 		this.currentCtx = ctx;
 		const started = performance.now();
-		let outcome: GateOutcome;
-		let policy: EffectivePolicy | null = null;
-		try {
-			const deps = await this.deps;
-			policy = deps.policy();
-			outcome = decideUserBash(event.command, event.cwd, deps, policy);
-		} catch (error) {
-			outcome = gateError("bash", error);
-		}
+		const { outcome, policy } = await this.pipeline.run({
+			kind: "user_bash",
+			command: event.command,
+			cwd: event.cwd,
+		});
 		await this.record(outcome, "user_bash", "bash", event.command.slice(0, 300), started, policy);
 		if (outcome.outcome === "allow") return undefined;
 		return { result: { output: `${outcome.reason}\n`, exitCode: 1, cancelled: false, truncated: false } };
@@ -476,25 +374,6 @@ export class SessionGate {
 			return Promise.resolve();
 		}
 	}
-}
-
-/** False when the decisive hop of a (possibly forwarded) source is "nobody could be asked" or a gate error. */
-function someoneDecided(source: DecisionSource): boolean {
-	let current: DecisionSource | null = source;
-	while (current?.kind === "forwarded") current = current.decision;
-	return current !== null && current.kind !== "unavailable" && current.kind !== "gate_error";
-}
-
-function gateError(tool: string, error: unknown): GateOutcome {
-	const message = errorMessage(error);
-	return {
-		outcome: "deny",
-		mode: "deny",
-		source: { kind: "gate_error", reason: message.slice(0, 2000) },
-		action: null,
-		reason: gateErrorReason(`this ${tool} call`, message),
-		chain: [],
-	};
 }
 
 function launcherText(launcher: KnownLauncher): string {

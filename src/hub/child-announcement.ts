@@ -1,12 +1,11 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { lazySchema } from "../schema/lazy-schema.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { InboxLayout } from "./inbox-layout.ts";
 import { processAlive } from "./liveness.ts";
-import { checkPrivateDir } from "./private-dir.ts";
+import { writePrivateFileSync } from "./private-files.ts";
 import { PROTOCOL } from "./protocol.ts";
 import { readInboxJson } from "./read-inbox-json.ts";
 
@@ -39,9 +38,10 @@ function fileFor(layout: InboxLayout, sessionId: string): string {
 /** Announce; returns why it failed (the parent does not serve, its inbox is unsafe), or null. */
 export function announceToParent(layout: InboxLayout, child: ChildAnnouncement): string | null {
 	try {
-		checkPrivateDir(layout.root);
-		checkPrivateDir(layout.children);
-		writeFileAtomic.sync(fileFor(layout, child.sessionId), JSON.stringify(child), { mode: 0o600 });
+		writePrivateFileSync(fileFor(layout, child.sessionId), JSON.stringify(child), [
+			layout.root,
+			layout.children,
+		]);
 		return null;
 	} catch (error) {
 		return errorMessage(error);
@@ -54,11 +54,8 @@ export function endAnnouncement(layout: InboxLayout, sessionId: string): void {
 	const current = readAnnouncement(file);
 	if (!current || current.endedAt) return;
 	try {
-		checkPrivateDir(layout.root);
-		checkPrivateDir(layout.children);
-		writeFileAtomic.sync(file, JSON.stringify({ ...current, endedAt: new Date().toISOString() }), {
-			mode: 0o600,
-		});
+		const ended = { ...current, endedAt: new Date().toISOString() };
+		writePrivateFileSync(file, JSON.stringify(ended), [layout.root, layout.children]);
 	} catch {
 		// The parent's inbox is gone or unsafe; the child's pid liveness still tells it ended (process children).
 	}

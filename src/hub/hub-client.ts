@@ -1,12 +1,11 @@
 import { existsSync, type FSWatcher, unlinkSync, watch } from "node:fs";
-import writeFileAtomic from "write-file-atomic";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { readDecisionSource } from "../provenance/read-decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { HubLog } from "./hub-log.ts";
 import { type InboxLayout, inboxLayoutAt, requestFile, responseFile } from "./inbox-layout.ts";
 import { LIVENESS_INTERVAL_MS, sameProcessAlive } from "./liveness.ts";
-import { checkPrivateDir } from "./private-dir.ts";
+import { checkPrivateDir, writePrivateFile } from "./private-files.ts";
 import {
 	type ForwardRequest,
 	type ForwardResponse,
@@ -142,8 +141,7 @@ class ResponseWaiter {
 			Math.min(this.options.timeoutMs, MAX_TIMER_MS),
 		);
 		this.liveness = setInterval(() => this.checkParent(), LIVENESS_INTERVAL_MS);
-		writeFileAtomic(this.requestPath, JSON.stringify(this.request), {
-			mode: 0o600,
+		writePrivateFile(this.requestPath, JSON.stringify(this.request), [], {
 			fsync: this.options.durable,
 		}).then(
 			() => {
@@ -252,5 +250,22 @@ function removeQuietly(file: string): void {
 		unlinkSync(file);
 	} catch {
 		// Already gone: the other side cleaned up first.
+	}
+}
+
+/**
+ * Put a request into the parent's inbox without waiting for an answer (a parked ask: the answer goes to the
+ * parked store). Returns why it could not be delivered, or null.
+ */
+export async function deliverRequest(target: ParentTarget, request: ForwardRequest): Promise<string | null> {
+	const layout = inboxLayoutAt(target.inbox);
+	try {
+		await writePrivateFile(requestFile(layout, request.id), JSON.stringify(request), [
+			layout.root,
+			layout.requests,
+		]);
+		return null;
+	} catch (error) {
+		return errorMessage(error);
 	}
 }

@@ -1,12 +1,10 @@
 import { lstatSync, readdirSync, statfsSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
-import writeFileAtomic from "write-file-atomic";
 import type { DecisionSource } from "../provenance/decision-source.ts";
-import { createExclusive } from "./create-exclusive.ts";
 import type { HubLog } from "./hub-log.ts";
 import { type InboxLayout, requestFile, responseFile } from "./inbox-layout.ts";
 import { LIVENESS_INTERVAL_MS, processAlive, processStartToken, sameProcessAlive } from "./liveness.ts";
-import { ensurePrivateDir, isCode } from "./private-dir.ts";
+import { createExclusive, ensurePrivateDir, isCode, writePrivateFileSync } from "./private-files.ts";
 import {
 	type ForwardRequest,
 	type ForwardResponse,
@@ -95,7 +93,7 @@ export class HubServer {
 			path: [...this.options.path],
 			startedAt: new Date().toISOString(),
 		};
-		writeFileAtomic.sync(layout.server, JSON.stringify(info), { mode: 0o600 });
+		writePrivateFileSync(layout.server, JSON.stringify(info), []);
 	}
 
 	async close(): Promise<void> {

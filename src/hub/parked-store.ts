@@ -1,11 +1,9 @@
 import { readdirSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { lazySchema } from "../schema/lazy-schema.ts";
-import { createExclusive } from "./create-exclusive.ts";
 import type { ParkedApproval, ParkedApprovals } from "./parked-approvals.ts";
-import { ensurePrivateDir } from "./private-dir.ts";
+import { createExclusive, ensurePrivateDir, writePrivateFile } from "./private-files.ts";
 import { type ForwardRequest, forwardRequestSchema, MAX_REQUEST_BYTES, REQUEST_ID } from "./protocol.ts";
 import { readInboxJson } from "./read-inbox-json.ts";
 
@@ -69,10 +67,7 @@ export class ParkedStore implements ParkedApprovals {
 			Date.parse(earlier.expiresAt) < Date.parse(request.expiresAt)
 				? { ...request, expiresAt: earlier.expiresAt }
 				: request;
-		await writeFileAtomic(this.requestPath(request.id), JSON.stringify(stored), {
-			mode: 0o600,
-			fsync: true,
-		});
+		await writePrivateFile(this.requestPath(request.id), JSON.stringify(stored), [], { fsync: true });
 	}
 
 	/** Every parked request still in force, oldest first, with its answer if it has one. */

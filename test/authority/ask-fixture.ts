@@ -1,6 +1,8 @@
 /** Real asks for the terminal-authorizer tests: the real classifier, the real policy step, real suggestions. */
+
+import { buildForwardRequest } from "../../src/authority/build-forward-request.ts";
 import { suggestGrants } from "../../src/authority/suggest-grant.ts";
-import type { Ask } from "../../src/authority/terminal-authorizer.ts";
+import type { ForwardedAsk, ForwardedOnly, OwnAsk } from "../../src/authority/terminal-authorizer.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
 import { describeAskWhy } from "../../src/gate/basis-source.ts";
 import { decide } from "../../src/policy/decide.ts";
@@ -8,7 +10,7 @@ import { classifyBash } from "../classify/classify-fixture.ts";
 import { policyFrom } from "../policy/fixtures.ts";
 
 /** The ask a human would see for `command` under the built-in defaults (no config files). */
-export function askFor(bash: BashParser, command: string, overrides: Partial<Ask> = {}): Ask {
+export function askFor(bash: BashParser, command: string, overrides: Partial<OwnAsk> = {}): OwnAsk {
 	const action = classifyBash(bash, command);
 	const decision = decide(action, policyFrom(null), {
 		origin: { kind: "human" },
@@ -19,6 +21,7 @@ export function askFor(bash: BashParser, command: string, overrides: Partial<Ask
 		throw new Error(`\`${command}\` does not ask under the defaults (${decision.mode})`);
 	const askingParts = decision.askingParts.map((p) => ({ part: p.part, tier: p.tier }));
 	return {
+		kind: "own",
 		action,
 		origin: { kind: "human" },
 		sessionId: "session-under-test",
@@ -29,5 +32,22 @@ export function askFor(bash: BashParser, command: string, overrides: Partial<Ask
 		timeoutMs: 30_000,
 		deferExpiryMs: 3_600_000,
 		...overrides,
+	};
+}
+
+/** The same ask as a child forwarded it to this session, with the hooks only a forwarded ask has. */
+export function forwardedAskFor(
+	bash: BashParser,
+	command: string,
+	hooks: Partial<Omit<ForwardedOnly, "kind">> = {},
+): ForwardedAsk {
+	const own = askFor(bash, command);
+	return {
+		...own,
+		kind: "forwarded",
+		request: buildForwardRequest(own, { sessionId: "child-under-test", path: ["root", "child"] }),
+		settledElsewhere: () => null,
+		keepGrants: () => undefined,
+		...hooks,
 	};
 }

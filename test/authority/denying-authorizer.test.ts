@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { DenyingAuthorizer } from "../../src/authority/denying-authorizer.ts";
+import { DenyingAuthorizer } from "../../src/authority/choose-terminal.ts";
 import type { Parker } from "../../src/authority/local-dialog-authorizer.ts";
 import type { Ask } from "../../src/authority/terminal-authorizer.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";

@@ -13,43 +13,13 @@ import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
 import { MAX_SOURCE_TEXT } from "../../src/provenance/decision-source.ts";
 import { readDecisionSource } from "../../src/provenance/read-decision-source.ts";
 import { bashParser } from "../classify/classify-fixture.ts";
-import { askFor } from "./ask-fixture.ts";
+import { askFor, forwardedAskFor } from "./ask-fixture.ts";
+import { ScriptedPresenter, waitForDeadline } from "./scripted-presenter.ts";
 
 let bash: BashParser;
 beforeAll(async () => {
 	bash = await bashParser();
 });
-
-/**
- * A real DialogPresenter (the seam between the authorizer and a UI) that answers from a script and records
- * what it was shown. An entry may be a function, to answer only when the test says so.
- */
-class ScriptedPresenter implements DialogPresenter {
-	readonly shown: { prompt: AskPrompt; options: DialogOptions }[] = [];
-	private readonly script: ((options: DialogOptions) => Promise<DialogResult>)[];
-
-	constructor(...script: (DialogResult | ((options: DialogOptions) => Promise<DialogResult>))[]) {
-		this.script = script.map((step) => (typeof step === "function" ? step : async () => step));
-	}
-
-	present(prompt: AskPrompt, options: DialogOptions): Promise<DialogResult> {
-		this.shown.push({ prompt, options });
-		const next = this.script.shift();
-		if (!next) throw new Error("the presenter was shown more dialogs than the test scripted");
-		return next(options);
-	}
-}
-
-/** Waits for the dialog's own deadline, the way a real presenter does when nobody presses a key. */
-const waitForDeadline = (options: DialogOptions): Promise<DialogResult> =>
-	new Promise((resolve) => {
-		const deadline = dialogDeadline(options);
-		deadline.signal.addEventListener("abort", () => {
-			const ended = deadline.ended();
-			deadline.dispose();
-			resolve({ kind: ended ?? "withdrawn" });
-		});
-	});
 
 function authorizer(presenter: DialogPresenter, park: Parker | null = null, queue = new DialogQueue()) {
 	return new LocalDialogAuthorizer(presenter, queue, park);
@@ -257,13 +227,14 @@ describe("LocalDialogAuthorizer: the shared queue", () => {
 		let granted = false;
 		const first = new ScriptedPresenter({ kind: "answer", answer: { kind: "allow", scope: "tree" } });
 		const second = new ScriptedPresenter();
-		const a = authorizer(first, null, queue).decide({
-			...askFor(bash, "git checkout main"),
-			keepGrants: (grants) => {
-				kept.push(...grants.map((g) => `${g.scope} ${g.pattern}`));
-				granted = true;
-			},
-		});
+		const a = authorizer(first, null, queue).decide(
+			forwardedAskFor(bash, "git checkout main", {
+				keepGrants: (grants) => {
+					kept.push(...grants.map((g) => `${g.scope} ${g.pattern}`));
+					granted = true;
+				},
+			}),
+		);
 		const settled: TerminalDecision = {
 			outcome: "allow",
 			source: {
@@ -276,10 +247,9 @@ describe("LocalDialogAuthorizer: the shared queue", () => {
 			scope: "once",
 			grants: [],
 		};
-		const b = authorizer(second, null, queue).decide({
-			...askFor(bash, "git checkout dev"),
-			settledElsewhere: () => (granted ? settled : null),
-		});
+		const b = authorizer(second, null, queue).decide(
+			forwardedAskFor(bash, "git checkout dev", { settledElsewhere: () => (granted ? settled : null) }),
+		);
 		expect((await a).outcome).toBe("allow");
 		expect(kept).toEqual(["tree git checkout *"]);
 		expect(await b).toEqual(settled);
@@ -303,10 +273,9 @@ describe("LocalDialogAuthorizer: the shared queue", () => {
 		};
 		const presenter = new ScriptedPresenter(waitForDeadline);
 		const next = new ScriptedPresenter({ kind: "answer", answer: { kind: "allow", scope: "once" } });
-		const open = authorizer(presenter, null, queue).decide({
-			...askFor(bash, "rm -rf build"),
-			settledElsewhere: () => (covered ? settled : null),
-		});
+		const open = authorizer(presenter, null, queue).decide(
+			forwardedAskFor(bash, "rm -rf build", { settledElsewhere: () => (covered ? settled : null) }),
+		);
 		const after = authorizer(next, null, queue).decide(askFor(bash, "git checkout main"));
 		await new Promise((resolve) => setImmediate(resolve));
 		expect(presenter.shown).toHaveLength(1);

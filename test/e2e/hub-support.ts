@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { type AuditEntry, parseAuditLine } from "../../src/audit/audit-entry.ts";
-import { REVIEW_NOW } from "../../src/gate/parked-review.ts";
+import { REVIEW_NOW } from "../../src/gate/forwarded-asks.ts";
 import type { DecisionSource } from "../../src/provenance/decision-source.ts";
 import type { DialogAnswer, DialogPolicy, DialogRequest } from "../harness/dialog-policy.ts";
 import { type FauxConversation, type FauxToolCall, writeScript } from "../harness/faux-script.ts";

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { REVIEW_LATER, REVIEW_NOW } from "../../src/gate/parked-review.ts";
+import { REVIEW_LATER, REVIEW_NOW } from "../../src/gate/forwarded-asks.ts";
 import type { DialogPolicy, DialogRequest } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";

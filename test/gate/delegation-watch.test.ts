@@ -12,7 +12,7 @@ import {
 	endAnnouncement,
 } from "../../src/hub/child-announcement.ts";
 import { type InboxLayout, inboxLayout } from "../../src/hub/inbox-layout.ts";
-import { ensurePrivateDir } from "../../src/hub/private-dir.ts";
+import { ensurePrivateDir } from "../../src/hub/private-files.ts";
 import { PROTOCOL } from "../../src/hub/protocol.ts";
 
 const roots: string[] = [];

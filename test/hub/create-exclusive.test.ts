@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createExclusive } from "../../src/hub/create-exclusive.ts";
+import { createExclusive } from "../../src/hub/private-files.ts";
 import { spawnChild, tempAgentDir } from "./hub-fixture.ts";
 
 describe("createExclusive", () => {

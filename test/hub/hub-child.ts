@@ -155,7 +155,7 @@ async function serve(): Promise<void> {
 }
 
 async function create(): Promise<void> {
-	const { createExclusive } = await import("../../src/hub/create-exclusive.ts");
+	const { createExclusive } = await import("../../src/hub/private-files.ts");
 	const file = str("file");
 	await waitForGo();
 	const result = createExclusive(file, `written by ${process.pid}\n${"x".repeat(num("padding", 0))}`);

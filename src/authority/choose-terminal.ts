@@ -1,17 +1,16 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { ForwardingIdentity } from "../authority/build-forward-request.ts";
-import { buildForwardRequest } from "../authority/build-forward-request.ts";
-import { DenyingAuthorizer } from "../authority/denying-authorizer.ts";
-import type { DialogQueue } from "../authority/dialog-queue.ts";
-import { lazyTuiDialog } from "../authority/lazy-tui-dialog.ts";
-import { LocalDialogAuthorizer, type Parker } from "../authority/local-dialog-authorizer.ts";
-import { ParentForwardingAuthorizer } from "../authority/parent-forwarding-authorizer.ts";
-import { selectDialog } from "../authority/select-dialog.ts";
-import type { TerminalAuthorizer } from "../authority/terminal-authorizer.ts";
-import type { TuiKit } from "../authority/tui-dialog.ts";
 import type { ParkedStore } from "../hub/parked-store.ts";
-import { errorMessage } from "../vocabulary/error-message.ts";
-import type { SessionHub } from "./session-hub.ts";
+import type { SessionHub } from "../hub/session-hub.ts";
+import type { ForwardingIdentity } from "./build-forward-request.ts";
+import { buildForwardRequest } from "./build-forward-request.ts";
+import type { DialogQueue } from "./dialog-queue.ts";
+import { lazyTuiDialog } from "./lazy-tui-dialog.ts";
+import { LocalDialogAuthorizer, type Parker } from "./local-dialog-authorizer.ts";
+import { ParentForwardingAuthorizer } from "./parent-forwarding-authorizer.ts";
+import { parkRequest } from "./parking.ts";
+import { selectDialog } from "./select-dialog.ts";
+import type { Ask, TerminalAuthorizer, TerminalDecision } from "./terminal-authorizer.ts";
+import type { TuiKit } from "./tui-dialog.ts";
 
 export interface TerminalChoiceDeps {
 	readonly hub: SessionHub;
@@ -50,19 +49,27 @@ function parker(parked: ParkedStore, identity: ForwardingIdentity): Parker {
 		// keeps the first expiry when the same request is parked again).
 		const expiresAt = new Date(Date.now() + ask.deferExpiryMs).toISOString();
 		// A child's request is stored with this session's view of who asked, not the child's claim about itself.
-		const request = ask.relayed
-			? { ...ask.relayed, origin: ask.origin, unanswered: "defer" as const, expiresAt }
-			: buildForwardRequest({ ...ask, unanswered: "defer" }, identity);
-		try {
-			await parked.park(request);
-		} catch (error) {
-			const reason = `the ask could not be parked: ${errorMessage(error)}`;
-			return { outcome: "deny", source: { kind: "unavailable", reason } };
-		}
-		return {
-			outcome: "parked",
-			source: { kind: "unavailable", reason: `nobody answered; parked as request ${request.id}` },
-			requestId: request.id,
-		};
+		const request =
+			ask.kind === "forwarded"
+				? { ...ask.request, origin: ask.origin, unanswered: "defer" as const, expiresAt }
+				: buildForwardRequest({ ...ask, unanswered: "defer" }, identity);
+		return parkRequest(parked, request, `nobody answered; parked as request ${request.id}`);
 	};
+}
+
+/** No UI and no parent: nobody can be asked. Park the ask when the policy is `defer`, else refuse it. */
+export class DenyingAuthorizer implements TerminalAuthorizer {
+	readonly kind = "denying";
+	private readonly park: Parker | null;
+	private readonly why: string;
+
+	constructor(why: string, park: Parker | null) {
+		this.why = why;
+		this.park = park;
+	}
+
+	async decide(ask: Ask): Promise<TerminalDecision> {
+		if (ask.unanswered === "defer" && this.park) return this.park(ask);
+		return { outcome: "deny", source: { kind: "unavailable", reason: this.why } };
+	}
 }

@@ -1,7 +1,7 @@
 import { chmodSync, chownSync, mkdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkPrivateDir, ensurePrivateDir, UnsafeDirectoryError } from "../../src/hub/private-dir.ts";
+import { checkPrivateDir, ensurePrivateDir, UnsafeDirectoryError } from "../../src/hub/private-files.ts";
 import { tempAgentDir } from "./hub-fixture.ts";
 
 const mode = (path: string): number => statSync(path).mode & 0o777;

@@ -1,25 +1,25 @@
 import { isAbsolute, join, relative } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import type { SubagentClaim } from "../origin/resolve-origin.ts";
+import { sanitizeLabel } from "../origin/sanitize-label.ts";
 import {
 	announcedChildren,
 	announceToParent,
 	type ChildAnnouncement,
 	childrenAnnouncedSince,
 	endAnnouncement,
-} from "../hub/child-announcement.ts";
-import { HubLog } from "../hub/hub-log.ts";
-import type { HubServer } from "../hub/hub-server.ts";
-import { hubRoot, inboxLayout, inboxLayoutAt } from "../hub/inbox-layout.ts";
-import { inheritedEnv } from "../hub/inherited-env.ts";
-import { PARENT_ENV, serializeParentLink } from "../hub/parent-link.ts";
-import type { ParkedStore } from "../hub/parked-store.ts";
-import { announceChild, otherLiveSessions, sessionEnded, sessionStarted } from "../hub/process-sessions.ts";
-import { PROTOCOL } from "../hub/protocol.ts";
-import { type ParentResolution, resolveParent } from "../hub/resolve-parent.ts";
-import { removeStaleInboxes } from "../hub/stale-inboxes.ts";
-import { claimedAgentName } from "../hub/subagent-markers.ts";
-import type { SubagentClaim } from "../origin/resolve-origin.ts";
-import { sanitizeLabel } from "../origin/sanitize-label.ts";
+} from "./child-announcement.ts";
+import { HubLog } from "./hub-log.ts";
+import { HubServer, type HubServerOptions } from "./hub-server.ts";
+import { hubRoot, inboxLayout, inboxLayoutAt } from "./inbox-layout.ts";
+import { inheritedEnv } from "./inherited-env.ts";
+import { PARENT_ENV, serializeParentLink } from "./parent-link.ts";
+import type { ParkedStore } from "./parked-store.ts";
+import { announceChild, otherLiveSessions, sessionEnded, sessionStarted } from "./process-sessions.ts";
+import { PROTOCOL } from "./protocol.ts";
+import { type ParentResolution, resolveParent } from "./resolve-parent.ts";
+import { removeStaleInboxes } from "./stale-inboxes.ts";
+import { claimedAgentName } from "./subagent-markers.ts";
 
 /** Launchers that create sessions inside this process announce them here (before binding extensions). */
 const CHILD_CREATED_CHANNELS = ["subagents:child:session-created"];
@@ -32,8 +32,6 @@ export interface SessionHubOptions {
 	readonly cwd: string;
 	readonly env: Readonly<Record<string, string | undefined>>;
 	readonly parked: ParkedStore;
-	/** Whether a child with its own UI still forwards to a named parent (config; default true). */
-	readonly forwardWithUI: boolean;
 	/** pi's session file, when persisted. */
 	readonly sessionFile: string | null;
 	/** An agent name the launcher put in the system prompt (`<active_agent name="…">`), caller-claimed. */
@@ -41,9 +39,10 @@ export interface SessionHubOptions {
 }
 
 /**
- * This session's place in the tree: who its parent is (if any), the agent path used in dialogs and origins,
- * and the inbox it serves for its own children. A session serves when a human can be reached through it:
- * it has a UI, or it is a child that relays upward.
+ * The hub as one session sees it, the one way the rest of the gate reaches it: who its parent is (if any), the
+ * agent path used in dialogs and origins, the inbox it serves for its own children (opened, announced, swept and
+ * closed here), and the parked requests of its project. A session serves when a human can be reached through
+ * it: it has a UI, or it is a child that relays upward.
  */
 export class SessionHub {
 	readonly parent: ParentResolution;
@@ -69,8 +68,8 @@ export class SessionHub {
 			pid: process.pid,
 			sessionFile: options.sessionFile,
 		});
-		this.parent =
-			found.kind === "child" && options.hasUI && !options.forwardWithUI ? { kind: "root" } : found;
+		// A child forwards to its parent even when it has a UI of its own: the human the tree answers to is there.
+		this.parent = found;
 		// The prompt tag belongs to this session; the environment may be the root's (an in-process child).
 		const label =
 			sanitizeLabel(options.promptAgentName ?? claimedAgentName(options.env) ?? "") ||
@@ -95,7 +94,7 @@ export class SessionHub {
 	 * Open the inbox and tell spawned processes where it is. Only the process's first live session writes
 	 * the variable: an in-process child must not redirect the root's other children to itself.
 	 */
-	async serve(server: (layout: ReturnType<typeof inboxLayout>) => HubServer): Promise<void> {
+	async serve(answer: Pick<HubServerOptions, "decide" | "onPendingChange">): Promise<void> {
 		const { sessionId, agentDir, hasUI } = this.options;
 		const layout = inboxLayout(agentDir, sessionId);
 		const primary = otherLiveSessions(sessionId).length === 0;
@@ -111,7 +110,14 @@ export class SessionHub {
 		});
 		this.announce();
 		if (!serves) return;
-		this.server = server(layout);
+		this.server = new HubServer({
+			layout,
+			base: agentDir,
+			sessionId,
+			path: this.path,
+			log: this.log,
+			...answer,
+		});
 		await this.server.open();
 		if (this.parent.kind === "root") this.housekeeping = this.sweepStaleInboxes();
 		if (primary) {

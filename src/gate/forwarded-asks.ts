@@ -1,0 +1,214 @@
+/**
+ * The asks this session serves for others: those its children forward through the inbox, and those parked in
+ * earlier runs of this project, offered to its human again at start. Each is decided by the pipeline (adr/0002)
+ * and recorded once; the answer goes back to the child, or into the parked store.
+ */
+import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
+import { agoText } from "../authority/ask-prompt.ts";
+import type { DialogQueue } from "../authority/dialog-queue.ts";
+import type { Reoffer } from "../authority/terminal-authorizer.ts";
+import type { HubLog } from "../hub/hub-log.ts";
+import type { ServedAsk, ServerAnswer } from "../hub/hub-server.ts";
+import type { ParkedStore } from "../hub/parked-store.ts";
+import type { ForwardRequest } from "../hub/protocol.ts";
+import { originDescription } from "../origin/origin.ts";
+import type { DecisionSource } from "../provenance/decision-source.ts";
+import { originOfRequest } from "./forwarded-request.ts";
+import type { GateOutcome, GatePipeline } from "./pipeline.ts";
+import { type DecisionSinks, recordDecision } from "./record-decision.ts";
+
+export interface ForwardedAsksOptions {
+	readonly sessionId: string;
+	readonly pipeline: GatePipeline;
+	readonly parked: ParkedStore;
+	readonly sinks: DecisionSinks;
+	readonly dialogs: DialogQueue;
+	readonly log: HubLog;
+	/** How many forwarded asks are in flight (served and re-offered), for the status line. */
+	readonly onPendingChange: (pending: number) => void;
+}
+
+export class ForwardedAsks {
+	private readonly options: ForwardedAsksOptions;
+	private served = 0;
+	private reoffered = 0;
+
+	constructor(options: ForwardedAsksOptions) {
+		this.options = options;
+	}
+
+	/** The hub server's count of the asks it is serving changed. */
+	servedChanged(pending: number): void {
+		this.served = pending;
+		this.reportPending();
+	}
+
+	/** A child's ask, decided here (its human, its links, or relayed further up) and recorded once. */
+	async serve(ask: ServedAsk, reoffered?: Reoffer): Promise<ServerAnswer> {
+		const { pipeline, parked, sessionId, sinks, dialogs } = this.options;
+		const started = performance.now();
+		const { outcome, origin, policy } = await pipeline.run({
+			kind: "forwarded",
+			served: ask,
+			...(reoffered ? { reoffered } : {}),
+		});
+		const answer = serverAnswerOf(outcome);
+		if (answer.scope === "tree") dialogs.recheckWaiting();
+		const { request } = ask;
+		// A parked ask keeps waiting for a real answer: a dialog withdrawn (this root quitting) or a relay that
+		// could not reach anyone decided nothing, and must not be stored as a denial the next root never offers.
+		if (request.unanswered === "defer" && answer.decision !== "parked" && someoneDecided(answer.source)) {
+			parked.answer(request.id, answer.decision, "dialog", sessionId, answer.reason);
+		}
+		await recordDecision(
+			{
+				outcome: { ...outcome, requestId: request.id },
+				event: "forwarded_ask",
+				requesterSessionId: request.chain[0]?.sessionId,
+				sessionId,
+				origin,
+				tool: request.tool,
+				fallbackPreview: request.preview,
+				latencyMs: performance.now() - started,
+				policy,
+			},
+			sinks,
+		).catch(() => undefined);
+		return answer;
+	}
+
+	/**
+	 * Offer the asks parked in earlier runs of this project to this session's human: one summary, then (if they
+	 * choose to review) a dialog each. Detached: the session starts now, the summary waits its turn in the queue.
+	 */
+	offerParked(
+		requests: readonly ForwardRequest[],
+		ui: ExtensionUIContext,
+		timeoutMs: number,
+		signal: AbortSignal,
+	): void {
+		offerParkedAsks({
+			requests,
+			ui,
+			dialogs: this.options.dialogs,
+			timeoutMs,
+			signal,
+			offer: (request, reoffered, reviewSignal) => void this.reoffer(request, reoffered, reviewSignal),
+		}).catch((error: unknown) =>
+			this.options.log.write("server.parked_summary_failed", { error: String(error) }),
+		);
+	}
+
+	/** A parked ask offered to this session's human again: pending (in the status) until it is settled. */
+	private async reoffer(request: ForwardRequest, reoffered: Reoffer, signal: AbortSignal): Promise<void> {
+		this.reoffered++;
+		this.reportPending();
+		try {
+			await this.serve({ request: { ...request, unanswered: "defer" }, signal }, reoffered);
+		} catch (error) {
+			// Detached from start(): a rejection here must not become an unhandled one in pi's process.
+			this.options.log.write("server.reoffer_failed", { requestId: request.id, error: String(error) });
+		} finally {
+			this.reoffered--;
+			this.reportPending();
+		}
+	}
+
+	private reportPending(): void {
+		this.options.onPendingChange(this.served + this.reoffered);
+	}
+}
+
+/** False when the decisive hop of a (possibly forwarded) source is "nobody could be asked" or a gate error. */
+function someoneDecided(source: DecisionSource): boolean {
+	let current: DecisionSource | null = source;
+	while (current?.kind === "forwarded") current = current.decision;
+	return current !== null && current.kind !== "unavailable" && current.kind !== "gate_error";
+}
+
+/**
+ * The answer the child receives. Only an answer of the terminal step reaches further than this call: a whole-tree
+ * grant stays with this session (children re-ask and are answered from it), grants for the asking subagent go
+ * to it. A deny carries the human's typed reason, or the reason this session refused.
+ */
+export function serverAnswerOf(outcome: GateOutcome): ServerAnswer {
+	const { source, terminal } = outcome;
+	switch (outcome.outcome) {
+		case "allow":
+			if (terminal?.outcome === "allow" && terminal.scope === "tree") {
+				return { decision: "allow", scope: "tree", grants: [], source };
+			}
+			if (terminal?.outcome === "allow" && terminal.scope === "subagent") {
+				const grants = terminal.grants.map((g) => ({
+					surface: g.surface,
+					pattern: g.pattern,
+					limit: g.limit,
+				}));
+				return { decision: "allow", scope: "subagent", grants, source };
+			}
+			return { decision: "allow", scope: "once", grants: [], source };
+		case "deny": {
+			const reason = terminal
+				? terminal.outcome === "deny"
+					? terminal.userReason
+					: undefined
+				: outcome.reason;
+			return { decision: "deny", scope: "once", grants: [], source, ...(reason ? { reason } : {}) };
+		}
+		case "pending":
+			return { decision: "parked", scope: "once", grants: [], source, reason: outcome.requestId ?? "" };
+	}
+}
+
+/** The summary's two answers, as `select` shows them. */
+export const REVIEW_NOW = "Review them now (one dialog each)";
+export const REVIEW_LATER = "Later (leave them parked)";
+
+/** How many parked asks the summary names one by one. */
+const LISTED = 5;
+
+interface ParkedReviewOptions {
+	readonly requests: readonly ForwardRequest[];
+	readonly ui: ExtensionUIContext;
+	readonly dialogs: DialogQueue;
+	readonly timeoutMs: number;
+	/** Aborted when the session closes. */
+	readonly signal: AbortSignal;
+	/** Offers one parked request in its own dialog; resolves once it is settled or left parked. */
+	readonly offer: (request: ForwardRequest, reoffered: Reoffer, signal: AbortSignal) => void;
+}
+
+/**
+ * Asks parked in earlier runs of this project (print runs, children whose parent was gone) are offered once, at
+ * start, as one summary: "review now" queues a dialog for each, "later" (also Esc, or no answer) leaves them all
+ * parked. In a review, Esc on one dialog leaves it and every one still waiting parked; only an explicit deny
+ * denies. Returns what the human chose.
+ */
+async function offerParkedAsks(options: ParkedReviewOptions): Promise<"review" | "later"> {
+	const { requests, ui, dialogs, timeoutMs, signal } = options;
+	if (requests.length === 0) return "later";
+	const now = Date.now();
+	const listed = requests.slice(0, LISTED).map((request) => {
+		const who = originDescription(request.origin ?? originOfRequest(request));
+		return `  ${request.tool}: ${request.preview.slice(0, 100)} — ${who}, ${agoText(now - Date.parse(request.createdAt))}`;
+	});
+	const more = requests.length > LISTED ? [`  …and ${requests.length - LISTED} more`] : [];
+	const title = [
+		`${requests.length === 1 ? "1 ask was" : `${requests.length} asks were`} parked in earlier runs of this project (nobody could answer then):`,
+		...listed,
+		...more,
+		"Later leaves them parked: pi-permission-hub pending lists them, approve/deny answer them.",
+	].join("\n");
+	const picked = await dialogs.run(
+		{ id: `parked-summary-${now}`, label: `${requests.length} parked asks from earlier runs` },
+		async (): Promise<string | undefined> => {
+			if (signal.aborted) return undefined;
+			return ui.select(title, [REVIEW_NOW, REVIEW_LATER], { signal, timeout: timeoutMs });
+		},
+	);
+	if (picked !== REVIEW_NOW) return "later";
+	const review = new AbortController();
+	const reviewSignal = AbortSignal.any([signal, review.signal]);
+	for (const request of requests) options.offer(request, { stopReview: () => review.abort() }, reviewSignal);
+	return "review";
+}

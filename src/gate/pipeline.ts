@@ -1,0 +1,493 @@
+/**
+ * The one decision pipeline (adr/0002). Every kind of ask — this session's own tool call, a command its human
+ * typed, an ask a child forwarded, and a delegation whose children would run ungated — passes the same ordered
+ * steps, with the kind as data:
+ *
+ *   1. classify   the call (a forwarded request is judged on its tool, input and cwd; a mismatch is refused)
+ *   2. policy     deny rules first, then what may allow without asking (per kind, below), else an ask
+ *   3. links      the authorizer chain, unless only a human may answer
+ *   4. terminal   this session's human, its parent, or nobody (park or refuse)
+ *
+ * and the `GateOutcome` is built here alone. An error anywhere blocks the call as a gate error.
+ */
+import type { ChainStep } from "../audit/audit-entry.ts";
+import { deepFreeze } from "../authority/deep-freeze.ts";
+import { runAuthorizerChain } from "../authority/run-authorizer-chain.ts";
+import { type AskingPart, type SuggestedGrant, suggestGrants } from "../authority/suggest-grant.ts";
+import type {
+	Ask,
+	ForwardedOnly,
+	Reoffer,
+	TerminalDecision,
+	UnansweredPolicy,
+} from "../authority/terminal-authorizer.ts";
+import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
+import type { ServedAsk } from "../hub/hub-server.ts";
+import type { Origin } from "../origin/origin.ts";
+import { decide, findCoveringGrant, findDeny } from "../policy/decide.ts";
+import type { EffectivePolicy } from "../policy/effective-policy.ts";
+import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
+import type { Mode } from "../vocabulary/tier.ts";
+import { describeAskWhy, sourceOfBasis } from "./basis-source.ts";
+import {
+	askDenyReason,
+	DELEGATION_GUARD_STEP,
+	describeCall,
+	gateErrorReason,
+	parkedReason,
+	policyDenyReason,
+	ungatedDelegationBlockReason,
+	ungatedDelegationWhy,
+} from "./block-reason.ts";
+import { judgeRequest, originOfRequest, strictestUnanswered, treeGrantSource } from "./forwarded-request.ts";
+import type { GateDeps } from "./gate-deps.ts";
+
+/** What the gate is asked to decide: the kind of ask is data, and the steps below read it. */
+export type GateRequest =
+	| { readonly kind: "tool_call"; readonly call: ToolCall; readonly signal?: AbortSignal }
+	| { readonly kind: "user_bash"; readonly command: string; readonly cwd: string }
+	| { readonly kind: "forwarded"; readonly served: ServedAsk; readonly reoffered?: Reoffer };
+
+/** The step of the pipeline that decided. */
+export type PipelineStep = "classify" | "policy" | "links" | "terminal" | "error";
+
+/** The gate's answer for one ask, with everything the audit line, the decision event and a child's answer need. */
+export interface GateOutcome {
+	readonly outcome: "allow" | "deny" | "pending";
+	/** What the policy step said before any chain or dialog (`deny` for a gate error). */
+	readonly mode: Mode;
+	readonly source: DecisionSource;
+	/** Null when the call could not even be classified (a gate error, a forwarded request that lies). */
+	readonly action: ClassifiedAction | null;
+	/** For a blocked call: the text the model receives. For an allowed one: a short account. */
+	readonly reason: string;
+	readonly chain: readonly ChainStep[];
+	/** The parked request, for `pending`. */
+	readonly requestId?: string;
+	/** For a call that asked: why the policy asked, naming the part that asked (kept in the audit line). */
+	readonly why?: string;
+	readonly step: PipelineStep;
+	/** What the terminal authorizer answered, when it decided (its scope and grants go back to a child). */
+	readonly terminal?: TerminalDecision;
+}
+
+/** One decided ask: its outcome, who asked, and the policy it was decided under (null if none could be read). */
+export interface Decided {
+	readonly outcome: GateOutcome;
+	readonly origin: Origin;
+	readonly policy: EffectivePolicy | null;
+}
+
+/**
+ * One session's pipeline. Built at session start; the collaborators arrive once the bash grammar has loaded, so
+ * the first ask may wait for them.
+ */
+export class GatePipeline {
+	private readonly deps: PromiseLike<GateDeps>;
+	private readonly origin: Origin;
+
+	/** `origin`: who this session is, the asker of its own calls. */
+	constructor(deps: PromiseLike<GateDeps>, origin: Origin) {
+		this.deps = deps;
+		this.origin = origin;
+	}
+
+	/** Decide one ask. Never throws: a failure anywhere is a gate error, which blocks. */
+	async run(request: GateRequest): Promise<Decided> {
+		let policy: EffectivePolicy | null = null;
+		let origin = this.origin;
+		try {
+			// What runs must be what is decided: pi executes this very object, so nothing may change it from here
+			// on — not an authorizer link or anything else while a dialog waits, not a handler registered after ours.
+			if (request.kind === "tool_call") deepFreeze(request.call.input);
+			origin = originOf(request, this.origin);
+			const deps = await this.deps;
+			policy = deps.policy();
+			const outcome = await decideAsk(request, origin, deps, policy);
+			return { outcome, origin, policy };
+		} catch (error) {
+			return { outcome: gateError(toolOf(request), error), origin, policy };
+		}
+	}
+}
+
+/** The kind of ask as the policy and terminal steps see it: an ungated delegation is a tool call of its own kind. */
+type AskKind = "tool_call" | "user_bash" | "forwarded" | "delegation";
+
+/** What the policy step hands on when it neither denies nor allows: the question for the links and the terminal. */
+interface AskPlan {
+	readonly kind: AskKind;
+	readonly mode: Mode;
+	readonly why: string;
+	/** A guarded path or an ungated delegation: only a human answers, no authorizer link is asked. */
+	readonly humanOnly: boolean;
+	/** Steps recorded before the links (the delegation guard's). */
+	readonly chain: readonly ChainStep[];
+	readonly askingParts: readonly AskingPart[];
+	readonly suggestions: readonly SuggestedGrant[];
+	readonly unanswered: UnansweredPolicy;
+	readonly timeoutMs: number;
+	readonly signal?: AbortSignal;
+	/** For a forwarded ask: what only such an ask carries to the terminal. */
+	readonly forwarded?: ForwardedOnly;
+	/** For a delegation: the launcher's verdict, for the reason the model reads. */
+	readonly blockReason?: (source: DecisionSource, userReason?: string) => string;
+}
+
+type PolicyStep =
+	| { readonly settled: Omit<GateOutcome, "action" | "step" | "chain"> }
+	| { readonly plan: AskPlan }
+	/** A parked approval was used up by another call between finding and consuming it: decide again. */
+	| { readonly again: true };
+
+async function decideAsk(
+	request: GateRequest,
+	origin: Origin,
+	deps: GateDeps,
+	policy: EffectivePolicy,
+): Promise<GateOutcome> {
+	// 1. classify
+	const judged = classify(request, deps, policy);
+	if ("refused" in judged) {
+		const source: DecisionSource = { kind: "unavailable", reason: capSourceText(judged.refused) };
+		return {
+			outcome: "deny",
+			mode: "deny",
+			source,
+			action: null,
+			reason: judged.refused,
+			chain: [],
+			step: "classify",
+		};
+	}
+	const { action } = judged;
+	const what = describeCall(action, toolOf(request));
+
+	// 2. policy
+	const step = policyStep(request, action, origin, what, deps, policy);
+	if ("again" in step) return decideAsk(request, origin, deps, policy);
+	if ("settled" in step) return { ...step.settled, action, chain: [], step: "policy" };
+	const { plan } = step;
+
+	// 3. links
+	const links = plan.humanOnly
+		? null
+		: await runAuthorizerChain(
+				policy.authorizerChain,
+				{
+					tool: action.tool,
+					input: action.input,
+					cwd: action.cwd,
+					tier: action.tier,
+					parts: action.parts,
+					actionHash: action.hash,
+					preview: action.preview,
+					origin,
+					sessionId: deps.sessionId,
+					why: plan.why,
+					forwarded: plan.kind === "forwarded",
+					policy: deps.policyQuery,
+				},
+				{ lookup: deps.lookupLink },
+			);
+	const chain = [...plan.chain, ...(links?.steps ?? [])];
+	const asked = { mode: plan.mode, action, chain, why: plan.why } as const;
+	if (links?.decided) {
+		const { link, verdict, reason } = links.decided;
+		const source: DecisionSource = { kind: "authorizer", link, verdict, ...(reason ? { reason } : {}) };
+		return verdict === "allow"
+			? { ...asked, outcome: "allow", source, reason: `allowed by authorizer ${link}`, step: "links" }
+			: {
+					...asked,
+					outcome: "deny",
+					source,
+					reason: askDenyReason(what, action.tier, source),
+					step: "links",
+				};
+	}
+
+	// 4. terminal
+	const common = {
+		action,
+		origin,
+		sessionId: deps.sessionId,
+		why: plan.why,
+		askingParts: plan.askingParts,
+		suggestions: plan.suggestions,
+		unanswered: plan.unanswered,
+		timeoutMs: plan.timeoutMs,
+		deferExpiryMs: policy.deferExpiryHours * 3600_000,
+		...(plan.signal ? { signal: plan.signal } : {}),
+	};
+	const ask: Ask = plan.forwarded ? { ...common, ...plan.forwarded } : { ...common, kind: "own" };
+	const terminal = await deps.terminal().decide(ask);
+	const decided = { ...asked, step: "terminal", terminal } as const;
+	switch (terminal.outcome) {
+		case "allow":
+			if (keepsGrants(plan.kind, terminal.scope)) deps.grants.add(terminal.grants);
+			return {
+				...decided,
+				outcome: "allow",
+				source: terminal.source,
+				reason:
+					plan.kind === "delegation"
+						? "allowed at the terminal authorizer, though the subagent runs without permission checks"
+						: "allowed at the terminal authorizer",
+			};
+		case "deny":
+			return {
+				...decided,
+				outcome: "deny",
+				source: terminal.source,
+				reason: (plan.blockReason ?? defaultBlockReason(what, action))(terminal.source, terminal.userReason),
+			};
+		case "parked":
+			// A delegation's ask is never parked (nobody approving it later fixes the configuration); were it to
+			// come back parked, it is refused like any unanswered one.
+			if (plan.blockReason) {
+				return {
+					...decided,
+					outcome: "deny",
+					source: terminal.source,
+					reason: plan.blockReason(terminal.source),
+				};
+			}
+			return {
+				...decided,
+				outcome: "pending",
+				source: terminal.source,
+				reason: parkedReason(what, terminal.requestId),
+				requestId: terminal.requestId,
+			};
+	}
+}
+
+/**
+ * Grants a human gave with an answer stay in this session — except those for the child that asked, which go back
+ * to it with the answer; a delegation offers none.
+ */
+function keepsGrants(
+	kind: AskKind,
+	scope: Extract<TerminalDecision, { outcome: "allow" }>["scope"],
+): boolean {
+	if (kind === "delegation") return false;
+	return !(kind === "forwarded" && scope === "subagent");
+}
+
+function defaultBlockReason(what: string, action: ClassifiedAction) {
+	return (source: DecisionSource, userReason?: string) =>
+		askDenyReason(what, action.tier, source, userReason);
+}
+
+function classify(
+	request: GateRequest,
+	deps: GateDeps,
+	policy: EffectivePolicy,
+): { readonly action: ClassifiedAction } | { readonly refused: string } {
+	switch (request.kind) {
+		case "tool_call":
+			return { action: deps.classify(request.call, policy) };
+		case "user_bash":
+			return {
+				action: deps.classify(
+					{ tool: "bash", input: { command: request.command }, cwd: request.cwd },
+					policy,
+				),
+			};
+		case "forwarded":
+			return judgeRequest(request.served.request, deps.classify, policy);
+	}
+}
+
+/**
+ * Deny rules first for every kind; then what may allow without asking, which depends on who asks:
+ * - this session's own call: the whole policy (rules, grants, tier modes, a parked approval) — unless the call
+ *   delegates to children that would run ungated, which only a human may accept (adr/0011);
+ * - a command the human typed: anything not denied (nobody is asked about their own command);
+ * - a child's ask: only this session's whole-tree grants and a parked approval for this exact action — the child
+ *   asked because its own, possibly stricter, policy said so, so this session's allow rules and tier modes do
+ *   not approve it (adr/0006).
+ */
+function policyStep(
+	request: GateRequest,
+	action: ClassifiedAction,
+	origin: Origin,
+	what: string,
+	deps: GateDeps,
+	policy: EffectivePolicy,
+): PolicyStep {
+	const timeoutMs = policy.dialogTimeoutSeconds * 1000;
+	const unanswered = policy.unanswered ?? deps.defaultUnanswered;
+	switch (request.kind) {
+		case "user_bash": {
+			const denied = findDeny(action, policy, origin);
+			if (denied) {
+				const said = describeCall(action, "bash").replace("this bash call", "this command");
+				const reason = policyDenyReason(said, denied);
+				return { settled: { outcome: "deny", mode: "deny", source: sourceOfBasis(denied.basis), reason } };
+			}
+			const source = { kind: "user", via: "typed", verdict: "allow", scope: "once" } as const;
+			return { settled: { outcome: "allow", mode: "auto", source, reason: "typed by the user" } };
+		}
+		case "tool_call": {
+			const approval = deps.parked.find(action.hash);
+			const decision = decide(action, policy, {
+				origin,
+				grants: deps.grants.list(),
+				parkedApproval: approval,
+			});
+			if (decision.mode === "deny") {
+				const reason = policyDenyReason(what, decision);
+				return { settled: { outcome: "deny", mode: "deny", source: sourceOfBasis(decision.basis), reason } };
+			}
+			// Children that would run ungated: whatever else would allow this call, a human must accept that first.
+			const delegation = deps.delegation(request.call);
+			if (delegation && !delegation.verdict.gated) {
+				const { verdict } = delegation;
+				return {
+					plan: {
+						kind: "delegation",
+						mode: "ask",
+						why: ungatedDelegationWhy(verdict),
+						humanOnly: true,
+						// The audit keeps why the call asked, whatever the answer: the guard's step in the chain.
+						chain: [
+							{ link: DELEGATION_GUARD_STEP, result: "defer", reason: capSourceText(verdict.why), ms: 0 },
+						],
+						askingParts: action.parts.map((part) => ({ part, tier: part.tier })),
+						suggestions: [],
+						// Never parked; refused at once only when the operator wants every ask refused that way.
+						unanswered: policy.unanswered === "deny" ? "deny" : "wait",
+						timeoutMs,
+						...(request.signal ? { signal: request.signal } : {}),
+						blockReason: (source, userReason) =>
+							ungatedDelegationBlockReason(what, action.tier, verdict, source, userReason),
+					},
+				};
+			}
+			if (decision.mode === "auto") {
+				if (decision.basis.kind === "parked_approval" && approval) {
+					if (!deps.parked.consume(approval)) return { again: true };
+					const { requestId, approvedVia } = approval;
+					const source = { kind: "parked_approval", requestId, approvedVia } as const;
+					return {
+						settled: { outcome: "allow", mode: "auto", source, reason: `approved request ${requestId}` },
+					};
+				}
+				const source = sourceOfBasis(decision.basis);
+				return { settled: { outcome: "allow", mode: "auto", source, reason: "allowed by policy" } };
+			}
+			const askingParts = decision.askingParts.map((p) => ({ part: p.part, tier: p.tier }));
+			return {
+				plan: {
+					kind: "tool_call",
+					mode: "ask",
+					why: describeAskWhy(decision),
+					// A guarded path is for a human alone: no authorizer link is asked (adr/0014).
+					humanOnly: decision.humanOnly,
+					chain: [],
+					askingParts,
+					suggestions: decision.grantable ? suggestGrants(action.tool, askingParts) : [],
+					unanswered,
+					timeoutMs,
+					...(request.signal ? { signal: request.signal } : {}),
+				},
+			};
+		}
+		case "forwarded": {
+			const { request: forwarded, signal } = request.served;
+			const denied = findDeny(action, policy, origin);
+			if (denied) {
+				const reason = policyDenyReason(what, denied);
+				return { settled: { outcome: "deny", mode: "deny", source: sourceOfBasis(denied.basis), reason } };
+			}
+			const asked = { mode: "ask", why: forwarded.why } as const;
+			const treeGrant = (current: EffectivePolicy) =>
+				findCoveringGrant(
+					action,
+					deps.grants.list().filter((g) => g.scope === "tree"),
+					current,
+				);
+			const grant = treeGrant(policy);
+			if (grant) {
+				return {
+					settled: { ...asked, outcome: "allow", source: treeGrantSource(grant), reason: "whole-tree grant" },
+				};
+			}
+			const approval = deps.parked.find(forwarded.actionHash);
+			if (approval && deps.parked.consume(approval)) {
+				const { requestId, approvedVia } = approval;
+				const source = { kind: "parked_approval", requestId, approvedVia } as const;
+				return { settled: { ...asked, outcome: "allow", source, reason: "parked approval" } };
+			}
+			// A guarded path is for a human alone: no authorizer link is asked (adr/0014).
+			const humanOnly = action.parts.some((part) => part.guard?.kind === "human");
+			const askingParts = action.parts
+				.filter((part) => part.tier !== "read")
+				.map((part) => ({ part, tier: part.tier }));
+			return {
+				plan: {
+					kind: "forwarded",
+					...asked,
+					humanOnly,
+					chain: [],
+					askingParts,
+					// Patterns this session works out itself from the action: it never offers one the child supplied.
+					suggestions: forwarded.grantable && !humanOnly ? suggestGrants(action.tool, askingParts) : [],
+					unanswered: strictestUnanswered(forwarded.unanswered, unanswered),
+					timeoutMs: Math.max(1, Math.min(timeoutMs, Date.parse(forwarded.expiresAt) - Date.now())),
+					signal,
+					forwarded: {
+						kind: "forwarded",
+						request: forwarded,
+						...(request.reoffered ? { reoffered: request.reoffered } : {}),
+						// A whole-tree grant must be in place before the next queued ask checks whether it is covered.
+						keepGrants: (grants) => deps.grants.add(grants.filter((g) => g.scope === "tree")),
+						settledElsewhere: () => {
+							const covering = treeGrant(deps.policy());
+							return covering
+								? { outcome: "allow", source: treeGrantSource(covering), scope: "once", grants: [] }
+								: null;
+						},
+					},
+				},
+			};
+		}
+	}
+}
+
+/**
+ * Who asks: this session (its model or its human), or for a forwarded ask the child — a live child is a subagent
+ * whatever its request claims, while a request parked in this user's own private store keeps the origin the
+ * parking session recorded (its own run, or the child it forwarded for).
+ */
+function originOf(request: GateRequest, own: Origin): Origin {
+	if (request.kind !== "forwarded") return own;
+	const { request: forwarded } = request.served;
+	return request.reoffered && forwarded.origin ? forwarded.origin : originOfRequest(forwarded);
+}
+
+function toolOf(request: GateRequest): string {
+	switch (request.kind) {
+		case "tool_call":
+			return request.call.tool;
+		case "user_bash":
+			return "bash";
+		case "forwarded":
+			return request.served.request.tool;
+	}
+}
+
+function gateError(tool: string, error: unknown): GateOutcome {
+	const message = errorMessage(error);
+	return {
+		outcome: "deny",
+		mode: "deny",
+		source: { kind: "gate_error", reason: message.slice(0, 2000) },
+		action: null,
+		reason: gateErrorReason(`this ${tool} call`, message),
+		chain: [],
+		step: "error",
+	};
+}

@@ -1,0 +1,111 @@
+/**
+ * Files other processes of this user read (inbox requests and responses, announcements, parked requests) live
+ * in directories only this user can use, and appear whole or not at all: every such write goes through here.
+ */
+import { randomBytes } from "node:crypto";
+import { linkSync, lstatSync, mkdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
+import writeFileAtomic from "write-file-atomic";
+
+export class UnsafeDirectoryError extends Error {
+	override readonly name = "UnsafeDirectoryError";
+}
+
+/**
+ * Create (or check) `dir` and every directory between `base` and it so that only this user can use them:
+ * 0700, owned by us, not a symlink, not group- or world-writable. `base` itself (pi's agent dir) is created if
+ * missing but not judged. An existing directory that fails the checks is refused with a message saying why,
+ * never repaired silently: someone else may control it.
+ */
+export function ensurePrivateDir(dir: string, base: string): void {
+	const rel = relative(base, dir);
+	if (rel.startsWith("..") || isAbsolute(rel)) throw new UnsafeDirectoryError(`${dir} is not inside ${base}`);
+	mkdirSync(base, { recursive: true });
+	let current = base;
+	for (const segment of rel.split(sep).filter((s) => s !== "")) {
+		current = join(current, segment);
+		try {
+			mkdirSync(current, { mode: 0o700 });
+		} catch (error) {
+			if (!isCode(error, "EEXIST")) throw error;
+		}
+		checkPrivateDir(current);
+	}
+}
+
+/** Throws UnsafeDirectoryError when `dir` is not a private directory of ours. */
+export function checkPrivateDir(dir: string): void {
+	const stat = lstatSync(dir);
+	if (stat.isSymbolicLink()) throw new UnsafeDirectoryError(`${dir} is a symbolic link; refusing to use it`);
+	if (!stat.isDirectory()) throw new UnsafeDirectoryError(`${dir} is not a directory`);
+	const uid = process.getuid?.();
+	if (uid !== undefined && stat.uid !== uid) {
+		throw new UnsafeDirectoryError(
+			`${dir} belongs to uid ${stat.uid}, not to this user (uid ${uid}); refusing to use it`,
+		);
+	}
+	if ((stat.mode & 0o022) !== 0) {
+		throw new UnsafeDirectoryError(
+			`${dir} is writable by group or others (mode ${(stat.mode & 0o777).toString(8)}); refusing to use it`,
+		);
+	}
+}
+
+export function isCode(error: unknown, code: string): boolean {
+	return typeof error === "object" && error !== null && Reflect.get(error, "code") === code;
+}
+
+/**
+ * Write `file` atomically, readable by this user alone, once each directory of `privateDirs` is checked to be
+ * private: a directory someone else controls is refused, not written into.
+ */
+export function writePrivateFileSync(file: string, content: string, privateDirs: readonly string[]): void {
+	for (const dir of privateDirs) checkPrivateDir(dir);
+	writeFileAtomic.sync(file, content, { mode: 0o600 });
+}
+
+/** `writePrivateFileSync`, without blocking; `fsync` when the file must survive a crash (a parked request). */
+export async function writePrivateFile(
+	file: string,
+	content: string,
+	privateDirs: readonly string[],
+	options: { readonly fsync?: boolean } = {},
+): Promise<void> {
+	for (const dir of privateDirs) checkPrivateDir(dir);
+	await writeFileAtomic(file, content, {
+		mode: 0o600,
+		...(options.fsync === undefined ? {} : { fsync: options.fsync }),
+	});
+}
+
+export type ExclusiveWrite =
+	| { readonly created: true }
+	| { readonly created: false; readonly reason: "exists" };
+
+/**
+ * Create `file` with `content` only if nobody has: the content goes to a private temp file in the same
+ * directory, which is then hard-linked to the final name. `link` fails with EEXIST when the name is taken, so
+ * the first writer wins and a second one learns it, and a reader never sees a half-written file.
+ */
+export function createExclusive(file: string, content: string): ExclusiveWrite {
+	const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+	try {
+		writeFileSync(temp, content, { mode: 0o600, flag: "wx" });
+		try {
+			linkSync(temp, file);
+		} catch (error) {
+			if (isCode(error, "EEXIST")) {
+				return { created: false, reason: "exists" };
+			}
+			throw error;
+		}
+		return { created: true };
+	} finally {
+		// Also after a failed write (ENOSPC): no temp file is left behind. Its removal failing changes nothing.
+		try {
+			unlinkSync(temp);
+		} catch {
+			// Never created, or already gone.
+		}
+	}
+}

@@ -1,0 +1,322 @@
+/**
+ * The decision pipeline driven directly, with the real policy, the real classifier, real grants, a real parked
+ * store on disk and the real terminal authorizers (a dialog answered by a script, or nobody to ask).
+ */
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { AuthorizerLink } from "../../src/authority/authorizer-link.ts";
+import { buildForwardRequest } from "../../src/authority/build-forward-request.ts";
+import { DenyingAuthorizer } from "../../src/authority/choose-terminal.ts";
+import { DialogQueue } from "../../src/authority/dialog-queue.ts";
+import type { DialogResult } from "../../src/authority/dialog-result.ts";
+import { LocalDialogAuthorizer } from "../../src/authority/local-dialog-authorizer.ts";
+import { SessionGrants } from "../../src/authority/session-grants.ts";
+import type { TerminalAuthorizer } from "../../src/authority/terminal-authorizer.ts";
+import type { ToolCall } from "../../src/classify/action.ts";
+import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
+import { serverAnswerOf } from "../../src/gate/forwarded-asks.ts";
+import type { GateDeps } from "../../src/gate/gate-deps.ts";
+import { GatePipeline, type GateRequest } from "../../src/gate/pipeline.ts";
+import { createPolicyQuery } from "../../src/gate/policy-query.ts";
+import { sessionClassifier } from "../../src/gate/session-classifier.ts";
+import { ParkedStore } from "../../src/hub/parked-store.ts";
+import type { ForwardRequest } from "../../src/hub/protocol.ts";
+import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
+import { askFor } from "../authority/ask-fixture.ts";
+import { ScriptedPresenter } from "../authority/scripted-presenter.ts";
+import { bashParser, CWD, HOME } from "../classify/classify-fixture.ts";
+import { policyFromConfig, tempDir } from "../policy/fixtures.ts";
+
+let bash: BashParser;
+beforeAll(async () => {
+	bash = await bashParser();
+});
+
+const HUMAN = { kind: "human" } as const;
+const allowOnce: DialogResult = { kind: "answer", answer: { kind: "allow", scope: "once" } };
+
+interface World {
+	readonly pipeline: GatePipeline;
+	readonly presenter: ScriptedPresenter;
+	readonly grants: SessionGrants;
+	readonly parked: ParkedStore;
+	readonly linkCalls: string[];
+}
+
+/** One session's pipeline over the given policy, with its human answering from `script`. */
+function world(
+	policy: EffectivePolicy,
+	options: {
+		readonly script?: DialogResult[];
+		readonly links?: Record<string, AuthorizerLink>;
+		readonly terminal?: TerminalAuthorizer;
+		readonly delegation?: GateDeps["delegation"];
+		readonly classifierFails?: boolean;
+	} = {},
+): World {
+	const agentDir = tempDir();
+	const parked = new ParkedStore(join(agentDir, "pi-permission-hub", "parked"), agentDir);
+	const grants = new SessionGrants(`pipeline-test-${Math.random()}`);
+	const presenter = new ScriptedPresenter(...(options.script ?? []));
+	const terminal = options.terminal ?? new LocalDialogAuthorizer(presenter, new DialogQueue(), null);
+	const linkCalls: string[] = [];
+	const real = sessionClassifier(
+		bash,
+		HOME,
+		join(HOME, ".pi", "agent"),
+		() => undefined,
+		() => null,
+	);
+	const classify: GateDeps["classify"] = (call, p) => {
+		if (options.classifierFails) throw new Error("the grammar went away");
+		return real(call, p);
+	};
+	const deps: GateDeps = {
+		sessionId: "session-under-test",
+		policy: () => policy,
+		classify,
+		grants,
+		parked,
+		lookupLink: (name) => {
+			const link = options.links?.[name];
+			return (
+				link &&
+				((request) => {
+					linkCalls.push(name);
+					return link(request);
+				})
+			);
+		},
+		policyQuery: createPolicyQuery({
+			policy: () => policy,
+			classify,
+			grants,
+			parked,
+			origin: HUMAN,
+			cwd: CWD,
+		}),
+		terminal: () => terminal,
+		defaultUnanswered: "wait",
+		delegation: options.delegation ?? (() => null),
+	};
+	return { pipeline: new GatePipeline(Promise.resolve(deps), HUMAN), presenter, grants, parked, linkCalls };
+}
+
+const bashCall = (command: string): GateRequest => ({
+	kind: "tool_call",
+	call: { tool: "bash", input: { command }, cwd: CWD },
+});
+
+/** What a child with the built-in defaults sends up for `command`. */
+function childRequest(command: string, overrides: Partial<ForwardRequest> = {}): ForwardRequest {
+	const ask = askFor(bash, command);
+	return { ...buildForwardRequest(ask, { sessionId: "child-1", path: ["root", "worker"] }), ...overrides };
+}
+
+const forwarded = (request: ForwardRequest): GateRequest => ({
+	kind: "forwarded",
+	served: { request, signal: new AbortController().signal },
+});
+
+describe("the pipeline: this session's own tool calls", () => {
+	it("a read runs without asking anyone, decided by the policy step", async () => {
+		const { pipeline, presenter } = world(policyFromConfig({}));
+		const { outcome } = await pipeline.run(bashCall("ls -la"));
+		expect(outcome).toMatchObject({ outcome: "allow", mode: "auto", step: "policy", chain: [] });
+		expect(outcome.source.kind).toBe("rule");
+		expect(outcome.why).toBeUndefined();
+		expect(presenter.shown).toEqual([]);
+	});
+
+	it("a deny rule blocks before any link or dialog, and the reason names the rule", async () => {
+		const policy = policyFromConfig({
+			rules: [{ surface: "command", pattern: "curl *", action: "deny", reason: "no network" }],
+		});
+		const { pipeline, presenter, linkCalls } = world(policy, {
+			links: { judge: async () => ({ verdict: "allow" }) },
+		});
+		const { outcome } = await pipeline.run(bashCall("curl https://example.com"));
+		expect(outcome).toMatchObject({ outcome: "deny", mode: "deny", step: "policy" });
+		expect(outcome.reason).toContain('matches the deny rule command "curl *"');
+		expect(outcome.reason).toContain("Reason: no network.");
+		expect(linkCalls).toEqual([]);
+		expect(presenter.shown).toEqual([]);
+	});
+
+	it("an ask goes to the links first; the first decisive link decides, recorded in the chain", async () => {
+		const policy = policyFromConfig({ authorizerChain: ["shrug", "judge"] });
+		const { pipeline, presenter } = world(policy, {
+			links: {
+				shrug: async () => ({ verdict: "defer" }),
+				judge: async () => ({ verdict: "allow", reason: "ok" }),
+			},
+		});
+		const { outcome } = await pipeline.run(bashCall("npm install left-pad"));
+		expect(outcome).toMatchObject({ outcome: "allow", mode: "ask", step: "links" });
+		expect(outcome.source).toEqual({ kind: "authorizer", link: "judge", verdict: "allow", reason: "ok" });
+		expect(outcome.chain.map((s) => [s.link, s.result])).toEqual([
+			["shrug", "defer"],
+			["judge", "allow"],
+		]);
+		expect(outcome.why).toBeTruthy();
+		expect(presenter.shown).toEqual([]);
+	});
+
+	it("with no decisive link the human decides; a session grant they give allows the next identical call", async () => {
+		const { pipeline, presenter, grants } = world(policyFromConfig({}), {
+			script: [{ kind: "answer", answer: { kind: "allow", scope: "session" } }],
+		});
+		const first = await pipeline.run(bashCall("npm install left-pad"));
+		expect(first.outcome).toMatchObject({ outcome: "allow", mode: "ask", step: "terminal" });
+		expect(first.outcome.source).toMatchObject({ kind: "user", via: "dialog", scope: "session" });
+		expect(grants.list()).toHaveLength(1);
+		const second = await pipeline.run(bashCall("npm install left-pad"));
+		expect(second.outcome).toMatchObject({ outcome: "allow", mode: "auto", step: "policy" });
+		expect(second.outcome.source.kind).toBe("session_grant");
+		expect(presenter.shown).toHaveLength(1);
+	});
+
+	it("a write to a guarded path skips every link, even one that would allow, and offers no grant", async () => {
+		const policy = policyFromConfig({ authorizerChain: ["yes"] });
+		const { pipeline, presenter, linkCalls } = world(policy, {
+			links: { yes: async () => ({ verdict: "allow" }) },
+			script: [{ kind: "answer", answer: { kind: "deny", withReason: false } }],
+		});
+		const { outcome } = await pipeline.run(bashCall("echo x > .git/hooks/pre-commit"));
+		expect(linkCalls).toEqual([]);
+		expect(presenter.shown).toHaveLength(1);
+		expect(presenter.shown[0]?.prompt.choices.map((c) => c.answer.kind)).toEqual(["allow", "deny", "deny"]);
+		expect(outcome).toMatchObject({ outcome: "deny", mode: "ask", step: "terminal" });
+		expect(outcome.reason).toContain("The user denied");
+	});
+
+	it("with nobody to ask the call is refused as unavailable, never as a user denial", async () => {
+		const { pipeline } = world(policyFromConfig({}), {
+			terminal: new DenyingAuthorizer("no UI and no parent", null),
+		});
+		const { outcome } = await pipeline.run(bashCall("npm install left-pad"));
+		expect(outcome).toMatchObject({ outcome: "deny", mode: "ask", step: "terminal" });
+		expect(outcome.source).toEqual({ kind: "unavailable", reason: "no UI and no parent" });
+		expect(outcome.reason).toContain("no one could be asked");
+		expect(outcome.reason).toContain("This is not a user denial.");
+	});
+
+	it("a delegation whose children would run ungated asks a human even though the policy allows the call", async () => {
+		const delegation: GateDeps["delegation"] = (call: ToolCall) =>
+			call.tool === "subagent"
+				? ({
+						launcher: { kind: "pi-subagents" },
+						call: { tool: "subagent" },
+						verdict: {
+							gated: false,
+							why: "the children load only their own extensions",
+							fix: { text: "add the gate to settings.json" },
+						},
+					} as unknown as ReturnType<GateDeps["delegation"]>)
+				: null;
+		const policy = policyFromConfig({
+			authorizerChain: ["yes"],
+			rules: [{ surface: "tool", pattern: "subagent", action: "allow" }],
+		});
+		const { pipeline, presenter, linkCalls } = world(policy, {
+			delegation,
+			links: { yes: async () => ({ verdict: "allow" }) },
+			script: [allowOnce],
+		});
+		const { outcome } = await pipeline.run({
+			kind: "tool_call",
+			call: { tool: "subagent", input: { task: "refactor" }, cwd: CWD },
+		});
+		expect(linkCalls).toEqual([]);
+		expect(presenter.shown).toHaveLength(1);
+		expect(presenter.shown[0]?.prompt.lines.join("\n")).toContain("without permission checks");
+		expect(presenter.shown[0]?.prompt.choices.map((c) => c.answer.kind)).toEqual(["allow", "deny", "deny"]);
+		expect(outcome).toMatchObject({ outcome: "allow", mode: "ask", step: "terminal" });
+		expect(outcome.chain.map((s) => [s.link, s.result])).toEqual([
+			["pi-permission-hub:delegation-guard", "defer"],
+		]);
+	});
+
+	it("an error anywhere in the gate blocks the call as a gate error", async () => {
+		const { pipeline } = world(policyFromConfig({}), { classifierFails: true });
+		const { outcome, policy } = await pipeline.run(bashCall("ls"));
+		expect(outcome).toMatchObject({ outcome: "deny", mode: "deny", step: "error", action: null });
+		expect(outcome.source).toEqual({ kind: "gate_error", reason: "the grammar went away" });
+		expect(policy).not.toBeNull();
+	});
+});
+
+describe("the pipeline: commands the human typed", () => {
+	it("run whatever no deny rule forbids, recorded as the human's decision", async () => {
+		const { pipeline, presenter } = world(policyFromConfig({}));
+		const { outcome } = await pipeline.run({ kind: "user_bash", command: "rm -rf build", cwd: CWD });
+		expect(outcome).toMatchObject({ outcome: "allow", mode: "auto", step: "policy" });
+		expect(outcome.source).toEqual({ kind: "user", via: "typed", verdict: "allow", scope: "once" });
+		expect(presenter.shown).toEqual([]);
+	});
+
+	it("deny rules still hold, and the reason speaks of the command", async () => {
+		const policy = policyFromConfig({ rules: [{ surface: "command", pattern: "rm -rf *", action: "deny" }] });
+		const { pipeline } = world(policy);
+		const { outcome } = await pipeline.run({ kind: "user_bash", command: "rm -rf build", cwd: CWD });
+		expect(outcome).toMatchObject({ outcome: "deny", mode: "deny", step: "policy" });
+		expect(outcome.reason).toContain("this command (rm -rf build)");
+	});
+});
+
+describe("the pipeline: asks a child forwarded", () => {
+	it("this session's allow rules do not approve a child's ask: its human is asked", async () => {
+		const policy = policyFromConfig({
+			rules: [{ surface: "command", pattern: "npm install *", action: "allow" }],
+		});
+		const { pipeline, presenter } = world(policy, { script: [allowOnce] });
+		const { outcome, origin } = await pipeline.run(forwarded(childRequest("npm install left-pad")));
+		expect(presenter.shown).toHaveLength(1);
+		expect(origin).toMatchObject({ kind: "subagent", name: "worker" });
+		expect(outcome).toMatchObject({ outcome: "allow", mode: "ask", step: "terminal" });
+		expect(serverAnswerOf(outcome)).toMatchObject({ decision: "allow", scope: "once", grants: [] });
+	});
+
+	it("a request whose declared tier does not match its input is refused without asking anyone", async () => {
+		const { pipeline, presenter } = world(policyFromConfig({}));
+		const honest = childRequest("rm -rf build");
+		const { outcome } = await pipeline.run(forwarded({ ...honest, input: { command: "rm -rf /" } }));
+		expect(outcome).toMatchObject({ outcome: "deny", mode: "deny", step: "classify", action: null });
+		expect(outcome.source.kind).toBe("unavailable");
+		expect(serverAnswerOf(outcome).reason).toContain("does not match its own action");
+		expect(presenter.shown).toEqual([]);
+	});
+
+	it("a whole-tree grant the human gives answers the child's later identical ask without a dialog", async () => {
+		const { pipeline, presenter, grants } = world(policyFromConfig({}), {
+			script: [{ kind: "answer", answer: { kind: "allow", scope: "tree" } }],
+		});
+		const first = await pipeline.run(forwarded(childRequest("npm install left-pad")));
+		expect(serverAnswerOf(first.outcome)).toMatchObject({ decision: "allow", scope: "tree", grants: [] });
+		expect(grants.list().map((g) => g.scope)).toEqual(["tree"]);
+		const second = await pipeline.run(forwarded(childRequest("npm install left-pad")));
+		expect(second.outcome).toMatchObject({ outcome: "allow", mode: "ask", step: "policy" });
+		expect(second.outcome.source.kind).toBe("session_grant");
+		expect(presenter.shown).toHaveLength(1);
+	});
+
+	it("grants for the asking subagent go back to it and are not kept by this session", async () => {
+		const { pipeline, grants } = world(policyFromConfig({}), {
+			script: [{ kind: "answer", answer: { kind: "allow", scope: "subagent" } }],
+		});
+		const { outcome } = await pipeline.run(forwarded(childRequest("npm install left-pad")));
+		const answer = serverAnswerOf(outcome);
+		expect(answer).toMatchObject({ decision: "allow", scope: "subagent" });
+		expect(answer.grants.length).toBeGreaterThan(0);
+		expect(grants.list()).toEqual([]);
+	});
+
+	it("this session's deny rules refuse a child's ask, and the answer carries why", async () => {
+		const policy = policyFromConfig({ rules: [{ surface: "command", pattern: "npm *", action: "deny" }] });
+		const { pipeline, presenter } = world(policy);
+		const { outcome } = await pipeline.run(forwarded(childRequest("npm install left-pad")));
+		expect(outcome).toMatchObject({ outcome: "deny", mode: "deny", step: "policy" });
+		expect(serverAnswerOf(outcome).reason).toContain('matches the deny rule command "npm *"');
+		expect(presenter.shown).toEqual([]);
+	});
+});
