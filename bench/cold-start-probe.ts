@@ -66,7 +66,7 @@ async function gateImports(zodFirst: boolean): Promise<Record<string, number>> {
 	await importDist("index.js");
 	const entryMs = ms(t);
 	t = performance.now();
-	await importDist("gate/start-session-gate.js");
+	await importDist("gate/session-gate.js");
 	return { zodMs, entryMs, gateMs: ms(t) };
 }
 

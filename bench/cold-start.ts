@@ -67,7 +67,7 @@ export async function coldStartFigure(): Promise<FigureResult> {
 				},
 				{ label: "  loadPolicy() again, modules warm", value: policy.secondLoadMs ?? Number.NaN, unit: "ms" },
 				{
-					label: "gate module graph (start-session-gate.js), cold",
+					label: "gate module graph (session-gate.js), cold",
 					value: gate.gateMs ?? Number.NaN,
 					unit: "ms",
 				},

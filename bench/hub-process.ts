@@ -29,8 +29,8 @@ import { createInterface } from "node:readline";
 import { type ForwardOutcome, forwardAsk } from "../src/hub/hub-client.ts";
 import { HubLog } from "../src/hub/hub-log.ts";
 import { HubServer, type ServerAnswer } from "../src/hub/hub-server.ts";
-import { inboxLayout } from "../src/hub/inbox-layout.ts";
 import type { ForwardRequest } from "../src/hub/protocol.ts";
+import { inboxLayout } from "../src/hub/protocol.ts";
 import type { ParentTarget } from "../src/hub/resolve-parent.ts";
 import { makeRequest } from "../test/hub/sample-request.ts";
 

@@ -17,7 +17,7 @@ const result = await build({
 	// it by URL with Node's loader (see src/index.ts).
 	entryPoints: [
 		{ in: "src/index.ts", out: "index" },
-		{ in: "src/gate/start-session-gate.ts", out: "gate/start-session-gate" },
+		{ in: "src/gate/session-gate.ts", out: "gate/session-gate" },
 	],
 	outdir: "dist/extension",
 	bundle: true,

@@ -5,7 +5,7 @@
  *
  * Versioned by API_VERSION: additions keep the number; a breaking change bumps it.
  */
-import { queryDecision } from "./gate/query-registry.ts";
+import { queryDecision } from "./gate/policy-query.ts";
 
 export const API_VERSION = 1;
 
@@ -17,14 +17,12 @@ export type {
 	QueryResult,
 } from "./authority/authorizer-link.ts";
 export {
+	REGISTER_AUTHORIZER_CHANNEL,
 	registerAuthorizer,
 	registeredAuthorizerNames,
-	unregisterAuthorizer,
-} from "./authority/authorizer-registry.ts";
-export {
-	REGISTER_AUTHORIZER_CHANNEL,
 	UNREGISTER_AUTHORIZER_CHANNEL,
-} from "./authority/event-registration.ts";
+	unregisterAuthorizer,
+} from "./authority/authorizer-link.ts";
 export type { ActionPart, CommandUnit, PathTouch } from "./classify/action.ts";
 export {
 	DECISION_EVENT_CHANNEL,

@@ -7,13 +7,12 @@
 import { createRequire } from "node:module";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Key, matchesKey, truncateToWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
-import { listenForLinkRegistrations } from "./authority/event-registration.ts";
+import { listenForLinkRegistrations } from "./authority/authorizer-link.ts";
 import type { TuiKit } from "./authority/tui-dialog.ts";
 import { registerPermissionsCommand } from "./commands/permissions-command.ts";
 import { permissionsViewFor } from "./commands/permissions-views.ts";
-import type { SessionGate } from "./gate/session-gate.ts";
+import type { SessionGate, startSessionGate } from "./gate/session-gate.ts";
 import { claimSession, gatedByAnother, releaseSession } from "./gate/session-owners.ts";
-import type { startSessionGate } from "./gate/start-session-gate.ts";
 import { errorMessage } from "./vocabulary/error-message.ts";
 
 /** This copy either gates the session, or leaves it to the copy that claimed it first. */
@@ -129,7 +128,7 @@ const tuiKit: TuiKit = { Key, matchesKey, truncateToWidth, wrapTextWithAnsi };
 const nativeRequire = createRequire(import.meta.url);
 
 async function loadGateModule(): Promise<GateModule> {
-	const module: unknown = nativeRequire("./gate/start-session-gate.js");
+	const module: unknown = nativeRequire("./gate/session-gate.js");
 	if (!isGateModule(module)) throw new Error("the gate module does not export startSessionGate");
 	return module;
 }

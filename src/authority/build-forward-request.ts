@@ -1,5 +1,4 @@
-import { type ForwardRequest, PROTOCOL } from "../hub/protocol.ts";
-import { newRequestId } from "../hub/request-id.ts";
+import { type ForwardRequest, newRequestId, PROTOCOL } from "../hub/protocol.ts";
 import type { Origin } from "../origin/origin.ts";
 import type { AskCommon } from "./terminal-authorizer.ts";
 

@@ -1,14 +1,12 @@
-import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { ExtensionContext, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import type { ParkedStore } from "../hub/parked-store.ts";
 import type { SessionHub } from "../hub/session-hub.ts";
-import type { ForwardingIdentity } from "./build-forward-request.ts";
-import { buildForwardRequest } from "./build-forward-request.ts";
+import { buildForwardRequest, type ForwardingIdentity } from "./build-forward-request.ts";
+import { type DialogPresenter, selectDialog } from "./dialog-presenter.ts";
 import type { DialogQueue } from "./dialog-queue.ts";
-import { lazyTuiDialog } from "./lazy-tui-dialog.ts";
 import { LocalDialogAuthorizer, type Parker } from "./local-dialog-authorizer.ts";
 import { ParentForwardingAuthorizer } from "./parent-forwarding-authorizer.ts";
 import { parkRequest } from "./parking.ts";
-import { selectDialog } from "./select-dialog.ts";
 import type { Ask, TerminalAuthorizer, TerminalDecision } from "./terminal-authorizer.ts";
 import type { TuiKit } from "./tui-dialog.ts";
 
@@ -72,4 +70,14 @@ export class DenyingAuthorizer implements TerminalAuthorizer {
 		if (ask.unanswered === "defer" && this.park) return this.park(ask);
 		return { outcome: "deny", source: { kind: "unavailable", reason: this.why } };
 	}
+}
+
+/** The TUI dialog's code loads only when a dialog is actually shown in the TUI. */
+export function lazyTuiDialog(ui: ExtensionUIContext, kit: TuiKit): DialogPresenter {
+	return {
+		async present(prompt, options) {
+			const { tuiDialog } = await import("./tui-dialog.ts");
+			return tuiDialog(ui, kit).present(prompt, options);
+		},
+	};
 }

@@ -3,8 +3,8 @@ import { originLabel } from "../origin/origin.ts";
 import type { SessionGrant } from "../policy/session-grant.ts";
 import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
 import { buildAskPrompt } from "./ask-prompt.ts";
+import type { DialogPresenter, DialogResult } from "./dialog-presenter.ts";
 import type { DialogQueue } from "./dialog-queue.ts";
-import type { DialogPresenter, DialogResult } from "./dialog-result.ts";
 import type { SuggestedGrant } from "./suggest-grant.ts";
 import type { Ask, TerminalAuthorizer, TerminalDecision } from "./terminal-authorizer.ts";
 

@@ -5,7 +5,6 @@ import { capSourceText } from "../provenance/decision-source.ts";
 import { lazySchema } from "../schema/lazy-schema.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { AuthorizerLink, AuthorizerRequest, LinkVerdict } from "./authorizer-link.ts";
-import { deepFreeze } from "./deep-freeze.ts";
 
 export interface ChainDecision {
 	readonly link: string;
@@ -116,5 +115,14 @@ function describeThrown(error: unknown): string {
 		return errorMessage(error);
 	} catch {
 		return "the link threw a value that cannot be shown as text";
+	}
+}
+
+/** Freeze an object graph in place (plain objects and arrays; already-frozen parts are skipped). */
+export function deepFreeze(value: unknown): void {
+	if (typeof value !== "object" || value === null || Object.isFrozen(value)) return;
+	Object.freeze(value);
+	for (const key of Reflect.ownKeys(value)) {
+		deepFreeze(Reflect.get(value, key));
 	}
 }

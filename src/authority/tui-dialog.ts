@@ -6,7 +6,7 @@ import {
 	type DialogPresenter,
 	type DialogResult,
 	dialogDeadline,
-} from "./dialog-result.ts";
+} from "./dialog-presenter.ts";
 
 /**
  * The inline TUI dialog: single-key choices, a live countdown, and Esc to dismiss. A typed deny reason is

@@ -1,8 +1,8 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { hubRoot } from "../hub/inbox-layout.ts";
 import { ParkedStore } from "../hub/parked-store.ts";
 import { checkPrivateDir, UnsafeDirectoryError } from "../hub/private-files.ts";
+import { hubRoot } from "../hub/protocol.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import { CliError } from "./cli-error.ts";
 
@@ -11,7 +11,7 @@ export function parkedDir(agentDir: string): string {
 }
 
 /**
- * The parked store the gate writes (see src/gate/start-session-gate.ts). Its directories must be private, as
+ * The parked store the gate writes (see src/gate/session-gate.ts). Its directories must be private, as
  * the gate requires: requests planted in a directory others can write must not be shown or approved.
  */
 export function openParkedStore(agentDir: string): ParkedStore {

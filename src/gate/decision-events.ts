@@ -1,7 +1,11 @@
+import { AUDIT_SCHEMA_VERSION, type AuditEntry } from "../audit/audit-entry.ts";
+import type { AuditWriter } from "../audit/audit-writer.ts";
 import type { Origin } from "../origin/origin.ts";
+import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { processWide } from "../process-wide.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
-import type { Mode, Tier } from "../vocabulary/tier.ts";
+import { HIGHEST_TIER, type Mode, type Tier } from "../vocabulary/tier.ts";
+import type { GateOutcome } from "./pipeline.ts";
 
 export const DECISION_EVENT_CHANNEL = "pi-permission-hub:decision";
 
@@ -43,4 +47,69 @@ export function publishDecision(event: DecisionEvent): void {
 			// An observer's bug must not change or delay a decision that is already made.
 		}
 	}
+}
+
+export interface DecisionRecord {
+	readonly outcome: GateOutcome;
+	readonly event: DecisionEvent["event"];
+	readonly sessionId: string;
+	readonly origin: Origin;
+	readonly tool: string;
+	/** For a forwarded ask: the child session that asked. */
+	readonly requesterSessionId?: string;
+	/** Used when the action could not be classified. */
+	readonly fallbackPreview: string;
+	readonly latencyMs: number;
+	readonly policy: EffectivePolicy | null;
+}
+
+export interface DecisionSinks {
+	readonly audit: AuditWriter;
+	readonly emit: (event: DecisionEvent) => void;
+}
+
+/** The one place a decision is written to the audit log and broadcast: each decision passes here once. */
+export function recordDecision(record: DecisionRecord, sinks: DecisionSinks): Promise<void> {
+	const { outcome, policy } = record;
+	const action = outcome.action;
+	const time = new Date().toISOString();
+	const tier = action?.tier ?? HIGHEST_TIER;
+	const preview = action?.preview ?? record.fallbackPreview;
+	const actionHash = action?.hash ?? "";
+	const ceiling = policy?.grantCeiling.reason
+		? { tier: policy.grantCeiling.tier, reason: policy.grantCeiling.reason }
+		: undefined;
+	// What the broadcast and the audit line share; the audit line adds what an operator needs afterwards.
+	const event: DecisionEvent = {
+		version: 1,
+		time,
+		sessionId: record.sessionId,
+		event: record.event,
+		tool: record.tool,
+		tier,
+		actionHash,
+		preview,
+		mode: outcome.mode,
+		outcome: outcome.outcome,
+		source: outcome.source,
+		origin: record.origin,
+		...(outcome.requestId ? { requestId: outcome.requestId } : {}),
+	};
+	const { version: _version, ...shared } = event;
+	const entry: AuditEntry = {
+		v: AUDIT_SCHEMA_VERSION,
+		...shared,
+		...(outcome.outcome === "allow" ? {} : { reason: outcome.reason }),
+		...(outcome.why === undefined ? {} : { why: outcome.why }),
+		...(record.requesterSessionId ? { requesterSessionId: record.requesterSessionId } : {}),
+		latencyMs: Math.round(record.latencyMs * 1000) / 1000,
+		configFiles: policy
+			? policy.sources.filter((s) => s.state === "loaded" || s.state === "invalid").map((s) => s.file)
+			: [],
+		...(outcome.chain.length > 0 ? { chain: [...outcome.chain] } : {}),
+		...(ceiling ? { ceiling } : {}),
+	};
+	publishDecision(event);
+	sinks.emit(event);
+	return sinks.audit.record(entry);
 }

@@ -13,9 +13,9 @@ import type { ParkedStore } from "../hub/parked-store.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import { originDescription } from "../origin/origin.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
+import { type DecisionSinks, recordDecision } from "./decision-events.ts";
 import { originOfRequest } from "./forwarded-request.ts";
 import type { GateOutcome, GatePipeline } from "./pipeline.ts";
-import { type DecisionSinks, recordDecision } from "./record-decision.ts";
 
 export interface ForwardedAsksOptions {
 	readonly sessionId: string;

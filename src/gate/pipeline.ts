@@ -11,8 +11,7 @@
  * and the `GateOutcome` is built here alone. An error anywhere blocks the call as a gate error.
  */
 import type { ChainStep } from "../audit/audit-entry.ts";
-import { deepFreeze } from "../authority/deep-freeze.ts";
-import { runAuthorizerChain } from "../authority/run-authorizer-chain.ts";
+import { deepFreeze, runAuthorizerChain } from "../authority/run-authorizer-chain.ts";
 import { type AskingPart, type SuggestedGrant, suggestGrants } from "../authority/suggest-grant.ts";
 import type {
 	Ask,

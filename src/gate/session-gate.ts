@@ -11,7 +11,7 @@ import type {
 	UserBashEventResult,
 } from "@earendil-works/pi-coding-agent";
 import { AuditWriter } from "../audit/audit-writer.ts";
-import { getAuthorizer } from "../authority/authorizer-registry.ts";
+import { getAuthorizer } from "../authority/authorizer-link.ts";
 import { chooseTerminal } from "../authority/choose-terminal.ts";
 import { DialogQueue } from "../authority/dialog-queue.ts";
 import { SessionGrants } from "../authority/session-grants.ts";
@@ -21,7 +21,7 @@ import { loadBashParser } from "../classify/bash/bash-parser.ts";
 import type { ToolAnnotations } from "../classify/classify-action.ts";
 import type { PermissionsSnapshot } from "../commands/permissions-report.ts";
 import { publishPermissionsView } from "../commands/permissions-views.ts";
-import type { ParkedStore } from "../hub/parked-store.ts";
+import { ParkedStore } from "../hub/parked-store.ts";
 import { SessionHub } from "../hub/session-hub.ts";
 import { gatePackageAt } from "../launchers/gate-package.ts";
 import type { KnownLauncher } from "../launchers/known-launcher.ts";
@@ -32,18 +32,18 @@ import { resolveAgentDir } from "../policy/config-paths.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { createPolicyStore, type PolicyStore } from "../policy/policy-store.ts";
 import { refreshSchemaCopies } from "../policy/schema-copy.ts";
-import { BlockedCalls } from "./blocked-calls.ts";
-import { DECISION_EVENT_CHANNEL, type DecisionEvent } from "./decision-events.ts";
-import { DelegationGuard } from "./delegation-guard.ts";
-import { DelegationWatch } from "./delegation-watch.ts";
+import {
+	DECISION_EVENT_CHANNEL,
+	type DecisionEvent,
+	type DecisionSinks,
+	recordDecision,
+} from "./decision-events.ts";
+import { DelegationGuard, DelegationWatch } from "./delegation-guard.ts";
 import { ForwardedAsks } from "./forwarded-asks.ts";
-import type { GateDeps } from "./gate-deps.ts";
+import { type GateDeps, sessionClassifier } from "./gate-deps.ts";
 import { toolsForRun } from "./hidden-tools.ts";
 import { type GateOutcome, GatePipeline } from "./pipeline.ts";
-import { createPolicyQuery } from "./policy-query.ts";
-import { publishPolicyQuery } from "./query-registry.ts";
-import { type DecisionSinks, recordDecision } from "./record-decision.ts";
-import { sessionClassifier } from "./session-classifier.ts";
+import { createPolicyQuery, publishPolicyQuery } from "./policy-query.ts";
 import { StatusReporter } from "./status-reporter.ts";
 
 const RECENT_DECISIONS = 20;
@@ -386,5 +386,49 @@ function promptAgentName(ctx: ExtensionContext): string | null {
 		return /<active_agent name="([^"<>]{1,200})"/.exec(ctx.getSystemPrompt())?.[1] ?? null;
 	} catch {
 		return null;
+	}
+}
+
+/** Session replacement (`/new`, `/resume`, `/fork`) starts without the old session's grants. */
+const REPLACED = new Set(["new", "resume", "fork"]);
+
+export async function startSessionGate(
+	pi: ExtensionAPI,
+	ctx: ExtensionContext,
+	reason: string,
+	env: Readonly<Record<string, string | undefined>>,
+	tuiKit: TuiKit,
+): Promise<SessionGate> {
+	if (REPLACED.has(reason)) new SessionGrants(ctx.sessionManager.getSessionId()).clear();
+	const agentDir = resolveAgentDir(env, env.HOME || homedir());
+	const parked = new ParkedStore(join(agentDir, "pi-permission-hub", "parked"), agentDir);
+	const gate = new SessionGate({ pi, ctx, env, parked, tuiKit });
+	await gate.start(ctx.hasUI);
+	return gate;
+}
+
+/**
+ * The calls this session's gate blocked, counted for the one line a run without a UI leaves on stderr when it
+ * ends: print and JSON mode show blocked calls only to the model, so without the line a person sees an exit code
+ * of 0 and never learns that asks were parked for them.
+ */
+export class BlockedCalls {
+	private parked = 0;
+	private refused = 0;
+
+	count(outcome: GateOutcome["outcome"]): void {
+		if (outcome === "pending") this.parked++;
+		else if (outcome === "deny") this.refused++;
+	}
+
+	/** `pi-permission-hub: blocked 3 calls in this run: …`, naming the commands that show them; null when none. */
+	summary(sessionId: string): string | null {
+		const total = this.parked + this.refused;
+		if (total === 0) return null;
+		const parts: string[] = [];
+		if (this.parked > 0)
+			parts.push(`${this.parked} parked for approval (pi-permission-hub pending --session ${sessionId})`);
+		if (this.refused > 0) parts.push(`${this.refused} refused (pi-permission-hub explain ${sessionId})`);
+		return `pi-permission-hub: blocked ${total === 1 ? "1 call" : `${total} calls`} in this run: ${parts.join(", ")}`;
 	}
 }

@@ -3,11 +3,10 @@ import { join } from "node:path";
 import { z } from "zod";
 import { lazySchema } from "../schema/lazy-schema.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
-import type { InboxLayout } from "./inbox-layout.ts";
 import { processAlive } from "./liveness.ts";
-import { writePrivateFileSync } from "./private-files.ts";
+import { readInboxJson, writePrivateFileSync } from "./private-files.ts";
+import type { InboxLayout } from "./protocol.ts";
 import { PROTOCOL } from "./protocol.ts";
-import { readInboxJson } from "./read-inbox-json.ts";
 
 /**
  * A gated child tells its parent it exists (`children/<session id>.json` in the parent's inbox), so the parent

@@ -3,18 +3,20 @@ import type { DecisionSource } from "../provenance/decision-source.ts";
 import { readDecisionSource } from "../provenance/read-decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { HubLog } from "./hub-log.ts";
-import { type InboxLayout, inboxLayoutAt, requestFile, responseFile } from "./inbox-layout.ts";
 import { LIVENESS_INTERVAL_MS, sameProcessAlive } from "./liveness.ts";
-import { checkPrivateDir, writePrivateFile } from "./private-files.ts";
+import { checkPrivateDir, readInboxFile, writePrivateFile } from "./private-files.ts";
 import {
 	type ForwardRequest,
 	type ForwardResponse,
 	forwardResponseSchema,
+	type InboxLayout,
+	inboxLayoutAt,
 	MAX_RESPONSE_BYTES,
+	readServerInfo,
+	requestFile,
+	responseFile,
 } from "./protocol.ts";
-import { readInboxFile } from "./read-inbox-file.ts";
 import type { ParentTarget } from "./resolve-parent.ts";
-import { readServerInfo } from "./server-info.ts";
 
 export type ForwardOutcome =
 	/** An answer we may obey: well-formed, about this request and this action, with a readable DecisionSource. */

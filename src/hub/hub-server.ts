@@ -2,19 +2,26 @@ import { lstatSync, readdirSync, statfsSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import type { HubLog } from "./hub-log.ts";
-import { type InboxLayout, requestFile, responseFile } from "./inbox-layout.ts";
 import { LIVENESS_INTERVAL_MS, processAlive, processStartToken, sameProcessAlive } from "./liveness.ts";
-import { createExclusive, ensurePrivateDir, isCode, writePrivateFileSync } from "./private-files.ts";
+import {
+	createExclusive,
+	ensurePrivateDir,
+	isCode,
+	readInboxFile,
+	writePrivateFileSync,
+} from "./private-files.ts";
+import type { ServerInfo } from "./protocol.ts";
 import {
 	type ForwardRequest,
 	type ForwardResponse,
 	forwardRequestSchema,
+	type InboxLayout,
 	MAX_REQUEST_BYTES,
 	PROTOCOL,
 	REQUEST_ID,
+	requestFile,
+	responseFile,
 } from "./protocol.ts";
-import { readInboxFile } from "./read-inbox-file.ts";
-import type { ServerInfo } from "./server-info.ts";
 
 /** The parent's answer to one forwarded ask (the response file is built from it). */
 export interface ServerAnswer {

@@ -1,11 +1,10 @@
 import { readdirSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import type { UserSurface } from "../provenance/decision-source.ts";
 import { lazySchema } from "../schema/lazy-schema.ts";
-import type { ParkedApproval, ParkedApprovals } from "./parked-approvals.ts";
-import { createExclusive, ensurePrivateDir, writePrivateFile } from "./private-files.ts";
+import { createExclusive, ensurePrivateDir, readInboxJson, writePrivateFile } from "./private-files.ts";
 import { type ForwardRequest, forwardRequestSchema, MAX_REQUEST_BYTES, REQUEST_ID } from "./protocol.ts";
-import { readInboxJson } from "./read-inbox-json.ts";
 
 const REQUEST_SUFFIX = ".request.json";
 const ANSWER_SUFFIX = ".answer.json";
@@ -217,4 +216,18 @@ function removeQuietly(file: string): void {
 	} catch {
 		// Already gone.
 	}
+}
+
+/** An approval a human gave later for a parked request: it lets exactly one identical action through. */
+export interface ParkedApproval {
+	readonly requestId: string;
+	readonly actionHash: string;
+	readonly approvedVia: UserSurface;
+}
+
+/** Lookup of approvals for parked requests, by action hash. */
+export interface ParkedApprovals {
+	find(actionHash: string): ParkedApproval | null;
+	/** Use the approval up (once): returns false when another session consumed it first. */
+	consume(approval: ParkedApproval): boolean;
 }

@@ -1,12 +1,17 @@
 /**
- * The hub's wire format (version 1), see adr/0006-hub-protocol.md. Both files are written by one process
- * and read by another, so every read goes through these schemas: unknown optional fields are tolerated
- * (a newer peer may add them), a malformed required field rejects the whole file.
+ * The hub's wire format (version 1, adr/0006): where everything lives in an inbox, request ids, the request and
+ * response files, `server.json`, and the variable through which a serving session tells the processes it
+ * spawns where it is. Every file is written by one process and read by another, so every read goes through
+ * these schemas: unknown optional fields are tolerated (a newer peer may add them), a malformed required field
+ * rejects the whole file.
  */
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
 import { z } from "zod";
 import { originSchema } from "../origin/origin.ts";
 import { lazySchema } from "../schema/lazy-schema.ts";
 import { TIERS } from "../vocabulary/tier.ts";
+import { readInboxJson } from "./private-files.ts";
 
 export const PROTOCOL = "pi-permission-hub/1";
 
@@ -121,3 +126,120 @@ export const forwardResponseSchema = lazySchema(() =>
 	}),
 );
 export type ForwardResponse = z.infer<ReturnType<typeof forwardResponseSchema>>;
+
+/**
+ * Where everything of the hub lives, under the agent dir so parent and children (which share
+ * PI_CODING_AGENT_DIR) meet without configuration:
+ *
+ *   <agentDir>/pi-permission-hub/inbox/<session id>/requests/<id>.json    written by children
+ *   <agentDir>/pi-permission-hub/inbox/<session id>/responses/<id>.json   created once by the parent
+ *   <agentDir>/pi-permission-hub/inbox/<session id>/claims/<id>           first server instance to claim serves
+ *   <agentDir>/pi-permission-hub/inbox/<session id>/children/<id>.json    a gated child announcing itself
+ *   <agentDir>/pi-permission-hub/inbox/<session id>/server.json           who serves this inbox (pid)
+ */
+export interface InboxLayout {
+	readonly root: string;
+	readonly requests: string;
+	readonly responses: string;
+	readonly claims: string;
+	readonly children: string;
+	readonly server: string;
+}
+
+/** Session ids are pi's (UUIDv7 or `--session-id` values); anything else is encoded so it stays one segment. */
+export function inboxLayout(agentDir: string, sessionId: string): InboxLayout {
+	const root = join(hubRoot(agentDir), "inbox", encodeURIComponent(sessionId));
+	return inboxLayoutAt(root);
+}
+
+export function inboxLayoutAt(root: string): InboxLayout {
+	return {
+		root,
+		requests: join(root, "requests"),
+		responses: join(root, "responses"),
+		claims: join(root, "claims"),
+		children: join(root, "children"),
+		server: join(root, "server.json"),
+	};
+}
+
+export function hubRoot(agentDir: string): string {
+	return join(agentDir, "pi-permission-hub");
+}
+
+export function requestFile(layout: InboxLayout, id: string): string {
+	return join(layout.requests, `${id}.json`);
+}
+
+export function responseFile(layout: InboxLayout, id: string): string {
+	return join(layout.responses, `${id}.json`);
+}
+
+/** Crockford base32: no I, L, O, U, so an id never reads as a word or a path. */
+const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/**
+ * A ULID-shaped id: 10 characters of millisecond time (so a listing sorts oldest first) and 16 of
+ * randomness (80 bits: not guessable by another local process watching the directory).
+ */
+export function newRequestId(now: number = Date.now()): string {
+	let time = "";
+	let t = now;
+	for (let i = 0; i < 10; i++) {
+		time = ALPHABET.charAt(t % 32) + time;
+		t = Math.floor(t / 32);
+	}
+	const random = randomBytes(16);
+	let tail = "";
+	for (const byte of random) tail += ALPHABET.charAt(byte % 32);
+	return time + tail;
+}
+
+/** `server.json` in an inbox: who serves it. A child found by session id learns the pid to watch from here. */
+export const serverInfoSchema = lazySchema(() =>
+	z.object({
+		protocol: z.literal(PROTOCOL),
+		sessionId: z.string().max(256),
+		pid: z.number().int().positive(),
+		startToken: z.string().max(64).nullable(),
+		path: z.array(z.string().max(256)).min(1).max(32),
+		startedAt: z.iso.datetime(),
+	}),
+);
+export type ServerInfo = z.infer<ReturnType<typeof serverInfoSchema>>;
+
+export function readServerInfo(file: string): ServerInfo | null {
+	return readInboxJson(file, 16 * 1024, serverInfoSchema());
+}
+
+/** Set by a serving session in its own process environment, so every process it spawns can find it. */
+export const PARENT_ENV = "PI_PERMISSION_HUB_PARENT";
+
+const parentLinkSchema = lazySchema(() =>
+	z.object({
+		v: z.literal(1),
+		sessionId: z.string().min(1).max(256),
+		/** The parent's inbox directory (absolute). */
+		inbox: z.string().min(1).max(4096),
+		pid: z.number().int().positive(),
+		/** Agent labels from the root down to the parent itself. */
+		path: z.array(z.string().max(256)).min(1).max(32),
+	}),
+);
+
+export type ParentLink = z.infer<ReturnType<typeof parentLinkSchema>>;
+
+export function serializeParentLink(link: ParentLink): string {
+	return JSON.stringify(link);
+}
+
+/** Null for anything that is not a well-formed link (it is caller-controlled input like any variable). */
+export function parseParentLink(value: string | undefined): ParentLink | null {
+	if (!value || value.length > 16_384) return null;
+	try {
+		const parsed = parentLinkSchema().safeParse(JSON.parse(value));
+		return parsed.success ? parsed.data : null;
+	} catch {
+		return null;
+	}
+}

@@ -1,5 +1,4 @@
-import { inboxLayout } from "./inbox-layout.ts";
-import { parseParentLink } from "./parent-link.ts";
+import { processWide } from "../process-wide.ts";
 import {
 	announcedParent,
 	endedHere,
@@ -7,7 +6,7 @@ import {
 	otherLiveSessions,
 	type ProcessSession,
 } from "./process-sessions.ts";
-import { markedAsSubagent } from "./subagent-markers.ts";
+import { inboxLayout, parseParentLink } from "./protocol.ts";
 
 /** Where this session's asks go when its own policy cannot settle them. */
 export interface ParentTarget {
@@ -146,4 +145,64 @@ function sessionFiledUnder(
 		if (best === null || stem.length > (best.sessionFile ?? "").length) best = candidate;
 	}
 	return best;
+}
+
+/**
+ * The environment this process was started with, for the variables that name a parent. A serving session
+ * writes its own values into `process.env` (so the processes it spawns inherit them); reading them back later
+ * (after `/new`, a reload, another in-process session) must not make the session its own parent. The first
+ * copy of this module to load in a process records the inherited values, before any session wrote over them.
+ */
+export const PARENT_VARIABLES = [
+	"PI_PERMISSION_HUB_PARENT",
+	"PI_SUBAGENT_PARENT_SESSION",
+	"PI_AGENT_ROUTER_PARENT_SESSION_ID",
+] as const;
+
+export function inheritedEnv(): Readonly<Record<string, string | undefined>> {
+	return processWide<Readonly<Record<string, string | undefined>>>("inherited-env.v1", () =>
+		Object.freeze(Object.fromEntries(PARENT_VARIABLES.map((name) => [name, process.env[name]]))),
+	);
+}
+
+// Record at load time: the earliest moment this package runs in the process.
+inheritedEnv();
+
+/**
+ * Variables subagent launchers set in their children (pi-subagents, pi-agent-router, pi-interactive-subagents
+ * and others). Any of them marks this session as a subagent even when no parent can be found; the names are
+ * caller-claimed labels, sanitized before use.
+ */
+export const SUBAGENT_MARKERS = [
+	"PI_SUBAGENT_CHILD",
+	"PI_SUBAGENT_RUN_ID",
+	"PI_SUBAGENT_CHILD_AGENT",
+	"PI_SUBAGENT_DEPTH",
+	"PI_SUBAGENT_NAME",
+	"PI_SUBAGENT_ID",
+	"PI_SUBAGENT_SESSION",
+	"PI_SUBAGENT_SESSION_ID",
+	"PI_SUBAGENT_ACTIVITY_FILE",
+	"PI_IS_SUBAGENT",
+	"PI_AGENT_ROUTER_SUBAGENT",
+] as const;
+
+/** Where a launcher puts the child's agent name, most specific first. */
+const NAME_VARIABLES = [
+	"PI_PERMISSION_HUB_AGENT",
+	"PI_SUBAGENT_CHILD_AGENT",
+	"PI_SUBAGENT_NAME",
+	"PI_SUBAGENT_AGENT",
+];
+
+export function markedAsSubagent(env: Readonly<Record<string, string | undefined>>): boolean {
+	return SUBAGENT_MARKERS.some((name) => (env[name] ?? "").trim() !== "");
+}
+
+export function claimedAgentName(env: Readonly<Record<string, string | undefined>>): string | null {
+	for (const name of NAME_VARIABLES) {
+		const value = env[name]?.trim();
+		if (value) return value;
+	}
+	return null;
 }

@@ -11,15 +11,18 @@ import {
 } from "./child-announcement.ts";
 import { HubLog } from "./hub-log.ts";
 import { HubServer, type HubServerOptions } from "./hub-server.ts";
-import { hubRoot, inboxLayout, inboxLayoutAt } from "./inbox-layout.ts";
-import { inheritedEnv } from "./inherited-env.ts";
-import { PARENT_ENV, serializeParentLink } from "./parent-link.ts";
 import type { ParkedStore } from "./parked-store.ts";
 import { announceChild, otherLiveSessions, sessionEnded, sessionStarted } from "./process-sessions.ts";
-import { PROTOCOL } from "./protocol.ts";
-import { type ParentResolution, resolveParent } from "./resolve-parent.ts";
+import {
+	hubRoot,
+	inboxLayout,
+	inboxLayoutAt,
+	PARENT_ENV,
+	PROTOCOL,
+	serializeParentLink,
+} from "./protocol.ts";
+import { claimedAgentName, inheritedEnv, type ParentResolution, resolveParent } from "./resolve-parent.ts";
 import { removeStaleInboxes } from "./stale-inboxes.ts";
-import { claimedAgentName } from "./subagent-markers.ts";
 
 /** Launchers that create sessions inside this process announce them here (before binding extensions). */
 const CHILD_CREATED_CHANNELS = ["subagents:child:session-created"];

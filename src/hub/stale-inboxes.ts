@@ -1,9 +1,8 @@
 import { lstat, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { errorMessage } from "../vocabulary/error-message.ts";
-import { hubRoot, inboxLayoutAt } from "./inbox-layout.ts";
 import { sameProcessAlive } from "./liveness.ts";
-import { readServerInfo } from "./server-info.ts";
+import { hubRoot, inboxLayoutAt, readServerInfo } from "./protocol.ts";
 
 /** An inbox nobody served or wrote to for this long belongs to a session that is over. */
 const STALE_INBOX_AGE_MS = 7 * 24 * 60 * 60 * 1000;

@@ -6,9 +6,9 @@ import {
 	registerAuthorizer,
 	registeredAuthorizerNames,
 	unregisterAuthorizer,
-} from "../../src/authority/authorizer-registry.ts";
+} from "../../src/authority/authorizer-link.ts";
 
-type RegistryModule = typeof import("../../src/authority/authorizer-registry.ts");
+type RegistryModule = typeof import("../../src/authority/authorizer-link.ts");
 
 /** A second, separately loaded copy of the module (as pi loads each extension through its own instance). */
 async function secondCopy(): Promise<RegistryModule> {

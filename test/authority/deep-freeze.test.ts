@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deepFreeze } from "../../src/authority/deep-freeze.ts";
+import { deepFreeze } from "../../src/authority/run-authorizer-chain.ts";
 
 describe("deepFreeze", () => {
 	it("freezes an edit tool input down to each edit, so what runs is what was checked", () => {

@@ -3,14 +3,12 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AuthorizerRequest, PolicyQuery } from "../../src/authority/authorizer-link.ts";
 import {
 	getAuthorizer,
-	registeredAuthorizerNames,
-	unregisterAuthorizer,
-} from "../../src/authority/authorizer-registry.ts";
-import {
 	listenForLinkRegistrations,
 	REGISTER_AUTHORIZER_CHANNEL,
+	registeredAuthorizerNames,
 	UNREGISTER_AUTHORIZER_CHANNEL,
-} from "../../src/authority/event-registration.ts";
+	unregisterAuthorizer,
+} from "../../src/authority/authorizer-link.ts";
 import { runAuthorizerChain } from "../../src/authority/run-authorizer-chain.ts";
 
 const policy: PolicyQuery = {

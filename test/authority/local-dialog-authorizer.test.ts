@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AskPrompt } from "../../src/authority/ask-prompt.ts";
-import { DialogQueue } from "../../src/authority/dialog-queue.ts";
 import {
 	type DialogOptions,
 	type DialogPresenter,
 	type DialogResult,
 	dialogDeadline,
-} from "../../src/authority/dialog-result.ts";
+} from "../../src/authority/dialog-presenter.ts";
+import { DialogQueue } from "../../src/authority/dialog-queue.ts";
 import { LocalDialogAuthorizer, type Parker } from "../../src/authority/local-dialog-authorizer.ts";
 import type { Ask, TerminalDecision } from "../../src/authority/terminal-authorizer.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";

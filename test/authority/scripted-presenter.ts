@@ -5,7 +5,7 @@ import {
 	type DialogPresenter,
 	type DialogResult,
 	dialogDeadline,
-} from "../../src/authority/dialog-result.ts";
+} from "../../src/authority/dialog-presenter.ts";
 
 /**
  * A real DialogPresenter (the seam between the authorizer and a UI) that answers from a script and records

@@ -7,7 +7,7 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { actionHash } from "../../src/classify/action-hash.ts";
-import { inboxLayout } from "../../src/hub/inbox-layout.ts";
+import { inboxLayout } from "../../src/hub/protocol.ts";
 import { spawnChild } from "../hub/hub-fixture.ts";
 import {
 	auditNow,

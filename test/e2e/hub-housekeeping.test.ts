@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { inboxLayout } from "../../src/hub/inbox-layout.ts";
+import { inboxLayout } from "../../src/hub/protocol.ts";
 import { never } from "../harness/dialog-policy.ts";
 import { DAY_MS, plantInbox } from "../hub/planted-inbox.ts";
 import { cleanUpHubWorlds, hubLog, hubSandbox, startRoot } from "./hub-support.ts";

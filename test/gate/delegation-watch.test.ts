@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Delegation } from "../../src/gate/delegation-guard.ts";
-import { DelegationWatch } from "../../src/gate/delegation-watch.ts";
+import { DelegationWatch } from "../../src/gate/delegation-guard.ts";
 import {
 	announcedChildren,
 	announceToParent,
@@ -11,9 +11,8 @@ import {
 	childrenAnnouncedSince,
 	endAnnouncement,
 } from "../../src/hub/child-announcement.ts";
-import { type InboxLayout, inboxLayout } from "../../src/hub/inbox-layout.ts";
 import { ensurePrivateDir } from "../../src/hub/private-files.ts";
-import { PROTOCOL } from "../../src/hub/protocol.ts";
+import { type InboxLayout, inboxLayout, PROTOCOL } from "../../src/hub/protocol.ts";
 
 const roots: string[] = [];
 afterEach(() => {

@@ -3,8 +3,7 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { forwardAsk } from "../../src/hub/hub-client.ts";
-import { inboxLayout, requestFile, responseFile } from "../../src/hub/inbox-layout.ts";
-import { newRequestId } from "../../src/hub/request-id.ts";
+import { inboxLayout, newRequestId, requestFile, responseFile } from "../../src/hub/protocol.ts";
 import {
 	heldDecide,
 	makeRequest,

@@ -3,9 +3,14 @@ import { existsSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { forwardAsk } from "../../src/hub/hub-client.ts";
-import { type InboxLayout, inboxLayout, requestFile } from "../../src/hub/inbox-layout.ts";
-import { MAX_INPUT_DEPTH, MAX_REQUEST_BYTES } from "../../src/hub/protocol.ts";
-import { newRequestId } from "../../src/hub/request-id.ts";
+import {
+	type InboxLayout,
+	inboxLayout,
+	MAX_INPUT_DEPTH,
+	MAX_REQUEST_BYTES,
+	newRequestId,
+	requestFile,
+} from "../../src/hub/protocol.ts";
 import { makeRequest, PARENT_SESSION, readLog, startServer, tempAgentDir, waitUntil } from "./hub-fixture.ts";
 
 function plant(file: string, content: string): void {

@@ -11,7 +11,7 @@ import { createInterface } from "node:readline";
 import { afterEach } from "vitest";
 import { HubLog } from "../../src/hub/hub-log.ts";
 import { HubServer, type ServedAsk, type ServerAnswer } from "../../src/hub/hub-server.ts";
-import { type InboxLayout, inboxLayout } from "../../src/hub/inbox-layout.ts";
+import { type InboxLayout, inboxLayout } from "../../src/hub/protocol.ts";
 import type { ParentTarget } from "../../src/hub/resolve-parent.ts";
 
 export { hashOf, makeRequest } from "./sample-request.ts";

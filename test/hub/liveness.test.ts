@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { forwardAsk } from "../../src/hub/hub-client.ts";
-import { inboxLayout, requestFile } from "../../src/hub/inbox-layout.ts";
 import { processAlive } from "../../src/hub/liveness.ts";
+import { inboxLayout, requestFile } from "../../src/hub/protocol.ts";
 import type { ParentTarget } from "../../src/hub/resolve-parent.ts";
 import {
 	CHILD_SCRIPT,

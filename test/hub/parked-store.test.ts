@@ -2,8 +2,7 @@ import { readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ParkedStore } from "../../src/hub/parked-store.ts";
-import { MAX_REQUEST_BYTES } from "../../src/hub/protocol.ts";
-import { newRequestId } from "../../src/hub/request-id.ts";
+import { MAX_REQUEST_BYTES, newRequestId } from "../../src/hub/protocol.ts";
 import { makeRequest, sleep, spawnChild, tempAgentDir } from "./hub-fixture.ts";
 
 function store(): { readonly store: ParkedStore; readonly dir: string; readonly base: string } {

@@ -1,7 +1,6 @@
 /** Inboxes as sessions that served leave them, aged with utimes, for the stale-inbox sweep's tests. */
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
-import { type InboxLayout, inboxLayout } from "../../src/hub/inbox-layout.ts";
-import { PROTOCOL } from "../../src/hub/protocol.ts";
+import { type InboxLayout, inboxLayout, PROTOCOL } from "../../src/hub/protocol.ts";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -4,9 +4,9 @@ import {
 	forwardRequestSchema,
 	forwardResponseSchema,
 	MAX_INPUT_DEPTH,
+	newRequestId,
 	PROTOCOL,
 } from "../../src/hub/protocol.ts";
-import { newRequestId } from "../../src/hub/request-id.ts";
 import { hashOf, makeRequest } from "./sample-request.ts";
 
 /** What arrives in a file: a plain JSON value. */

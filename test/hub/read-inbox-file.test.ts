@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readInboxFile } from "../../src/hub/read-inbox-file.ts";
+import { readInboxFile } from "../../src/hub/private-files.ts";
 import { tempAgentDir } from "./hub-fixture.ts";
 
 describe("readInboxFile", () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REQUEST_ID } from "../../src/hub/protocol.ts";
-import { newRequestId } from "../../src/hub/request-id.ts";
+import { newRequestId, REQUEST_ID } from "../../src/hub/protocol.ts";
 
 describe("newRequestId", () => {
 	it("is 26 Crockford characters that the protocol accepts", () => {

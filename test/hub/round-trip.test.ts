@@ -5,12 +5,13 @@ import { describe, expect, it } from "vitest";
 import { type ForwardOptions, forwardAsk } from "../../src/hub/hub-client.ts";
 import type { HubLog } from "../../src/hub/hub-log.ts";
 import type { ServerAnswer } from "../../src/hub/hub-server.ts";
-import { requestFile, responseFile } from "../../src/hub/inbox-layout.ts";
 import {
 	type ForwardRequest,
 	type ForwardResponse,
 	MAX_RESPONSE_BYTES,
 	PROTOCOL,
+	requestFile,
+	responseFile,
 } from "../../src/hub/protocol.ts";
 import type { DecisionSource } from "../../src/provenance/decision-source.ts";
 import {

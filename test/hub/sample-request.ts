@@ -1,7 +1,6 @@
 /** A valid forward request (no test-runner imports: the child processes use it too). */
 import { createHash } from "node:crypto";
-import { type ForwardRequest, PROTOCOL } from "../../src/hub/protocol.ts";
-import { newRequestId } from "../../src/hub/request-id.ts";
+import { type ForwardRequest, newRequestId, PROTOCOL } from "../../src/hub/protocol.ts";
 
 export function hashOf(text: string): string {
 	return createHash("sha256").update(text).digest("hex");

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import type { ToolCall } from "../../classify/action.ts";
 import { loadBashParser } from "../../classify/bash/bash-parser.ts";
-import { sessionClassifier } from "../../gate/session-classifier.ts";
+import { sessionClassifier } from "../../gate/gate-deps.ts";
 import type { Origin } from "../../origin/origin.ts";
 import { configErrorBlockReason } from "../../policy/config-error.ts";
 import { expandHome } from "../../policy/config-paths.ts";

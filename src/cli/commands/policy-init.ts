@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import { hubRoot } from "../../hub/inbox-layout.ts";
+import { hubRoot } from "../../hub/protocol.ts";
 import { expandHome } from "../../policy/config-paths.ts";
 import { fsErrorCode } from "../../policy/fs-error-code.ts";
 import { errorMessage } from "../../vocabulary/error-message.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dialogDeadline } from "../../src/authority/dialog-result.ts";
+import { dialogDeadline } from "../../src/authority/dialog-presenter.ts";
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
