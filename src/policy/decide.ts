@@ -23,7 +23,7 @@ import type {
 } from "./decision.ts";
 import type { EffectivePolicy } from "./effective-policy.ts";
 import { findCoveringAllowRule, findMatchingRule } from "./part-rules.ts";
-import { findGrantForPart, type SessionGrant } from "./session-grant.ts";
+import { findGrantForPart, type SessionGrant } from "./grant-coverage.ts";
 import { type DecidedPart, decidedParts } from "./tier-floors.ts";
 
 export function decide(action: ClassifiedAction, policy: EffectivePolicy, context: DecideContext): Decision {

@@ -5,7 +5,7 @@ import type { UserSurface } from "../provenance/decision-source.ts";
 import type { ConfigFileError } from "./config-error.ts";
 import type { AgentMatcher } from "./effective-policy.ts";
 import type { RuleRef, TierRef } from "./policy-rule.ts";
-import type { SessionGrant } from "./session-grant.ts";
+import type { SessionGrant } from "./grant-coverage.ts";
 import type { DecidedPart } from "./tier-floors.ts";
 
 /** A config rule decided, for the named part. */

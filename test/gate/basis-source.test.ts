@@ -5,7 +5,7 @@ import type { Origin } from "../../src/origin/origin.ts";
 import { decide } from "../../src/policy/decide.ts";
 import type { Decision, ParkedApprovalRef } from "../../src/policy/decision.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
-import type { SessionGrant } from "../../src/policy/session-grant.ts";
+import type { SessionGrant } from "../../src/policy/grant-coverage.ts";
 import { readDecisionSource } from "../../src/provenance/read-decision-source.ts";
 import { bashParser, classifyBash } from "../classify/classify-fixture.ts";
 import { grant, HUMAN, policyFrom, policyFromConfig, subagent, USER_FILE } from "../policy/fixtures.ts";

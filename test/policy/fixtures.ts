@@ -13,7 +13,7 @@ import type { ConfigFileState } from "../../src/policy/config-file-state.ts";
 import type { DecideContext } from "../../src/policy/decision.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
 import { parseConfigText } from "../../src/policy/parse-config-text.ts";
-import type { SessionGrant } from "../../src/policy/session-grant.ts";
+import type { SessionGrant } from "../../src/policy/grant-coverage.ts";
 import { maxTier, type Tier } from "../../src/vocabulary/tier.ts";
 
 export const HOME = "/home/dev";

@@ -1,5 +1,6 @@
 /**
- * Session grants: "allow for this session" given by a human at a dialog. Patterns use the same syntax as
+ * What a session grant is and what it covers. A grant is an "allow for this session" a human gave at a dialog
+ * (the grants a session holds are kept by src/authority/session-grants.ts). Patterns use the same syntax as
  * rules; a grant covers a part the way an allow rule does (never more). Grants never outrank a deny — the
  * decision checks denies first.
  */
