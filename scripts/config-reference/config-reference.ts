@@ -4,7 +4,6 @@
  * compares the committed file with a fresh rendering, so the page cannot drift from the schema.
  */
 
-import { compileRule } from "../../src/policy/compile-rule.ts";
 import { JSON_SCHEMA_FILES } from "../../src/policy/config-json-schema.ts";
 import {
 	DEFAULT_LINK_TIMEOUT_MS,
@@ -13,6 +12,7 @@ import {
 	type RuleSurface,
 	UserConfigSchema,
 } from "../../src/policy/config-schema.ts";
+import { compileRule } from "../../src/policy/policy-rule.ts";
 import {
 	DEFAULT_GRANT_CEILING,
 	defaultModeForTier,

@@ -1,8 +1,7 @@
 import type { ChainStep } from "../audit/audit-entry.ts";
 import { suggestGrants } from "../authority/suggest-grant.ts";
 import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
-import { decide } from "../policy/decide.ts";
-import type { AskDecision } from "../policy/decision.ts";
+import { type AskDecision, decide } from "../policy/decide.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { describeAskWhy, sourceOfBasis } from "./basis-source.ts";
 import { askDenyReason, describeCall, parkedReason, policyDenyReason } from "./block-reason.ts";

@@ -7,10 +7,10 @@
 import type { ActionPart, ClassifiedAction } from "../classify/action.ts";
 import { type Tier, tierRank } from "../vocabulary/tier.ts";
 import { compileWildcard, type WildcardMatcher } from "../vocabulary/wildcard-pattern.ts";
-import { partsToDecide } from "./action-parts.ts";
 import type { PatternContext } from "./effective-policy.ts";
-import { allowScope, surfaceApplies, touchForms } from "./part-rules.ts";
 import { compilePathPattern, type PathMatcher, pathFormMatches } from "./path-pattern.ts";
+import { allowScope, surfaceApplies, touchForms } from "./policy-rule.ts";
+import { partsToDecide } from "./tier-settings.ts";
 
 export type GrantSurface = "tool" | "command" | "read" | "write" | "path";
 export type GrantScope = "session" | "subagent" | "tree";
