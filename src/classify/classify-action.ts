@@ -6,11 +6,10 @@
 import { fileURLToPath } from "node:url";
 import { HIGHEST_TIER, isTier, type Tier } from "../vocabulary/tier.ts";
 import type { ActionPart, ClassifiedAction, PathAccess, PathTouch, ToolCall } from "./action.ts";
-import { actionHash } from "./action-hash.ts";
+import { actionHash, normalizeBashCommand } from "./action-hash.ts";
 import type { BashParser } from "./bash/bash-parser.ts";
 import { classifyBashProgram, pathRaises, strictest, tierOfParts } from "./bash/classify-bash.ts";
 import type { CommandTierEntry } from "./bash/command-tier-table.ts";
-import { normalizeBashCommand } from "./bash/normalize-command.ts";
 import {
 	bashInput,
 	editInput,

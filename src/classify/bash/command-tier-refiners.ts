@@ -4,7 +4,7 @@
  */
 import type { Tier } from "../../vocabulary/tier.ts";
 import { ownEntry } from "../own-entry.ts";
-import { withoutGlobalOptions } from "./command-key.ts";
+import { withoutGlobalOptions } from "./command-tier-lookup.ts";
 import { hasOption, optionValues, type ScannedArgs, scanArgs, valueSet } from "./option-scan.ts";
 
 export interface TierRaise {

@@ -7,8 +7,8 @@
 import type { Tier } from "../../vocabulary/tier.ts";
 import { ownEntry } from "../own-entry.ts";
 import { type BashWord, syntheticWord } from "./bash-word.ts";
-import { withoutGlobalOptions } from "./command-key.ts";
 import { findRoots, fromWord, type PathCandidate } from "./command-paths.ts";
+import { withoutGlobalOptions } from "./command-tier-lookup.ts";
 import type { EnvironmentAssignment } from "./environment-injection.ts";
 import { execTerminator } from "./find-expression.ts";
 import { hasOption, type ScannedArgs, scanArgs, valueSet } from "./option-scan.ts";
