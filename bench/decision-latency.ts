@@ -5,7 +5,7 @@
  */
 import { classifyAction } from "../src/classify/classify-action.ts";
 import { decide } from "../src/policy/decide.ts";
-import { createPolicyStore } from "../src/policy/policy-store.ts";
+import { createPolicyStore } from "../src/policy/load-policy.ts";
 import { FIVE_COMMAND_CHAIN, prepareDecision } from "./decision-setup.ts";
 import type { FigureResult } from "./report.ts";
 import { runRuleMatchingBench } from "./rule-matching.ts";

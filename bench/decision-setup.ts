@@ -6,7 +6,7 @@ import type { ClassifiedAction, ToolCall } from "../src/classify/action.ts";
 import { type BashParser, loadBashParser } from "../src/classify/bash/bash-parser.ts";
 import { type ClassifyDeps, classifyAction } from "../src/classify/classify-action.ts";
 import type { ConfigRule } from "../src/policy/config-schema.ts";
-import type { DecideContext } from "../src/policy/decision.ts";
+import type { DecideContext } from "../src/policy/decide.ts";
 import type { EffectivePolicy } from "../src/policy/effective-policy.ts";
 import { loadPolicy } from "../src/policy/load-policy.ts";
 import { benchRules } from "./bench-policy.ts";

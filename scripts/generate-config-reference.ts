@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CONFIG_REFERENCE_FILE, renderConfigReference } from "../src/policy/config-reference.ts";
+import { CONFIG_REFERENCE_FILE, renderConfigReference } from "./config-reference/config-reference.ts";
 
 const target = join(dirname(fileURLToPath(import.meta.url)), "..", CONFIG_REFERENCE_FILE);
 mkdirSync(dirname(target), { recursive: true });

@@ -1,5 +1,5 @@
 import { originDescription, originLabel } from "../origin/origin.ts";
-import type { GrantScope } from "../policy/session-grant.ts";
+import type { GrantScope } from "../policy/grant-coverage.ts";
 import type { Ask } from "./terminal-authorizer.ts";
 
 /** One answer a human can give, with the key the TUI dialog binds to it and the label select() shows. */

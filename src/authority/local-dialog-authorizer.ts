@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { originLabel } from "../origin/origin.ts";
-import type { SessionGrant } from "../policy/session-grant.ts";
+import type { SessionGrant } from "../policy/grant-coverage.ts";
 import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
 import { buildAskPrompt } from "./ask-prompt.ts";
 import type { DialogPresenter, DialogResult } from "./dialog-presenter.ts";

@@ -3,7 +3,7 @@ import type { HubLog } from "../hub/hub-log.ts";
 import type { ParkedStore } from "../hub/parked-store.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import type { ParentTarget } from "../hub/resolve-parent.ts";
-import type { SessionGrant } from "../policy/session-grant.ts";
+import type { SessionGrant } from "../policy/grant-coverage.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import {

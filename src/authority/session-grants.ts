@@ -1,4 +1,4 @@
-import type { SessionGrant } from "../policy/session-grant.ts";
+import type { SessionGrant } from "../policy/grant-coverage.ts";
 import { processWide } from "../process-wide.ts";
 
 /**

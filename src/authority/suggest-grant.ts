@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
 import type { ActionPart } from "../classify/action.ts";
-import type { GrantLimit, GrantSurface } from "../policy/session-grant.ts";
+import type { GrantLimit, GrantSurface } from "../policy/grant-coverage.ts";
 import { type Tier, tierRank } from "../vocabulary/tier.ts";
 
 /** A pattern a human may approve for the rest of the session, shown in the dialog before they choose it. */

@@ -1,7 +1,7 @@
 import type { ClassifiedAction } from "../classify/action.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import type { Origin } from "../origin/origin.ts";
-import type { SessionGrant } from "../policy/session-grant.ts";
+import type { SessionGrant } from "../policy/grant-coverage.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import type { AskingPart, SuggestedGrant } from "./suggest-grant.ts";
 

@@ -6,11 +6,10 @@
 import { fileURLToPath } from "node:url";
 import { HIGHEST_TIER, isTier, type Tier } from "../vocabulary/tier.ts";
 import type { ActionPart, ClassifiedAction, PathAccess, PathTouch, ToolCall } from "./action.ts";
-import { actionHash } from "./action-hash.ts";
+import { actionHash, normalizeBashCommand } from "./action-hash.ts";
 import type { BashParser } from "./bash/bash-parser.ts";
-import { classifyBashProgram, pathRaises, strictest, tierOfParts } from "./bash/classify-bash.ts";
+import { classifyBashProgram, pathRaises, tierOfParts } from "./bash/classify-bash.ts";
 import type { CommandTierEntry } from "./bash/command-tier-table.ts";
-import { normalizeBashCommand } from "./bash/normalize-command.ts";
 import {
 	bashInput,
 	editInput,
@@ -25,6 +24,7 @@ import { strictestGuard } from "./guarded-paths.ts";
 import { ownEntry } from "./own-entry.ts";
 import { makePathTouch, type PathContext, pathContext } from "./paths.ts";
 import { previewAction } from "./preview.ts";
+import { strictest } from "./tier-raise.ts";
 
 /** MCP-style hints a tool may declare (mirrors pi's ToolAnnotations). */
 export interface ToolAnnotations {

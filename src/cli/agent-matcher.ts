@@ -1,8 +1,7 @@
 import { ORIGIN_KINDS, type OriginKind } from "../origin/origin.ts";
 import { sanitizeLabel } from "../origin/sanitize-label.ts";
+import { describeZodIssue, formatJsonPath } from "../policy/config-error.ts";
 import { UserConfigSchema } from "../policy/config-schema.ts";
-import { describeZodIssue } from "../policy/describe-zod-issue.ts";
-import { formatJsonPath } from "../policy/json-path.ts";
 import { usageError } from "./cli-error.ts";
 
 export interface AgentMatcher {

@@ -6,8 +6,7 @@ import type { ActionPart, ClassifiedAction, ToolCall } from "../classify/action.
 import { describeAskingPart, describeAskWhy, sourceOfBasis } from "../gate/basis-source.ts";
 import type { Origin } from "../origin/origin.ts";
 import { configErrorBlockReason } from "../policy/config-error.ts";
-import { decide } from "../policy/decide.ts";
-import type { Decision } from "../policy/decision.ts";
+import { type Decision, decide } from "../policy/decide.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import type { RuleOrigin } from "../policy/policy-rule.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";

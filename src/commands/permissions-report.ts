@@ -1,8 +1,8 @@
 import type { Origin } from "../origin/origin.ts";
 import { originLabel } from "../origin/origin.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
+import type { SessionGrant } from "../policy/grant-coverage.ts";
 import type { RuleOrigin } from "../policy/policy-rule.ts";
-import type { SessionGrant } from "../policy/session-grant.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { describeDecisionSource } from "../provenance/describe-decision-source.ts";
 import { TIERS } from "../vocabulary/tier.ts";

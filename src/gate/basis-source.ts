@@ -1,5 +1,5 @@
 import type { ActionPart } from "../classify/action.ts";
-import type { AskDecision, AutoDecision, DenyDecision } from "../policy/decision.ts";
+import type { AskDecision, AutoDecision, DenyDecision } from "../policy/decide.ts";
 import type { RuleOrigin as PolicyRuleOrigin } from "../policy/policy-rule.ts";
 import { capSourceText, type DecisionSource, type RuleOrigin } from "../provenance/decision-source.ts";
 

@@ -1,7 +1,7 @@
 import type { ClassifiedAction } from "../classify/action.ts";
 import type { ChildGateVerdict } from "../launchers/child-gate-verdict.ts";
 import { configErrorBlockReason } from "../policy/config-error.ts";
-import type { DenyDecision } from "../policy/decision.ts";
+import type { DenyDecision } from "../policy/decide.ts";
 import type { RuleOrigin } from "../policy/policy-rule.ts";
 import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
 import { describeDecisionSource } from "../provenance/describe-decision-source.ts";

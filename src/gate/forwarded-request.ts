@@ -10,7 +10,7 @@ import type { ForwardRequest } from "../hub/protocol.ts";
 import type { Origin } from "../origin/origin.ts";
 import { resolveOrigin } from "../origin/resolve-origin.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
-import type { SessionGrant } from "../policy/session-grant.ts";
+import type { SessionGrant } from "../policy/grant-coverage.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { maxTier, tierRank } from "../vocabulary/tier.ts";
 

@@ -28,10 +28,10 @@ import type { KnownLauncher } from "../launchers/known-launcher.ts";
 import { nodeFileView } from "../launchers/node-file-view.ts";
 import type { Origin } from "../origin/origin.ts";
 import { resolveOrigin } from "../origin/resolve-origin.ts";
+import { refreshSchemaCopies } from "../policy/config-json-schema.ts";
 import { resolveAgentDir } from "../policy/config-paths.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
-import { createPolicyStore, type PolicyStore } from "../policy/policy-store.ts";
-import { refreshSchemaCopies } from "../policy/schema-copy.ts";
+import { createPolicyStore, type PolicyStore } from "../policy/load-policy.ts";
 import {
 	DECISION_EVENT_CHANNEL,
 	type DecisionEvent,

@@ -1,16 +1,19 @@
 /**
  * Merges the user file and the (trusted) project file into one compiled policy. The project file can only
  * tighten: its allow rules are dropped, its tier settings only tighten, its tool tiers only raise, and its
- * numbers and unanswered policy can only make waiting shorter or answers stricter.
+ * numbers and unanswered policy can only make waiting shorter or answers stricter. A file in force that is
+ * invalid yields the fail-closed policy instead.
  */
-
 import { errorMessage } from "../vocabulary/error-message.ts";
-import { DEFAULT_GRANT_CEILING, TIERS } from "../vocabulary/tier.ts";
+import { DEFAULT_GRANT_CEILING, TIERS, type Tier, withinCeiling } from "../vocabulary/tier.ts";
 import { compileWildcard } from "../vocabulary/wildcard-pattern.ts";
-import { allowAboveCeilingWarnings } from "./ceiling-warnings.ts";
-import { compileRule } from "./compile-rule.ts";
-import { type ConfigFileError, configFileError } from "./config-error.ts";
-import type { ConfigFileState } from "./config-file-state.ts";
+import {
+	type ConfigFileError,
+	configFileError,
+	formatJsonPath,
+	type JsonPathSegments,
+} from "./config-error.ts";
+import type { ConfigFileState } from "./config-file.ts";
 import { UNANSWERED_POLICIES, type UnansweredPolicy } from "./config-schema.ts";
 import {
 	type AgentMatcher,
@@ -23,13 +26,17 @@ import {
 	type PolicySource,
 	type PolicyWarning,
 	type TierAssignment,
+	type TierSetting,
 } from "./effective-policy.ts";
-import { failClosedPolicy } from "./fail-closed-policy.ts";
-import { formatJsonPath, type JsonPathSegments } from "./json-path.ts";
 import type { ParsedConfig } from "./parse-config-text.ts";
-import { builtInOrigin, type PolicyRule, type RuleOrigin } from "./policy-rule.ts";
-import { buildRuleIndex } from "./rule-index.ts";
-import { resolveTierModes, type TierOverride } from "./tier-modes.ts";
+import {
+	buildRuleIndex,
+	builtInOrigin,
+	compileRule,
+	type PolicyRule,
+	type RuleOrigin,
+} from "./policy-rule.ts";
+import { resolveTierModes, type TierOverride } from "./tier-settings.ts";
 
 export interface PolicyInputs {
 	readonly context: PatternContext;
@@ -55,6 +62,45 @@ export function buildEffectivePolicy(inputs: PolicyInputs): EffectivePolicy {
 	const [firstError, ...moreErrors] = errors;
 	if (firstError) return failClosedPolicy(context, sources, [firstError, ...moreErrors], merged.warnings);
 	return merged.finish(context, sources);
+}
+
+/**
+ * The policy while a config file in force is broken: every tier denies, nothing is granted. Stricter than any
+ * valid configuration, so a typo can never open the gate wider than the operator meant.
+ */
+export function failClosedPolicy(
+	context: PatternContext,
+	sources: readonly PolicySource[],
+	errors: readonly [ConfigFileError, ...ConfigFileError[]],
+	warnings: readonly PolicyWarning[],
+): EffectivePolicy {
+	const [first] = errors;
+	const origin = { file: first.file, jsonPath: first.jsonPath, line: first.line ?? 0 };
+	const tiers = {} as Record<Tier, TierSetting>;
+	for (const tier of TIERS) {
+		tiers[tier] = {
+			mode: "deny",
+			ref: { surface: "tier", pattern: tier, action: "deny", reason: null, origin },
+		};
+	}
+	return {
+		context,
+		sources,
+		configErrors: errors,
+		warnings,
+		rules: [],
+		index: buildRuleIndex([]),
+		tiers,
+		commandTiers: [],
+		toolTiers: new Map(),
+		toolTierFloors: new Map(),
+		agentRules: { allow: [], deny: [] },
+		authorizerChain: [],
+		unanswered: "deny",
+		dialogTimeoutSeconds: DEFAULT_DIALOG_TIMEOUT_SECONDS,
+		deferExpiryHours: DEFAULT_DEFER_EXPIRY_HOURS,
+		grantCeiling: { tier: DEFAULT_GRANT_CEILING, reason: null, origin: builtInOrigin("grantCeiling") },
+	};
 }
 
 class Merge {
@@ -184,4 +230,53 @@ function stricterUnanswered(a: UnansweredPolicy | null, b: UnansweredPolicy): Un
 function smaller(a: number | null, b: number | undefined): number | null {
 	if (b === undefined) return a;
 	return a === null ? b : Math.min(a, b);
+}
+
+const ABOVE_WRITE_SAMPLES: readonly (readonly [command: string, tier: Tier])[] = [
+	["rm -rf build", "destructive"],
+	["sudo true", "privileged"],
+	["curl https://example.com", "network-egress"],
+	["wget https://example.com", "network-egress"],
+	["ssh host", "network-egress"],
+	["scp file host:file", "network-egress"],
+	["git push", "network-egress"],
+	["git push --force origin main", "destructive"],
+	["dd if=/dev/zero of=disk.img", "destructive"],
+	["mkfs /dev/sdb1", "destructive"],
+	["kubectl delete pod web", "destructive"],
+	["terraform apply", "destructive"],
+	["npm publish", "network-egress"],
+	["docker run image", "privileged"],
+];
+
+/** `bash` runs whatever it is given, up to the highest tier. */
+const BASH_TOOL = "bash";
+
+/**
+ * Load-time warnings for `allow` rules that look broader than they act: an allow can auto-approve only actions
+ * within the grant ceiling, so a rule that matches well-known higher-tier commands will still ask for those.
+ * The samples are typical tiers, not the classifier's verdict; they exist to explain, not to decide.
+ */
+function allowAboveCeilingWarnings(rules: readonly PolicyRule[], ceiling: Tier): PolicyWarning[] {
+	const warnings: PolicyWarning[] = [];
+	for (const rule of rules) {
+		if (rule.ref.action !== "allow" || rule.kind !== "wildcard") continue;
+		const example =
+			rule.surface === "command"
+				? ABOVE_WRITE_SAMPLES.find(
+						([command, tier]) => !withinCeiling(tier, ceiling) && rule.matcher.test(command),
+					)?.[0]
+				: !withinCeiling("privileged", ceiling) && rule.matcher.test(BASH_TOOL)
+					? `the ${BASH_TOOL} tool`
+					: undefined;
+		if (example === undefined) continue;
+		const { origin } = rule.ref;
+		warnings.push({
+			file: origin.file,
+			jsonPath: origin.jsonPath,
+			line: origin.line,
+			message: `allow ${rule.surface} "${rule.ref.pattern}" can match actions above the grant ceiling (${ceiling}), e.g. ${example}; those will ask instead of running`,
+		});
+	}
+	return warnings;
 }

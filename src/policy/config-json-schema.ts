@@ -1,5 +1,12 @@
-/** The published JSON Schemas, generated from the zod schemas the loader validates with. */
+/**
+ * The published JSON Schemas, generated from the zod schemas the loader validates with, and the copies of them
+ * the gate keeps next to the user config.
+ */
+import { mkdir, readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
+import { userConfigPath } from "./config-paths.ts";
 import { ProjectConfigSchema, UserConfigSchema } from "./config-schema.ts";
 
 export const JSON_SCHEMA_FILES = {
@@ -17,4 +24,34 @@ export function renderConfigJsonSchemas(): Record<string, string> {
 
 function render(schema: z.ZodType): string {
 	return `${JSON.stringify(z.toJSONSchema(schema, { target: "draft-2020-12" }), null, "\t")}\n`;
+}
+
+/**
+ * The JSON Schemas of the running copy of the package, kept next to the user config
+ * (`<agent dir>/pi-permission-hub/config.schema.json`), so that `"$schema": "./config.schema.json"` resolves in an
+ * editor however the package was installed (a checkout, a tarball folder, pi's npm directory) and describes the
+ * version that validates the file. Written only when missing or different. Resolves with what it did; rejects on
+ * an I/O error (the caller logs it: a missing schema copy never affects a decision).
+ */
+export async function refreshSchemaCopies(
+	agentDir: string,
+	packageRoot: string,
+): Promise<"written" | "current"> {
+	let wrote = false;
+	const dir = dirname(userConfigPath(agentDir));
+	for (const name of Object.values(JSON_SCHEMA_FILES)) {
+		const shipped = await readFile(join(packageRoot, "schema", name), "utf8");
+		const target = join(dir, name);
+		const present = await readFile(target, "utf8").catch(() => null);
+		if (present === shipped) continue;
+		await mkdir(dir, { recursive: true, mode: 0o700 });
+		await writeFileAtomic(target, shipped, { mode: 0o644 });
+		wrote = true;
+	}
+	return wrote ? "written" : "current";
+}
+
+/** Where `refreshSchemaCopies` puts the user schema, for messages. */
+export function schemaCopyPath(agentDir: string): string {
+	return join(dirname(userConfigPath(agentDir)), JSON_SCHEMA_FILES.user);
 }

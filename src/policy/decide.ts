@@ -7,24 +7,107 @@
  *   4. per part, strictest part wins:
  *        an ask rule → ask (not grantable) | a session grant → auto |
  *        an allow rule within the grant ceiling → auto | the tier's mode
- * Grants and approvals come after every deny, so nothing a human clicked can outrank a deny rule.
+ * Grants and approvals come after every deny, so nothing a human clicked can outrank a deny rule. A decision
+ * names its basis: the provenance the audit records.
  */
-import type { ClassifiedAction } from "../classify/action.ts";
-import type { Origin } from "../origin/origin.ts";
+import type { ClassifiedAction, PathGuard } from "../classify/action.ts";
+import { type Origin, originName } from "../origin/origin.ts";
+import type { UserSurface } from "../provenance/decision-source.ts";
 import { tierRank, withinCeiling } from "../vocabulary/tier.ts";
-import { matchAgentRule } from "./agent-rules.ts";
-import type {
-	DecideContext,
-	Decision,
-	DenyDecision,
-	RuleBasis,
-	SessionGrantBasis,
-	TierBasis,
-} from "./decision.ts";
-import type { EffectivePolicy } from "./effective-policy.ts";
-import { findCoveringAllowRule, findMatchingRule } from "./part-rules.ts";
-import { findGrantForPart, type SessionGrant } from "./session-grant.ts";
-import { type DecidedPart, decidedParts } from "./tier-floors.ts";
+import type { ConfigFileError } from "./config-error.ts";
+import type { AgentMatcher, EffectivePolicy } from "./effective-policy.ts";
+import { findGrantForPart, type SessionGrant } from "./grant-coverage.ts";
+import { findCoveringAllowRule, findMatchingRule, type RuleRef, type TierRef } from "./policy-rule.ts";
+import { type DecidedPart, decidedParts } from "./tier-settings.ts";
+
+/** A config rule decided, for the named part. */
+export interface RuleBasis {
+	readonly kind: "rule";
+	readonly rule: RuleRef;
+	readonly part: DecidedPart;
+}
+
+/** The part's tier mode decided: a built-in default or a `tiers` override. */
+export interface TierBasis {
+	readonly kind: "tier";
+	readonly rule: TierRef;
+	readonly part: DecidedPart;
+}
+
+/** A path the gate guards for itself: refused, or only a human may allow it (adr/0014). */
+export interface GuardBasis {
+	readonly kind: "guard";
+	readonly guard: PathGuard;
+	readonly part: DecidedPart;
+}
+
+export interface AgentRuleBasis {
+	readonly kind: "agent_rule";
+	readonly matcher: AgentMatcher;
+}
+
+/** A config file in force is invalid: everything is denied until it is fixed. */
+export interface ConfigErrorBasis {
+	readonly kind: "config_error";
+	readonly error: ConfigFileError;
+}
+
+export interface SessionGrantBasis {
+	readonly kind: "session_grant";
+	readonly grant: SessionGrant;
+	readonly part: DecidedPart;
+}
+
+/** An approval given later for a parked request: which request, and where the human gave it. */
+export interface ParkedApprovalRef {
+	readonly requestId: string;
+	readonly approvedVia: UserSurface;
+}
+
+/** A human approved a parked request for exactly this action hash. */
+export interface ParkedApprovalBasis extends ParkedApprovalRef {
+	readonly kind: "parked_approval";
+	readonly hash: string;
+}
+
+interface DecisionCommon {
+	/** The `agentRules.allow` entry matching the origin, if any: reported, never a bypass. */
+	readonly agentAllow: AgentMatcher | null;
+	/** Things the human or the audit should know, e.g. an allow rule that matched above the grant ceiling. */
+	readonly notes: readonly string[];
+}
+
+export interface DenyDecision extends DecisionCommon {
+	readonly mode: "deny";
+	readonly basis: RuleBasis | TierBasis | AgentRuleBasis | ConfigErrorBasis | GuardBasis;
+}
+
+export interface AskDecision extends DecisionCommon {
+	readonly mode: "ask";
+	/** A guard, else an explicit ask rule when one forced the ask, else the tier mode of the highest-tier asking part. */
+	readonly basis: RuleBasis | TierBasis | GuardBasis;
+	/** False when an explicit ask rule or a guard forced the ask: a session grant would not stop it asking. */
+	readonly grantable: boolean;
+	/** A guarded path: only a human may answer, no authorizer link (adr/0014). */
+	readonly humanOnly: boolean;
+	/** The parts that asked (what a dialog shows and a forwarded request carries). */
+	readonly askingParts: readonly DecidedPart[];
+}
+
+export interface AutoDecision extends DecisionCommon {
+	readonly mode: "auto";
+	/** For several parts, the basis of the highest-tier part. */
+	readonly basis: RuleBasis | TierBasis | SessionGrantBasis | ParkedApprovalBasis;
+}
+
+export type Decision = DenyDecision | AskDecision | AutoDecision;
+
+export interface DecideContext {
+	readonly origin: Origin;
+	readonly grants: readonly SessionGrant[];
+	/** The approval of a parked request for exactly `action.hash`, when there is one. */
+	readonly parkedApproval: ParkedApprovalRef | null;
+}
 
 export function decide(action: ClassifiedAction, policy: EffectivePolicy, context: DecideContext): Decision {
 	const parts = decidedParts(action, policy);
@@ -189,4 +272,13 @@ function highestTier<T extends { readonly basis: { readonly part: DecidedPart } 
 function describePart(action: ClassifiedAction, part: DecidedPart): string {
 	const text = part.part.command?.text ?? part.part.paths[0]?.typed ?? `the ${action.tool} call`;
 	return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** The first matcher for this origin's kind whose name (if it has one) equals the origin's name exactly. */
+function matchAgentRule(matchers: readonly AgentMatcher[], origin: Origin): AgentMatcher | null {
+	for (const matcher of matchers) {
+		if (matcher.kind !== origin.kind) continue;
+		if (matcher.name === null || matcher.name === originName(origin)) return matcher;
+	}
+	return null;
 }

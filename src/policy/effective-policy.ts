@@ -4,8 +4,7 @@ import type { Mode, Tier } from "../vocabulary/tier.ts";
 import type { WildcardMatcher } from "../vocabulary/wildcard-pattern.ts";
 import type { ConfigFileError } from "./config-error.ts";
 import type { ConfigScope, UnansweredPolicy } from "./config-schema.ts";
-import type { PolicyRule, RuleOrigin, TierRef } from "./policy-rule.ts";
-import type { RuleIndex } from "./rule-index.ts";
+import type { PolicyRule, RuleIndex, RuleOrigin, TierRef } from "./policy-rule.ts";
 
 export const DEFAULT_DIALOG_TIMEOUT_SECONDS = 300;
 export const DEFAULT_DEFER_EXPIRY_HOURS = 24;

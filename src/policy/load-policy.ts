@@ -1,8 +1,26 @@
+/**
+ * Loading the policy from the config files. A session keeps a store: the policy for one session, re-read only
+ * when a config file changed. Each call `stat`s the files in force (cheap) and re-parses a file only when its
+ * identity (device, inode, size, change and modification times) differs from the last read; the merged policy
+ * is rebuilt only when a file or the project's trust changed. `current()` never throws: anything unexpected
+ * yields the fail-closed policy. The CLI and tests load once, uncached (`loadPolicy`).
+ */
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { buildEffectivePolicy } from "./build-effective-policy.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
+import { buildEffectivePolicy, failClosedPolicy } from "./build-effective-policy.ts";
+import { configFileError } from "./config-error.ts";
+import {
+	brokenConfigPath,
+	type ConfigFileState,
+	type ReadText,
+	readConfigFile,
+	readTextFromDisk,
+} from "./config-file.ts";
 import { projectConfigPath, userConfigPath } from "./config-paths.ts";
-import type { EffectivePolicy } from "./effective-policy.ts";
-import { type ReadText, readConfigFile, readTextFromDisk } from "./read-config-file.ts";
+import type { ConfigScope } from "./config-schema.ts";
+import type { EffectivePolicy, PatternContext } from "./effective-policy.ts";
+import { fsErrorCode } from "./fs-error-code.ts";
 
 export interface LoadPolicyOptions {
 	readonly agentDir: string;
@@ -23,4 +41,105 @@ export function loadPolicy(options: LoadPolicyOptions): EffectivePolicy {
 			? readConfigFile(projectFile, "project", readText)
 			: { status: "not-trusted", file: projectFile, scope: "project" },
 	});
+}
+
+export interface PolicyStoreOptions {
+	/** pi's agent directory (see `resolveAgentDir`). */
+	readonly agentDir: string;
+	/** The session's working directory: where the project file lives and what relative patterns are relative to. */
+	readonly cwd: string;
+	readonly homeDir: string;
+	/** pi's verdict (`ctx.isProjectTrusted()`); asked on every `current()` so a change of trust takes effect. */
+	readonly isProjectTrusted: () => boolean;
+	readonly readText?: ReadText;
+}
+
+export interface PolicyStore {
+	readonly userFile: string;
+	readonly projectFile: string;
+	current(): EffectivePolicy;
+}
+
+interface CachedFile {
+	readonly identity: string;
+	readonly state: ConfigFileState;
+}
+
+export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
+	const context: PatternContext = { cwd: resolve(options.cwd), homeDir: resolve(options.homeDir) };
+	const userFile = userConfigPath(resolve(options.agentDir));
+	const projectFile = projectConfigPath(context.cwd);
+	const readText = options.readText ?? readTextFromDisk;
+	const files = new Map<ConfigScope, CachedFile>();
+	let last: { key: string; policy: EffectivePolicy } | null = null;
+
+	const fileState = (file: string, scope: ConfigScope): CachedFile => {
+		const identity = fileIdentity(file);
+		const cached = files.get(scope);
+		if (cached && cached.identity === identity) return cached;
+		const state: ConfigFileState =
+			identity === MISSING ? { status: "missing", file, scope } : readConfigFile(file, scope, readText);
+		const entry = { identity, state };
+		files.set(scope, entry);
+		return entry;
+	};
+
+	/** Whether pi trusts the project; not knowing is a config error (fail closed), never "untrusted". */
+	const projectState = (): CachedFile => {
+		try {
+			if (options.isProjectTrusted()) return fileState(projectFile, "project");
+			return {
+				identity: "not-trusted",
+				state: { status: "not-trusted", file: projectFile, scope: "project" },
+			};
+		} catch (error) {
+			const problem = `could not tell whether pi trusts this project: ${errorMessage(error)}`;
+			const unknown = configFileError(projectFile, "project", [{ jsonPath: "", line: null, problem }]);
+			return {
+				identity: `trust-unknown:${problem}`,
+				state: { status: "invalid", file: projectFile, scope: "project", error: unknown },
+			};
+		}
+	};
+
+	return {
+		userFile,
+		projectFile,
+		current(): EffectivePolicy {
+			try {
+				const user = fileState(userFile, "user");
+				const project = projectState();
+				const key = `${user.identity}|${project.identity}`;
+				if (last?.key === key) return last.policy;
+				const policy = buildEffectivePolicy({ context, user: user.state, project: project.state });
+				last = { key, policy };
+				return policy;
+			} catch (error) {
+				const problem = `the policy could not be loaded: ${errorMessage(error)}`;
+				return failClosedPolicy(
+					context,
+					[
+						{ scope: "user", file: userFile, state: "invalid" },
+						{ scope: "project", file: projectFile, state: "invalid" },
+					],
+					[configFileError(userFile, "user", [{ jsonPath: "", line: null, problem }])],
+					[],
+				);
+			}
+		},
+	};
+}
+
+const MISSING = "missing";
+
+/** Changes whenever the file is replaced, resized or written; `missing` when there is nothing to read. */
+function fileIdentity(file: string): string {
+	try {
+		const stat = statSync(file, { bigint: true, throwIfNoEntry: false });
+		if (stat !== undefined) return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+	} catch (error) {
+		if (fsErrorCode(error) !== "ENOTDIR") return "unreadable";
+	}
+	// Not there: truly absent, or a broken path the loader reads and reports (its text changes with the problem).
+	return brokenConfigPath(file) ?? MISSING;
 }

@@ -14,10 +14,15 @@ import {
 	printParseErrorCode,
 	stripComments,
 } from "jsonc-parser";
-import { type ConfigFileError, type ConfigIssue, configFileError } from "./config-error.ts";
+import {
+	type ConfigFileError,
+	type ConfigIssue,
+	configFileError,
+	describeZodIssue,
+	formatJsonPath,
+	type JsonPathSegments,
+} from "./config-error.ts";
 import { type ConfigScope, schemaForScope, type UserConfig } from "./config-schema.ts";
-import { describeZodIssue } from "./describe-zod-issue.ts";
-import { formatJsonPath, type JsonPathSegments } from "./json-path.ts";
 
 /** Config files are small; anything bigger is a mistake or an attack on the loader. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;

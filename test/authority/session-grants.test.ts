@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionGrants } from "../../src/authority/session-grants.ts";
-import type { SessionGrant } from "../../src/policy/session-grant.ts";
+import type { SessionGrant } from "../../src/policy/grant-coverage.ts";
 
 type SessionGrantsModule = typeof import("../../src/authority/session-grants.ts");
 

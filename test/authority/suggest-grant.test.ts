@@ -8,7 +8,7 @@ import {
 	grantCovers,
 	grantCoversPart,
 	type SessionGrant,
-} from "../../src/policy/session-grant.ts";
+} from "../../src/policy/grant-coverage.ts";
 import { bashParser, CWD, classifyBash, depsFor, HOME } from "../classify/classify-fixture.ts";
 
 let bash: BashParser;

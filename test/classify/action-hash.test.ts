@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { actionHash, canonicalJson } from "../../src/classify/action-hash.ts";
+import { actionHash, canonicalJson, normalizeBashCommand } from "../../src/classify/action-hash.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
-import { normalizeBashCommand } from "../../src/classify/bash/normalize-command.ts";
 import { classifyAction } from "../../src/classify/classify-action.ts";
 import { bashParser, CWD, depsFor } from "./classify-fixture.ts";
 

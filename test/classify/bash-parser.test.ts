@@ -4,8 +4,8 @@ import {
 	MAX_BASH_SOURCE_LENGTH,
 	MAX_SYNTAX_DEPTH,
 	type SyntaxNode,
+	sharedUntilFailure,
 } from "../../src/classify/bash/bash-parser.ts";
-import { sharedUntilFailure } from "../../src/classify/bash/shared-until-failure.ts";
 
 function types(node: SyntaxNode): string[] {
 	return [node.type, ...node.children.flatMap(types)];

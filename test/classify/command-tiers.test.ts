@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
-import { builtInTier } from "../../src/classify/bash/command-tier-lookup.ts";
+import {
+	builtInTier,
+	compileCommandPattern,
+	matchesCommandPattern,
+} from "../../src/classify/bash/command-tier-lookup.ts";
 import { BUILT_IN_COMMAND_TIERS } from "../../src/classify/bash/command-tier-table.ts";
-import { compileCommandPattern, matchesCommandPattern } from "../../src/classify/command-pattern.ts";
 import { TIERS, type Tier } from "../../src/vocabulary/tier.ts";
 import { bashParser, classifyBash } from "./classify-fixture.ts";
 

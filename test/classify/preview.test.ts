@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { BASH_PREVIEW_MAX, PREVIEW_MAX, previewAction } from "../../src/classify/preview.ts";
-import { REDACTED, redactSecrets } from "../../src/classify/redact.ts";
+import {
+	BASH_PREVIEW_MAX,
+	PREVIEW_MAX,
+	previewAction,
+	REDACTED,
+	redactSecrets,
+} from "../../src/classify/preview.ts";
 
 describe("previewAction", () => {
 	it("shows each built-in tool in words", () => {

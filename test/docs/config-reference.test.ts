@@ -4,20 +4,24 @@ import path from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { JSON_SCHEMA_FILES } from "../../src/policy/config-json-schema.ts";
-import { projectConfigPath, userConfigPath } from "../../src/policy/config-paths.ts";
 import {
 	CONFIG_REFERENCE_FILE,
 	markdownAnchor,
 	renderConfigReference,
-} from "../../src/policy/config-reference.ts";
-import { CONFIG_REFERENCE_EXAMPLES } from "../../src/policy/config-reference-notes.ts";
+} from "../../scripts/config-reference/config-reference.ts";
+import { CONFIG_REFERENCE_EXAMPLES } from "../../scripts/config-reference/config-reference-notes.ts";
+import {
+	isForbidden,
+	type JsonSchemaNode,
+	jsonSchemaOf,
+} from "../../scripts/config-reference/json-schema-node.ts";
+import { JSON_SCHEMA_FILES } from "../../src/policy/config-json-schema.ts";
+import { projectConfigPath, userConfigPath } from "../../src/policy/config-paths.ts";
 import { type ConfigScope, ProjectConfigSchema, UserConfigSchema } from "../../src/policy/config-schema.ts";
 import {
 	DEFAULT_DEFER_EXPIRY_HOURS,
 	DEFAULT_DIALOG_TIMEOUT_SECONDS,
 } from "../../src/policy/effective-policy.ts";
-import { isForbidden, type JsonSchemaNode, jsonSchemaOf } from "../../src/policy/json-schema-node.ts";
 import { loadPolicy } from "../../src/policy/load-policy.ts";
 import { parseConfigText } from "../../src/policy/parse-config-text.ts";
 import { DEFAULT_GRANT_CEILING, defaultModeForTier, TIERS } from "../../src/vocabulary/tier.ts";

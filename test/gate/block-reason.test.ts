@@ -8,8 +8,7 @@ import {
 	policyDenyReason,
 } from "../../src/gate/block-reason.ts";
 import type { Origin } from "../../src/origin/origin.ts";
-import { decide } from "../../src/policy/decide.ts";
-import type { DenyDecision } from "../../src/policy/decision.ts";
+import { type DenyDecision, decide } from "../../src/policy/decide.ts";
 import { capSourceText, type DecisionSource } from "../../src/provenance/decision-source.ts";
 import { bashParser, classifyBash } from "../classify/classify-fixture.ts";
 import { HUMAN, policyFrom, policyFromConfig, subagent, USER_FILE } from "../policy/fixtures.ts";

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ClassifiedAction } from "../../src/classify/action.ts";
-import { decide, findCoveringGrant, findDeny } from "../../src/policy/decide.ts";
-import type { Decision } from "../../src/policy/decision.ts";
+import { type Decision, decide, findCoveringGrant, findDeny } from "../../src/policy/decide.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
 import {
 	APPROVED,

@@ -9,11 +9,11 @@ import { afterEach } from "vitest";
 import type { ActionPart, ClassifiedAction, PathAccess, PathTouch } from "../../src/classify/action.ts";
 import type { Origin } from "../../src/origin/origin.ts";
 import { buildEffectivePolicy } from "../../src/policy/build-effective-policy.ts";
-import type { ConfigFileState } from "../../src/policy/config-file-state.ts";
-import type { DecideContext } from "../../src/policy/decision.ts";
+import type { ConfigFileState } from "../../src/policy/config-file.ts";
+import type { DecideContext } from "../../src/policy/decide.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
+import type { SessionGrant } from "../../src/policy/grant-coverage.ts";
 import { parseConfigText } from "../../src/policy/parse-config-text.ts";
-import type { SessionGrant } from "../../src/policy/session-grant.ts";
 import { maxTier, type Tier } from "../../src/vocabulary/tier.ts";
 
 export const HOME = "/home/dev";

@@ -2,12 +2,10 @@ import { mkdirSync, rmSync, statSync, symlinkSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configErrorBlockReason } from "../../src/policy/config-error.ts";
+import { type ReadText, readTextFromDisk } from "../../src/policy/config-file.ts";
 import { projectConfigPath, resolveAgentDir, userConfigPath } from "../../src/policy/config-paths.ts";
 import { decide } from "../../src/policy/decide.ts";
-import { loadPolicy } from "../../src/policy/load-policy.ts";
-import { createPolicyStore } from "../../src/policy/policy-store.ts";
-import type { ReadText } from "../../src/policy/read-config-file.ts";
-import { readTextFromDisk } from "../../src/policy/read-config-file.ts";
+import { createPolicyStore, loadPolicy } from "../../src/policy/load-policy.ts";
 import { TIERS } from "../../src/vocabulary/tier.ts";
 import {
 	APPROVED,

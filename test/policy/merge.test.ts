@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveToolTier } from "../../src/policy/tier-floors.ts";
+import { resolveToolTier } from "../../src/policy/tier-settings.ts";
 import { HOME, PROJECT_FILE, policyFromConfig, USER_FILE } from "./fixtures.ts";
 
 describe("merging user and project files", () => {

@@ -4,8 +4,7 @@
  * - the order of keys and of rule lists in a config never changes a decision.
  */
 import { describe, expect, it } from "vitest";
-import { decide } from "../../src/policy/decide.ts";
-import type { Decision } from "../../src/policy/decision.ts";
+import { type Decision, decide } from "../../src/policy/decide.ts";
 import { modeRank } from "../../src/vocabulary/tier.ts";
 import { policyFrom, prng } from "./fixtures.ts";
 import { randomAction, randomConfig, randomContext } from "./random-policy.ts";

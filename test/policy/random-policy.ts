@@ -2,8 +2,8 @@
 import type { ActionPart, ClassifiedAction, PathTouch } from "../../src/classify/action.ts";
 import type { Origin } from "../../src/origin/origin.ts";
 import { RULE_ACTIONS, RULE_SURFACES, UNANSWERED_POLICIES } from "../../src/policy/config-schema.ts";
-import type { DecideContext } from "../../src/policy/decision.ts";
-import type { SessionGrant } from "../../src/policy/session-grant.ts";
+import type { DecideContext } from "../../src/policy/decide.ts";
+import type { SessionGrant } from "../../src/policy/grant-coverage.ts";
 import { MODES, TIERS, type Tier } from "../../src/vocabulary/tier.ts";
 import { action, CWD, commandPart, HOME, type prng, touch } from "./fixtures.ts";
 

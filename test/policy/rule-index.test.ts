@@ -1,10 +1,14 @@
 /** The index must find exactly what a scan over every rule finds (it only skips rules that cannot match). */
 import { describe, expect, it } from "vitest";
-import { compileRule } from "../../src/policy/compile-rule.ts";
 import type { RuleSurface } from "../../src/policy/config-schema.ts";
 import { pathFormMatches } from "../../src/policy/path-pattern.ts";
-import type { PolicyRule } from "../../src/policy/policy-rule.ts";
-import { buildRuleIndex, findPathRule, findWildcardRule } from "../../src/policy/rule-index.ts";
+import {
+	buildRuleIndex,
+	compileRule,
+	findPathRule,
+	findWildcardRule,
+	type PolicyRule,
+} from "../../src/policy/policy-rule.ts";
 import { CWD, HOME, prng } from "./fixtures.ts";
 
 const COMMAND_PATTERNS = [

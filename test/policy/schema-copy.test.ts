@@ -1,7 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { refreshSchemaCopies, schemaCopyPath } from "../../src/policy/schema-copy.ts";
+import { refreshSchemaCopies, schemaCopyPath } from "../../src/policy/config-json-schema.ts";
 import { REPO_ROOT } from "../harness/paths.ts";
 import { tempDir } from "./fixtures.ts";
 

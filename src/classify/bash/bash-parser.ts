@@ -7,7 +7,6 @@ import { createRequire } from "node:module";
 import { performance } from "node:perf_hooks";
 import { Language, Parser, type Tree } from "web-tree-sitter";
 import { processWide } from "../../process-wide.ts";
-import { sharedUntilFailure } from "./shared-until-failure.ts";
 
 /** A syntax node copied out of the wasm tree. Ranges are UTF-16 offsets into the parsed source. */
 export interface SyntaxNode {
@@ -55,6 +54,24 @@ export function loadBashParser(): Promise<BashParser> {
 	return processWide<() => Promise<BashParser>>("bash-parser.v1", () =>
 		sharedUntilFailure(createBashParser),
 	)();
+}
+
+/**
+ * A lazily started async value shared by every caller, except that a failure is not kept: the next call starts
+ * over (a failed grammar load must not disable classification for the rest of the process).
+ */
+export function sharedUntilFailure<T>(start: () => Promise<T>): () => Promise<T> {
+	let current: Promise<T> | undefined;
+	return () => {
+		if (current === undefined) {
+			const attempt = start();
+			current = attempt;
+			attempt.catch(() => {
+				if (current === attempt) current = undefined;
+			});
+		}
+		return current;
+	};
 }
 
 async function createBashParser(): Promise<BashParser> {

@@ -5,16 +5,17 @@
  * of whatever wraps it. Tiers are decided later (classify-bash.ts); this file only finds.
  */
 import path from "node:path";
-import { type Tier, tierRank } from "../../vocabulary/tier.ts";
+import type { Tier } from "../../vocabulary/tier.ts";
 import type { CommandUnit } from "../action.ts";
 import { type EffectiveCwd, resolveDirectory } from "../paths.ts";
 import { isHarmlessSink } from "../system-paths.ts";
+import { strictest, type TierRaise } from "../tier-raise.ts";
 import type { BashParser, SyntaxNode } from "./bash-parser.ts";
 import { type BashWord, evaluateWord, syntheticWord, WORD_NODE_TYPES } from "./bash-word.ts";
 import { fromWord, type PathCandidate } from "./command-paths.ts";
 import { type EnvironmentAssignment, environmentInjection } from "./environment-injection.ts";
 import { isSystemProgramName } from "./read-proof.ts";
-import { type ArgvOptions, type TierFloor, type Unwrapped, unwrapCommand } from "./wrappers.ts";
+import { type ArgvOptions, type Unwrapped, unwrapCommand } from "./wrappers.ts";
 
 export interface CommandFinding {
 	readonly kind: "command";
@@ -25,9 +26,9 @@ export interface CommandFinding {
 	/** Runs on another machine or in a container: its arguments are not local paths. */
 	readonly remote: boolean;
 	/** Floors of the wrappers and constructs around it (sudo → privileged, …). */
-	readonly floors: readonly TierFloor[];
+	readonly floors: readonly TierRaise[];
 	/** Set when the command is a wrapper that decides its own tier (or cannot be analysed). */
-	readonly self: TierFloor | undefined;
+	readonly self: TierRaise | undefined;
 	/** Paths from redirects and from what the wrapper itself touches. */
 	readonly extraPaths: readonly PathCandidate[];
 	readonly placeholder: ArgvOptions["placeholder"];
@@ -43,11 +44,11 @@ export interface CommandFinding {
 /** Something that is not a command but still has a tier: redirects of a group, code that cannot be analysed. */
 export interface OtherFinding {
 	readonly kind: "other";
-	readonly floor: TierFloor;
+	readonly floor: TierRaise;
 	readonly paths: readonly PathCandidate[];
 	readonly cwd: EffectiveCwd;
 	readonly remote: boolean;
-	readonly floors: readonly TierFloor[];
+	readonly floors: readonly TierRaise[];
 }
 
 export type BashFinding = CommandFinding | OtherFinding;
@@ -65,7 +66,7 @@ interface Scope {
 	moved: boolean;
 }
 
-const PATH_CHANGED: TierFloor = {
+const PATH_CHANGED: TierRaise = {
 	tier: "write",
 	reason: "PATH was changed earlier, so the command name may resolve to another program",
 };
@@ -73,7 +74,7 @@ const PATH_CHANGED: TierFloor = {
 interface Context {
 	readonly source: string;
 	readonly via: readonly string[];
-	readonly floors: readonly TierFloor[];
+	readonly floors: readonly TierRaise[];
 	readonly scope: Scope;
 	readonly depth: number;
 	readonly remote: boolean;
@@ -149,7 +150,7 @@ function withOwnScope(context: Context, label?: string): Context {
 function other(
 	state: WalkState,
 	context: Context,
-	floor: TierFloor,
+	floor: TierRaise,
 	paths: readonly PathCandidate[] = [],
 ): void {
 	state.findings.push({
@@ -356,7 +357,7 @@ function substitutionsParsed(
 }
 
 /** Code the grammar leaves as text (backquotes inside `${…}`, a mis-read here-document body) still runs. */
-const HIDDEN_CODE: TierFloor = {
+const HIDDEN_CODE: TierRaise = {
 	tier: HIGHEST,
 	reason: "a command substitution here runs a command the parser does not show",
 };
@@ -379,7 +380,7 @@ const HARMLESS_TRANSFORMS = new Set(["Q", "E", "U", "u", "L", "a", "A", "K", "k"
  * name, and `a[$(cmd)]` as a name runs cmd), substring offsets and lengths (arithmetic), the prompt transform,
  * and backquotes the grammar leaves unparsed inside the word.
  */
-function expansionRisk(node: SyntaxNode, source: string): TierFloor | undefined {
+function expansionRisk(node: SyntaxNode, source: string): TierRaise | undefined {
 	const text = source.slice(node.start, node.end);
 	const children = node.children;
 	if (children[1]?.type === "!" && !/^\$\{![A-Za-z_][A-Za-z0-9_]*(\*|@|\[[@*]\])\}$/.test(text)) {
@@ -399,8 +400,7 @@ function expansionRisk(node: SyntaxNode, source: string): TierFloor | undefined 
 	if (assigning !== undefined && assigned?.type === "variable_name") {
 		const name = source.slice(assigned.start, assigned.end);
 		const raises = environmentInjection([{ name, value: "", literal: false }]);
-		if (raises[0] !== undefined)
-			return raises.reduce((a, b) => (tierRank(b.tier) > tierRank(a.tier) ? b : a));
+		if (raises.length > 0) return strictest(raises);
 	}
 	const colon = children.findIndex((child) => child.type === ":");
 	if (colon >= 0) {
@@ -416,7 +416,7 @@ function expansionRisk(node: SyntaxNode, source: string): TierFloor | undefined 
  * as an expression of its own, and an array subscript in it (`a[$(cmd)]`) runs a command: whatever the variable
  * holds decides what runs, so it cannot be proven harmless.
  */
-const ARITHMETIC_ON_VARIABLES: TierFloor = {
+const ARITHMETIC_ON_VARIABLES: TierRaise = {
 	tier: HIGHEST,
 	reason:
 		"arithmetic on a variable: bash evaluates its value as an expression, which can run a hidden command",

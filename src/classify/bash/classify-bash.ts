@@ -4,17 +4,17 @@
  * raises, the floors of the wrappers around it, environment injection, the paths it writes, and the operator's
  * extra classifications.
  */
-import { HIGHEST_TIER, maxTier, type Tier, tierRank } from "../../vocabulary/tier.ts";
+import { HIGHEST_TIER, maxTier, type Tier } from "../../vocabulary/tier.ts";
 import type { ActionPart, PathTouch } from "../action.ts";
 import { type EffectiveCwd, makePathTouch, type PathContext, unresolvedPathTouch } from "../paths.ts";
 import { writesSystemPath } from "../system-paths.ts";
+import { strictest, type TierRaise } from "../tier-raise.ts";
 import type { BashParseResult, BashParser } from "./bash-parser.ts";
 import { type BashFinding, type CommandFinding, findBashCommands } from "./bash-walk.ts";
 import { type BashWord, syntheticWord } from "./bash-word.ts";
-import { tableKey } from "./command-key.ts";
 import { commandPathCandidates, type PathCandidate } from "./command-paths.ts";
-import { builtInTier, matchingExtraTiers } from "./command-tier-lookup.ts";
-import { refineCommandTier, sedOnlySubstitutes, type TierRaise } from "./command-tier-refiners.ts";
+import { builtInTier, matchingExtraTiers, tableKey } from "./command-tier-lookup.ts";
+import { refineCommandTier, sedOnlySubstitutes } from "./command-tier-refiners.ts";
 import type { CommandTierEntry } from "./command-tier-table.ts";
 import { environmentInjection } from "./environment-injection.ts";
 import type { ReadVerdict } from "./read-only-spec.ts";
@@ -258,17 +258,6 @@ export function pathRaises(paths: readonly PathTouch[]): TierRaise[] {
 		);
 	}
 	return raises;
-}
-
-/** The strictest raise; among equals, the first (table and wrapper reasons come before derived ones). */
-export function strictest(raises: readonly TierRaise[]): TierRaise {
-	let best: TierRaise = { tier: "read", reason: "changes nothing" };
-	let first = true;
-	for (const raise of raises) {
-		if (first || tierRank(raise.tier) > tierRank(best.tier)) best = raise;
-		first = false;
-	}
-	return best;
 }
 
 export function tierOfParts(parts: readonly ActionPart[]): Tier {

@@ -1,10 +1,119 @@
 /**
  * Looking a command up in the built-in tier table (most specific pattern wins) and in the operator's extra
- * classifications (every match raises).
+ * classifications (every match raises). Patterns use the wildcard syntax of `command` patterns (config rules and
+ * the built-in tier table alike): `*` matches any run of characters (spaces included), everything else is
+ * literal, and a trailing ` *` is optional, so `git push *` also matches a bare `git push`.
  */
 import { maxTier, type Tier } from "../../vocabulary/tier.ts";
-import { type CommandPattern, compareSpecificity, compileCommandPattern } from "../command-pattern.ts";
+import { compileWildcard } from "../../vocabulary/wildcard-pattern.ts";
+import { ownEntry } from "../own-entry.ts";
 import { BUILT_IN_COMMAND_TIERS, type CommandTierEntry, UNKNOWN_COMMAND_TIER } from "./command-tier-table.ts";
+import { scanArgs, valueSet } from "./option-scan.ts";
+
+export interface CommandPattern {
+	readonly pattern: string;
+	/** Literal characters that must be present (an optional trailing ` *` adds none): the more, the more specific. */
+	readonly specificity: number;
+	/** Number of `*`: between equally long patterns, the one with fewer wildcards is the more specific. */
+	readonly wildcards: number;
+	matches(text: string): boolean;
+}
+
+const compiled = new Map<string, CommandPattern>();
+const MAX_CACHED_PATTERNS = 4096;
+
+export function compileCommandPattern(pattern: string): CommandPattern {
+	const cached = compiled.get(pattern);
+	if (cached !== undefined) return cached;
+	// Matching is the policy's own (one implementation of the syntax for rules and the built-in table alike).
+	const matcher = compileWildcard(pattern);
+	const bare = pattern.endsWith(" *") ? pattern.slice(0, -2) : pattern;
+	const result: CommandPattern = {
+		pattern,
+		specificity: bare.replaceAll("*", "").length,
+		wildcards: pattern.length - pattern.replaceAll("*", "").length,
+		matches: matcher.test,
+	};
+	if (compiled.size >= MAX_CACHED_PATTERNS) compiled.clear();
+	compiled.set(pattern, result);
+	return result;
+}
+
+/** Positive when `a` is more specific than `b` (see `specificity` and `wildcards`). */
+export function compareSpecificity(a: CommandPattern, b: CommandPattern): number {
+	return a.specificity !== b.specificity ? a.specificity - b.specificity : b.wildcards - a.wildcards;
+}
+
+export function matchesCommandPattern(pattern: string, text: string): boolean {
+	return compileCommandPattern(pattern).matches(text);
+}
+
+const GLOBAL_VALUE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+	git: valueSet("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"),
+	npm: valueSet("--prefix", "--workspace", "-w", "--userconfig", "--cache", "--registry", "--loglevel"),
+	pnpm: valueSet("-C", "--dir", "--filter", "-F", "--loglevel"),
+	yarn: valueSet("--cwd"),
+	bun: valueSet("--cwd", "-c", "--config"),
+	cargo: valueSet("--manifest-path", "--config", "-Z", "--color"),
+	docker: valueSet(
+		"-H",
+		"--host",
+		"--context",
+		"-c",
+		"--config",
+		"-l",
+		"--log-level",
+		"--tlscacert",
+		"--tlscert",
+		"--tlskey",
+	),
+	podman: valueSet("--url", "--connection", "-c", "--root", "--runroot", "--log-level"),
+	kubectl: valueSet(
+		"-n",
+		"--namespace",
+		"--context",
+		"--kubeconfig",
+		"--cluster",
+		"--user",
+		"-s",
+		"--server",
+		"--token",
+		"--as",
+		"--as-group",
+		"--request-timeout",
+	),
+	helm: valueSet(
+		"-n",
+		"--namespace",
+		"--kube-context",
+		"--kubeconfig",
+		"--registry-config",
+		"--repository-config",
+	),
+	terraform: valueSet(),
+	tofu: valueSet(),
+	gh: valueSet("-R", "--repo"),
+};
+
+/**
+ * The text the built-in tier table is matched against: the command's basename followed by its arguments, with
+ * the global options some tools accept before their subcommand removed, so `git -C repo push -f` is looked up
+ * as `git push -f`. Config rules still see the command's real text.
+ */
+export function tableKey(name: string, args: readonly string[]): string {
+	return [name, ...withoutGlobalOptions(name, args)].join(" ");
+}
+
+/** The arguments from the subcommand on, for tools with global options (`git -C x push -f` → `push -f`). */
+export function withoutGlobalOptions(name: string, args: readonly string[]): readonly string[] {
+	const withValue = ownEntry(GLOBAL_VALUE_OPTIONS, name);
+	if (withValue === undefined || args.length === 0) return args;
+	// `cargo +nightly build`: a toolchain selector is a global option too.
+	const optionLike = args.map((arg) => (name === "cargo" && arg.startsWith("+") ? `-${arg}` : arg));
+	const { operands } = scanArgs(optionLike, { withValue, stopAtOperand: true });
+	const first = operands[0];
+	return first === undefined ? args : args.slice(first);
+}
 
 interface CompiledEntry {
 	readonly compiled: CommandPattern;

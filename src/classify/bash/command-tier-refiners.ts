@@ -2,15 +2,10 @@
  * Option-dependent raises the pattern table cannot express (combined short flags, option values, program text).
  * Each returns a tier and a reason, or nothing; they only ever raise the table's tier.
  */
-import type { Tier } from "../../vocabulary/tier.ts";
 import { ownEntry } from "../own-entry.ts";
-import { withoutGlobalOptions } from "./command-key.ts";
+import type { TierRaise } from "../tier-raise.ts";
+import { withoutGlobalOptions } from "./command-tier-lookup.ts";
 import { hasOption, optionValues, type ScannedArgs, scanArgs, valueSet } from "./option-scan.ts";
-
-export interface TierRaise {
-	readonly tier: Tier;
-	readonly reason: string;
-}
 
 type Refiner = (args: readonly string[]) => TierRaise | undefined;
 

@@ -1,6 +1,6 @@
 /**
  * Built-in tiers of the commands that are more than a read, as data. Patterns use the `command` rule syntax (see
- * command-pattern.ts) and are matched against the command's words with the command name reduced to its basename
+ * command-tier-lookup.ts) and are matched against the command's words with the command name reduced to its basename
  * and a few tools' global options removed (`git -C dir push` is matched as `git push`). The most specific
  * (longest literal) match wins; a command that matches nothing is `write`. Nothing here is `read`: that is proven
  * word by word (read-proof.ts, read-only-commands.ts). Option-dependent raises that a pattern cannot express

@@ -4,7 +4,7 @@
  * no longer what the command line says. Setting `PATH`, or any variable not proven harmless, makes it at least
  * write.
  */
-import type { TierRaise } from "./command-tier-refiners.ts";
+import type { TierRaise } from "../tier-raise.ts";
 
 export interface EnvironmentAssignment {
 	readonly name: string;

@@ -4,7 +4,8 @@
  * number of arguments. `-exec`, `-execdir`, `-ok` and `-okdir` run a command that is classified on its own (the
  * wrappers find it); `-delete` and the `-fprint` family make find itself more than a read.
  */
-import { maxTier, type Tier } from "../../vocabulary/tier.ts";
+import { maxTier } from "../../vocabulary/tier.ts";
+import { strictest, type TierRaise } from "../tier-raise.ts";
 import { type BashWord, syntheticWord } from "./bash-word.ts";
 import { fromWord, type PathCandidate } from "./command-paths.ts";
 import type { ReadVerdict } from "./read-only-spec.ts";
@@ -114,18 +115,16 @@ const EXPRESSION_START = /^[-(),!]/;
 
 export function findExpressionVerdict(args: readonly BashWord[]): ReadVerdict {
 	const paths: PathCandidate[] = [];
-	let tier: Tier = "read";
-	let reason = "";
-	const raise = (to: Tier, why: string): void => {
-		if (tier === "read" || maxTier(tier, to) !== tier) reason = why;
-		tier = maxTier(tier, to);
+	const raises: TierRaise[] = [];
+	const notRead = (why: string): ReadVerdict => {
+		const top = strictest(raises);
+		return {
+			read: false,
+			tier: maxTier(top.tier, "write"),
+			reason: raises.length === 0 ? why : top.reason,
+			paths,
+		};
 	};
-	const notRead = (why: string): ReadVerdict => ({
-		read: false,
-		tier: maxTier(tier, "write"),
-		reason: tier === "read" ? why : reason,
-		paths,
-	});
 	let i = 0;
 	// Its own options come first: -H -L -P, -D debugopts, -Olevel.
 	while (i < args.length) {
@@ -161,14 +160,14 @@ export function findExpressionVerdict(args: readonly BashWord[]): ReadVerdict {
 			continue;
 		}
 		if (name === "-delete") {
-			raise("destructive", "find -delete removes what it finds");
+			raises.push({ tier: "destructive", reason: "find -delete removes what it finds" });
 			continue;
 		}
 		const writes = WRITES[name];
 		if (writes !== undefined) {
 			const target = args[i + 1];
 			if (target !== undefined) paths.push(fromWord(target, "write"));
-			raise("write", `find ${name} writes its output to a file`);
+			raises.push({ tier: "write", reason: `find ${name} writes its output to a file` });
 			i += writes;
 			continue;
 		}
@@ -186,5 +185,7 @@ export function findExpressionVerdict(args: readonly BashWord[]): ReadVerdict {
 		}
 		i += arity;
 	}
-	return tier === "read" ? { read: true, paths } : { read: false, tier, reason, paths };
+	if (raises.length === 0) return { read: true, paths };
+	const { tier, reason } = strictest(raises);
+	return { read: false, tier, reason, paths };
 }

@@ -9,8 +9,9 @@
  */
 import type { Tier } from "../../vocabulary/tier.ts";
 import type { PathAccess } from "../action.ts";
+import type { TierRaise } from "../tier-raise.ts";
 import { findExpressionVerdict } from "./find-expression.ts";
-import type { OperandRule, OptionSpec, Raise, ReadOnlyCommand } from "./read-only-spec.ts";
+import type { OperandRule, OptionSpec, ReadOnlyCommand } from "./read-only-spec.ts";
 import { analyzeSedScript } from "./sed-script.ts";
 
 /**
@@ -972,7 +973,7 @@ const sed: ReadOnlyCommand = {
 const GIT_SAFE_CONFIG =
 	/^(color(\.[a-z.]+)?|core\.quotepath|core\.abbrev|diff\.(noprefix|mnemonicprefix|renames|algorithm|context|interhunkcontext|relative|srcprefix|dstprefix)|log\.(decorate|abbrevcommit|date|follow)|column\.(ui|status|branch|tag)|status\.(short|branch|showuntrackedfiles|relativepaths|aheadbehind)|grep\.(linenumber|patterntype|extendedregexp|fullname|column)|advice\.[a-z]+|i18n\.logoutputencoding|pager\.[a-z-]+=false)$/;
 
-function gitConfigCheck(value: string): Raise | null {
+function gitConfigCheck(value: string): TierRaise | null {
 	const key = value.split("=")[0]?.toLowerCase() ?? "";
 	const keyAndValue = value.toLowerCase();
 	return GIT_SAFE_CONFIG.test(key) || GIT_SAFE_CONFIG.test(keyAndValue)
@@ -1566,7 +1567,7 @@ const git: ReadOnlyCommand = {
  * the signature verifier (gpg, gpgsm or ssh-keygen, which may fetch keys), as `--show-signature` does.
  */
 function withSignatureFormatsRefused(spec: ReadOnlyCommand): ReadOnlyCommand {
-	const check = (value: string): Raise | null =>
+	const check = (value: string): TierRaise | null =>
 		/%G|%\(signature/.test(value)
 			? { tier: "privileged", reason: `the format \`${value}\` shows signatures, which runs gpg` }
 			: null;

@@ -4,6 +4,7 @@
  */
 import type { Tier } from "../../vocabulary/tier.ts";
 import type { PathAccess } from "../action.ts";
+import type { TierRaise } from "../tier-raise.ts";
 import type { BashWord } from "./bash-word.ts";
 import type { PathCandidate } from "./command-paths.ts";
 
@@ -24,11 +25,6 @@ export interface ParsedLine {
 	readonly operands: readonly BashWord[];
 }
 
-export interface Raise {
-	readonly tier: Tier;
-	readonly reason: string;
-}
-
 export interface OptionSpec {
 	/** `-n`, `--lines`: every spelling the tool accepts. */
 	readonly names: readonly string[];
@@ -38,9 +34,9 @@ export interface OptionSpec {
 	/** The value names a file the command reads (or writes). */
 	readonly valuePath?: PathAccess;
 	/** A value check: a raise when this value makes the command more than a read. Only literal values pass. */
-	readonly check?: (value: string) => Raise | null;
+	readonly check?: (value: string) => TierRaise | null;
 	/** Set for an option that makes the command more than a read: it is parsed, and raises to this. */
-	readonly raise?: Raise;
+	readonly raise?: TierRaise;
 }
 
 export interface OperandRule {
@@ -48,7 +44,7 @@ export interface OperandRule {
 	readonly kind: "files" | "pattern-files" | "text" | "none";
 	readonly max?: number;
 	/** What more operands than `max` mean (uniq's second operand is its output file). */
-	readonly beyondMax?: Raise;
+	readonly beyondMax?: TierRaise;
 	readonly patternFrom?: readonly string[];
 }
 
@@ -67,7 +63,7 @@ export interface ReadOnlyCommand {
 	/** `set +e`: options may also start with `+`. */
 	readonly plusOptions?: boolean;
 	/** A check of the whole parsed line (a sed script, date's operand). */
-	readonly check?: (parsed: ParsedLine, paths: PathCandidate[]) => Raise | null;
+	readonly check?: (parsed: ParsedLine, paths: PathCandidate[]) => TierRaise | null;
 	/** Subcommands, read after the options above (git's global options, then `log …`). */
 	readonly subcommands?: Readonly<Record<string, ReadOnlyCommand>>;
 	/** With `subcommands`: the command alone, with no subcommand, is read-only (`git` prints its help). */

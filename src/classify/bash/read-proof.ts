@@ -9,10 +9,11 @@
 import path from "node:path";
 import { maxTier, type Tier } from "../../vocabulary/tier.ts";
 import { ownEntry } from "../own-entry.ts";
+import { strictest, type TierRaise } from "../tier-raise.ts";
 import type { BashWord } from "./bash-word.ts";
 import { fromWord, type PathCandidate } from "./command-paths.ts";
 import { READ_ONLY_COMMANDS } from "./read-only-commands.ts";
-import type { OptionSpec, ParsedLine, Raise, ReadOnlyCommand, ReadVerdict } from "./read-only-spec.ts";
+import type { OptionSpec, ParsedLine, ReadOnlyCommand, ReadVerdict } from "./read-only-spec.ts";
 
 /** Where the system's own programs live: `/usr/bin/ls` is ls, `/tmp/x/ls` and `./ls` are not. */
 const SYSTEM_BIN_DIRECTORIES: ReadonlySet<string> = new Set([
@@ -73,9 +74,9 @@ function notRead(tier: Tier, reason: string, paths: readonly PathCandidate[]): R
 function proveWith(spec: ReadOnlyCommand, name: string, args: readonly BashWord[]): ReadVerdict {
 	if (spec.custom) return spec.custom(args);
 	const paths: PathCandidate[] = [];
-	const raises: Raise[] = [];
+	const raises: TierRaise[] = [];
 	const parsed = parseLine(spec, name, args, paths, raises);
-	if ("failure" in parsed) return notRead(maxTierOf(raises, "write"), parsed.failure, paths);
+	if ("failure" in parsed) return notRead(maxTier(strictest(raises).tier, "write"), parsed.failure, paths);
 	if (spec.subcommands) {
 		const [sub, ...rest] = parsed.operands;
 		if (sub === undefined) {
@@ -89,26 +90,22 @@ function proveWith(spec: ReadOnlyCommand, name: string, args: readonly BashWord[
 			return notRead("write", `\`${name} ${sub.text}\` is not a read-only ${name} command`, paths);
 		const inner = proveWith(subSpec, `${name} ${sub.text}`, rest);
 		if (raises.length === 0) return inner.read ? { read: true, paths: [...paths, ...inner.paths] } : inner;
-		const top = maxTierOf(raises, "write");
+		const top = maxTier(strictest(raises).tier, "write");
 		return notRead(inner.read ? top : maxTier(top, inner.tier), raises[0]?.reason ?? "", [
 			...paths,
 			...inner.paths,
 		]);
 	}
 	const operandFailure = checkOperands(spec, name, parsed, paths, raises);
-	if (operandFailure !== null) return notRead(maxTierOf(raises, "write"), operandFailure, paths);
+	if (operandFailure !== null)
+		return notRead(maxTier(strictest(raises).tier, "write"), operandFailure, paths);
 	const checked = spec.check?.(parsed, paths);
 	if (checked) raises.push(checked);
 	if (raises.length > 0) {
-		const top = maxTierOf(raises, "read");
-		const first = raises.find((raise) => raise.tier === top) ?? raises[0];
-		return notRead(top, first?.reason ?? "", paths);
+		const top = strictest(raises);
+		return notRead(top.tier, top.reason, paths);
 	}
 	return { read: true, paths };
-}
-
-function maxTierOf(raises: readonly Raise[], floor: Tier): Tier {
-	return raises.reduce<Tier>((tier, raise) => maxTier(tier, raise.tier), floor);
 }
 
 /**
@@ -121,7 +118,7 @@ export function parseLine(
 	name: string,
 	args: readonly BashWord[],
 	paths: PathCandidate[],
-	raises: Raise[],
+	raises: TierRaise[],
 ): ParsedLine | { readonly failure: string } {
 	const options: { spec: OptionSpec; values: BashWord[] }[] = [];
 	const operands: BashWord[] = [];
@@ -242,7 +239,7 @@ function findOption(spec: ReadOnlyCommand, name: string): OptionSpec | undefined
 }
 
 /** A long option the spec does not list: an abbreviation of one it lists, or simply unknown. */
-function unknownLong(spec: ReadOnlyCommand, name: string, optionName: string, raises: Raise[]): string {
+function unknownLong(spec: ReadOnlyCommand, name: string, optionName: string, raises: TierRaise[]): string {
 	const matching = spec.options.filter((option) =>
 		option.names.some((candidate) => candidate.startsWith("--") && candidate.startsWith(optionName)),
 	);
@@ -259,7 +256,7 @@ function checkValues(
 	values: readonly BashWord[],
 	name: string,
 	paths: PathCandidate[],
-	raises: Raise[],
+	raises: TierRaise[],
 ): string | null {
 	for (const value of values) {
 		if (option.valuePath !== undefined) paths.push(fromWord(value, option.valuePath));
@@ -282,7 +279,7 @@ function checkOperands(
 	name: string,
 	parsed: ParsedLine,
 	paths: PathCandidate[],
-	raises: Raise[],
+	raises: TierRaise[],
 ): string | null {
 	const rule = spec.operands;
 	let operands = parsed.operands;

@@ -6,20 +6,16 @@
  */
 import type { Tier } from "../../vocabulary/tier.ts";
 import { ownEntry } from "../own-entry.ts";
+import type { TierRaise } from "../tier-raise.ts";
 import { type BashWord, syntheticWord } from "./bash-word.ts";
-import { withoutGlobalOptions } from "./command-key.ts";
 import { findRoots, fromWord, type PathCandidate } from "./command-paths.ts";
+import { withoutGlobalOptions } from "./command-tier-lookup.ts";
 import type { EnvironmentAssignment } from "./environment-injection.ts";
 import { execTerminator } from "./find-expression.ts";
 import { hasOption, type ScannedArgs, scanArgs, valueSet } from "./option-scan.ts";
 
-export interface TierFloor {
-	readonly tier: Tier;
-	readonly reason: string;
-}
-
 export interface ArgvOptions {
-	readonly floor?: TierFloor;
+	readonly floor?: TierRaise;
 	/** Runs on another machine or in a container: its paths are not local paths. */
 	readonly remote?: boolean;
 	/** `env -C dir`: the directory the inner command runs in. */
@@ -41,13 +37,13 @@ export type InnerCommand =
 			/** Words joined by spaces form the code, as `eval` and `ssh` join them. */
 			readonly code: readonly BashWord[];
 			readonly via: string;
-			readonly floor?: TierFloor;
+			readonly floor?: TierRaise;
 			readonly remote?: boolean;
 	  };
 
 export interface Unwrapped {
 	/** The wrapper's own tier, replacing the table lookup; undefined: classify the wrapper like any command. */
-	readonly self?: TierFloor;
+	readonly self?: TierRaise;
 	readonly selfPaths?: readonly PathCandidate[];
 	readonly inner: readonly InnerCommand[];
 }
@@ -64,7 +60,7 @@ const scanWords = (
 		{ withValue, stopAtOperand },
 	);
 
-const NEUTRAL: TierFloor = { tier: "read", reason: "runs the command it is given (classified on its own)" };
+const NEUTRAL: TierRaise = { tier: "read", reason: "runs the command it is given (classified on its own)" };
 
 /**
  * Every option a neutral wrapper is known to take. A wrapper is read (neutral) only when each option it was given
@@ -92,7 +88,7 @@ function wrapperSelf(
 	known: WrapperOptions,
 	tool: string,
 	neutral = NEUTRAL,
-): TierFloor {
+): TierRaise {
 	for (const option of scanned.options) {
 		const attachedToFlag =
 			known.flags.has(option.name) && option.value !== undefined && option.valueIndex === undefined;
@@ -198,7 +194,7 @@ function simpleWrapper(known: WrapperOptions): Unwrapper {
 
 function asUser(tool: string, withValue: ReadonlySet<string>): Unwrapper {
 	return (args) => {
-		const floor: TierFloor = { tier: "privileged", reason: `${tool} runs commands as another user` };
+		const floor: TierRaise = { tier: "privileged", reason: `${tool} runs commands as another user` };
 		const scanned = scanWords(args, withValue);
 		if (hasOption(scanned, "-e", "--edit")) {
 			return {
@@ -235,7 +231,7 @@ const doas = asUser("doas", valueSet("-u", "-C"));
 const pkexec = asUser("pkexec", valueSet("--user"));
 
 function su(args: readonly BashWord[]): Unwrapped {
-	const floor: TierFloor = { tier: "privileged", reason: "su runs commands as another user" };
+	const floor: TierRaise = { tier: "privileged", reason: "su runs commands as another user" };
 	const scanned = scanWords(
 		args,
 		valueSet("-c", "--command", "-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w"),
@@ -336,7 +332,7 @@ function watch(args: readonly BashWord[]): Unwrapped {
 function flock(args: readonly BashWord[]): Unwrapped {
 	const scanned = scanWords(args, valueSet("-w", "--timeout", "--wait", "-E", "--conflict-exit-code"));
 	const [lockFile, next, ...rest] = fromFirstOperand(args, scanned);
-	const self: TierFloor = { tier: "write", reason: "flock creates and locks a file" };
+	const self: TierRaise = { tier: "write", reason: "flock creates and locks a file" };
 	if (lockFile === undefined || /^\d+$/.test(lockFile.text)) return { self, inner: [] };
 	const selfPaths = [fromWord(lockFile, "write")];
 	if (next === undefined) return { self, selfPaths, inner: [] };
@@ -507,7 +503,7 @@ function trap(args: readonly BashWord[]): Unwrapped {
 	const scanned = scanWords(args, valueSet());
 	const operands = fromFirstOperand(args, scanned);
 	const action = operands[0];
-	const self: TierFloor = {
+	const self: TierRaise = {
 		tier: "write",
 		reason: "trap sets code to run later, on a signal or at exit (the code is classified on its own)",
 	};
@@ -635,7 +631,7 @@ function ssh(args: readonly BashWord[]): Unwrapped {
 	const scanned = scanWords(args, SSH_VALUE);
 	const [host, ...remote] = fromFirstOperand(args, scanned);
 	const where = host?.text ?? "a remote host";
-	const floor: TierFloor = { tier: "network-egress", reason: `runs on ${where} over ssh` };
+	const floor: TierRaise = { tier: "network-egress", reason: `runs on ${where} over ssh` };
 	return {
 		self: { tier: "network-egress", reason: `ssh connects to ${where}` },
 		inner:
@@ -775,7 +771,7 @@ function inContainer(
 ): Unwrapped | undefined {
 	const scanned = scanWords(rest, withValue);
 	const [target, ...inner] = fromFirstOperand(rest, scanned);
-	const floor: TierFloor = { tier: floorTier, reason: `runs inside ${target?.text ?? "a container"}` };
+	const floor: TierRaise = { tier: floorTier, reason: `runs inside ${target?.text ?? "a container"}` };
 	return { inner: argvInner(inner, via, { floor, remote: true }) };
 }
 
@@ -808,14 +804,14 @@ function kubectl(args: readonly BashWord[]): Unwrapped | undefined {
 	if (texts[offset] !== "exec") return undefined;
 	const rest = args.slice(offset + 1);
 	const dashes = rest.findIndex((word) => word.text === "--");
-	const floor: TierFloor = { tier: "network-egress", reason: "runs inside a cluster pod" };
+	const floor: TierRaise = { tier: "network-egress", reason: "runs inside a cluster pod" };
 	if (dashes !== -1)
 		return { inner: argvInner(rest.slice(dashes + 1), "kubectl exec", { floor, remote: true }) };
 	const withValue = valueSet("-c", "--container", "-n", "--namespace", "--context", "-f", "--filename");
 	return inContainer(rest, withValue, "kubectl exec", "network-egress");
 }
 
-const DOWNLOADED: TierFloor = { tier: "network-egress", reason: "runs a package fetched from the network" };
+const DOWNLOADED: TierRaise = { tier: "network-egress", reason: "runs a package fetched from the network" };
 
 function packageRunner(via: string, withValue: ReadonlySet<string>): Unwrapper {
 	return (args) => {

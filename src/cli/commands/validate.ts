@@ -1,15 +1,13 @@
 import { resolve } from "node:path";
 import { buildEffectivePolicy } from "../../policy/build-effective-policy.ts";
-import { brokenConfigPath } from "../../policy/config-absence.ts";
-import { type ConfigIssue, placeText } from "../../policy/config-error.ts";
-import type { MissingConfig } from "../../policy/config-file-state.ts";
+import { type ConfigIssue, describeJsonPath, placeText } from "../../policy/config-error.ts";
+import { brokenConfigPath, type MissingConfig } from "../../policy/config-file.ts";
+import { refreshSchemaCopies } from "../../policy/config-json-schema.ts";
 import { expandHome, projectConfigPath, userConfigPath } from "../../policy/config-paths.ts";
 import type { ConfigScope } from "../../policy/config-schema.ts";
 import type { PolicyWarning } from "../../policy/effective-policy.ts";
 import { fsErrorCode } from "../../policy/fs-error-code.ts";
-import { describeJsonPath } from "../../policy/json-path.ts";
 import { MAX_CONFIG_BYTES, parseConfigText } from "../../policy/parse-config-text.ts";
-import { refreshSchemaCopies } from "../../policy/schema-copy.ts";
 import { errorMessage } from "../../vocabulary/error-message.ts";
 import { CliError, usageError } from "../cli-error.ts";
 import type { CommandSpec } from "../command-spec.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileGrant, grantCovers } from "../../src/policy/session-grant.ts";
+import { compileGrant, grantCovers } from "../../src/policy/grant-coverage.ts";
 import { action, bash, CWD, commandPart, grant, HOME, pathPart, touch } from "./fixtures.ts";
 
 const context = { cwd: CWD, homeDir: HOME };

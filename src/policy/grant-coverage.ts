@@ -1,15 +1,16 @@
 /**
- * Session grants: "allow for this session" given by a human at a dialog. Patterns use the same syntax as
+ * What a session grant is and what it covers. A grant is an "allow for this session" a human gave at a dialog
+ * (the grants a session holds are kept by src/authority/session-grants.ts). Patterns use the same syntax as
  * rules; a grant covers a part the way an allow rule does (never more). Grants never outrank a deny — the
  * decision checks denies first.
  */
 import type { ActionPart, ClassifiedAction } from "../classify/action.ts";
 import { type Tier, tierRank } from "../vocabulary/tier.ts";
 import { compileWildcard, type WildcardMatcher } from "../vocabulary/wildcard-pattern.ts";
-import { partsToDecide } from "./action-parts.ts";
 import type { PatternContext } from "./effective-policy.ts";
-import { allowScope, surfaceApplies, touchForms } from "./part-rules.ts";
 import { compilePathPattern, type PathMatcher, pathFormMatches } from "./path-pattern.ts";
+import { allowScope, surfaceApplies, touchForms } from "./policy-rule.ts";
+import { partsToDecide } from "./tier-settings.ts";
 
 export type GrantSurface = "tool" | "command" | "read" | "write" | "path";
 export type GrantScope = "session" | "subagent" | "tree";

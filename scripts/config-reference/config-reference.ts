@@ -4,6 +4,15 @@
  * compares the committed file with a fresh rendering, so the page cannot drift from the schema.
  */
 
+import { JSON_SCHEMA_FILES } from "../../src/policy/config-json-schema.ts";
+import {
+	DEFAULT_LINK_TIMEOUT_MS,
+	ProjectConfigSchema,
+	RULE_SURFACES,
+	type RuleSurface,
+	UserConfigSchema,
+} from "../../src/policy/config-schema.ts";
+import { compileRule } from "../../src/policy/policy-rule.ts";
 import {
 	DEFAULT_GRANT_CEILING,
 	defaultModeForTier,
@@ -11,9 +20,7 @@ import {
 	MODES,
 	TIERS,
 	withinCeiling,
-} from "../vocabulary/tier.ts";
-import { compileRule } from "./compile-rule.ts";
-import { JSON_SCHEMA_FILES } from "./config-json-schema.ts";
+} from "../../src/vocabulary/tier.ts";
 import {
 	CONFIG_REFERENCE_EXAMPLES,
 	isTopLevelKey,
@@ -22,15 +29,7 @@ import {
 	TIER_DEFAULTS,
 	type TopLevelKey,
 } from "./config-reference-notes.ts";
-import {
-	DEFAULT_LINK_TIMEOUT_MS,
-	ProjectConfigSchema,
-	RULE_SURFACES,
-	type RuleSurface,
-	UserConfigSchema,
-} from "./config-schema.ts";
 import { describeType, isForbidden, type JsonSchemaNode, jsonSchemaOf } from "./json-schema-node.ts";
-import { markdownTable } from "./markdown-table.ts";
 
 export const CONFIG_REFERENCE_FILE = "docs/configuration.md";
 
@@ -59,6 +58,20 @@ export function markdownAnchor(heading: string): string {
 		.toLowerCase()
 		.replace(/[^\p{L}\p{N} _-]/gu, "")
 		.replace(/ /g, "-");
+}
+
+/** A Markdown table with padded columns, so a generated file reads as well raw as rendered. */
+function markdownTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
+	const cells = [head, ...rows].map((row) => row.map((cell) => cell.replace(/\|/g, "\\|")));
+	const widths = head.map((_, column) => Math.max(3, ...cells.map((row) => (row[column] ?? "").length)));
+	const render = (row: readonly string[]) =>
+		`| ${widths.map((width, column) => (row[column] ?? "").padEnd(width)).join(" | ")} |`;
+	const [top, ...body] = cells;
+	return [
+		render(top ?? []),
+		`| ${widths.map((width) => "-".repeat(width)).join(" | ")} |`,
+		...body.map(render),
+	].join("\n");
 }
 
 function header(): string {

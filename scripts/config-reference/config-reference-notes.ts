@@ -4,16 +4,19 @@
  * example files. Defaults come from the constants the code applies, not from copies of their values.
  */
 
+import { JSON_SCHEMA_FILES } from "../../src/policy/config-json-schema.ts";
+import { type RuleSurface, UNANSWERED_POLICIES, type UserConfig } from "../../src/policy/config-schema.ts";
+import {
+	DEFAULT_DEFER_EXPIRY_HOURS,
+	DEFAULT_DIALOG_TIMEOUT_SECONDS,
+} from "../../src/policy/effective-policy.ts";
 import {
 	DEFAULT_GRANT_CEILING,
 	defaultModeForTier,
 	HIGHEST_TIER,
 	TIERS,
 	withinCeiling,
-} from "../vocabulary/tier.ts";
-import { JSON_SCHEMA_FILES } from "./config-json-schema.ts";
-import { type RuleSurface, UNANSWERED_POLICIES, type UserConfig } from "./config-schema.ts";
-import { DEFAULT_DEFER_EXPIRY_HOURS, DEFAULT_DIALOG_TIMEOUT_SECONDS } from "./effective-policy.ts";
+} from "../../src/vocabulary/tier.ts";
 
 export type TopLevelKey = keyof UserConfig;
 

@@ -1,0 +1,110 @@
+/**
+ * A config file as the policy sees it: read and parsed, missing, or not read because pi does not trust the
+ * project.
+ */
+import { lstatSync, readFileSync, readlinkSync, type Stats, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { errorMessage } from "../vocabulary/error-message.ts";
+import { configFileError } from "./config-error.ts";
+import type { ConfigScope } from "./config-schema.ts";
+import { fsErrorCode } from "./fs-error-code.ts";
+import {
+	type InvalidConfig,
+	type ParseConfigResult,
+	type ParsedConfig,
+	parseConfigText,
+} from "./parse-config-text.ts";
+
+export interface MissingConfig {
+	readonly status: "missing";
+	readonly file: string;
+	readonly scope: ConfigScope;
+}
+
+/** A project file that exists or not, but is not read because pi does not trust the project. */
+export interface UntrustedConfig {
+	readonly status: "not-trusted";
+	readonly file: string;
+	readonly scope: "project";
+}
+
+export type ConfigFileState = ParsedConfig | InvalidConfig | MissingConfig | UntrustedConfig;
+
+/** Reads a file's text; injectable so callers (and tests) can observe how often files are actually read. */
+export type ReadText = (file: string) => string;
+
+export const readTextFromDisk: ReadText = (file) => readFileSync(file, "utf8");
+
+/**
+ * A missing file is no file; any other failure to read, a dangling link or a file where a directory should be
+ * included, is an invalid file (the policy fails closed).
+ */
+export function readConfigFile(
+	file: string,
+	scope: ConfigScope,
+	readText: ReadText = readTextFromDisk,
+): ParseConfigResult | MissingConfig {
+	let text: string;
+	try {
+		text = readText(file);
+	} catch (error) {
+		const code = fsErrorCode(error);
+		const broken = code === "ENOENT" || code === "ENOTDIR" ? brokenConfigPath(file) : undefined;
+		if (broken === null) return { status: "missing", file, scope };
+		const problem = `cannot read the file: ${broken ?? errorMessage(error)}`;
+		return {
+			status: "invalid",
+			file,
+			scope,
+			error: configFileError(file, scope, [{ jsonPath: "", line: null, problem }]),
+		};
+	}
+	return parseConfigText(text, file, scope);
+}
+
+/**
+ * Whether a config file that could not be opened is truly absent. It is absent only when the nearest thing on
+ * its path that exists is a directory: then nobody wrote a config. A dangling symbolic link where the file or a
+ * directory should be, or a file where a directory should be, is a config someone meant to have that cannot be
+ * read, and the policy fails closed on it instead of quietly running without it.
+ *
+ * Returns null when the file is absent, else the problem in words.
+ */
+export function brokenConfigPath(file: string): string | null {
+	try {
+		return nearestExisting(file);
+	} catch (error) {
+		return `cannot look at the path of ${file}: ${errorMessage(error)}`;
+	}
+}
+
+function nearestExisting(file: string): string | null {
+	let path = file;
+	for (;;) {
+		const entry = entryAt(path);
+		if (entry !== undefined) return problemWith(path, file, entry.isSymbolicLink());
+		const parent = dirname(path);
+		if (parent === path) return null;
+		path = parent;
+	}
+}
+
+function problemWith(path: string, file: string, isLink: boolean): string | null {
+	const target = statSync(path, { throwIfNoEntry: false });
+	if (isLink && target === undefined) {
+		return `${path} is a symbolic link to ${readlinkSync(path)}, which does not exist`;
+	}
+	if (path === file) return null;
+	if (target?.isDirectory() === true) return null;
+	return `${path} is not a directory, but the config ${file} should be inside it`;
+}
+
+/** What is at `path` itself (a link is not followed); undefined when nothing is, a file on the way included. */
+function entryAt(path: string): Stats | undefined {
+	try {
+		return lstatSync(path, { throwIfNoEntry: false });
+	} catch (error) {
+		if (fsErrorCode(error) === "ENOTDIR") return undefined;
+		throw error;
+	}
+}
