@@ -6,7 +6,15 @@ import { forwardAsk } from "../../src/hub/hub-client.ts";
 import { type InboxLayout, inboxLayout, requestFile } from "../../src/hub/inbox-layout.ts";
 import { MAX_INPUT_DEPTH, MAX_REQUEST_BYTES } from "../../src/hub/protocol.ts";
 import { newRequestId } from "../../src/hub/request-id.ts";
-import { makeRequest, PARENT_SESSION, readLog, startServer, tempAgentDir, waitUntil } from "./hub-fixture.ts";
+import {
+	makeRequest,
+	PARENT_SESSION,
+	readLog,
+	serverCaughtUp,
+	startServer,
+	tempAgentDir,
+	waitUntil,
+} from "./hub-fixture.ts";
 
 function plant(file: string, content: string): void {
 	writeFileSync(`${file}.plant`, content);
@@ -135,10 +143,11 @@ describe("hostile request files at the server", () => {
 
 	it("write-file-atomic temp files of children are left alone (they are not requests yet)", async () => {
 		const agentDir = tempAgentDir();
-		const { layout, log, calls } = await startServer(agentDir);
+		const server = await startServer(agentDir);
+		const { layout, log, calls } = server;
 		const temp = join(layout.requests, `${newRequestId()}.json.1234567890`);
 		writeFileSync(temp, "{ half written");
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await serverCaughtUp(server);
 		expect(existsSync(temp)).toBe(true);
 		expect(calls.size).toBe(0);
 		expect(readLog(log.file).filter((l) => l.event === "server.request_rejected")).toEqual([]);
@@ -146,14 +155,15 @@ describe("hostile request files at the server", () => {
 
 	it("a request file that vanishes before it is read is not an error", async () => {
 		const agentDir = tempAgentDir();
-		const { layout, log, calls } = await startServer(agentDir);
+		const server = await startServer(agentDir);
+		const { layout, log, calls } = server;
 		const request = makeRequest();
 		for (let i = 0; i < 20; i++) {
 			const file = requestFile(layout, newRequestId());
 			plant(file, JSON.stringify(request));
 			rmSync(file, { force: true });
 		}
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await serverCaughtUp(server);
 		expect(calls.size).toBe(0);
 		expect(readLog(log.file).filter((l) => l.event === "server.handle_failed")).toEqual([]);
 	});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { REQUEST_ID } from "../../src/hub/protocol.ts";
 import { newRequestId } from "../../src/hub/request-id.ts";
+import { waitUntil } from "./hub-fixture.ts";
 
 describe("newRequestId", () => {
 	it("is 26 Crockford characters that the protocol accepts", () => {
@@ -27,7 +28,8 @@ describe("newRequestId", () => {
 		const ids: string[] = [];
 		for (let i = 0; i < 5; i++) {
 			ids.push(newRequestId());
-			await new Promise((resolve) => setTimeout(resolve, 2));
+			const made = Date.now();
+			await waitUntil("a later millisecond", () => Date.now() > made);
 		}
 		expect([...ids].sort()).toEqual(ids);
 	});
