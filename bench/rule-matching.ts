@@ -6,13 +6,10 @@
  */
 import { pathToFileURL } from "node:url";
 import picomatch from "picomatch";
-import type { ActionPart, ClassifiedAction, PathTouch } from "../src/classify/action.ts";
+import type { ClassifiedAction, PathTouch } from "../src/classify/action.ts";
 import type { ConfigRule } from "../src/policy/config-schema.ts";
 import { type DecideContext, decide } from "../src/policy/decide.ts";
 import type { EffectivePolicy } from "../src/policy/effective-policy.ts";
-import { loadPolicy } from "../src/policy/load-policy.ts";
-import { benchRules } from "./bench-policy.ts";
-import { type BenchWorld, createBenchWorld } from "./bench-world.ts";
 import { prepareDecision } from "./decision-setup.ts";
 import { summarize } from "./stats.ts";
 import { timeCalls } from "./time-calls.ts";
@@ -63,45 +60,6 @@ export function naiveMatches(
 	return matched;
 }
 
-function handDecomposedInput(world: BenchWorld): RuleMatchingInput {
-	const cwd = world.project;
-	const policy = loadPolicy({ agentDir: world.agentDir, cwd, homeDir: world.home, projectTrusted: false });
-	const touch = (access: "read" | "write", absolute: string): PathTouch => ({
-		access,
-		typed: absolute,
-		absolute,
-		resolved: absolute,
-		outsideCwd: !absolute.startsWith(`${cwd}/`),
-	});
-	const part = (text: string, tier: ActionPart["tier"], paths: PathTouch[] = []): ActionPart => {
-		const argv = text.split(" ");
-		return {
-			tier,
-			tierReason: "bench",
-			command: { text, name: argv[0] ?? "", argv, literal: true, via: [] },
-			paths,
-		};
-	};
-	const parts = [
-		part("cd src", "read"),
-		part("git status --short", "read"),
-		part("grep -v foo", "read"),
-		part("npm run build", "write", [touch("write", `${cwd}/src/out.log`)]),
-		part("rm -rf dist/tmp", "destructive", [touch("write", `${cwd}/src/dist/tmp`)]),
-	];
-	const action: ClassifiedAction = {
-		tool: "bash",
-		input: {},
-		cwd,
-		tier: "destructive",
-		parts,
-		hash: "bench",
-		preview: "bench",
-	};
-	const context: DecideContext = { origin: { kind: "human" }, grants: [], parkedApproval: null };
-	return { policy, rules: benchRules(), action, context, homeDir: world.home };
-}
-
 function surfaceApplies(surface: "read" | "write" | "path" | "outside-cwd", touch: PathTouch): boolean {
 	if (surface === "read") return touch.access === "read";
 	if (surface === "write") return touch.access === "write";
@@ -121,21 +79,10 @@ function wildcardRegExp(pattern: string): RegExp {
 	);
 }
 
-/**
- * Without `input`, the chain is decomposed by hand (no parser needed, so this stays synchronous) and the policy
- * is loaded from a temporary world that is removed afterwards.
- */
-export function runRuleMatchingBench(
-	options: { iterations?: number; input?: RuleMatchingInput } = {},
-): RuleMatchingBenchResult {
-	if (options.input === undefined) {
-		const world = createBenchWorld();
-		try {
-			return runRuleMatchingBench({ ...options, input: handDecomposedInput(world) });
-		} finally {
-			world.cleanup();
-		}
-	}
+export function runRuleMatchingBench(options: {
+	iterations?: number;
+	input: RuleMatchingInput;
+}): RuleMatchingBenchResult {
 	const iterations = options.iterations ?? 5000;
 	const { action, policy, context, rules, homeDir } = options.input;
 	const compiled = summarize(

@@ -8,6 +8,7 @@ import { availableParallelism, cpus, loadavg } from "node:os";
 import { coldStartFigure } from "./cold-start.ts";
 import { decisionLatencyFigure } from "./decision-latency.ts";
 import { gateLatencyFigure } from "./gate-latency.ts";
+import { hostileInputsFigure } from "./hostile-inputs.ts";
 import { hubFanInFigure } from "./hub-fan-in.ts";
 import { hubRoundTripFigure } from "./hub-round-trip.ts";
 import { idleRootFigure } from "./idle-root.ts";
@@ -28,6 +29,7 @@ const FIGURES: readonly {
 	{ id: "6", name: "6. Fan-in", run: hubFanInFigure },
 	{ id: "7", name: "7. Idle root", run: idleRootFigure },
 	{ id: "8", name: "8. Read tier", run: readTierFigure },
+	{ id: "9", name: "9. Hostile inputs outside the parser", run: hostileInputsFigure },
 ];
 
 const write = (line: string): void => {

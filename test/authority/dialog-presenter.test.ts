@@ -1,14 +1,21 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { dialogDeadline } from "../../src/authority/dialog-presenter.ts";
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe("dialogDeadline", () => {
-	it("ends with `timeout` and aborts its signal when the time is up", async () => {
+	// The clock is the test's: advancing it runs every timer that falls due, so a timer that would fire has fired
+	// by the time an assertion runs (the fake timers turn an overlong delay into 1 ms, as Node does).
+	beforeEach(() => {
+		vi.useFakeTimers();
+	});
+	afterEach(() => {
+		vi.useRealTimers();
+	});
+
+	it("ends with `timeout` and aborts its signal when the time is up", () => {
 		const deadline = dialogDeadline({ timeoutMs: 20 });
 		expect(deadline.ended()).toBeNull();
 		expect(deadline.signal.aborted).toBe(false);
-		await sleep(40);
+		vi.advanceTimersByTime(40);
 		expect(deadline.ended()).toBe("timeout");
 		expect(deadline.signal.aborted).toBe(true);
 		deadline.dispose();
@@ -30,10 +37,10 @@ describe("dialogDeadline", () => {
 		deadline.dispose();
 	});
 
-	it("keeps whichever ended first", async () => {
+	it("keeps whichever ended first", () => {
 		const caller = new AbortController();
 		const timedOut = dialogDeadline({ timeoutMs: 10, signal: caller.signal });
-		await sleep(30);
+		vi.advanceTimersByTime(30);
 		caller.abort();
 		expect(timedOut.ended()).toBe("timeout");
 		timedOut.dispose();
@@ -41,25 +48,25 @@ describe("dialogDeadline", () => {
 		const other = new AbortController();
 		const withdrawn = dialogDeadline({ timeoutMs: 20, signal: other.signal });
 		other.abort();
-		await sleep(40);
+		vi.advanceTimersByTime(40);
 		expect(withdrawn.ended()).toBe("withdrawn");
 		withdrawn.dispose();
 	});
 
-	it("after dispose, neither the timer nor the caller ends it", async () => {
+	it("after dispose, neither the timer nor the caller ends it", () => {
 		const caller = new AbortController();
 		const deadline = dialogDeadline({ timeoutMs: 10, signal: caller.signal });
 		deadline.dispose();
-		await sleep(30);
+		vi.advanceTimersByTime(30);
 		caller.abort();
 		expect(deadline.ended()).toBeNull();
 		expect(deadline.signal.aborted).toBe(false);
 	});
 
-	it("a deadline longer than Node's timer range waits instead of firing at once", async () => {
+	it("a deadline longer than Node's timer range waits instead of firing at once", () => {
 		for (const timeoutMs of [2 ** 31, 3_000_000 * 1000, Number.POSITIVE_INFINITY]) {
 			const deadline = dialogDeadline({ timeoutMs });
-			await sleep(20);
+			vi.advanceTimersByTime(20);
 			expect(deadline.ended()).toBeNull();
 			deadline.dispose();
 		}

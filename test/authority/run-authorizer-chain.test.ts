@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { chainStepSchema } from "../../src/audit/audit-entry.ts";
-import type { AuthorizerLink, AuthorizerRequest, PolicyQuery } from "../../src/authority/authorizer-link.ts";
+import type {
+	AuthorizerLink,
+	AuthorizerRequest,
+	LinkVerdict,
+	PolicyQuery,
+} from "../../src/authority/authorizer-link.ts";
 import { runAuthorizerChain } from "../../src/authority/run-authorizer-chain.ts";
 import { MAX_SOURCE_TEXT } from "../../src/provenance/decision-source.ts";
 
@@ -207,12 +212,17 @@ describe("runAuthorizerChain: links that fail decide nothing", () => {
 	});
 
 	it("an answer that arrives after the timeout is ignored", async () => {
-		const late: AuthorizerLink = () =>
-			new Promise((resolve) => setTimeout(() => resolve({ verdict: "allow" }), 80));
+		let answer: Promise<LinkVerdict> | undefined;
+		const late: AuthorizerLink = () => {
+			answer = new Promise((resolve) => setTimeout(() => resolve({ verdict: "allow" }), 80));
+			return answer;
+		};
 		const outcome = await chainOf({ late }).run(["late"], 20);
 		expect(outcome.decided).toBeNull();
 		expect(outcome.steps[0]?.result).toBe("timeout");
-		await new Promise((resolve) => setTimeout(resolve, 100));
+		// The late answer arrives; whatever the chain does with it has run one turn later.
+		await answer;
+		await new Promise((resolve) => setImmediate(resolve));
 		expect(outcome.decided).toBeNull();
 	});
 
@@ -223,7 +233,9 @@ describe("runAuthorizerChain: links that fail decide nothing", () => {
 			);
 		const outcome = await chainOf({ rejectsLate }).run(["rejectsLate"], 10);
 		expect(outcome.steps[0]?.result).toBe("timeout");
-		await new Promise((resolve) => setTimeout(resolve, 20));
+		// The link rejected when its signal was aborted, before the chain moved on. Node reports a rejection nobody
+		// handled once the microtasks of the turn it happened in have run: by the next turn it would have been.
+		await new Promise((resolve) => setImmediate(resolve));
 	});
 
 	it("a link that answers in time keeps an un-aborted signal", async () => {

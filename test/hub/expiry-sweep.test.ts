@@ -135,8 +135,13 @@ describe("reconcile at open", () => {
 		const request = makeRequest();
 		const pending = forwardAsk(first.target, request, { timeoutMs: 10_000, log: first.log, durable: false });
 		await waitUntil("deciding", () => held.pending.has(request.id));
+		// A second server's one chance at the request is its listing at open (nothing in requests/ changes after):
+		// it tries every listed request, then sweeps claims whose request is gone. A planted orphan claim gone
+		// proves that pass is over.
+		const orphanClaim = join(first.layout.claims, newRequestId());
+		writeFileSync(orphanClaim, "424242:1");
 		const second = await startServer(agentDir);
-		await new Promise((resolve) => setTimeout(resolve, 200));
+		await waitUntil("the second server's open-time sweep", () => !existsSync(orphanClaim));
 		expect(second.calls.size).toBe(0);
 		held.pending.get(request.id)?.answer({
 			decision: "deny",

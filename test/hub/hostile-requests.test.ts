@@ -11,7 +11,15 @@ import {
 	newRequestId,
 	requestFile,
 } from "../../src/hub/protocol.ts";
-import { makeRequest, PARENT_SESSION, readLog, startServer, tempAgentDir, waitUntil } from "./hub-fixture.ts";
+import {
+	makeRequest,
+	PARENT_SESSION,
+	readLog,
+	serverCaughtUp,
+	startServer,
+	tempAgentDir,
+	waitUntil,
+} from "./hub-fixture.ts";
 
 function plant(file: string, content: string): void {
 	writeFileSync(`${file}.plant`, content);
@@ -140,10 +148,11 @@ describe("hostile request files at the server", () => {
 
 	it("write-file-atomic temp files of children are left alone (they are not requests yet)", async () => {
 		const agentDir = tempAgentDir();
-		const { layout, log, calls } = await startServer(agentDir);
+		const server = await startServer(agentDir);
+		const { layout, log, calls } = server;
 		const temp = join(layout.requests, `${newRequestId()}.json.1234567890`);
 		writeFileSync(temp, "{ half written");
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await serverCaughtUp(server);
 		expect(existsSync(temp)).toBe(true);
 		expect(calls.size).toBe(0);
 		expect(readLog(log.file).filter((l) => l.event === "server.request_rejected")).toEqual([]);
@@ -151,14 +160,15 @@ describe("hostile request files at the server", () => {
 
 	it("a request file that vanishes before it is read is not an error", async () => {
 		const agentDir = tempAgentDir();
-		const { layout, log, calls } = await startServer(agentDir);
+		const server = await startServer(agentDir);
+		const { layout, log, calls } = server;
 		const request = makeRequest();
 		for (let i = 0; i < 20; i++) {
 			const file = requestFile(layout, newRequestId());
 			plant(file, JSON.stringify(request));
 			rmSync(file, { force: true });
 		}
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await serverCaughtUp(server);
 		expect(calls.size).toBe(0);
 		expect(readLog(log.file).filter((l) => l.event === "server.handle_failed")).toEqual([]);
 	});

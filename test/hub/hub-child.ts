@@ -6,7 +6,7 @@
  *   serve    serve an inbox with a HubServer (`decide`: "allow" answers at once, "hold" never answers)
  *   create   wait for the `go` file, then createExclusive(file) once
  *   consume  wait for the `go` file, then find + consume a parked approval by hash
- *   idle     open a HubServer with no requests and report timers and CPU time over `idleMs`
+ *   idle     open a HubServer with no requests and report the timers active over `idleMs`
  */
 import { existsSync, watch } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -20,7 +20,7 @@ import type { ParentTarget } from "../../src/hub/resolve-parent.ts";
 const job = JSON.parse(process.argv[2] ?? "{}") as Record<string, unknown>;
 
 function say(record: Record<string, unknown>): void {
-	process.stdout.write(`${JSON.stringify({ pid: process.pid, at: Date.now(), ...record })}\n`);
+	process.stdout.write(`${JSON.stringify({ pid: process.pid, ...record })}\n`);
 }
 
 function str(key: string): string {
@@ -83,7 +83,6 @@ async function ask(): Promise<void> {
 	const abortAfterMs = typeof job.abortAfterMs === "number" ? job.abortAfterMs : null;
 	const tools = Array.isArray(job.tools) ? job.tools.map(String) : ["bash"];
 	if (typeof job.go === "string") await waitForGo();
-	const cpuBefore = process.cpuUsage();
 	let nextIndex = 0;
 	const worker = async (): Promise<void> => {
 		while (nextIndex < count) {
@@ -94,24 +93,17 @@ async function ask(): Promise<void> {
 			const controller = new AbortController();
 			if (abortAfterMs !== null) setTimeout(() => controller.abort(), abortAfterMs);
 			say({ event: "asked", id: request.id, hash: request.actionHash, tool: request.tool });
-			const started = performance.now();
 			const outcome = await forwardAsk(target, request, {
 				timeoutMs: num("timeoutMs", 30_000),
 				log,
 				durable: false,
 				signal: controller.signal,
 			});
-			say({
-				event: "outcome",
-				id: request.id,
-				hash: request.actionHash,
-				ms: performance.now() - started,
-				...describe(outcome),
-			});
+			say({ event: "outcome", id: request.id, hash: request.actionHash, ...describe(outcome) });
 		}
 	};
 	await Promise.all(Array.from({ length: concurrency }, worker));
-	say({ event: "done", cpu: process.cpuUsage(cpuBefore) });
+	say({ event: "done" });
 }
 
 async function serve(): Promise<void> {
@@ -193,16 +185,12 @@ async function idle(): Promise<void> {
 	await new Promise((resolve) => setImmediate(resolve));
 	const after = process.getActiveResourcesInfo();
 	const timersAfterOpen = timers();
-	const cpuBefore = process.cpuUsage();
-	const wallBefore = performance.now();
 	const sleeping = new Promise((resolve) => setTimeout(resolve, num("idleMs", 3000)));
 	const timersWhileIdle = timers();
 	await sleeping;
-	const cpu = process.cpuUsage(cpuBefore);
-	const wallMs = performance.now() - wallBefore;
 	const timersAtEnd = timers();
 	await server.close();
-	say({ event: "idle", before, after, timersAfterOpen, timersWhileIdle, timersAtEnd, cpu, wallMs, decided });
+	say({ event: "idle", before, after, timersAfterOpen, timersWhileIdle, timersAtEnd, decided });
 }
 
 const modes: Record<string, () => Promise<void>> = { ask, serve, create, consume, idle };

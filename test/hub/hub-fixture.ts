@@ -3,7 +3,7 @@
  * callback, the hub log read back, and child node processes running test/hub/hub-child.ts.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,8 +11,10 @@ import { createInterface } from "node:readline";
 import { afterEach } from "vitest";
 import { HubLog } from "../../src/hub/hub-log.ts";
 import { HubServer, type ServedAsk, type ServerAnswer } from "../../src/hub/hub-server.ts";
-import { type InboxLayout, inboxLayout } from "../../src/hub/protocol.ts";
+import { type InboxLayout, inboxLayout, requestFile } from "../../src/hub/protocol.ts";
 import type { ParentTarget } from "../../src/hub/resolve-parent.ts";
+
+import { makeRequest } from "./sample-request.ts";
 
 export { hashOf, makeRequest } from "./sample-request.ts";
 
@@ -62,12 +64,13 @@ export async function waitUntil(what: string, condition: () => boolean, timeoutM
 	while (!condition()) {
 		if (Date.now() - start > timeoutMs)
 			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(10);
+		await new Promise((resolve) => setTimeout(resolve, 10));
 	}
 }
 
-export function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves once the wall clock is past `iso` (an expiry), so whatever checks it against `Date.now()` sees it passed. */
+export async function untilPast(iso: string): Promise<void> {
+	await waitUntil(`the clock to pass ${iso}`, () => Date.now() > Date.parse(iso), 60_000);
 }
 
 export type Decide = (ask: ServedAsk) => Promise<ServerAnswer>;
@@ -119,6 +122,22 @@ export async function startServer(
 		via: "test",
 	};
 	return { server, layout, log, calls, target };
+}
+
+/**
+ * Resolves once the server has acted on every file event in its inbox that came before this call. The watcher
+ * hands the server its events in the order they happened, so a probe written now comes after all of them: an
+ * expired parked ask, which a server sweeps without deciding, answering or rejecting it. Once the probe is gone,
+ * and the log is flushed, whatever the server did about the earlier files is done and on disk.
+ */
+export async function serverCaughtUp({ layout, log }: TestServer): Promise<void> {
+	const probe = makeRequest({ unanswered: "defer", expiresAt: new Date(Date.now() - 1000).toISOString() });
+	const file = requestFile(layout, probe.id);
+	// Written aside and renamed in, so the server never reads it half written.
+	writeFileSync(`${file}.probe`, JSON.stringify(probe));
+	renameSync(`${file}.probe`, file);
+	await waitUntil("the server to sweep the probe", () => !existsSync(file));
+	await log.flushed();
 }
 
 /** A decide callback that answers only when the test says so, and records each call's signal. */

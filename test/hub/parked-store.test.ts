@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ParkedStore } from "../../src/hub/parked-store.ts";
 import { MAX_REQUEST_BYTES, newRequestId } from "../../src/hub/protocol.ts";
-import { makeRequest, sleep, spawnChild, tempAgentDir } from "./hub-fixture.ts";
+import { makeRequest, spawnChild, tempAgentDir, untilPast } from "./hub-fixture.ts";
 
 function store(): { readonly store: ParkedStore; readonly dir: string; readonly base: string } {
 	const base = tempAgentDir();
@@ -95,7 +95,7 @@ describe("ParkedStore: park, entries, answer", () => {
 		await parked.park(request);
 		parked.answer(request.id, "allow", "cli", null);
 		expect(parked.find(request.actionHash)).not.toBeNull();
-		await sleep(500);
+		await untilPast(request.expiresAt);
 		expect(parked.find(request.actionHash)).toBeNull();
 	});
 
@@ -128,7 +128,7 @@ describe("ParkedStore: park, entries, answer", () => {
 		const orphan = newRequestId();
 		writeFileSync(join(dir, `${orphan}.answer.json`), "{}");
 		expect(parked.sweep()).toBe(1);
-		await sleep(300);
+		await untilPast(expired.expiresAt);
 		expect(parked.sweep()).toBeGreaterThan(0);
 		expect(readdirSync(dir)).toEqual([`${live.id}.request.json`]);
 	});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { newRequestId, REQUEST_ID } from "../../src/hub/protocol.ts";
+import { waitUntil } from "./hub-fixture.ts";
 
 describe("newRequestId", () => {
 	it("is 26 Crockford characters that the protocol accepts", () => {
@@ -26,7 +27,8 @@ describe("newRequestId", () => {
 		const ids: string[] = [];
 		for (let i = 0; i < 5; i++) {
 			ids.push(newRequestId());
-			await new Promise((resolve) => setTimeout(resolve, 2));
+			const made = Date.now();
+			await waitUntil("a later millisecond", () => Date.now() > made);
 		}
 		expect([...ids].sort()).toEqual(ids);
 	});

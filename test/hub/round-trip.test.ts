@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, renameSync, symlinkSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type ForwardOptions, forwardAsk } from "../../src/hub/hub-client.ts";
@@ -19,6 +19,7 @@ import {
 	type Decide,
 	heldDecide,
 	makeRequest,
+	onCleanup,
 	readLog,
 	spawnChild,
 	startServer,
@@ -151,11 +152,19 @@ describe("hub round trip in one process", () => {
 		const { layout, target, log } = await startServer(agentDir, held.decide);
 		const controller = new AbortController();
 		const request = makeRequest();
+		let landed = false;
+		const requests = watch(layout.requests, (_event, name) => {
+			if (name === `${request.id}.json`) landed = true;
+		});
+		onCleanup(() => requests.close());
 		const pending = forwardAsk(target, request, options(log, { signal: controller.signal }));
 		controller.abort();
 		expect(await pending).toMatchObject({ kind: "unavailable" });
 		// The atomic write was already under way: it lands, and the child takes the request back out at once.
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await waitUntil(
+			"the request to land and be taken back out",
+			() => landed && !existsSync(requestFile(layout, request.id)),
+		);
 		expect(existsSync(requestFile(layout, request.id))).toBe(false);
 		// If the server saw it in that instant, its decision was withdrawn, and no answer was written.
 		const seen = held.pending.get(request.id);

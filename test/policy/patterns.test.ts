@@ -42,11 +42,10 @@ describe("wildcard patterns (tool, command)", () => {
 		expect(compileWildcard("* --force").firstWord).toBeNull();
 	});
 
-	it("stays linear on hostile input", () => {
+	// How long it takes is bench figure 9 (npm run bench -- 9).
+	it("answers on hostile input", () => {
 		const long = `${"a".repeat(200_000)}b`;
-		const start = process.hrtime.bigint();
 		expect(matches("*a*a*a*a*a*a*a*a*c", long)).toBe(false);
-		expect(Number(process.hrtime.bigint() - start) / 1e6).toBeLessThan(1000);
 	});
 });
 

@@ -156,13 +156,12 @@ describe("readDecisionSource: hostile or broken input is refused whole, never th
 		expect(readDecisionSource(tooLongHop)).toBeNull();
 	});
 
-	it("refuses a 200 000-frame chain parsed from JSON quickly, without a stack overflow", () => {
+	// How long it takes is bench figure 9 (npm run bench -- 9).
+	it("refuses a 200 000-frame chain parsed from JSON, without a stack overflow", () => {
 		const depth = 200_000;
 		const text = `${'{"kind":"forwarded","responderSessionId":"p","decision":'.repeat(depth)}null${"}".repeat(depth)}`;
 		const value: unknown = JSON.parse(text);
-		const started = performance.now();
 		expect(readDecisionSource(value)).toBeNull();
-		expect(performance.now() - started).toBeLessThan(1000);
 	});
 
 	it("refuses an in-memory cycle (a frame that forwards to itself) at the depth cap", () => {
