@@ -5,7 +5,6 @@ import type { ForwardRequest } from "../hub/protocol.ts";
 import type { ParentTarget } from "../hub/resolve-parent.ts";
 import type { SessionGrant } from "../policy/grant-coverage.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
-import { errorMessage } from "../vocabulary/error-message.ts";
 import {
 	buildForwardRequest,
 	type ForwardingIdentity,

@@ -1,11 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AskPrompt } from "../../src/authority/ask-prompt.ts";
-import {
-	type DialogOptions,
-	type DialogPresenter,
-	type DialogResult,
-	dialogDeadline,
-} from "../../src/authority/dialog-presenter.ts";
+import type { DialogPresenter, DialogResult } from "../../src/authority/dialog-presenter.ts";
 import { DialogQueue } from "../../src/authority/dialog-queue.ts";
 import { LocalDialogAuthorizer, type Parker } from "../../src/authority/local-dialog-authorizer.ts";
 import type { Ask, TerminalDecision } from "../../src/authority/terminal-authorizer.ts";
