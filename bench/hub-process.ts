@@ -26,12 +26,13 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { type ForwardOutcome, forwardAsk } from "../src/hub/hub-client.ts";
+import { forwardAsk } from "../src/hub/hub-client.ts";
 import { HubLog } from "../src/hub/hub-log.ts";
-import { HubServer, type ServerAnswer } from "../src/hub/hub-server.ts";
+import { HubServer } from "../src/hub/hub-server.ts";
 import type { ForwardRequest } from "../src/hub/protocol.ts";
 import { inboxLayout } from "../src/hub/protocol.ts";
 import type { ParentTarget } from "../src/hub/resolve-parent.ts";
+import type { ForwardOutcome, ServerAnswer } from "../src/hub/transport.ts";
 import { makeRequest } from "../test/hub/sample-request.ts";
 
 const job: unknown = JSON.parse(process.argv[2] ?? "{}");

@@ -27,7 +27,13 @@ export function chooseTerminal(ctx: ExtensionContext, deps: TerminalChoiceDeps):
 	const { hub, identity, parked, dialogs, tuiKit } = deps;
 	const park = parker(parked, identity);
 	if (hub.parent.kind === "child") {
-		return new ParentForwardingAuthorizer({ target: hub.parent.parent, identity, log: hub.log, parked });
+		return new ParentForwardingAuthorizer({
+			target: hub.parent.parent,
+			identity,
+			log: hub.log,
+			parked,
+			transport: hub.transport,
+		});
 	}
 	if (ctx.hasUI) {
 		const presenter = ctx.mode === "tui" ? lazyTuiDialog(ctx.ui, tuiKit) : selectDialog(ctx.ui);

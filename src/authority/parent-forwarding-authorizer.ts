@@ -1,8 +1,8 @@
-import { deliverRequest, forwardAsk } from "../hub/hub-client.ts";
 import type { HubLog } from "../hub/hub-log.ts";
 import type { ParkedStore } from "../hub/parked-store.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import type { ParentTarget } from "../hub/resolve-parent.ts";
+import type { HubTransport } from "../hub/transport.ts";
 import type { SessionGrant } from "../policy/grant-coverage.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import {
@@ -19,6 +19,7 @@ export interface ParentForwardingOptions {
 	readonly identity: ForwardingIdentity;
 	readonly log: HubLog;
 	readonly parked: ParkedStore;
+	readonly transport: HubTransport;
 }
 
 /** Grace a child gives its parent beyond the request's expiry, so the parent's own "no answer" arrives first. */
@@ -41,7 +42,7 @@ export class ParentForwardingAuthorizer implements TerminalAuthorizer {
 		if (ask.unanswered === "deny") {
 			return unavailable("the unanswered policy is deny: asks are refused without forwarding them");
 		}
-		const { target, identity, log, parked } = this.options;
+		const { target, identity, log, parked, transport } = this.options;
 		const request: ForwardRequest =
 			ask.kind === "forwarded"
 				? relayForwardRequest(ask.request, identity, ask.origin)
@@ -50,13 +51,13 @@ export class ParentForwardingAuthorizer implements TerminalAuthorizer {
 			const result = await parkRequest(parked, request, `parked as request ${request.id}`);
 			if (result.outcome !== "parked") return result;
 			// Also hand it to the parent now, without waiting: a human there may answer it while it is parked.
-			const undelivered = await deliverRequest(target, request);
+			const undelivered = await transport.deliver(target, request);
 			if (undelivered)
 				log.write("client.park_delivery_failed", { requestId: request.id, reason: undelivered });
 			return result;
 		}
 		const timeoutMs = Math.max(1, Date.parse(request.expiresAt) - Date.now()) + EXPIRY_GRACE_MS;
-		const outcome = await forwardAsk(target, request, {
+		const outcome = await transport.forward(target, request, {
 			timeoutMs,
 			log,
 			durable: false,

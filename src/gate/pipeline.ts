@@ -21,7 +21,7 @@ import type {
 	UnansweredPolicy,
 } from "../authority/terminal-authorizer.ts";
 import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
-import type { ServedAsk } from "../hub/hub-server.ts";
+import type { ServedAsk } from "../hub/transport.ts";
 import type { Origin } from "../origin/origin.ts";
 import { decide, findCoveringGrant, findDeny } from "../policy/decide.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";

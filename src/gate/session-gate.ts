@@ -309,7 +309,7 @@ export class SessionGate {
 			sessionId: this.sessionId,
 			origin: this.origin,
 			reach,
-			inbox: this.hub.serving?.layout.root ?? null,
+			inbox: this.hub.serving?.root ?? null,
 			policy,
 			links: policy.authorizerChain.map((name) => ({ name, registered: getAuthorizer(name) !== undefined })),
 			pending: this.dialogs.pending().map((item) => item.label ?? item.id),

@@ -17,20 +17,7 @@ import {
 	responseFile,
 } from "./protocol.ts";
 import type { ParentTarget } from "./resolve-parent.ts";
-
-export type ForwardOutcome =
-	/** An answer we may obey: well-formed, about this request and this action, with a readable DecisionSource. */
-	| { readonly kind: "answered"; readonly response: ForwardResponse; readonly source: DecisionSource }
-	/** Nobody could answer: the parent is gone, not serving, unreachable, or the wait ended. */
-	| { readonly kind: "unavailable"; readonly reason: string };
-
-export interface ForwardOptions {
-	readonly timeoutMs: number;
-	readonly signal?: AbortSignal;
-	readonly log: HubLog;
-	/** Parked requests must survive a crash; a request someone is waiting on need not pay for fsync. */
-	readonly durable: boolean;
-}
+import type { ForwardOptions, ForwardOutcome } from "./transport.ts";
 
 /**
  * The child side of one forwarded ask: write the request into the parent's inbox, then wait for the

@@ -1,7 +1,5 @@
 import { lstatSync, readdirSync, statfsSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { DecisionSource } from "../provenance/decision-source.ts";
-import type { HubLog } from "./hub-log.ts";
 import { LIVENESS_INTERVAL_MS, processAlive, processStartToken, sameProcessAlive } from "./liveness.ts";
 import {
 	createExclusive,
@@ -22,32 +20,11 @@ import {
 	requestFile,
 	responseFile,
 } from "./protocol.ts";
+import type { ServeOptions, ServerAnswer, ServingEndpoint } from "./transport.ts";
 
 /** The parent's answer to one forwarded ask (the response file is built from it). */
-export interface ServerAnswer {
-	readonly decision: "allow" | "deny" | "parked";
-	readonly scope: "once" | "subagent" | "tree";
-	readonly grants: ForwardResponse["grants"];
-	readonly reason?: string;
-	readonly source: DecisionSource;
-}
-
-export interface ServedAsk {
-	readonly request: ForwardRequest;
-	/** Aborted when the asking child cancels, dies or the server closes: the dialog is withdrawn. */
-	readonly signal: AbortSignal;
-}
-
-export interface HubServerOptions {
+export interface HubServerOptions extends ServeOptions {
 	readonly layout: InboxLayout;
-	/** The agent dir: the inbox and everything between are checked to be private below it. */
-	readonly base: string;
-	readonly sessionId: string;
-	readonly path: readonly string[];
-	readonly log: HubLog;
-	readonly decide: (ask: ServedAsk) => Promise<ServerAnswer>;
-	/** Called with the number of asks being decided (for the status line). */
-	readonly onPendingChange?: (pending: number) => void;
 }
 
 /** File systems where inotify sees nothing other machines or the host do: poll instead, and say so. */
@@ -59,7 +36,7 @@ const NETWORK_FS = new Set([0x6969, 0x517b, 0xff534d42, 0xfe534d42, 0x65735546, 
  * each request exclusively (two instances on one inbox show it once), decides it, and creates the response
  * exclusively (the first answer wins).
  */
-export class HubServer {
+export class HubServer implements ServingEndpoint {
 	private readonly options: HubServerOptions;
 	private readonly inFlight = new Map<string, AbortController>();
 	private readonly handled = new Set<string>();

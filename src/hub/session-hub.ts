@@ -9,12 +9,14 @@ import {
 	childrenAnnouncedSince,
 	endAnnouncement,
 } from "./child-announcement.ts";
+import { deliverRequest, forwardAsk } from "./hub-client.ts";
 import { HubLog } from "./hub-log.ts";
-import { HubServer, type HubServerOptions } from "./hub-server.ts";
+import { HubServer } from "./hub-server.ts";
 import type { ParkedStore } from "./parked-store.ts";
 import { announceChild, otherLiveSessions, sessionEnded, sessionStarted } from "./process-sessions.ts";
 import {
 	hubRoot,
+	type InboxLayout,
 	inboxLayout,
 	inboxLayoutAt,
 	PARENT_ENV,
@@ -23,6 +25,14 @@ import {
 } from "./protocol.ts";
 import { claimedAgentName, inheritedEnv, type ParentResolution, resolveParent } from "./resolve-parent.ts";
 import { removeStaleInboxes } from "./stale-inboxes.ts";
+import type { HubTransport, ServeOptions, ServingEndpoint } from "./transport.ts";
+
+/** How asks travel today: files in a private inbox under the agent dir (adr/0006, adr/0016). */
+export const fileTransport: HubTransport = {
+	forward: forwardAsk,
+	deliver: deliverRequest,
+	serve: (options) => new HubServer({ ...options, layout: inboxLayout(options.base, options.sessionId) }),
+};
 
 /** Launchers that create sessions inside this process announce them here (before binding extensions). */
 const CHILD_CREATED_CHANNELS = ["subagents:child:session-created"];
@@ -39,6 +49,7 @@ export interface SessionHubOptions {
 	readonly sessionFile: string | null;
 	/** An agent name the launcher put in the system prompt (`<active_agent name="…">`), caller-claimed. */
 	readonly promptAgentName: string | null;
+	readonly transport?: HubTransport;
 }
 
 /**
@@ -52,7 +63,10 @@ export class SessionHub {
 	readonly path: readonly string[];
 	readonly subagent: SubagentClaim | null;
 	readonly log: HubLog;
-	private server: HubServer | null = null;
+	readonly transport: HubTransport;
+	private server: ServingEndpoint | null = null;
+	/** The inbox this session serves, while it serves. */
+	private inbox: InboxLayout | null = null;
 	private readonly options: SessionHubOptions;
 	private readonly unsubscribe: (() => void)[] = [];
 	private restoreEnv: (() => void) | null = null;
@@ -61,6 +75,7 @@ export class SessionHub {
 
 	constructor(options: SessionHubOptions) {
 		this.options = options;
+		this.transport = options.transport ?? fileTransport;
 		this.log = new HubLog(join(hubRoot(options.agentDir), "hub.log"));
 		const found = resolveParent({
 			sessionId: options.sessionId,
@@ -89,15 +104,16 @@ export class SessionHub {
 		return this.parent.kind === "child";
 	}
 
-	get serving(): HubServer | null {
-		return this.server;
+	/** The inbox this session serves, or null when it serves none. */
+	get serving(): InboxLayout | null {
+		return this.inbox;
 	}
 
 	/**
 	 * Open the inbox and tell spawned processes where it is. Only the process's first live session writes
 	 * the variable: an in-process child must not redirect the root's other children to itself.
 	 */
-	async serve(answer: Pick<HubServerOptions, "decide" | "onPendingChange">): Promise<void> {
+	async serve(answer: Pick<ServeOptions, "decide" | "onPendingChange">): Promise<void> {
 		const { sessionId, agentDir, hasUI } = this.options;
 		const layout = inboxLayout(agentDir, sessionId);
 		const primary = otherLiveSessions(sessionId).length === 0;
@@ -148,12 +164,12 @@ export class SessionHub {
 
 	/** The gated children that announced themselves to this session's inbox and still run. */
 	children(): ChildAnnouncement[] {
-		return this.server ? announcedChildren(this.server.layout) : [];
+		return this.inbox ? announcedChildren(this.inbox) : [];
 	}
 
 	/** Gated children that announced themselves since `sinceMs`, ended or not; null when this session serves no inbox. */
 	childrenSince(sinceMs: number): ChildAnnouncement[] | null {
-		return this.server ? childrenAnnouncedSince(this.server.layout, sinceMs) : null;
+		return this.inbox ? childrenAnnouncedSince(this.inbox, sinceMs) : null;
 	}
 
 	async close(): Promise<void> {
@@ -165,6 +181,7 @@ export class SessionHub {
 		sessionEnded(this.options.sessionId);
 		await this.server?.close();
 		this.server = null;
+		this.inbox = null;
 		await this.housekeeping;
 		await this.log.flushed();
 	}

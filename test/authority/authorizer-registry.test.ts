@@ -12,7 +12,7 @@ type RegistryModule = typeof import("../../src/authority/authorizer-link.ts");
 
 /** A second, separately loaded copy of the module (as pi loads each extension through its own instance). */
 async function secondCopy(): Promise<RegistryModule> {
-	const specifier = "../../src/authority/authorizer-registry.ts?copy=2";
+	const specifier = "../../src/authority/authorizer-link.ts?copy=2";
 	const copy: RegistryModule = await import(specifier);
 	return copy;
 }

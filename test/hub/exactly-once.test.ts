@@ -2,7 +2,7 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { forwardAsk } from "../../src/hub/hub-client.ts";
-import type { ServedAsk, ServerAnswer } from "../../src/hub/hub-server.ts";
+import type { ServedAsk, ServerAnswer } from "../../src/hub/transport.ts";
 import {
 	makeRequest,
 	PARENT_SESSION,

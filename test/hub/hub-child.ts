@@ -10,10 +10,10 @@
  */
 import { existsSync, watch } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { ForwardOutcome } from "../../src/hub/hub-client.ts";
 import { HubLog } from "../../src/hub/hub-log.ts";
 import { inboxLayout } from "../../src/hub/protocol.ts";
 import type { ParentTarget } from "../../src/hub/resolve-parent.ts";
+import type { ForwardOutcome } from "../../src/hub/transport.ts";
 
 // Each job imports only what it runs: many of these processes start at once on a small machine.
 

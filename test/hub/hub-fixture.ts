@@ -10,9 +10,10 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterEach } from "vitest";
 import { HubLog } from "../../src/hub/hub-log.ts";
-import { HubServer, type ServedAsk, type ServerAnswer } from "../../src/hub/hub-server.ts";
+import { HubServer } from "../../src/hub/hub-server.ts";
 import { type InboxLayout, inboxLayout, requestFile } from "../../src/hub/protocol.ts";
 import type { ParentTarget } from "../../src/hub/resolve-parent.ts";
+import type { ServedAsk, ServerAnswer } from "../../src/hub/transport.ts";
 
 import { makeRequest } from "./sample-request.ts";
 

@@ -2,9 +2,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, renameSync, symlinkSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type ForwardOptions, forwardAsk } from "../../src/hub/hub-client.ts";
+import { forwardAsk } from "../../src/hub/hub-client.ts";
 import type { HubLog } from "../../src/hub/hub-log.ts";
-import type { ServerAnswer } from "../../src/hub/hub-server.ts";
 import {
 	type ForwardRequest,
 	type ForwardResponse,
@@ -13,6 +12,7 @@ import {
 	requestFile,
 	responseFile,
 } from "../../src/hub/protocol.ts";
+import type { ForwardOptions, ServerAnswer } from "../../src/hub/transport.ts";
 import type { DecisionSource } from "../../src/provenance/decision-source.ts";
 import {
 	childAskHeld,
