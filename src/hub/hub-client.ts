@@ -1,8 +1,6 @@
 import { existsSync, type FSWatcher, unlinkSync, watch } from "node:fs";
-import type { DecisionSource } from "../provenance/decision-source.ts";
 import { readDecisionSource } from "../provenance/read-decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
-import type { HubLog } from "./hub-log.ts";
 import { LIVENESS_INTERVAL_MS, sameProcessAlive } from "./liveness.ts";
 import { checkPrivateDir, readInboxFile, writePrivateFile } from "./private-files.ts";
 import {
