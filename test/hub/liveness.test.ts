@@ -21,7 +21,7 @@ import {
 	waitUntil,
 } from "./hub-fixture.ts";
 
-/** The hub's promise (PRODUCT.md §3): learned within 2 s. */
+/** The hub's promise (adr/0016): learned within 2 s. */
 const PROMISE_MS = 2000;
 
 function targetFor(agentDir: string, pid: number | null): ParentTarget {
