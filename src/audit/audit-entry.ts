@@ -2,7 +2,7 @@ import { z } from "zod";
 import { type Origin, originSchema } from "../origin/origin.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { readDecisionSource } from "../provenance/read-decision-source.ts";
-import { lazySchema } from "../schema/lazy-schema.ts";
+import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { TIERS } from "../vocabulary/tier.ts";
 
 export const AUDIT_SCHEMA_VERSION = 1;

@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
-import { lazySchema } from "../schema/lazy-schema.ts";
+import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { InboxLayout } from "./inbox-layout.ts";
 import { processAlive } from "./liveness.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lazySchema } from "../schema/lazy-schema.ts";
+import { lazySchema } from "../vocabulary/lazy-schema.ts";
 
 /** Set by a serving session in its own process environment, so every process it spawns can find it. */
 export const PARENT_ENV = "PI_PERMISSION_HUB_PARENT";

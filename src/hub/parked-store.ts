@@ -2,7 +2,7 @@ import { readdirSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
-import { lazySchema } from "../schema/lazy-schema.ts";
+import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { createExclusive } from "./create-exclusive.ts";
 import type { ParkedApproval, ParkedApprovals } from "./parked-approvals.ts";
 import { ensurePrivateDir } from "./private-dir.ts";

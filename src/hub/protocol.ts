@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { originSchema } from "../origin/origin.ts";
-import { lazySchema } from "../schema/lazy-schema.ts";
+import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { TIERS } from "../vocabulary/tier.ts";
 
 export const PROTOCOL = "pi-permission-hub/1";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lazySchema } from "../schema/lazy-schema.ts";
+import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { PROTOCOL } from "./protocol.ts";
 import { readInboxJson } from "./read-inbox-json.ts";
 

@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { lazySchema } from "../schema/lazy-schema.ts";
+import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { type FileView, textOf } from "./file-view.ts";
 
 /** Only `pi.extensions` is read; the other resource lists only matter by being there. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lazySchema } from "../schema/lazy-schema.ts";
+import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { FileView } from "./file-view.ts";
 

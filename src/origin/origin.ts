@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lazySchema } from "../schema/lazy-schema.ts";
+import { lazySchema } from "../vocabulary/lazy-schema.ts";
 
 /**
  * Who is asking. Every label here is caller-claimed (environment, launcher announcements) and sanitized before

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lazySchema } from "../schema/lazy-schema.ts";
+import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { type DecisionSource, MAX_SOURCE_TEXT } from "./decision-source.ts";
 
 /** Deeper chains than this are not a real subagent tree; refusing them bounds work on hostile input. */
