@@ -1,6 +1,6 @@
 import type { ChainStep } from "../audit/audit-entry.ts";
 import type { ClassifiedAction } from "../classify/action.ts";
-import type { ChildGateVerdict } from "../launchers/child-gate-verdict.ts";
+import type { ChildGateVerdict } from "../launchers/child-gate.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { capSourceText } from "../provenance/decision-source.ts";
 import {

@@ -1,4 +1,4 @@
-import type { ChildGateVerdict } from "../launchers/child-gate-verdict.ts";
+import type { ChildGateVerdict } from "../launchers/child-gate.ts";
 import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
 import { askDenyReason } from "./block-reason.ts";
 

@@ -1,8 +1,7 @@
 import type { AgentDefinition } from "./agent-definition.ts";
 import type { FileView } from "./file-view.ts";
-import { loadsGate } from "./gate-package.ts";
-import type { AgentOverride } from "./pi-settings.ts";
-import { classifySource } from "./settings-source.ts";
+import { loadsGate } from "./package-manifest.ts";
+import { type AgentOverride, classifySource } from "./pi-settings.ts";
 
 /** Which list replaced what the child loads: a settings override, the agent file's own, or the defaults. */
 export type ListOrigin = "override" | "agent" | "defaults";

@@ -1,24 +1,25 @@
 import { join } from "node:path";
-import { discoveredExtensionFiles, packageExtensionFiles } from "./extension-files.ts";
 import type { FileView } from "./file-view.ts";
-import { isExtensionOf } from "./gate-package.ts";
-import { manifestIn } from "./package-manifest.ts";
 import {
-	extensionSelection,
-	isAutoloadDelta,
-	keysOf,
-	type PackageEntry,
-	packageSource,
-	type UsableSettings,
-} from "./pi-settings.ts";
+	discoveredExtensionFiles,
+	isExtensionOf,
+	manifestIn,
+	packageExtensionFiles,
+} from "./package-manifest.ts";
 import {
 	classifySource,
+	extensionSelection,
+	isAutoloadDelta,
 	isSettingsPattern,
+	keysOf,
 	mayExclude,
+	type PackageEntry,
 	packageIdentity,
 	packageLocation,
+	packageSource,
 	resolveSettingsPath,
-} from "./settings-source.ts";
+	type UsableSettings,
+} from "./pi-settings.ts";
 
 /** One settings scope of a pi process: the agent dir (`user`) or a trusted project's `.pi/` (`project`). */
 export interface SettingsScope {

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GATE_PACKAGE_NAME } from "../../src/launchers/gate-package.ts";
-import { nodeFileView } from "../../src/launchers/node-file-view.ts";
+import { nodeFileView } from "../../src/launchers/file-view.ts";
+import { GATE_PACKAGE_NAME } from "../../src/launchers/package-manifest.ts";
 import { readPiSettings, type UsableSettings } from "../../src/launchers/pi-settings.ts";
 import {
 	resourceLoads,

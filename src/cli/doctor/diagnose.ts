@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
-import { projectRootCandidates, projectSettingsFile } from "../../launchers/agent-directories.ts";
-import { GATE_PACKAGE_NAME } from "../../launchers/gate-package.ts";
+import { projectRootCandidates, projectSettingsFile } from "../../launchers/agent-definition.ts";
 import { PI_SUBAGENTS_PACKAGE } from "../../launchers/known-launcher.ts";
+import { GATE_PACKAGE_NAME } from "../../launchers/package-manifest.ts";
 import { type LoadedSettings, readPiSettings } from "../../launchers/pi-settings.ts";
 import {
 	resourceLoads,

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { nodeFileView } from "../../launchers/node-file-view.ts";
+import { nodeFileView } from "../../launchers/file-view.ts";
 import { expandHome } from "../../policy/config-paths.ts";
 import { CliError, usageError } from "../cli-error.ts";
 import type { CommandResult, CommandSpec } from "../command-spec.ts";

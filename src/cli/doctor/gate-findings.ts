@@ -1,6 +1,5 @@
 import { join } from "node:path";
-import { GATE_PACKAGE_NAME } from "../../launchers/gate-package.ts";
-import { packageOf } from "../../launchers/package-manifest.ts";
+import { GATE_PACKAGE_NAME, packageOf } from "../../launchers/package-manifest.ts";
 import { keysOf, type UsableSettings } from "../../launchers/pi-settings.ts";
 import { resourceMayLoad, type SettingsResource } from "../../launchers/settings-resources.ts";
 import type { DoctorInput } from "./doctor-input.ts";
