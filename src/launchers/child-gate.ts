@@ -73,7 +73,7 @@ function gateEntry(gate: GatePackage | null): string {
 	return gate?.root ?? "<the pi-permission-hub package directory>";
 }
 
-export function settingsFix(file: string, field: string, gate: GatePackage | null, note = ""): SettingsFix {
+function settingsFix(file: string, field: string, gate: GatePackage | null, note = ""): SettingsFix {
 	const add = gateEntry(gate);
 	const where = field.endsWith(":") ? `the \`${field}\` list of ${file}` : `\`${field}\` in ${file}`;
 	return { file, field, add, text: `add ${JSON.stringify(add)} to ${where}${note}` };
