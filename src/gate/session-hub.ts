@@ -18,7 +18,7 @@ import { PROTOCOL } from "../hub/protocol.ts";
 import { type ParentResolution, resolveParent } from "../hub/resolve-parent.ts";
 import { removeStaleInboxes } from "../hub/stale-inboxes.ts";
 import { claimedAgentName } from "../hub/subagent-markers.ts";
-import type { SubagentClaim } from "../origin/resolve-origin.ts";
+import type { SubagentClaim } from "../origin/origin.ts";
 import { sanitizeLabel } from "../origin/sanitize-label.ts";
 
 /** Launchers that create sessions inside this process announce them here (before binding extensions). */
