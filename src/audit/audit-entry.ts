@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { type Origin, originSchema } from "../origin/origin.ts";
-import type { DecisionSource } from "../provenance/decision-source.ts";
-import { readDecisionSource } from "../provenance/read-decision-source.ts";
+import { type DecisionSource, readDecisionSource } from "../provenance/decision-source.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { TIERS } from "../vocabulary/tier.ts";
 

@@ -1,7 +1,6 @@
 import { existsSync, type FSWatcher, unlinkSync, watch } from "node:fs";
 import writeFileAtomic from "write-file-atomic";
-import type { DecisionSource } from "../provenance/decision-source.ts";
-import { readDecisionSource } from "../provenance/read-decision-source.ts";
+import { type DecisionSource, readDecisionSource } from "../provenance/decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { HubLog } from "./hub-log.ts";
 import { type InboxLayout, inboxLayoutAt, requestFile, responseFile } from "./inbox-layout.ts";

@@ -10,8 +10,7 @@ import {
 import { LocalDialogAuthorizer, type Parker } from "../../src/authority/local-dialog-authorizer.ts";
 import type { Ask, TerminalDecision } from "../../src/authority/terminal-authorizer.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
-import { MAX_SOURCE_TEXT } from "../../src/provenance/decision-source.ts";
-import { readDecisionSource } from "../../src/provenance/read-decision-source.ts";
+import { MAX_SOURCE_TEXT, readDecisionSource } from "../../src/provenance/decision-source.ts";
 import { bashParser } from "../classify/classify-fixture.ts";
 import { askFor } from "./ask-fixture.ts";
 

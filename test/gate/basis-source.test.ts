@@ -6,7 +6,7 @@ import { decide } from "../../src/policy/decide.ts";
 import type { Decision, ParkedApprovalRef } from "../../src/policy/decision.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
 import type { SessionGrant } from "../../src/policy/session-grant.ts";
-import { readDecisionSource } from "../../src/provenance/read-decision-source.ts";
+import { readDecisionSource } from "../../src/provenance/decision-source.ts";
 import { bashParser, classifyBash } from "../classify/classify-fixture.ts";
 import { grant, HUMAN, policyFrom, policyFromConfig, subagent, USER_FILE } from "../policy/fixtures.ts";
 

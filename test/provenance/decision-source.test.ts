@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { capSourceText, type DecisionSource, MAX_SOURCE_TEXT } from "../../src/provenance/decision-source.ts";
-import { MAX_FORWARD_DEPTH, readDecisionSource } from "../../src/provenance/read-decision-source.ts";
+import {
+	capSourceText,
+	type DecisionSource,
+	MAX_FORWARD_DEPTH,
+	MAX_SOURCE_TEXT,
+	readDecisionSource,
+} from "../../src/provenance/decision-source.ts";
 
 /** One valid source of every flat kind, as it would be written to disk. */
 const FLAT_SOURCES: readonly DecisionSource[] = [
