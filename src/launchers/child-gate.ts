@@ -14,7 +14,7 @@ import {
 	type ChildExtensions,
 	childExtensionEntry,
 	childExtensions,
-	type ListOrigin,
+	type ListFrom,
 } from "./child-extensions.ts";
 import type { FileView } from "./file-view.ts";
 import type { DelegationCall, KnownLauncher } from "./known-launcher.ts";
@@ -226,7 +226,7 @@ interface LaunchContext {
 
 /** Where the child's extension list came from, for the fix. */
 interface ListSource {
-	readonly origin: ListOrigin;
+	readonly from: ListFrom;
 	readonly file: string;
 	readonly field: string;
 	readonly list: readonly string[] | undefined;
@@ -249,14 +249,9 @@ function launchVerdict(launch: Launch, context: LaunchContext): ChildGateVerdict
 		const loading = entries.find((entry) => entry.kind === "path" && entry.loadsGate);
 		if (loading === undefined) {
 			const fix =
-				source.origin === "defaults" && source.file === user.file
+				source.from === "defaults" && source.file === user.file
 					? defaultsFix
-					: settingsFix(
-							source.file,
-							source.field,
-							query.gate,
-							source.origin === "agent" ? "" : DEFAULTS_NOTE,
-						);
+					: settingsFix(source.file, source.field, query.gate, source.from === "agent" ? "" : DEFAULTS_NOTE);
 			return { gated: false, why: whyUngated(launch, source, entries), fix };
 		}
 		via ||= `${JSON.stringify(loading.written)} in ${describeSource(source, loading.written, definition)}`;
@@ -271,18 +266,18 @@ function listSource(
 	defaults: { readonly file: string },
 ): ListSource {
 	const { list } = child;
-	if (child.origin === "override" && variant.where) {
+	if (child.from === "override" && variant.where) {
 		return {
-			origin: "override",
+			from: "override",
 			file: variant.where.file,
 			field: `${variant.where.jsonPath}.extensions`,
 			list,
 		};
 	}
-	if (child.origin === "agent" && definition) {
-		return { origin: "agent", file: definition.file, field: "extensions:", list };
+	if (child.from === "agent" && definition) {
+		return { from: "agent", file: definition.file, field: "extensions:", list };
 	}
-	return { origin: "defaults", file: defaults.file, field: "subagents.defaultExtensions", list };
+	return { from: "defaults", file: defaults.file, field: "subagents.defaultExtensions", list };
 }
 
 function describeSource(source: ListSource, entry: string, definition: AgentDefinition | null): string {

@@ -27,7 +27,8 @@ const ruleSurfaceSchema = lazySchema(() =>
 );
 export type RuleSurface = z.infer<ReturnType<typeof ruleSurfaceSchema>>;
 
-const ruleOriginSchema = lazySchema(() =>
+/** Where a rule is written. */
+const ruleLocationSchema = lazySchema(() =>
 	z.object({
 		/** Absolute config file path, or `built-in` for the defaults. */
 		file: text(),
@@ -36,7 +37,7 @@ const ruleOriginSchema = lazySchema(() =>
 		line: z.number().int().nonnegative().optional(),
 	}),
 );
-export type RuleOrigin = z.infer<ReturnType<typeof ruleOriginSchema>>;
+export type RuleLocation = z.infer<ReturnType<typeof ruleLocationSchema>>;
 
 const decisionSourceSchema = lazySchema(() =>
 	z.discriminatedUnion("kind", [
@@ -59,7 +60,8 @@ const decisionSourceSchema = lazySchema(() =>
 			surface: ruleSurfaceSchema(),
 			pattern: text(),
 			action: z.enum(["allow", "ask", "deny", "auto"]),
-			origin: ruleOriginSchema(),
+			/** The rule's location; the field keeps its name because audit logs and other sessions read it. */
+			origin: ruleLocationSchema(),
 			reason: text().optional(),
 		}),
 		z.object({
