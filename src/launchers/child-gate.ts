@@ -136,8 +136,8 @@ function processChildrenVerdict(query: ChildGateQuery): ChildGateVerdict {
 }
 
 function describeResource(resource: SettingsResource): string {
-	if (resource.origin === "extensions-dir") return `${join(dirname(resource.settingsFile), "extensions")}/`;
-	return `\`${resource.origin}\` in ${resource.settingsFile}`;
+	if (resource.kind === "extensions-dir") return `${join(dirname(resource.settingsFile), "extensions")}/`;
+	return `\`${resource.kind}\` in ${resource.settingsFile}`;
 }
 
 /**

@@ -29,11 +29,11 @@ export interface SettingsScope {
 }
 
 /** Where a scope makes pi load something from: a settings key, or discovery in its `extensions/` directory. */
-export type ResourceOrigin = "packages" | "extensions" | "extensions-dir";
+export type ResourceKind = "packages" | "extensions" | "extensions-dir";
 
 /** One thing a pi process loads from a settings scope. */
 export interface SettingsResource {
-	readonly origin: ResourceOrigin;
+	readonly kind: ResourceKind;
 	/** The settings file it comes from (for `extensions-dir`, the scope's settings file). */
 	readonly settingsFile: string;
 	/** The entry as written; for `extensions-dir` the discovered file. */
@@ -144,7 +144,7 @@ function packageResource(
 	const selection = extensionSelection(entry);
 	const loads = selection === "all" && !adjusted;
 	return {
-		origin: "packages",
+		kind: "packages",
 		settingsFile: scope.settings.file,
 		written,
 		location,
@@ -163,10 +163,10 @@ function localResources(
 	homeDir: string,
 	files: FileView,
 ): SettingsResource[] {
-	const fileResource = (origin: ResourceOrigin, written: string, location: string): SettingsResource => {
+	const fileResource = (kind: ResourceKind, written: string, location: string): SettingsResource => {
 		const named = discoveredExtensionFiles(location, files);
 		return {
-			origin,
+			kind,
 			settingsFile: scope.settings.file,
 			written,
 			location,

@@ -68,7 +68,7 @@ export function diagnose(input: DoctorInput): Diagnosis {
 		// A project can install pi-subagents for itself (`pi install -l`): its packages live under `<project>/.pi/`.
 		...projects.flatMap((p) =>
 			scopeResources({ settings: p, baseDir: dirname(p.file) }, null, homeDir, view).filter(
-				(r) => r.origin === "packages",
+				(r) => r.kind === "packages",
 			),
 		),
 	].filter((r) => resourceMayLoad(r, PI_SUBAGENTS_PACKAGE, view));

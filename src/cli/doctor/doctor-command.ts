@@ -92,7 +92,7 @@ function report(
 		gate: {
 			installed: found.gate.loadedBy.length > 0,
 			loaded_by: found.gate.loadedBy.map((r) => ({
-				origin: r.origin,
+				origin: r.kind,
 				entry: r.written,
 				location: r.location,
 			})),
