@@ -4,10 +4,79 @@ import { lazySchema } from "../vocabulary/lazy-schema.ts";
 /**
  * DecisionSource: who or what decided, recorded where the decision was made. A forwarded decision nests the
  * responder's own source, one frame per hop, so the root's answer reaches a grandchild with the whole chain.
- *
- * The types are inferred from the schema that reads a source back (from an inbox file or the audit log), so
- * what is written and what is read cannot drift apart.
  */
+
+/** `guard`: a path the gate guards for itself (never a config rule: adr/0014). */
+const RULE_SURFACES = [
+	"tool",
+	"command",
+	"read",
+	"write",
+	"path",
+	"outside-cwd",
+	"tier",
+	"agent",
+	"guard",
+] as const;
+export type RuleSurface = (typeof RULE_SURFACES)[number];
+
+/** Where a rule is written. */
+export interface RuleLocation {
+	/** Absolute config file path, or `built-in` for the defaults. */
+	readonly file: string;
+	/** JSON path inside the file, e.g. `rules[3]` or `tiers.write`. */
+	readonly jsonPath: string;
+	readonly line?: number;
+}
+
+/** Where a human decided: at a dialog, with the CLI, or by typing the command themselves (`!` in pi). */
+const USER_SURFACES = ["dialog", "cli", "typed"] as const;
+export type UserSurface = (typeof USER_SURFACES)[number];
+
+export type DecisionSource =
+	| {
+			readonly kind: "user";
+			readonly via: UserSurface;
+			readonly verdict: "allow" | "deny";
+			/** How long the answer lives: this call only, or a grant recorded for later calls. */
+			readonly scope: "once" | "session" | "subagent" | "tree";
+			readonly reason?: string;
+	  }
+	| {
+			readonly kind: "authorizer";
+			readonly link: string;
+			readonly verdict: "allow" | "deny";
+			readonly reason?: string;
+	  }
+	| {
+			readonly kind: "rule";
+			readonly surface: RuleSurface;
+			readonly pattern: string;
+			readonly action: "allow" | "ask" | "deny" | "auto";
+			/** The rule's location; the field keeps its name because audit logs and other sessions read it. */
+			readonly origin: RuleLocation;
+			readonly reason?: string;
+	  }
+	| {
+			readonly kind: "session_grant";
+			readonly grantId: string;
+			readonly surface: string;
+			readonly pattern: string;
+			readonly scope: "session" | "subagent" | "tree";
+	  }
+	| { readonly kind: "parked_approval"; readonly requestId: string; readonly approvedVia: UserSurface }
+	| { readonly kind: "unavailable"; readonly reason: string }
+	| { readonly kind: "gate_error"; readonly reason: string }
+	| {
+			readonly kind: "forwarded";
+			readonly responderSessionId: string;
+			/** The responder's own source; null when it sent none we could read (the hop is still a fact). */
+			readonly decision: DecisionSource | null;
+	  };
+
+export type DecisionSourceKind = DecisionSource["kind"];
+/** A source that decided itself, not a forwarding hop. */
+export type FlatDecisionSource = Exclude<DecisionSource, { kind: "forwarded" }>;
 
 /** The longest text a DecisionSource field may carry; the reader rejects longer ones, so writers cut to it. */
 export const MAX_SOURCE_TEXT = 2000;
@@ -15,80 +84,55 @@ export const MAX_SOURCE_TEXT = 2000;
 /** Deeper chains than this are not a real subagent tree; refusing them bounds work on hostile input. */
 export const MAX_FORWARD_DEPTH = 16;
 
-const text = lazySchema(() => z.string().max(MAX_SOURCE_TEXT));
-
-/** Where a human decided: at a dialog, with the CLI, or by typing the command themselves (`!` in pi). */
-const userSurfaceSchema = lazySchema(() => z.enum(["dialog", "cli", "typed"]));
-export type UserSurface = z.infer<ReturnType<typeof userSurfaceSchema>>;
-
-/** `guard`: a path the gate guards for itself (never a config rule: adr/0014). */
-const ruleSurfaceSchema = lazySchema(() =>
-	z.enum(["tool", "command", "read", "write", "path", "outside-cwd", "tier", "agent", "guard"]),
-);
-export type RuleSurface = z.infer<ReturnType<typeof ruleSurfaceSchema>>;
-
-/** Where a rule is written. */
-const ruleLocationSchema = lazySchema(() =>
-	z.object({
-		/** Absolute config file path, or `built-in` for the defaults. */
-		file: text(),
-		/** JSON path inside the file, e.g. `rules[3]` or `tiers.write`. */
-		jsonPath: text(),
-		line: z.number().int().nonnegative().optional(),
-	}),
-);
-export type RuleLocation = z.infer<ReturnType<typeof ruleLocationSchema>>;
-
-const decisionSourceSchema = lazySchema(() =>
-	z.discriminatedUnion("kind", [
+/**
+ * The reader's schema, typed as a schema of DecisionSource: anything it accepts must be a DecisionSource. The
+ * type is written out above rather than inferred from it, because the inferred one loses its `readonly`s and,
+ * in the declarations published for other extensions, is cut off to `any` two hops down the recursion.
+ */
+const decisionSourceSchema = lazySchema((): z.ZodType<DecisionSource> => {
+	const text = z.string().max(MAX_SOURCE_TEXT);
+	const userSurface = z.enum(USER_SURFACES);
+	return z.discriminatedUnion("kind", [
 		z.object({
 			kind: z.literal("user"),
-			via: userSurfaceSchema(),
+			via: userSurface,
 			verdict: z.enum(["allow", "deny"]),
-			/** How long the answer lives: this call only, or a grant recorded for later calls. */
 			scope: z.enum(["once", "session", "subagent", "tree"]),
-			reason: text().optional(),
+			reason: text.optional(),
 		}),
 		z.object({
 			kind: z.literal("authorizer"),
-			link: text(),
+			link: text,
 			verdict: z.enum(["allow", "deny"]),
-			reason: text().optional(),
+			reason: text.optional(),
 		}),
 		z.object({
 			kind: z.literal("rule"),
-			surface: ruleSurfaceSchema(),
-			pattern: text(),
+			surface: z.enum(RULE_SURFACES),
+			pattern: text,
 			action: z.enum(["allow", "ask", "deny", "auto"]),
-			/** The rule's location; the field keeps its name because audit logs and other sessions read it. */
-			origin: ruleLocationSchema(),
-			reason: text().optional(),
+			origin: z.object({ file: text, jsonPath: text, line: z.number().int().nonnegative().optional() }),
+			reason: text.optional(),
 		}),
 		z.object({
 			kind: z.literal("session_grant"),
-			grantId: text(),
-			surface: text(),
-			pattern: text(),
+			grantId: text,
+			surface: text,
+			pattern: text,
 			scope: z.enum(["session", "subagent", "tree"]),
 		}),
-		z.object({ kind: z.literal("parked_approval"), requestId: text(), approvedVia: userSurfaceSchema() }),
-		z.object({ kind: z.literal("unavailable"), reason: text() }),
-		z.object({ kind: z.literal("gate_error"), reason: text() }),
+		z.object({ kind: z.literal("parked_approval"), requestId: text, approvedVia: userSurface }),
+		z.object({ kind: z.literal("unavailable"), reason: text }),
+		z.object({ kind: z.literal("gate_error"), reason: text }),
 		z.object({
 			kind: z.literal("forwarded"),
-			responderSessionId: text(),
-			/** The responder's own source; null when it sent none we could read (the hop is still a fact). */
+			responderSessionId: text,
 			get decision() {
 				return decisionSourceSchema().nullable();
 			},
 		}),
-	]),
-);
-
-export type DecisionSource = z.infer<ReturnType<typeof decisionSourceSchema>>;
-export type DecisionSourceKind = DecisionSource["kind"];
-/** A source that decided itself, not a forwarding hop. */
-export type FlatDecisionSource = Exclude<DecisionSource, { kind: "forwarded" }>;
+	]);
+});
 
 /**
  * Narrow untrusted data (read from an inbox file or the audit log) to a DecisionSource.

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
 	capSourceText,
 	type DecisionSource,
+	innermostSource,
 	MAX_FORWARD_DEPTH,
 	MAX_SOURCE_TEXT,
 	readDecisionSource,
@@ -263,5 +264,23 @@ describe("capSourceText", () => {
 		expect(cut).toBe("a".repeat(MAX_SOURCE_TEXT - 1));
 		// A lone surrogate would not survive a UTF-8 round trip.
 		expect(Buffer.from(cut, "utf8").toString("utf8")).toBe(cut);
+	});
+});
+
+describe("innermostSource", () => {
+	const leaf: DecisionSource = { kind: "user", via: "dialog", verdict: "allow", scope: "tree" };
+
+	it("is the source itself, with no hops, when it decided where it was recorded", () => {
+		expect(innermostSource(leaf)).toEqual({ source: leaf, hops: 0 });
+	});
+
+	it("follows every forwarding hop to the source that decided", () => {
+		const chain = readDecisionSource(forwardedChain(3, leaf));
+		expect(chain === null ? null : innermostSource(chain)).toEqual({ source: leaf, hops: 3 });
+	});
+
+	it("is null when the last hop sent no source", () => {
+		const chain = readDecisionSource(forwardedChain(2, null));
+		expect(chain === null ? null : innermostSource(chain)).toEqual({ source: null, hops: 2 });
 	});
 });
