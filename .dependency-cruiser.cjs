@@ -3,7 +3,6 @@
  * the layers before it; no file may take part in an import cycle.
  */
 const LAYERS = [
-	"schema",
 	"vocabulary",
 	"origin",
 	"provenance",

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { matchesCommandPattern } from "../src/classify/bash/command-tier-lookup.ts";
 import { redactSecrets } from "../src/classify/preview.ts";
 import { readInboxFile } from "../src/hub/private-files.ts";
-import { readDecisionSource } from "../src/provenance/read-decision-source.ts";
+import { readDecisionSource } from "../src/provenance/decision-source.ts";
 import { compileWildcard } from "../src/vocabulary/wildcard-pattern.ts";
 import type { FigureResult, Measurement } from "./report.ts";
 

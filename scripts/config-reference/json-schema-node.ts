@@ -4,7 +4,7 @@
  * shape this module does not know makes rendering fail loudly instead of documenting something wrong.
  */
 import { z } from "zod";
-import { lazySchema } from "../../src/schema/lazy-schema.ts";
+import { lazySchema } from "../../src/vocabulary/lazy-schema.ts";
 
 export interface JsonSchemaNode {
 	readonly title?: string | undefined;

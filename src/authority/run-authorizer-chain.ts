@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { ChainStep } from "../audit/audit-entry.ts";
 import { DEFAULT_LINK_TIMEOUT_MS } from "../policy/config-schema.ts";
 import { capSourceText } from "../provenance/decision-source.ts";
-import { lazySchema } from "../schema/lazy-schema.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
+import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import type { AuthorizerLink, AuthorizerRequest, LinkVerdict } from "./authorizer-link.ts";
 
 export interface ChainDecision {

@@ -3,7 +3,7 @@
  * tolerated because the built-in tools ignore them (they stay in the canonical input, so the hash covers them).
  */
 import { z } from "zod";
-import { lazySchema } from "../schema/lazy-schema.ts";
+import { lazySchema } from "../vocabulary/lazy-schema.ts";
 
 export const bashInput = lazySchema(() =>
 	z.looseObject({ command: z.string(), timeout: z.number().optional() }),

@@ -1,5 +1,4 @@
-import type { AuditEntry } from "../audit/audit-entry.ts";
-import { type AuditReadStats, readAuditLog } from "../audit/read-audit-log.ts";
+import { type AuditEntry, type AuditReadStats, readAuditLog } from "../audit/audit-entry.ts";
 import { fsErrorCode } from "../policy/fs-error-code.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import { CliError } from "./cli-error.ts";

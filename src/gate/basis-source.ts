@@ -1,7 +1,11 @@
 import type { ActionPart } from "../classify/action.ts";
 import type { AskDecision, AutoDecision, DenyDecision } from "../policy/decide.ts";
 import type { RuleOrigin as PolicyRuleOrigin } from "../policy/policy-rule.ts";
-import { capSourceText, type DecisionSource, type RuleOrigin } from "../provenance/decision-source.ts";
+import {
+	capSourceText,
+	type DecisionSource,
+	type RuleLocation as RuleOrigin,
+} from "../provenance/decision-source.ts";
 
 function origin(o: PolicyRuleOrigin): RuleOrigin {
 	return { file: o.file, jsonPath: o.jsonPath, ...(o.line > 0 ? { line: o.line } : {}) };

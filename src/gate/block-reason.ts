@@ -1,5 +1,5 @@
 import type { ClassifiedAction } from "../classify/action.ts";
-import type { ChildGateVerdict } from "../launchers/child-gate-verdict.ts";
+import type { ChildGateVerdict } from "../launchers/child-gate.ts";
 import { configErrorBlockReason } from "../policy/config-error.ts";
 import type { DenyDecision } from "../policy/decide.ts";
 import type { RuleOrigin } from "../policy/policy-rule.ts";

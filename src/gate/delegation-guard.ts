@@ -1,12 +1,16 @@
 import { fileURLToPath } from "node:url";
 import type { ToolCall } from "../classify/action.ts";
 import type { ChildAnnouncement } from "../hub/child-announcement.ts";
+import type { ChildGateVerdict } from "../launchers/child-gate.ts";
 import { childGateVerdict } from "../launchers/child-gate.ts";
-import type { ChildGateVerdict } from "../launchers/child-gate-verdict.ts";
-import { type DelegationCall, readDelegationCall } from "../launchers/delegation-call.ts";
 import type { FileView } from "../launchers/file-view.ts";
-import { type GatePackage, gatePackageAt } from "../launchers/gate-package.ts";
-import { identifyLauncher, type KnownLauncher } from "../launchers/known-launcher.ts";
+import {
+	type DelegationCall,
+	identifyLauncher,
+	type KnownLauncher,
+	readDelegationCall,
+} from "../launchers/known-launcher.ts";
+import { type GatePackage, gatePackageAt } from "../launchers/package-manifest.ts";
 
 /** A call of a known launcher's tool: what it starts, and whether those children would carry the gate. */
 export interface Delegation {

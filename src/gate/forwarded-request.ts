@@ -8,7 +8,7 @@ import { actionHash } from "../classify/action-hash.ts";
 import { isBuiltInTool } from "../classify/builtin-tools.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import type { Origin } from "../origin/origin.ts";
-import { resolveOrigin } from "../origin/resolve-origin.ts";
+import { resolveOrigin } from "../origin/origin.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import type { SessionGrant } from "../policy/grant-coverage.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";

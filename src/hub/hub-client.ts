@@ -1,5 +1,5 @@
 import { existsSync, type FSWatcher, unlinkSync, watch } from "node:fs";
-import { readDecisionSource } from "../provenance/read-decision-source.ts";
+import { readDecisionSource } from "../provenance/decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import { LIVENESS_INTERVAL_MS, sameProcessAlive } from "./liveness.ts";
 import { checkPrivateDir, readInboxFile, writePrivateFile } from "./private-files.ts";

@@ -1,6 +1,6 @@
 import { isAbsolute, join, relative } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import type { SubagentClaim } from "../origin/resolve-origin.ts";
+import type { SubagentClaim } from "../origin/origin.ts";
 import { sanitizeLabel } from "../origin/sanitize-label.ts";
 import {
 	announcedChildren,

@@ -1,14 +1,13 @@
 import type { AgentDefinition } from "./agent-definition.ts";
 import type { FileView } from "./file-view.ts";
-import { loadsGate } from "./gate-package.ts";
-import type { AgentOverride } from "./pi-settings.ts";
-import { classifySource } from "./settings-source.ts";
+import { loadsGate } from "./package-manifest.ts";
+import { type AgentOverride, classifySource } from "./pi-settings.ts";
 
-/** Which list replaced what the child loads: a settings override, the agent file's own, or the defaults. */
-export type ListOrigin = "override" | "agent" | "defaults";
+/** Whose list replaced what the child loads: a settings override's, the agent file's own, or the defaults. */
+export type ListFrom = "override" | "agent" | "defaults";
 
 export interface ChildExtensions {
-	readonly origin: ListOrigin;
+	readonly from: ListFrom;
 	/** That list; undefined when there is none (no defaults set, or an override's `extensions: false`). */
 	readonly list: readonly string[] | undefined;
 	/** Everything the child loads: path-like `tools`, the list, then `subagentOnlyExtensions`. */
@@ -25,7 +24,7 @@ export function childExtensions(
 	override: AgentOverride,
 	defaults: readonly string[] | undefined,
 ): ChildExtensions {
-	const [origin, list]: [ListOrigin, readonly string[] | undefined] =
+	const [from, list]: [ListFrom, readonly string[] | undefined] =
 		override.extensions !== undefined
 			? ["override", override.extensions === false ? undefined : override.extensions]
 			: definition?.extensions !== undefined
@@ -41,7 +40,7 @@ export function childExtensions(
 		override.subagentOnlyExtensions !== undefined
 			? override.subagentOnlyExtensions || []
 			: (definition?.subagentOnlyExtensions ?? []);
-	return { origin, list, loaded: [...tools.filter(isPathTool), ...(list ?? []), ...subagentOnly] };
+	return { from, list, loaded: [...tools.filter(isPathTool), ...(list ?? []), ...subagentOnly] };
 }
 
 /** pi-subagents loads a `tools` entry as an extension when it looks like a path. */

@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { lazySchema } from "../schema/lazy-schema.ts";
+import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { type FileView, textOf } from "./file-view.ts";
 
 /** Only `pi.extensions` is read; the other resource lists only matter by being there. */
@@ -66,4 +66,102 @@ export function packageOf(path: string, files: FileView): PackageManifest | null
 	const real = files.realPath(path);
 	if (real === null) return null;
 	return owningManifest(files.kind(real) === "dir" ? real : dirname(real), files);
+}
+
+/**
+ * pi's rule for a path given as one extension (`-e`, a launcher's list): a file is itself; a directory loads the
+ * existing entries of its manifest's `pi.extensions`, else its index.ts, else its index.js.
+ */
+export function extensionFilesAt(path: string, files: FileView): string[] {
+	const kind = files.kind(path);
+	if (kind === "file") return [path];
+	if (kind !== "dir") return [];
+	const listed = (manifestIn(path, files)?.extensions ?? []).filter((entry) => files.kind(entry) !== null);
+	if (listed.length > 0) return listed;
+	for (const index of ["index.ts", "index.js"]) {
+		const candidate = join(path, index);
+		if (files.kind(candidate) === "file") return [candidate];
+	}
+	return [];
+}
+
+/**
+ * pi's discovery in a directory of extensions (`<agent dir>/extensions/`, or a directory listed in a settings
+ * `extensions` list): the directory as one extension when it is one, else its `*.ts` / `*.js` files and each
+ * subdirectory's own entries (hidden entries and node_modules skipped).
+ */
+export function discoveredExtensionFiles(dir: string, files: FileView): string[] {
+	const own = extensionFilesAt(dir, files);
+	if (own.length > 0 || files.kind(dir) !== "dir") return own;
+	return files.list(dir).flatMap((name) => {
+		if (name.startsWith(".") || name === "node_modules") return [];
+		const path = join(dir, name);
+		const kind = files.kind(path);
+		if (kind === "file") return name.endsWith(".ts") || name.endsWith(".js") ? [path] : [];
+		return kind === "dir" ? extensionFilesAt(path, files) : [];
+	});
+}
+
+/**
+ * What pi loads from a package it installs or finds at `location` (a `packages` entry, unfiltered): a file is
+ * itself; a package that lists resources loads its existing `pi.extensions`; one that lists none loads its
+ * `extensions/` directory, or, for a directory with neither, the directory as one extension.
+ */
+export function packageExtensionFiles(location: string, files: FileView): string[] {
+	const kind = files.kind(location);
+	if (kind === "file") return [location];
+	if (kind !== "dir") return [];
+	const manifest = manifestIn(location, files);
+	if (manifest?.listsResources)
+		return (manifest.extensions ?? []).filter((entry) => files.kind(entry) !== null);
+	const conventional = join(location, "extensions");
+	if (files.kind(conventional) === "dir") return discoveredExtensionFiles(conventional, files);
+	return extensionFilesAt(location, files);
+}
+
+export const GATE_PACKAGE_NAME = "pi-permission-hub";
+
+/** A copy of this package on disk: any copy gates the session that loads it. */
+export interface GatePackage {
+	/** Canonical path of the package directory. */
+	readonly root: string;
+	/** Canonical paths of the files that load the gate: what its `pi.extensions` lists (what pi loads). */
+	readonly entries: readonly string[];
+}
+
+/** The copy of pi-permission-hub that `path` (a file or directory) belongs to, or null. */
+export function gatePackageAt(path: string, files: FileView): GatePackage | null {
+	const manifest = packageOf(path, files);
+	if (manifest?.name !== GATE_PACKAGE_NAME) return null;
+	return { root: manifest.root, entries: listedEntries(manifest.extensions ?? [], files) };
+}
+
+/**
+ * Whether `file` is an extension entry package `name` declares (in any copy of it): one its `pi.extensions`
+ * lists, not merely a module inside the package.
+ */
+export function isExtensionOf(file: string, name: string, files: FileView): boolean {
+	const real = files.realPath(file);
+	if (real === null) return false;
+	const manifest = packageOf(real, files);
+	if (manifest?.name !== name) return false;
+	return listedEntries(manifest.extensions ?? [], files).includes(real);
+}
+
+/** Whether pi, loading `path` as an extension, loads an extension of package `name`. */
+export function loadsPackage(path: string, name: string, files: FileView): boolean {
+	return extensionFilesAt(path, files).some((file) => isExtensionOf(file, name, files));
+}
+
+/** Whether pi, loading `path` as an extension, loads a copy of the gate. */
+export function loadsGate(path: string, files: FileView): boolean {
+	return loadsPackage(path, GATE_PACKAGE_NAME, files);
+}
+
+function listedEntries(entries: readonly string[], files: FileView): string[] {
+	const real = entries.flatMap((entry) => {
+		const resolved = files.kind(entry) === null ? null : files.realPath(entry);
+		return resolved === null ? [] : [resolved];
+	});
+	return [...new Set(real)];
 }

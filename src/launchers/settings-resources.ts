@@ -1,24 +1,25 @@
 import { join } from "node:path";
-import { discoveredExtensionFiles, packageExtensionFiles } from "./extension-files.ts";
 import type { FileView } from "./file-view.ts";
-import { isExtensionOf } from "./gate-package.ts";
-import { manifestIn } from "./package-manifest.ts";
 import {
-	extensionSelection,
-	isAutoloadDelta,
-	keysOf,
-	type PackageEntry,
-	packageSource,
-	type UsableSettings,
-} from "./pi-settings.ts";
+	discoveredExtensionFiles,
+	isExtensionOf,
+	manifestIn,
+	packageExtensionFiles,
+} from "./package-manifest.ts";
 import {
 	classifySource,
+	extensionSelection,
+	isAutoloadDelta,
 	isSettingsPattern,
+	keysOf,
 	mayExclude,
+	type PackageEntry,
 	packageIdentity,
 	packageLocation,
+	packageSource,
 	resolveSettingsPath,
-} from "./settings-source.ts";
+	type UsableSettings,
+} from "./pi-settings.ts";
 
 /** One settings scope of a pi process: the agent dir (`user`) or a trusted project's `.pi/` (`project`). */
 export interface SettingsScope {
@@ -28,11 +29,11 @@ export interface SettingsScope {
 }
 
 /** Where a scope makes pi load something from: a settings key, or discovery in its `extensions/` directory. */
-export type ResourceOrigin = "packages" | "extensions" | "extensions-dir";
+export type ResourceKind = "packages" | "extensions" | "extensions-dir";
 
 /** One thing a pi process loads from a settings scope. */
 export interface SettingsResource {
-	readonly origin: ResourceOrigin;
+	readonly kind: ResourceKind;
 	/** The settings file it comes from (for `extensions-dir`, the scope's settings file). */
 	readonly settingsFile: string;
 	/** The entry as written; for `extensions-dir` the discovered file. */
@@ -143,7 +144,7 @@ function packageResource(
 	const selection = extensionSelection(entry);
 	const loads = selection === "all" && !adjusted;
 	return {
-		origin: "packages",
+		kind: "packages",
 		settingsFile: scope.settings.file,
 		written,
 		location,
@@ -162,10 +163,10 @@ function localResources(
 	homeDir: string,
 	files: FileView,
 ): SettingsResource[] {
-	const fileResource = (origin: ResourceOrigin, written: string, location: string): SettingsResource => {
+	const fileResource = (kind: ResourceKind, written: string, location: string): SettingsResource => {
 		const named = discoveredExtensionFiles(location, files);
 		return {
-			origin,
+			kind,
 			settingsFile: scope.settings.file,
 			written,
 			location,

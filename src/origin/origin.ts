@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { lazySchema } from "../schema/lazy-schema.ts";
+import { lazySchema } from "../vocabulary/lazy-schema.ts";
+import { sanitizeLabel } from "./sanitize-label.ts";
 
 /**
  * Who is asking. Every label here is caller-claimed (environment, launcher announcements) and sanitized before
@@ -72,3 +73,77 @@ export const originSchema = lazySchema(() =>
 		z.object({ kind: z.literal("ci"), provider: z.string().max(64).nullable() }),
 	]),
 );
+
+export interface SubagentClaim {
+	/** Caller-claimed agent name (sanitized here). */
+	readonly name: string;
+	/** Agent names from the root down to this session. */
+	readonly path: readonly string[];
+}
+
+export interface OriginInputs {
+	/** Set when this session was found to be a subagent (hub markers, launcher variables, in-process registry). */
+	readonly subagent: SubagentClaim | null;
+	readonly env: Readonly<Record<string, string | undefined>>;
+	readonly hasUI: boolean;
+}
+
+const MAX_PATH = 32;
+
+/**
+ * Most specific first: a subagent is a subagent even in CI; CI before the UI check because a CI runner that
+ * happens to allocate a terminal is still CI; then a session with a UI has a human at it, else it is headless.
+ */
+export function resolveOrigin(inputs: OriginInputs): Origin {
+	if (inputs.subagent) {
+		const name = sanitizeLabel(inputs.subagent.name) || "unnamed";
+		const claimed = inputs.subagent.path;
+		const path = claimed.slice(-MAX_PATH).map((label) => sanitizeLabel(label) || "unnamed");
+		const endsWithName = path.length > 0 && path[path.length - 1] === name;
+		// Depth counts every claimed hop; only the labels kept are capped (the nearest MAX_PATH, this one last).
+		const hops = claimed.length + (endsWithName ? 0 : 1) - 1;
+		const fullPath = endsWithName ? path : [...path, name].slice(-MAX_PATH);
+		return { kind: "subagent", name, depth: Math.max(1, hops), path: fullPath };
+	}
+	const ci = detectCi(inputs.env);
+	if (ci.ci) return { kind: "ci", provider: ci.provider };
+	return inputs.hasUI ? { kind: "human" } : { kind: "headless" };
+}
+
+/**
+ * CI detection from the variables providers set. The tag on the right is ours and stable; the variable on the
+ * left is the provider's. Caller-claimed like every origin signal.
+ */
+const PROVIDERS: readonly { readonly variable: string; readonly provider: string }[] = [
+	{ variable: "GITHUB_ACTIONS", provider: "github-actions" },
+	{ variable: "GITLAB_CI", provider: "gitlab-ci" },
+	{ variable: "BUILDKITE", provider: "buildkite" },
+	{ variable: "CIRCLECI", provider: "circleci" },
+	{ variable: "JENKINS_URL", provider: "jenkins" },
+	{ variable: "TRAVIS", provider: "travis-ci" },
+	{ variable: "TF_BUILD", provider: "azure-pipelines" },
+	{ variable: "BITBUCKET_BUILD_NUMBER", provider: "bitbucket-pipelines" },
+	{ variable: "TEAMCITY_VERSION", provider: "teamcity" },
+	{ variable: "DRONE", provider: "drone-ci" },
+	{ variable: "CODEBUILD_BUILD_ID", provider: "aws-codebuild" },
+];
+
+export type CiDetection = { readonly ci: false } | { readonly ci: true; readonly provider: string | null };
+
+export function detectCi(env: Readonly<Record<string, string | undefined>>): CiDetection {
+	for (const { variable, provider } of PROVIDERS) {
+		if (isSet(env[variable])) return { ci: true, provider };
+	}
+	if (isTruthy(env.CI)) return { ci: true, provider: null };
+	return { ci: false };
+}
+
+function isSet(value: string | undefined): boolean {
+	return value !== undefined && value.trim() !== "" && value.trim().toLowerCase() !== "false";
+}
+
+function isTruthy(value: string | undefined): boolean {
+	if (value === undefined) return false;
+	const v = value.trim().toLowerCase();
+	return v !== "" && v !== "0" && v !== "false" && v !== "no";
+}

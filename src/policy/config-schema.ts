@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { NAMED_ORIGIN_KINDS } from "../origin/origin.ts";
-import { lazySchema } from "../schema/lazy-schema.ts";
+import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { MODES, TIERS } from "../vocabulary/tier.ts";
 
 export const RULE_SURFACES = ["tool", "command", "read", "write", "path", "outside-cwd"] as const;

@@ -1,5 +1,5 @@
 import { sanitizeLabel } from "../origin/sanitize-label.ts";
-import type { DecisionSource } from "./decision-source.ts";
+import type { DecisionSource, FlatDecisionSource } from "./decision-source.ts";
 
 /** One readable line per chain, e.g. `forwarded(01a2b3c4…) → user(dialog, allow once)`. */
 export function describeDecisionSource(source: DecisionSource | null): string {
@@ -18,9 +18,7 @@ export function describeDecisionSource(source: DecisionSource | null): string {
 	return frames.length === 0 ? "(none)" : frames.join(" → ");
 }
 
-type FlatSource = Exclude<DecisionSource, { kind: "forwarded" }>;
-
-function describeFrame(source: FlatSource): string {
+function describeFrame(source: FlatDecisionSource): string {
 	switch (source.kind) {
 		case "user":
 			return `user(${source.via}, ${source.verdict} ${source.scope}${source.reason ? `: ${oneLine(source.reason)}` : ""})`;

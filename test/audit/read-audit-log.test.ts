@@ -1,8 +1,7 @@
 import { closeSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { AuditEntry } from "../../src/audit/audit-entry.ts";
-import { readAuditLog } from "../../src/audit/read-audit-log.ts";
+import { type AuditEntry, readAuditLog } from "../../src/audit/audit-entry.ts";
 import { auditEntry, tempDir } from "./audit-fixture.ts";
 
 const CHUNK = 64 * 1024;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildAskPrompt } from "../../src/authority/ask-prompt.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
-import { resolveOrigin } from "../../src/origin/resolve-origin.ts";
+import { resolveOrigin } from "../../src/origin/origin.ts";
 import { bashParser, CWD } from "../classify/classify-fixture.ts";
 import { askFor } from "./ask-fixture.ts";
 

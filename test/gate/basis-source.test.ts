@@ -5,7 +5,7 @@ import type { Origin } from "../../src/origin/origin.ts";
 import { type Decision, decide, type ParkedApprovalRef } from "../../src/policy/decide.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
 import type { SessionGrant } from "../../src/policy/grant-coverage.ts";
-import { readDecisionSource } from "../../src/provenance/read-decision-source.ts";
+import { readDecisionSource } from "../../src/provenance/decision-source.ts";
 import { bashParser, classifyBash } from "../classify/classify-fixture.ts";
 import { grant, HUMAN, policyFrom, policyFromConfig, subagent, USER_FILE } from "../policy/fixtures.ts";
 

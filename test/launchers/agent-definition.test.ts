@@ -1,9 +1,13 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseAgentDefinition, scanAgentDirectory } from "../../src/launchers/agent-definition.ts";
-import { frontmatterList, parseAgentFrontmatter } from "../../src/launchers/agent-frontmatter.ts";
-import { nodeFileView } from "../../src/launchers/node-file-view.ts";
+import {
+	frontmatterList,
+	parseAgentDefinition,
+	parseAgentFrontmatter,
+	scanAgentDirectory,
+} from "../../src/launchers/agent-definition.ts";
+import { nodeFileView } from "../../src/launchers/file-view.ts";
 import { cleanupWorlds, launcherWorld } from "./launcher-world.ts";
 
 afterEach(cleanupWorlds);

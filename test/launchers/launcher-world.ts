@@ -7,11 +7,10 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { ChildGateQuery } from "../../src/launchers/child-gate-query.ts";
-import type { DelegationCall } from "../../src/launchers/delegation-call.ts";
-import { type GatePackage, gatePackageAt } from "../../src/launchers/gate-package.ts";
-import type { KnownLauncher } from "../../src/launchers/known-launcher.ts";
-import { nodeFileView } from "../../src/launchers/node-file-view.ts";
+import type { ChildGateQuery } from "../../src/launchers/child-gate.ts";
+import { nodeFileView } from "../../src/launchers/file-view.ts";
+import type { DelegationCall, KnownLauncher } from "../../src/launchers/known-launcher.ts";
+import { type GatePackage, gatePackageAt } from "../../src/launchers/package-manifest.ts";
 import { REPO_ROOT } from "../harness/paths.ts";
 
 /** The real pi-subagents package (its built-in agents are part of what the check reads). */

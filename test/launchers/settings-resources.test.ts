@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GATE_PACKAGE_NAME } from "../../src/launchers/gate-package.ts";
-import { nodeFileView } from "../../src/launchers/node-file-view.ts";
+import { nodeFileView } from "../../src/launchers/file-view.ts";
+import { GATE_PACKAGE_NAME } from "../../src/launchers/package-manifest.ts";
 import { readPiSettings, type UsableSettings } from "../../src/launchers/pi-settings.ts";
 import {
 	resourceLoads,
@@ -31,7 +31,7 @@ describe("what a pi process loads from a settings scope", () => {
 		const resources = userResources(world, {
 			packages: ["npm:pi-permission-hub@^0.1", "git:github.com/acme/pph@v1", "../gate"],
 		});
-		expect(resources.map((r) => [r.origin, r.location, r.present, loads(r), mayLoad(r)])).toEqual([
+		expect(resources.map((r) => [r.kind, r.location, r.present, loads(r), mayLoad(r)])).toEqual([
 			["packages", path.join(world.agentDir, "npm", "node_modules", "pi-permission-hub"), false, false, true],
 			["packages", path.join(world.agentDir, "git", "github.com", "acme", "pph"), true, true, true],
 			["packages", world.gateDir, true, true, true],
@@ -61,7 +61,7 @@ describe("what a pi process loads from a settings scope", () => {
 		world.link(world.root, "agent/pkgs");
 		const settings = { extensions: ["pkgs/gate", "builtin:mcp", "+x"] };
 		const resources = userResources(world, settings);
-		expect(resources.map((r) => [r.origin, r.written, loads(r)])).toEqual([
+		expect(resources.map((r) => [r.kind, r.written, loads(r)])).toEqual([
 			["extensions", "pkgs/gate", true],
 			["extensions-dir", path.join(world.agentDir, "extensions", "own.ts"), false],
 			["extensions-dir", path.join(world.agentDir, "extensions", "pph", "dist", "index.js"), true],

@@ -1,12 +1,13 @@
-import { type AgentDefinition, scanAgentDirectory } from "../../launchers/agent-definition.ts";
 import {
+	type AgentDefinition,
 	builtinAgentDirectory,
 	projectAgentDirectories,
 	projectRootCandidates,
+	scanAgentDirectory,
 	userAgentDirectories,
-} from "../../launchers/agent-directories.ts";
+} from "../../launchers/agent-definition.ts";
 import { childExtensions } from "../../launchers/child-extensions.ts";
-import { GATE_PACKAGE_NAME } from "../../launchers/gate-package.ts";
+import { GATE_PACKAGE_NAME } from "../../launchers/package-manifest.ts";
 import { agentOverridesOf, type LoadedSettings } from "../../launchers/pi-settings.ts";
 import type { SettingsResource } from "../../launchers/settings-resources.ts";
 import {

@@ -1,6 +1,6 @@
 import { type ChildExtensionEntry, childExtensionEntry } from "../../launchers/child-extensions.ts";
 import type { FileView } from "../../launchers/file-view.ts";
-import { GATE_PACKAGE_NAME } from "../../launchers/gate-package.ts";
+import { GATE_PACKAGE_NAME } from "../../launchers/package-manifest.ts";
 import { type Finding, finding } from "./finding.ts";
 
 /** Where an extension list of a child comes from, for the messages: its file and how to name it there. */

@@ -1,8 +1,12 @@
-import { GATE_PACKAGE_NAME } from "../../launchers/gate-package.ts";
 import { PI_SUBAGENTS_PACKAGE } from "../../launchers/known-launcher.ts";
-import { keysOf, type LoadedSettings, type UsableSettings } from "../../launchers/pi-settings.ts";
+import { GATE_PACKAGE_NAME } from "../../launchers/package-manifest.ts";
+import {
+	classifySource,
+	keysOf,
+	type LoadedSettings,
+	type UsableSettings,
+} from "../../launchers/pi-settings.ts";
 import { resourceMayLoad, type SettingsResource } from "../../launchers/settings-resources.ts";
-import { classifySource } from "../../launchers/settings-source.ts";
 import type { ListCheckContext } from "./child-extension-list.ts";
 import { checkChildExtensionList } from "./child-extension-list.ts";
 import type { DoctorInput } from "./doctor-input.ts";

@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
-import { projectRootCandidates, projectSettingsFile } from "../../launchers/agent-directories.ts";
-import { GATE_PACKAGE_NAME } from "../../launchers/gate-package.ts";
+import { projectRootCandidates, projectSettingsFile } from "../../launchers/agent-definition.ts";
 import { PI_SUBAGENTS_PACKAGE } from "../../launchers/known-launcher.ts";
+import { GATE_PACKAGE_NAME } from "../../launchers/package-manifest.ts";
 import { type LoadedSettings, readPiSettings } from "../../launchers/pi-settings.ts";
 import {
 	resourceLoads,
@@ -68,7 +68,7 @@ export function diagnose(input: DoctorInput): Diagnosis {
 		// A project can install pi-subagents for itself (`pi install -l`): its packages live under `<project>/.pi/`.
 		...projects.flatMap((p) =>
 			scopeResources({ settings: p, baseDir: dirname(p.file) }, null, homeDir, view).filter(
-				(r) => r.origin === "packages",
+				(r) => r.kind === "packages",
 			),
 		),
 	].filter((r) => resourceMayLoad(r, PI_SUBAGENTS_PACKAGE, view));

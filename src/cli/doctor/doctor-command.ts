@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { nodeFileView } from "../../launchers/node-file-view.ts";
+import { nodeFileView } from "../../launchers/file-view.ts";
 import { expandHome } from "../../policy/config-paths.ts";
 import { CliError, usageError } from "../cli-error.ts";
 import type { CommandResult, CommandSpec } from "../command-spec.ts";
@@ -92,7 +92,7 @@ function report(
 		gate: {
 			installed: found.gate.loadedBy.length > 0,
 			loaded_by: found.gate.loadedBy.map((r) => ({
-				origin: r.origin,
+				origin: r.kind,
 				entry: r.written,
 				location: r.location,
 			})),

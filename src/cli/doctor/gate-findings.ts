@@ -1,6 +1,5 @@
 import { join } from "node:path";
-import { GATE_PACKAGE_NAME } from "../../launchers/gate-package.ts";
-import { packageOf } from "../../launchers/package-manifest.ts";
+import { GATE_PACKAGE_NAME, packageOf } from "../../launchers/package-manifest.ts";
 import { keysOf, type UsableSettings } from "../../launchers/pi-settings.ts";
 import { resourceMayLoad, type SettingsResource } from "../../launchers/settings-resources.ts";
 import type { DoctorInput } from "./doctor-input.ts";
@@ -66,7 +65,7 @@ export function childGateEntry(
 ): string | null {
 	for (const resource of gateResources) {
 		if (resource.location === null) continue;
-		if (resource.origin === "packages") return resource.location;
+		if (resource.kind === "packages") return resource.location;
 		const pkg = packageOf(resource.location, input.view);
 		return pkg?.name === GATE_PACKAGE_NAME ? pkg.root : resource.location;
 	}
@@ -76,12 +75,12 @@ export function childGateEntry(
 /** How a thing is loaded, for the explanations: the entry as written and where pi finds it. */
 export function describeResource(resource: SettingsResource): string {
 	const where =
-		resource.origin === "extensions-dir"
+		resource.kind === "extensions-dir"
 			? `found in extensions/ as ${resource.written}`
-			: `${JSON.stringify(resource.written)} in "${resource.origin}"`;
+			: `${JSON.stringify(resource.written)} in "${resource.kind}"`;
 	return resource.location !== null &&
 		resource.location !== resource.written &&
-		resource.origin !== "extensions-dir"
+		resource.kind !== "extensions-dir"
 		? `${where} → ${resource.location}${resource.present ? "" : " (not there yet: pi installs it when it starts)"}`
 		: where;
 }
@@ -99,7 +98,7 @@ export function unloadablePackageEntries(resources: readonly SettingsResource[])
 	const reinstall =
 		"npm install --prefix ~/pi-packages --legacy-peer-deps <the .tgz file>, then pi install ~/pi-packages/node_modules/<package name> (a folder pi can load)";
 	return resources.flatMap((resource) => {
-		if (resource.origin !== "packages") return [];
+		if (resource.kind !== "packages") return [];
 		const entry = resource.written.trim();
 		const spec = entry.startsWith("npm:") ? entry.slice(4).trim() : null;
 		let why: string | null = null;

@@ -2,7 +2,7 @@ import os from "node:os";
 import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FileView } from "../../launchers/file-view.ts";
-import { GATE_PACKAGE_NAME, loadsGate } from "../../launchers/gate-package.ts";
+import { GATE_PACKAGE_NAME, loadsGate } from "../../launchers/package-manifest.ts";
 
 /**
  * The directory of the package this command runs from (src/cli/doctor and dist/cli/doctor both sit three levels

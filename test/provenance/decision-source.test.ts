@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { capSourceText, type DecisionSource, MAX_SOURCE_TEXT } from "../../src/provenance/decision-source.ts";
-import { MAX_FORWARD_DEPTH, readDecisionSource } from "../../src/provenance/read-decision-source.ts";
+import {
+	capSourceText,
+	type DecisionSource,
+	innermostSource,
+	MAX_FORWARD_DEPTH,
+	MAX_SOURCE_TEXT,
+	readDecisionSource,
+} from "../../src/provenance/decision-source.ts";
 
 /** One valid source of every flat kind, as it would be written to disk. */
 const FLAT_SOURCES: readonly DecisionSource[] = [
@@ -257,5 +263,23 @@ describe("capSourceText", () => {
 		expect(cut).toBe("a".repeat(MAX_SOURCE_TEXT - 1));
 		// A lone surrogate would not survive a UTF-8 round trip.
 		expect(Buffer.from(cut, "utf8").toString("utf8")).toBe(cut);
+	});
+});
+
+describe("innermostSource", () => {
+	const leaf: DecisionSource = { kind: "user", via: "dialog", verdict: "allow", scope: "tree" };
+
+	it("is the source itself, with no hops, when it decided where it was recorded", () => {
+		expect(innermostSource(leaf)).toEqual({ source: leaf, hops: 0 });
+	});
+
+	it("follows every forwarding hop to the source that decided", () => {
+		const chain = readDecisionSource(forwardedChain(3, leaf));
+		expect(chain === null ? null : innermostSource(chain)).toEqual({ source: leaf, hops: 3 });
+	});
+
+	it("is null when the last hop sent no source", () => {
+		const chain = readDecisionSource(forwardedChain(2, null));
+		expect(chain === null ? null : innermostSource(chain)).toEqual({ source: null, hops: 2 });
 	});
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { lazySchema } from "../../src/schema/lazy-schema.ts";
+import { lazySchema } from "../../src/vocabulary/lazy-schema.ts";
 
 describe("lazySchema", () => {
 	it("builds nothing until first asked, then once, and hands back that same schema", () => {

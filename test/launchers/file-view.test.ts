@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { nodeFileView } from "../../src/launchers/node-file-view.ts";
+import { nodeFileView } from "../../src/launchers/file-view.ts";
 import { cleanupWorlds, launcherWorld } from "./launcher-world.ts";
 
 afterEach(cleanupWorlds);

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { gatePackageAt, loadsGate } from "../../src/launchers/gate-package.ts";
-import { nodeFileView } from "../../src/launchers/node-file-view.ts";
+import { nodeFileView } from "../../src/launchers/file-view.ts";
+import { gatePackageAt, loadsGate } from "../../src/launchers/package-manifest.ts";
 import { REPO_ROOT } from "../harness/paths.ts";
 import { cleanupWorlds, launcherWorld } from "./launcher-world.ts";
 

@@ -1,8 +1,7 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { childGateVerdict } from "../../src/launchers/child-gate.ts";
-import type { ChildGateVerdict } from "../../src/launchers/child-gate-verdict.ts";
-import type { DelegationCall } from "../../src/launchers/delegation-call.ts";
+import { type ChildGateVerdict, childGateVerdict } from "../../src/launchers/child-gate.ts";
+import type { DelegationCall } from "../../src/launchers/known-launcher.ts";
 import { cleanupWorlds, type LauncherWorld, launcherWorld, PI_SUBAGENTS } from "./launcher-world.ts";
 
 afterEach(cleanupWorlds);

@@ -1,9 +1,8 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readAgentDefinition } from "../../src/launchers/agent-definition.ts";
-import { readDelegationCall } from "../../src/launchers/delegation-call.ts";
-import { identifyLauncher } from "../../src/launchers/known-launcher.ts";
-import { nodeFileView } from "../../src/launchers/node-file-view.ts";
+import { nodeFileView } from "../../src/launchers/file-view.ts";
+import { identifyLauncher, readDelegationCall } from "../../src/launchers/known-launcher.ts";
 import { REPO_ROOT } from "../harness/paths.ts";
 import {
 	cleanupWorlds,
