@@ -14,7 +14,7 @@ const LAYERS = [
 	"audit",
 	"hub",
 	"authority",
-	"commands",
+	"slash-command",
 	"gate",
 	"cli",
 	"api",
