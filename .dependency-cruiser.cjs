@@ -13,7 +13,7 @@ const LAYERS = [
 	"audit",
 	"hub",
 	"authority",
-	"commands",
+	"slash-command",
 	"gate",
 	"cli",
 	"api",

@@ -3,7 +3,7 @@
  * the page cannot drift from the commands. Only the region between the markers is generated; the prose around it
  * is written by hand. Used by scripts/generate-cli-reference.ts and by the drift test.
  */
-import { COMMANDS } from "../src/cli/commands.ts";
+import { COMMANDS } from "../src/cli/main.ts";
 
 export const CLI_REFERENCE_FILE = "docs/cli.md";
 export const BEGIN_MARKER =

@@ -9,10 +9,9 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import { Key, matchesKey, truncateToWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 import { listenForLinkRegistrations } from "./authority/authorizer-link.ts";
 import type { TuiKit } from "./authority/tui-dialog.ts";
-import { registerPermissionsCommand } from "./commands/permissions-command.ts";
-import { permissionsViewFor } from "./commands/permissions-views.ts";
 import type { SessionGate, startSessionGate } from "./gate/session-gate.ts";
 import { claimSession, gatedByAnother, releaseSession } from "./gate/session-owners.ts";
+import { permissionsViewFor, registerPermissionsCommand } from "./slash-command/permissions-command.ts";
 import { errorMessage } from "./vocabulary/error-message.ts";
 
 /** This copy either gates the session, or leaves it to the copy that claimed it first. */

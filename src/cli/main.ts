@@ -1,18 +1,46 @@
 /**
- * Entry of the `pi-permission-hub` command (bin/pi-permission-hub.mjs loads the compiled dist/cli/main.js).
- * Every outcome ends in an exit code: 0 done, 1 usage / invalid / no match / refused, 2 input or output failed.
+ * Entry of the `pi-permission-hub` command (bin/pi-permission-hub.mjs loads the compiled dist/cli/main.js): its
+ * commands, and running one of them. Every outcome ends in an exit code: 0 done, 1 usage / invalid / no match /
+ * refused, 2 input or output failed.
  */
 
 import { errorMessage } from "../vocabulary/error-message.ts";
-import { CliError, type ExitCode, exitCodeOf } from "./cli-error.ts";
-import { type CliIo, processIo } from "./cli-io.ts";
-import type { CommandResult, OutputFormat } from "./command-spec.ts";
-import { COMMANDS } from "./commands.ts";
-import { globalSettings } from "./global-options.ts";
-import { commandHelp, mainHelp } from "./help-text.ts";
-import { jsonEnvelope } from "./json-envelope.ts";
-import { packageVersion } from "./package-version.ts";
-import { parseCommandLine, scanCommandLine } from "./parse-command-line.ts";
+import {
+	CliError,
+	type CliIo,
+	type CommandResult,
+	type CommandSpec,
+	type ExitCode,
+	exitCodeOf,
+	type FailureKind,
+	type OutputFormat,
+	processIo,
+} from "./command.ts";
+import { commandHelp, globalSettings, mainHelp, parseCommandLine, scanCommandLine } from "./command-line.ts";
+import { agentAllowCommand, agentDenyCommand, policyInitCommand } from "./commands/agent-rules.ts";
+import { approveCommand, denyCommand } from "./commands/answer-parked.ts";
+import { checkCommand } from "./commands/check.ts";
+import { explainCommand } from "./commands/explain.ts";
+import { pendingCommand } from "./commands/pending.ts";
+import { sessionsCommand } from "./commands/sessions.ts";
+import { validateCommand } from "./commands/validate.ts";
+import { doctorCommand } from "./doctor/doctor-command.ts";
+import { packageVersion } from "./own-package.ts";
+
+/** Every command, in the order the help lists them. */
+export const COMMANDS: readonly CommandSpec[] = [
+	sessionsCommand,
+	explainCommand,
+	checkCommand,
+	pendingCommand,
+	approveCommand,
+	denyCommand,
+	policyInitCommand,
+	agentAllowCommand,
+	agentDenyCommand,
+	validateCommand,
+	doctorCommand,
+];
 
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<ExitCode> {
 	const scan = scanCommandLine(argv, COMMANDS);
@@ -61,6 +89,25 @@ function emit(io: CliIo, format: OutputFormat, command: string, result: CommandR
 		io.stderr(`${name}: ${result.failure.message}\n`);
 	}
 	return result.exitCode;
+}
+
+/** Bumped only when a field changes meaning or disappears; new fields keep the number. */
+const JSON_SCHEMA_VERSION = 1;
+
+/** `--format json` prints exactly one document: this envelope, with the command's own fields after `ok`. */
+function jsonEnvelope(
+	command: string,
+	data: Readonly<Record<string, unknown>>,
+	failure: { readonly kind: FailureKind; readonly message: string } | undefined,
+): string {
+	const envelope = {
+		schema_version: JSON_SCHEMA_VERSION,
+		command,
+		ok: failure === undefined,
+		...(failure ? { error: { kind: failure.kind, message: failure.message } } : {}),
+		...data,
+	};
+	return `${JSON.stringify(envelope, null, 2)}\n`;
 }
 
 /** Run as the process's command: exit code set, never thrown. */

@@ -19,8 +19,6 @@ import type { TuiKit } from "../authority/tui-dialog.ts";
 import type { ToolCall } from "../classify/action.ts";
 import { loadBashParser } from "../classify/bash/bash-parser.ts";
 import type { ToolAnnotations } from "../classify/classify-action.ts";
-import type { PermissionsSnapshot } from "../commands/permissions-report.ts";
-import { publishPermissionsView } from "../commands/permissions-views.ts";
 import { ParkedStore } from "../hub/parked-store.ts";
 import { SessionHub } from "../hub/session-hub.ts";
 import { nodeFileView } from "../launchers/file-view.ts";
@@ -32,6 +30,8 @@ import { refreshSchemaCopies } from "../policy/config-json-schema.ts";
 import { resolveAgentDir } from "../policy/config-paths.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { createPolicyStore, type PolicyStore } from "../policy/load-policy.ts";
+import { publishPermissionsView } from "../slash-command/permissions-command.ts";
+import type { PermissionsSnapshot } from "../slash-command/permissions-report.ts";
 import {
 	DECISION_EVENT_CHANNEL,
 	type DecisionEvent,

@@ -10,8 +10,8 @@ import {
 	renderCommandReference,
 	withFreshReference,
 } from "../../scripts/cli-reference.ts";
-import { COMMANDS } from "../../src/cli/commands.ts";
 import { FINDING_SEVERITY } from "../../src/cli/doctor/finding.ts";
+import { COMMANDS } from "../../src/cli/main.ts";
 import { REPO_ROOT } from "../harness/paths.ts";
 
 const read = (file: string): string => readFileSync(path.join(REPO_ROOT, file), "utf8");

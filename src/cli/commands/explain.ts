@@ -1,17 +1,15 @@
 import type { AuditEntry } from "../../audit/audit-entry.ts";
 import { originLabel } from "../../origin/origin.ts";
 import { describeDecisionSource } from "../../provenance/describe-decision-source.ts";
-import { auditLogFiles } from "../audit-log-files.ts";
-import { usageError } from "../cli-error.ts";
-import { type CommandSpec, success } from "../command-spec.ts";
+import { auditLogFiles, describeScan, scanAuditLogs, scanJson } from "../audit-logs.ts";
+import { type CommandSpec, success, usageError } from "../command.ts";
 import { displayLine, plural } from "../display-text.ts";
-import { explainQuery, type MatchField, MIN_HASH_PREFIX, matchEntry } from "../explain-query.ts";
 import { innermostSource } from "../innermost-source.ts";
-import { NewestMatches } from "../newest-matches.ts";
-import { describeScan, scanAuditLogs, scanJson } from "../scan-audit-logs.ts";
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 10_000;
+/** A hash prefix shorter than this matches too much to mean one action. */
+const MIN_HASH_PREFIX = 8;
 
 interface Match {
 	readonly entry: AuditEntry;
@@ -106,4 +104,74 @@ function matchText({ entry, field }: Match): string[] {
 	}
 	lines.push(`    action hash ${displayLine(entry.actionHash, 128)}   matched on ${field.replace("_", " ")}`);
 	return lines;
+}
+
+/** What made an entry match, in the order they are tried. */
+type MatchField = "session" | "request" | "action_hash" | "preview" | "origin";
+
+interface ExplainQuery {
+	readonly text: string;
+	readonly lower: string;
+}
+
+function explainQuery(raw: string): ExplainQuery {
+	const text = raw.trim();
+	if (text === "") throw usageError("the query must not be empty");
+	return { text, lower: text.toLowerCase() };
+}
+
+/**
+ * Exact session id; request id (any case: ids are upper-case Crockford, people type them either way); action
+ * hash by prefix of at least 8 hex digits; or a case-insensitive substring of the redacted preview or of the
+ * origin label (`subagent root ← planner ← worker`, `ci (github-actions)`, `headless`, `unknown`).
+ */
+function matchEntry(entry: AuditEntry, query: ExplainQuery): MatchField | null {
+	if (entry.sessionId === query.text) return "session";
+	if (entry.requestId !== undefined && entry.requestId.toLowerCase() === query.lower) return "request";
+	if (
+		query.lower.length >= MIN_HASH_PREFIX &&
+		/^[0-9a-f]+$/.test(query.lower) &&
+		entry.actionHash.toLowerCase().startsWith(query.lower)
+	) {
+		return "action_hash";
+	}
+	if (entry.preview.toLowerCase().includes(query.lower)) return "preview";
+	const label = entry.origin === null ? "unknown" : originLabel(entry.origin);
+	if (label.toLowerCase().includes(query.lower)) return "origin";
+	return null;
+}
+
+/**
+ * Keeps the `limit` newest of a stream of items without holding the whole stream: memory stays at about twice
+ * the limit. Newest means the latest time; among equal (or unreadable) times, the later line.
+ */
+class NewestMatches<T> {
+	private readonly limit: number;
+	private items: { readonly item: T; readonly at: number; readonly seq: number }[] = [];
+	private seen = 0;
+
+	constructor(limit: number) {
+		this.limit = limit;
+	}
+
+	add(item: T, time: string): void {
+		const parsed = Date.parse(time);
+		this.items.push({ item, at: Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed, seq: this.seen++ });
+		if (this.items.length >= this.limit * 2) this.trim();
+	}
+
+	/** How many items were offered in all. */
+	get total(): number {
+		return this.seen;
+	}
+
+	newestFirst(): T[] {
+		this.trim();
+		return this.items.map((i) => i.item);
+	}
+
+	private trim(): void {
+		this.items.sort((a, b) => (a.at === b.at ? b.seq - a.seq : b.at > a.at ? 1 : -1));
+		this.items.length = Math.min(this.items.length, this.limit);
+	}
 }

@@ -1,17 +1,18 @@
 import { originDescription } from "../../origin/origin.ts";
-import { auditLogFiles } from "../audit-log-files.ts";
-import { type CommandSpec, success } from "../command-spec.ts";
+import { auditLogFiles } from "../audit-logs.ts";
+import { type CommandSpec, success } from "../command.ts";
 import { displayLine, plural } from "../display-text.ts";
-import { durationText } from "../duration-text.ts";
-import { openParkedStore } from "../open-parked-store.ts";
-import { parkedAnswerJson, parkedRequestJson, requesterPath } from "../parked-request-json.ts";
 import {
+	openParkedStore,
 	PARKED_FILTER_HELP,
 	PARKED_FILTER_OPTIONS,
+	parkedAnswerJson,
 	parkedFilter,
+	parkedRequestJson,
+	requesterPath,
 	type SelectedEntry,
 	selectParked,
-} from "../parked-selection.ts";
+} from "../parked-requests.ts";
 
 export const pendingCommand: CommandSpec = {
 	name: "pending",
@@ -83,4 +84,15 @@ function entryText({ request, answer, origin }: SelectedEntry, now: number): str
 		lines.push(`      reason    ${displayLine(answer.reason, 500)}`);
 	}
 	return lines;
+}
+
+/** A rough, readable length of time: `45s`, `3m 12s`, `2h 5m`, `3d 4h`. */
+function durationText(ms: number): string {
+	const seconds = Math.max(0, Math.floor(ms / 1000));
+	if (seconds < 60) return `${seconds}s`;
+	const minutes = Math.floor(seconds / 60);
+	if (minutes < 60) return `${minutes}m ${seconds % 60}s`;
+	const hours = Math.floor(minutes / 60);
+	if (hours < 24) return `${hours}h ${minutes % 60}m`;
+	return `${Math.floor(hours / 24)}d ${hours % 24}h`;
 }

@@ -1,8 +1,7 @@
-import { auditLogFiles } from "../audit-log-files.ts";
-import { type CommandSpec, success } from "../command-spec.ts";
+import { auditLogFiles, describeScan, scanAuditLogs, scanJson } from "../audit-logs.ts";
+import { type CommandSpec, success } from "../command.ts";
 import { displayLine, plural } from "../display-text.ts";
 import { groupLabel, type OriginGroup, OriginGroups } from "../origin-groups.ts";
-import { describeScan, scanAuditLogs, scanJson } from "../scan-audit-logs.ts";
 
 export const sessionsCommand: CommandSpec = {
 	name: "sessions",

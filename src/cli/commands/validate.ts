@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from "node:fs";
 import { resolve } from "node:path";
 import { buildEffectivePolicy } from "../../policy/build-effective-policy.ts";
 import { type ConfigIssue, describeJsonPath, placeText } from "../../policy/config-error.ts";
@@ -9,11 +10,9 @@ import type { PolicyWarning } from "../../policy/effective-policy.ts";
 import { fsErrorCode } from "../../policy/fs-error-code.ts";
 import { MAX_CONFIG_BYTES, parseConfigText } from "../../policy/parse-config-text.ts";
 import { errorMessage } from "../../vocabulary/error-message.ts";
-import { CliError, usageError } from "../cli-error.ts";
-import type { CommandSpec } from "../command-spec.ts";
+import { CliError, type CommandSpec, usageError } from "../command.ts";
 import { displayLine, plural } from "../display-text.ts";
-import { ownPackageRoot } from "../doctor/own-package.ts";
-import { readCappedText } from "../read-capped-text.ts";
+import { ownPackageRoot } from "../own-package.ts";
 
 export const validateCommand: CommandSpec = {
 	name: "validate",
@@ -115,5 +114,25 @@ function readConfigText(file: string): string {
 		const broken = code === "ENOENT" || code === "ENOTDIR" ? brokenConfigPath(file) : undefined;
 		const why = broken === null ? "no such file" : (broken ?? errorMessage(error));
 		throw new CliError("io", `cannot read ${file}: ${why}`);
+	}
+}
+
+/**
+ * Read a file as UTF-8, at most `maxBytes + 1` bytes of it; `truncated` when there was more. Bounds memory when a config
+ * path points at something huge (the parser rejects oversized files anyway).
+ */
+function readCappedText(file: string, maxBytes: number): { text: string; truncated: boolean } {
+	const fd = openSync(file, "r");
+	try {
+		const buffer = Buffer.alloc(maxBytes + 1);
+		let length = 0;
+		while (length < buffer.length) {
+			const read = readSync(fd, buffer, length, buffer.length - length, null);
+			if (read === 0) break;
+			length += read;
+		}
+		return { text: buffer.subarray(0, length).toString("utf8"), truncated: length > maxBytes };
+	} finally {
+		closeSync(fd);
 	}
 }

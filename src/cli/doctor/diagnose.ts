@@ -9,22 +9,24 @@ import {
 	type SettingsResource,
 	scopeResources,
 } from "../../launchers/settings-resources.ts";
-import { agentDefinitions, agentFinding, agentOverrides, agentScanIncomplete } from "./agent-findings.ts";
-import type { ListCheckContext } from "./child-extension-list.ts";
+import { packagesEntryFor } from "../own-package.ts";
 import {
+	agentDefinitions,
+	agentFinding,
+	agentOverrides,
+	agentScanIncomplete,
 	childrenLoseExtensions,
+	type ListCheckContext,
 	projectDefaultExtensions,
 	userDefaultExtensions,
-} from "./default-extensions-findings.ts";
-import type { DoctorInput } from "./doctor-input.ts";
-import { type Finding, finding } from "./finding.ts";
+} from "./child-extension-findings.ts";
+import { type DoctorInput, type Finding, finding } from "./finding.ts";
 import {
 	childGateEntry,
 	gateInstalled,
 	gateNotInstalled,
 	unloadablePackageEntries,
 } from "./gate-findings.ts";
-import { packagesEntryFor } from "./own-package.ts";
 
 export type Diagnosis =
 	| { readonly status: "unusable"; readonly file: string; readonly problem: string }

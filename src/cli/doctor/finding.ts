@@ -1,3 +1,21 @@
+/**
+ * The doctor's findings: what its checks read, what they report, and how a finding reads as text and as JSON.
+ */
+import type { FileView } from "../../launchers/file-view.ts";
+import { displayLine, plural } from "../display-text.ts";
+
+/** What every check of the doctor reads: the files through `view`, nothing else from the machine. */
+export interface DoctorInput {
+	readonly agentDir: string;
+	/** The directory children would run in: `--project`, else the working directory. */
+	readonly projectDir: string;
+	readonly homeDir: string;
+	readonly env: Readonly<Record<string, string | undefined>>;
+	/** The package directory this command runs from. */
+	readonly ownRoot: string;
+	readonly view: FileView;
+}
+
 /** What the doctor reports. Ids and severities are stable: scripts read them from `--format json`. */
 export const FINDING_SEVERITY = {
 	"gate-not-installed": "problem",
@@ -19,7 +37,7 @@ export const FINDING_SEVERITY = {
 export type FindingId = keyof typeof FINDING_SEVERITY;
 export type Severity = (typeof FINDING_SEVERITY)[FindingId];
 
-export const SEVERITY_ORDER: readonly Severity[] = ["problem", "warning", "info"];
+const SEVERITY_ORDER: readonly Severity[] = ["problem", "warning", "info"];
 
 /** The settings keys the doctor may change: both are lists it only appends to. */
 export type SettingsKey = "packages" | "subagents.defaultExtensions";
@@ -63,4 +81,51 @@ export function countBySeverity(findings: readonly Finding[]): Record<Severity, 
 	const counts: Record<Severity, number> = { problem: 0, warning: 0, info: 0 };
 	for (const f of findings) counts[f.severity]++;
 	return counts;
+}
+
+/** Problems first, then warnings, then information; the order found within each. */
+export function sortFindings(findings: readonly Finding[]): Finding[] {
+	return [...findings].sort(
+		(a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity),
+	);
+}
+
+export function describeCounts(findings: readonly Finding[]): string {
+	const counts = countBySeverity(findings);
+	return `${plural(counts.problem, "problem")}, ${plural(counts.warning, "warning")}, ${counts.info} info`;
+}
+
+/** Paths and entries come from files anyone may have written: one clean line each, never control characters. */
+const line = (text: string): string => displayLine(text, 4_000);
+
+export function findingText(f: Finding): string {
+	const about = f.file === null ? "" : `  (${line(f.file)})`;
+	return [
+		`${f.severity.padEnd(7)}  ${f.id}${about}`,
+		`    ${line(f.explanation)}`,
+		`    fix: ${line(f.fix)}`,
+	].join("\n");
+}
+
+export function changeText(change: SettingsChange): string {
+	return [
+		`  ${line(change.file)}  "${change.key}"`,
+		`    before: ${change.before === null ? "(absent)" : line(JSON.stringify(change.before))}`,
+		`    after:  ${line(JSON.stringify(change.after))}`,
+	].join("\n");
+}
+
+export function changeJson(change: SettingsChange): Record<string, unknown> {
+	return { file: change.file, key: change.key, before: change.before, after: change.after };
+}
+
+export function findingJson(f: Finding): Record<string, unknown> {
+	return {
+		id: f.id,
+		severity: f.severity,
+		file: f.file,
+		explanation: f.explanation,
+		fix: f.fix,
+		change: f.change === null ? null : changeJson(f.change),
+	};
 }

@@ -1,7 +1,52 @@
-import { type AuditEntry, type AuditReadStats, readAuditLog } from "../audit/audit-entry.ts";
+/**
+ * Reading the audit log as the commands do: which files (the live log and its rotated generations, or `--log`),
+ * streamed in order, with corrupt lines counted rather than fatal.
+ */
+import { readdirSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import type { AuditEntry } from "../audit/audit-entry.ts";
+import { type AuditReadStats, readAuditLog } from "../audit/audit-entry.ts";
 import { fsErrorCode } from "../policy/fs-error-code.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
-import { CliError } from "./cli-error.ts";
+import { CliError } from "./command.ts";
+
+/** Where the gate writes its audit log (see src/gate/session-gate.ts). */
+export function defaultAuditLog(agentDir: string): string {
+	return join(agentDir, "pi-permission-hub", "audit.jsonl");
+}
+
+/**
+ * The files to read, oldest first. With `--log` that one file; otherwise the rotated generations
+ * (`audit.N.jsonl` … `audit.1.jsonl`, N the oldest) and then the live file.
+ */
+export function auditLogFiles(agentDir: string, log: string | undefined): readonly string[] {
+	if (log !== undefined) return [log];
+	const live = defaultAuditLog(agentDir);
+	return [...rotatedGenerations(live), live];
+}
+
+function rotatedGenerations(live: string): string[] {
+	const dir = dirname(live);
+	const stem = basename(live).replace(/\.jsonl$/, "");
+	let names: string[];
+	try {
+		names = readdirSync(dir);
+	} catch (error) {
+		const code = fsErrorCode(error);
+		if (code === "ENOENT" || code === "ENOTDIR") return [];
+		throw new CliError("io", `cannot list ${dir}: ${errorMessage(error)}`);
+	}
+	const generation = new RegExp(`^${escapeRegExp(stem)}\\.(\\d{1,6})\\.jsonl$`);
+	return names
+		.map((name) => ({ name, n: Number(generation.exec(name)?.[1] ?? Number.NaN) }))
+		.filter((g) => Number.isInteger(g.n) && g.n > 0)
+		.sort((a, b) => b.n - a.n)
+		.map((g) => join(dir, g.name));
+}
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
 
 export interface LogFileReport {
 	readonly path: string;

@@ -1,9 +1,35 @@
+/**
+ * The command line: words → the command to run with its options, or help, or the version; and the usage text
+ * people read. Node's `util.parseArgs` does the parsing, strictly (adr/0015); this file adds what it cannot do:
+ * commands of one or two words, each with its own options, and errors in the words of this CLI.
+ */
+import { resolve } from "node:path";
 import { type ParseArgsOptionsConfig, parseArgs } from "node:util";
-import { errorMessage } from "../vocabulary/error-message.ts";
-import { type CliError, usageError } from "./cli-error.ts";
-import type { CommandSpec, OutputFormat } from "./command-spec.ts";
-import { GLOBAL_OPTIONS } from "./global-options.ts";
-import { OptionValues } from "./option-values.ts";
+import { expandHome, resolveAgentDir } from "../policy/config-paths.ts";
+import {
+	type CliError,
+	type CliIo,
+	type CommandSpec,
+	OptionValues,
+	type OutputFormat,
+	usageError,
+} from "./command.ts";
+
+/** Accepted by every command. */
+const GLOBAL_OPTIONS: ParseArgsOptionsConfig = {
+	log: { type: "string" },
+	"agent-dir": { type: "string" },
+	format: { type: "string" },
+	help: { type: "boolean", short: "h" },
+	version: { type: "boolean" },
+};
+
+const GLOBAL_HELP = `Global options:
+  --agent-dir <dir>      pi's agent directory (default: $PI_CODING_AGENT_DIR, else ~/.pi/agent)
+  --log <file>           read this audit log file only (default: <agent dir>/pi-permission-hub/audit.jsonl
+                         and its rotated generations audit.1.jsonl …, oldest first)
+  --format text|json     output for people (default) or one JSON document on stdout
+  -h, --help             help for the command`;
 
 export type CommandLine = (
 	| { readonly kind: "help"; readonly spec: CommandSpec | null }
@@ -42,7 +68,7 @@ export function parseCommandLine(argv: readonly string[], commands: readonly Com
 	try {
 		parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
 	} catch (error) {
-		throw usageError(describeParseError(errorMessage(error)));
+		throw rejectedLine(error) ?? error;
 	}
 	const values = new OptionValues(parsed.values);
 	const words = parsed.positionals;
@@ -91,9 +117,24 @@ function allOptions(commands: readonly CommandSpec[]): ParseArgsOptionsConfig {
 	return merged;
 }
 
-/** Node's messages end with advice about `--` and `=` that does not fit this CLI; keep what went wrong. */
-function describeParseError(message: string): string {
-	return (message.split(/\.?\s*To specify/)[0] ?? message).replace(/\s*\n\s*/g, " ").trim();
+/**
+ * The errors strict `util.parseArgs` throws for a command line it rejects: an option no command has, a string
+ * option without its value, a flag given one. Anything else it throws is a bug in the option table.
+ */
+const PARSE_ARGS_CODES: ReadonlySet<unknown> = new Set([
+	"ERR_PARSE_ARGS_UNKNOWN_OPTION",
+	"ERR_PARSE_ARGS_INVALID_OPTION_VALUE",
+]);
+
+/**
+ * A rejected command line as a usage error. Node's messages say what went wrong (`Unknown option '--bogus'`,
+ * `Option '--log <value>' argument missing`) and then advise on `--` and `=`, which does not fit this CLI: the
+ * advice is cut off, line breaks become spaces.
+ */
+function rejectedLine(error: unknown): CliError | null {
+	if (!(error instanceof Error) || !("code" in error) || !PARSE_ARGS_CODES.has(error.code)) return null;
+	const { message } = error;
+	return usageError((message.split(/\.?\s*To specify/)[0] ?? message).replace(/\s*\n\s*/g, " ").trim());
 }
 
 /**
@@ -110,4 +151,58 @@ function requestedFormat(argv: readonly string[]): OutputFormat {
 		if (value === "json" || value === "text") format = value;
 	}
 	return format;
+}
+
+function parseFormat(value: string | undefined): OutputFormat {
+	if (value === undefined || value === "text") return "text";
+	if (value === "json") return "json";
+	throw usageError(`--format must be "text" or "json" (got ${JSON.stringify(value)})`);
+}
+
+export interface GlobalSettings {
+	readonly agentDir: string;
+	readonly log: string | undefined;
+	readonly format: OutputFormat;
+}
+
+export function globalSettings(options: OptionValues, io: CliIo): GlobalSettings {
+	const agentDirOption = options.string("agent-dir");
+	const logOption = options.string("log");
+	if (agentDirOption === "") throw usageError("--agent-dir must not be empty");
+	if (logOption === "") throw usageError("--log must not be empty");
+	return {
+		agentDir:
+			agentDirOption === undefined
+				? resolveAgentDir(io.env, io.homeDir)
+				: resolve(io.cwd, expandHome(agentDirOption, io.homeDir)),
+		log: logOption === undefined ? undefined : resolve(io.cwd, expandHome(logOption, io.homeDir)),
+		format: parseFormat(options.string("format")),
+	};
+}
+
+export function mainHelp(commands: readonly CommandSpec[], version: string): string {
+	const width = Math.max(...commands.map((c) => c.name.length));
+	return `pi-permission-hub ${version}: the operator CLI of the pi-permission-hub permission gate.
+
+Usage: pi-permission-hub <command> [options]
+
+Commands:
+${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
+
+${GLOBAL_HELP}
+  --version              print the version
+
+Exit codes: 0 done; 1 usage error, invalid input, no match or refused; 2 a file could not be read or written.
+"pi-permission-hub <command> --help" describes a command.`;
+}
+
+export function commandHelp(command: CommandSpec): string {
+	const synopsis = command.synopsis === "" ? "" : ` ${command.synopsis}`;
+	return `Usage: pi-permission-hub ${command.name}${synopsis} [global options]
+
+${command.summary[0]?.toUpperCase() ?? ""}${command.summary.slice(1)}.
+
+${command.help}
+
+${GLOBAL_HELP}`;
 }

@@ -1,15 +1,26 @@
+/**
+ * The package this command runs from: where it is, its version, and the `packages` entry that would make pi
+ * load this copy of the gate. src/cli and dist/cli both sit two levels below the package directory.
+ */
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { FileView } from "../../launchers/file-view.ts";
-import { GATE_PACKAGE_NAME, loadsGate } from "../../launchers/package-manifest.ts";
+import { z } from "zod";
+import type { FileView } from "../launchers/file-view.ts";
+import { GATE_PACKAGE_NAME, loadsGate } from "../launchers/package-manifest.ts";
 
-/**
- * The directory of the package this command runs from (src/cli/doctor and dist/cli/doctor both sit three levels
- * below it): the copy of the gate the doctor can point settings at when the agent dir has none.
- */
+/** The directory of the package: the copy of the gate the doctor can point settings at when the agent dir has none. */
 export function ownPackageRoot(): string {
-	return fileURLToPath(new URL("../../..", import.meta.url)).replace(/[\\/]$/, "");
+	return fileURLToPath(new URL("../..", import.meta.url)).replace(/[\\/]$/, "");
+}
+
+const packageSchema = z.object({ name: z.string(), version: z.string() });
+
+/** The installed package's name and version, from its package.json. */
+export function packageVersion(): { readonly name: string; readonly version: string } {
+	const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+	return packageSchema.parse(JSON.parse(text));
 }
 
 /**

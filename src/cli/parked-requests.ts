@@ -1,10 +1,96 @@
+/**
+ * Parked requests as the commands see them: the store the gate writes, opened only when private; the filters
+ * `pending`, `approve --all` and `deny --all` share (and `--origin`, which `check` takes too); each request
+ * with who asked; and the JSON form of a request and its answer.
+ */
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
 import type { ParseArgsOptionsConfig } from "node:util";
-import type { ParkedEntry } from "../hub/parked-store.ts";
-import { type Origin, originName } from "../origin/origin.ts";
-import { usageError } from "./cli-error.ts";
-import type { OptionValues } from "./option-values.ts";
-import { type OriginMatcher, parseOriginOption } from "./origin-option.ts";
-import { scanAuditLogs } from "./scan-audit-logs.ts";
+import { type ParkedAnswer, type ParkedEntry, ParkedStore } from "../hub/parked-store.ts";
+import { checkPrivateDir, UnsafeDirectoryError } from "../hub/private-files.ts";
+import type { ForwardRequest } from "../hub/protocol.ts";
+import { hubRoot } from "../hub/protocol.ts";
+import { ORIGIN_KINDS, type Origin, type OriginKind, originName } from "../origin/origin.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
+import { scanAuditLogs } from "./audit-logs.ts";
+import { CliError, type OptionValues, usageError } from "./command.ts";
+
+/**
+ * The parked store the gate writes (see src/gate/start-session-gate.ts). Its directories must be private, as
+ * the gate requires: requests planted in a directory others can write must not be shown or approved.
+ */
+export function openParkedStore(agentDir: string): ParkedStore {
+	const dir = join(hubRoot(agentDir), "parked");
+	for (const path of [hubRoot(agentDir), dir]) {
+		if (lstatSync(path, { throwIfNoEntry: false }) === undefined) break;
+		try {
+			checkPrivateDir(path);
+		} catch (error) {
+			const why = error instanceof UnsafeDirectoryError ? error.message : errorMessage(error);
+			throw new CliError("io", `refusing to use the parked requests: ${why}`);
+		}
+	}
+	return new ParkedStore(dir, agentDir);
+}
+
+/** A parked request as the JSON output shows it (snake_case, times in ISO 8601 and seconds from now). */
+export function parkedRequestJson(request: ForwardRequest, now: number): Record<string, unknown> {
+	return {
+		id: request.id,
+		tool: request.tool,
+		tier: request.tier,
+		preview: request.preview,
+		cwd: request.cwd,
+		why: request.why,
+		action_hash: request.actionHash,
+		path: request.path,
+		requester: request.chain[0] ?? null,
+		chain: request.chain,
+		created_at: request.createdAt,
+		expires_at: request.expiresAt,
+		age_seconds: Math.max(0, Math.floor((now - Date.parse(request.createdAt)) / 1000)),
+		expires_in_seconds: Math.max(0, Math.floor((Date.parse(request.expiresAt) - now) / 1000)),
+	};
+}
+
+export function parkedAnswerJson(answer: ParkedAnswer): Record<string, unknown> {
+	return {
+		decision: answer.decision,
+		via: answer.via,
+		answered_at: answer.answeredAt,
+		responder_session_id: answer.responderSessionId,
+		...(answer.reason === undefined ? {} : { reason: answer.reason }),
+	};
+}
+
+/** `root ← planner ← worker`: who asked, through whom (root first, as in the dialogs). */
+export function requesterPath(request: ForwardRequest): string {
+	return request.path.join(" ← ");
+}
+
+/** `--origin KIND[:NAME]`: an origin kind, and for subagents and CI the name or provider. */
+export interface OriginMatcher {
+	readonly kind: OriginKind;
+	readonly name: string | null;
+}
+
+export function parseOriginOption(text: string): OriginMatcher {
+	const colon = text.indexOf(":");
+	const kind = colon < 0 ? text : text.slice(0, colon);
+	const name = colon < 0 ? null : text.slice(colon + 1);
+	const known = ORIGIN_KINDS.find((k) => k === kind);
+	if (known === undefined) {
+		throw usageError(
+			`--origin must be KIND or KIND:NAME, KIND one of ${ORIGIN_KINDS.join(", ")} (got ${JSON.stringify(text)})`,
+		);
+	}
+	if (name !== null && (name === "" || known === "human" || known === "headless")) {
+		throw usageError(
+			`--origin ${JSON.stringify(text)}: only subagent and ci origins carry a (non-empty) name`,
+		);
+	}
+	return { kind: known, name };
+}
 
 /** The filters `pending`, `approve --all` and `deny --all` share. */
 export const PARKED_FILTER_OPTIONS: ParseArgsOptionsConfig = {

@@ -1,16 +1,82 @@
-import { AuditWriter } from "../audit/audit-writer.ts";
-import type { AnswerResult, ParkedStore } from "../hub/parked-store.ts";
-import { type ForwardRequest, REQUEST_ID } from "../hub/protocol.ts";
-import { type Origin, originLabel } from "../origin/origin.ts";
-import { errorMessage } from "../vocabulary/error-message.ts";
-import { auditLogFiles, defaultAuditLog } from "./audit-log-files.ts";
-import { cliAuditEntry } from "./cli-audit-entry.ts";
-import { CliError, type FailureKind, usageError } from "./cli-error.ts";
-import type { CommandInput, CommandResult } from "./command-spec.ts";
-import { displayLine, plural } from "./display-text.ts";
-import { openParkedStore } from "./open-parked-store.ts";
-import { parkedAnswerJson, parkedRequestJson, requesterPath } from "./parked-request-json.ts";
-import { FILTER_NAMES, parkedFilter, selectParked } from "./parked-selection.ts";
+/**
+ * `approve` and `deny`: answer a parked request (or `--all` the filters select) from the command line, and
+ * record each answer in the audit log.
+ */
+import { AUDIT_SCHEMA_VERSION, type AuditEntry } from "../../audit/audit-entry.ts";
+import { AuditWriter } from "../../audit/audit-writer.ts";
+import type { AnswerResult, ParkedStore } from "../../hub/parked-store.ts";
+import { type ForwardRequest, REQUEST_ID } from "../../hub/protocol.ts";
+import { type Origin, originLabel } from "../../origin/origin.ts";
+import { capSourceText, type DecisionSource } from "../../provenance/decision-source.ts";
+import { errorMessage } from "../../vocabulary/error-message.ts";
+import { auditLogFiles, defaultAuditLog } from "../audit-logs.ts";
+import {
+	CliError,
+	type CommandInput,
+	type CommandResult,
+	type CommandSpec,
+	type FailureKind,
+	usageError,
+} from "../command.ts";
+import { displayLine, plural } from "../display-text.ts";
+import {
+	FILTER_NAMES,
+	openParkedStore,
+	PARKED_FILTER_HELP,
+	PARKED_FILTER_OPTIONS,
+	parkedAnswerJson,
+	parkedFilter,
+	parkedRequestJson,
+	requesterPath,
+	selectParked,
+} from "../parked-requests.ts";
+
+export const approveCommand: CommandSpec = {
+	name: "approve",
+	summary: "approve a parked request (or --all of them): the identical action may run once",
+	synopsis: "<id> | --all [filters] [--once] [--reason TEXT]",
+	help: `Answers a parked request with an approval. The approval covers exactly that action (same tool, input,
+directory and tier: its action hash) and is used up by the first attempt that runs it; a different action
+still asks. Refused (exit code 1) when the id is unknown, expired or already answered. Writes one audit line
+per answer (event "cli", decided by user via cli).
+
+With --all instead of an id, every parked request still waiting for an answer is approved, or only those the
+filters select (the same filters as "pending"; check with "pending" first). Exit code 1 when none is selected.
+
+Options:
+  --all                  every waiting request (that the filters below select)
+${PARKED_FILTER_HELP}
+  --once                 the scope of every CLI approval, stated explicitly (one identical action)
+  --reason TEXT          why, recorded in the answer and the audit line`,
+	options: {
+		...PARKED_FILTER_OPTIONS,
+		all: { type: "boolean" },
+		once: { type: "boolean" },
+		reason: { type: "string" },
+	},
+	positionals: { min: 0, max: 1, name: "the request id" },
+	run: (input) => answerParked(input, "allow"),
+};
+
+export const denyCommand: CommandSpec = {
+	name: "deny",
+	summary: "deny a parked request (or --all of them): it is closed and the action stays blocked",
+	synopsis: "<id> | --all [filters] [--reason TEXT]",
+	help: `Answers a parked request with a denial: the request is closed (no session offers it again) and the
+action stays blocked. Refused (exit code 1) when the id is unknown, expired or already answered. Writes one
+audit line per answer (event "cli", decided by user via cli).
+
+With --all instead of an id, every parked request still waiting for an answer is denied, or only those the
+filters select (the same filters as "pending"). Exit code 1 when none is selected.
+
+Options:
+  --all                  every waiting request (that the filters below select)
+${PARKED_FILTER_HELP}
+  --reason TEXT          why, recorded in the answer and the audit line`,
+	options: { ...PARKED_FILTER_OPTIONS, all: { type: "boolean" }, reason: { type: "string" } },
+	positionals: { min: 0, max: 1, name: "the request id" },
+	run: (input) => answerParked(input, "deny"),
+};
 
 const REFUSALS: Readonly<Record<Extract<AnswerResult, { ok: false }>["reason"], FailureKind>> = {
 	unknown: "unknown_request",
@@ -31,7 +97,7 @@ interface Answered {
  * it. The answer is the decision; a failed audit write is reported (exit 2) but does not undo it. With `--all`,
  * every waiting request the filters select is answered the same way.
  */
-export async function answerParked(input: CommandInput, verdict: Verdict): Promise<CommandResult> {
+async function answerParked(input: CommandInput, verdict: Verdict): Promise<CommandResult> {
 	const all = input.options.flag("all");
 	const filter = parkedFilter(input.options);
 	const given = input.args[0];
@@ -201,4 +267,50 @@ function refusalMessage(result: Extract<AnswerResult, { ok: false }>, id: string
 		case "answered":
 			return `${result.message}; the first answer stands (see "pi-permission-hub explain ${id}")`;
 	}
+}
+
+/** The session id CLI lines carry: no pi session decided, a person at the command line did. */
+const CLI_SESSION_ID = "cli";
+
+interface CliAnswer {
+	readonly request: ForwardRequest;
+	readonly verdict: "allow" | "deny";
+	readonly reason: string | undefined;
+	/** Who asked, as the gate recorded it when it parked the request. */
+	readonly origin: Origin | null;
+	readonly now: number;
+}
+
+/**
+ * The audit line for an answer given with `approve` / `deny`: a user decision via the CLI for this one
+ * request. Its latency is how long the request waited for the answer.
+ */
+function cliAuditEntry(answer: CliAnswer): AuditEntry {
+	const { request, verdict, now } = answer;
+	const reason = answer.reason === undefined ? undefined : capSourceText(answer.reason);
+	const source: DecisionSource = {
+		kind: "user",
+		via: "cli",
+		verdict,
+		scope: "once",
+		...(reason === undefined ? {} : { reason }),
+	};
+	return {
+		v: AUDIT_SCHEMA_VERSION,
+		time: new Date(now).toISOString(),
+		sessionId: CLI_SESSION_ID,
+		event: "cli",
+		origin: answer.origin,
+		tool: request.tool,
+		tier: request.tier,
+		actionHash: request.actionHash,
+		preview: request.preview,
+		mode: "ask",
+		outcome: verdict,
+		source,
+		...(verdict === "deny" ? { reason: reason ?? "denied with pi-permission-hub deny" } : {}),
+		requestId: request.id,
+		latencyMs: Math.max(0, now - Date.parse(request.createdAt)),
+		configFiles: [],
+	};
 }
