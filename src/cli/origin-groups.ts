@@ -1,6 +1,6 @@
 import type { AuditEntry } from "../audit/audit-entry.ts";
 import { ORIGIN_KINDS, type Origin, type OriginKind, originName } from "../origin/origin.ts";
-import { innermostSource } from "./innermost-source.ts";
+import { innermostSource } from "../provenance/decision-source.ts";
 
 export type GroupKind = OriginKind | "unknown";
 

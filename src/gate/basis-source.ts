@@ -1,13 +1,9 @@
 import type { ActionPart } from "../classify/action.ts";
 import type { AskDecision, AutoDecision, DenyDecision } from "../policy/decide.ts";
-import type { RuleOrigin as PolicyRuleOrigin } from "../policy/policy-rule.ts";
-import {
-	capSourceText,
-	type DecisionSource,
-	type RuleLocation as RuleOrigin,
-} from "../provenance/decision-source.ts";
+import type { ConfigLocation } from "../policy/policy-rule.ts";
+import { capSourceText, type DecisionSource, type RuleLocation } from "../provenance/decision-source.ts";
 
-function origin(o: PolicyRuleOrigin): RuleOrigin {
+function ruleLocation(o: ConfigLocation): RuleLocation {
 	return { file: o.file, jsonPath: o.jsonPath, ...(o.line > 0 ? { line: o.line } : {}) };
 }
 
@@ -22,7 +18,7 @@ export function sourceOfBasis(basis: (DenyDecision | AskDecision | AutoDecision)
 				surface: r.surface,
 				pattern: r.pattern,
 				action: r.action,
-				origin: origin(r.origin),
+				origin: ruleLocation(r.origin),
 				...(r.reason ? { reason: r.reason } : {}),
 			};
 		}
@@ -33,7 +29,7 @@ export function sourceOfBasis(basis: (DenyDecision | AskDecision | AutoDecision)
 				surface: "agent",
 				pattern: m.name === null ? m.kind : `${m.kind}:${m.name}`,
 				action: "deny",
-				origin: origin(m.origin),
+				origin: ruleLocation(m.origin),
 			};
 		}
 		case "config_error":

@@ -2,8 +2,8 @@ import type { ClassifiedAction } from "../classify/action.ts";
 import type { ChildGateVerdict } from "../launchers/child-gate.ts";
 import { configErrorBlockReason } from "../policy/config-error.ts";
 import type { DenyDecision } from "../policy/decide.ts";
-import type { RuleOrigin } from "../policy/policy-rule.ts";
-import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
+import type { ConfigLocation } from "../policy/policy-rule.ts";
+import { capSourceText, type DecisionSource, innermostSource } from "../provenance/decision-source.ts";
 import { describeDecisionSource } from "../provenance/describe-decision-source.ts";
 
 const PREVIEW_IN_REASON = 300;
@@ -19,7 +19,7 @@ export function describeCall(action: ClassifiedAction | null, tool: string): str
 	return `this ${tool} call (${preview})`;
 }
 
-function where(origin: RuleOrigin): string {
+function where(origin: ConfigLocation): string {
 	if (origin.file === "built-in") return "the built-in defaults";
 	const line = origin.line > 0 ? `, line ${origin.line}` : "";
 	return `${origin.file} (${origin.jsonPath}${line})`;
@@ -56,7 +56,7 @@ export function askDenyReason(
 	source: DecisionSource,
 	userReason?: string,
 ): string {
-	const decisive = innermost(source);
+	const decisive = innermostSource(source).source;
 	switch (decisive?.kind) {
 		case "user":
 			return `The user denied ${what}.${userReason ? ` Their reason: "${capSourceText(userReason)}".` : ""} Do not retry it or an equivalent; ask the user how to proceed.`;
@@ -84,11 +84,6 @@ export function gateErrorReason(what: string, error: string): string {
 }
 
 /** A forwarded chain ends in the source of the hop that actually decided. */
-function innermost(source: DecisionSource): DecisionSource | null {
-	let current: DecisionSource | null = source;
-	while (current?.kind === "forwarded") current = current.decision;
-	return current;
-}
 
 type Ungated = Extract<ChildGateVerdict, { gated: false }>;
 
@@ -111,7 +106,7 @@ export function ungatedDelegationBlockReason(
 	userReason?: string,
 ): string {
 	const fix = `To fix it, ${verdict.fix.text}.`;
-	const decisive = innermost(source);
+	const decisive = innermostSource(source).source;
 	if (decisive?.kind === "unavailable") {
 		return `Blocked by pi-permission-hub: ${what} would start a subagent that runs without permission checks (${verdict.why}), and no one could be asked to accept that: ${decisive.reason}. This is a configuration problem, not a denial of the task. ${fix} Do not retry the delegation; tell the user about this settings change.`;
 	}

@@ -12,7 +12,7 @@ import type { ParkedStore } from "../hub/parked-store.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import type { ServedAsk, ServerAnswer } from "../hub/transport.ts";
 import { originDescription } from "../origin/origin.ts";
-import type { DecisionSource } from "../provenance/decision-source.ts";
+import { type DecisionSource, innermostSource } from "../provenance/decision-source.ts";
 import { type DecisionSinks, recordDecision } from "./decision-events.ts";
 import { originOfRequest } from "./forwarded-request.ts";
 import type { GateOutcome, GatePipeline } from "./pipeline.ts";
@@ -121,9 +121,8 @@ export class ForwardedAsks {
 
 /** False when the decisive hop of a (possibly forwarded) source is "nobody could be asked" or a gate error. */
 function someoneDecided(source: DecisionSource): boolean {
-	let current: DecisionSource | null = source;
-	while (current?.kind === "forwarded") current = current.decision;
-	return current !== null && current.kind !== "unavailable" && current.kind !== "gate_error";
+	const decisive = innermostSource(source).source;
+	return decisive !== null && decisive.kind !== "unavailable" && decisive.kind !== "gate_error";
 }
 
 /**

@@ -31,10 +31,10 @@ import {
 import type { ParsedConfig } from "./parse-config-text.ts";
 import {
 	buildRuleIndex,
-	builtInOrigin,
+	builtInLocation,
+	type ConfigLocation,
 	compileRule,
 	type PolicyRule,
-	type RuleOrigin,
 } from "./policy-rule.ts";
 import { resolveTierModes, type TierOverride } from "./tier-settings.ts";
 
@@ -99,7 +99,7 @@ export function failClosedPolicy(
 		unanswered: "deny",
 		dialogTimeoutSeconds: DEFAULT_DIALOG_TIMEOUT_SECONDS,
 		deferExpiryHours: DEFAULT_DEFER_EXPIRY_HOURS,
-		grantCeiling: { tier: DEFAULT_GRANT_CEILING, reason: null, origin: builtInOrigin("grantCeiling") },
+		grantCeiling: { tier: DEFAULT_GRANT_CEILING, reason: null, origin: builtInLocation("grantCeiling") },
 	};
 }
 
@@ -126,14 +126,14 @@ class Merge {
 	/** Adds one valid file; returns a config error if a pattern cannot be compiled. */
 	add(file: ParsedConfig): ConfigFileError | null {
 		const { config, scope } = file;
-		const originOf = (path: JsonPathSegments): RuleOrigin => ({
+		const locationOf = (path: JsonPathSegments): ConfigLocation => ({
 			file: file.file,
 			jsonPath: formatJsonPath(path),
 			line: file.lineOf(path),
 		});
 		const rules = config.rules ?? [];
 		for (const [index, rule] of rules.entries()) {
-			const origin = originOf(["rules", index]);
+			const origin = locationOf(["rules", index]);
 			if (scope === "project" && rule.action === "allow") {
 				this.warn(origin, "ignored: a project file may only tighten, so its allow rules are dropped");
 				continue;
@@ -149,18 +149,18 @@ class Merge {
 		}
 		for (const tier of TIERS) {
 			const mode = config.tiers?.[tier];
-			if (mode !== undefined) this.tierOverrides.push({ tier, mode, origin: originOf(["tiers", tier]) });
+			if (mode !== undefined) this.tierOverrides.push({ tier, mode, origin: locationOf(["tiers", tier]) });
 		}
 		for (const [index, entry] of (config.commandTiers ?? []).entries()) {
 			this.commandTiers.push({
 				matcher: compileWildcard(entry.pattern),
 				tier: entry.tier,
-				origin: originOf(["commandTiers", index]),
+				origin: locationOf(["commandTiers", index]),
 			});
 		}
 		const toolTarget = scope === "user" ? this.toolTiers : this.toolTierFloors;
 		for (const [tool, tier] of Object.entries(config.toolTiers ?? {})) {
-			toolTarget.set(tool, { tier, origin: originOf(["toolTiers", tool]) });
+			toolTarget.set(tool, { tier, origin: locationOf(["toolTiers", tool]) });
 		}
 		for (const action of ["allow", "deny"] as const) {
 			const target = action === "allow" ? this.agentAllow : this.agentDeny;
@@ -169,7 +169,7 @@ class Merge {
 					kind: matcher.kind,
 					name: matcher.name ?? null,
 					action,
-					origin: originOf(["agentRules", action, index]),
+					origin: locationOf(["agentRules", action, index]),
 				});
 			}
 		}
@@ -180,7 +180,7 @@ class Merge {
 		if (scope === "user") {
 			this.authorizerChain = config.authorizerChain ?? [];
 			if (config.grantCeiling) {
-				this.grantCeiling = { ...config.grantCeiling, origin: originOf(["grantCeiling"]) };
+				this.grantCeiling = { ...config.grantCeiling, origin: locationOf(["grantCeiling"]) };
 			}
 		}
 		return null;
@@ -191,7 +191,7 @@ class Merge {
 		const grantCeiling = this.grantCeiling ?? {
 			tier: DEFAULT_GRANT_CEILING,
 			reason: null,
-			origin: builtInOrigin("grantCeiling"),
+			origin: builtInLocation("grantCeiling"),
 		};
 		return {
 			context,
@@ -217,7 +217,7 @@ class Merge {
 		};
 	}
 
-	private warn(origin: RuleOrigin, message: string): void {
+	private warn(origin: ConfigLocation, message: string): void {
 		this.warnings.push({ file: origin.file, jsonPath: origin.jsonPath, line: origin.line, message });
 	}
 }

@@ -4,7 +4,7 @@ import type { Mode, Tier } from "../vocabulary/tier.ts";
 import type { WildcardMatcher } from "../vocabulary/wildcard-pattern.ts";
 import type { ConfigFileError } from "./config-error.ts";
 import type { ConfigScope, UnansweredPolicy } from "./config-schema.ts";
-import type { PolicyRule, RuleIndex, RuleOrigin, TierRef } from "./policy-rule.ts";
+import type { ConfigLocation, PolicyRule, RuleIndex, TierRef } from "./policy-rule.ts";
 
 export const DEFAULT_DIALOG_TIMEOUT_SECONDS = 300;
 export const DEFAULT_DEFER_EXPIRY_HOURS = 24;
@@ -25,25 +25,25 @@ export interface AgentMatcher {
 	/** Exact subagent name or CI provider; null matches every origin of the kind. */
 	readonly name: string | null;
 	readonly action: "allow" | "deny";
-	readonly origin: RuleOrigin;
+	readonly origin: ConfigLocation;
 }
 
 export interface CommandTierRule {
 	readonly matcher: WildcardMatcher;
 	readonly tier: Tier;
-	readonly origin: RuleOrigin;
+	readonly origin: ConfigLocation;
 }
 
 export interface TierAssignment {
 	readonly tier: Tier;
-	readonly origin: RuleOrigin;
+	readonly origin: ConfigLocation;
 }
 
 export interface GrantCeiling {
 	readonly tier: Tier;
 	/** The operator's written reason; null for the built-in ceiling. */
 	readonly reason: string | null;
-	readonly origin: RuleOrigin;
+	readonly origin: ConfigLocation;
 }
 
 /** Something in a valid config that does not do what it seems to; returned as data for the status and CLI. */

@@ -26,13 +26,13 @@ import {
 export const BUILT_IN = "built-in";
 
 /** Where a rule came from: a config file and a JSON path in it, or `built-in` (line 0) for the defaults. */
-export interface RuleOrigin {
+export interface ConfigLocation {
 	readonly file: string;
 	readonly jsonPath: string;
 	readonly line: number;
 }
 
-export function builtInOrigin(jsonPath = ""): RuleOrigin {
+export function builtInLocation(jsonPath = ""): ConfigLocation {
 	return { file: BUILT_IN, jsonPath, line: 0 };
 }
 
@@ -44,7 +44,7 @@ export interface RuleRef {
 	readonly pattern: string;
 	readonly action: RuleAction;
 	readonly reason: string | null;
-	readonly origin: RuleOrigin;
+	readonly origin: ConfigLocation;
 }
 
 /** The rule-like reference behind a tier's mode: a built-in default or a `tiers` override. */
@@ -53,7 +53,7 @@ export interface TierRef {
 	readonly pattern: Tier;
 	readonly action: Mode;
 	readonly reason: null;
-	readonly origin: RuleOrigin;
+	readonly origin: ConfigLocation;
 }
 
 interface CompiledRuleBase {
@@ -77,7 +77,12 @@ export interface PathRule extends CompiledRuleBase {
 export type PolicyRule = WildcardRule | PathRule;
 
 /** Compiles one config rule. Throws only if picomatch rejects the glob; the loader turns that into a config error. */
-export function compileRule(rule: ConfigRule, origin: RuleOrigin, seq: number, homeDir: string): PolicyRule {
+export function compileRule(
+	rule: ConfigRule,
+	origin: ConfigLocation,
+	seq: number,
+	homeDir: string,
+): PolicyRule {
 	const ref = {
 		surface: rule.surface,
 		pattern: rule.pattern,

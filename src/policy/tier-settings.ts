@@ -17,12 +17,12 @@ import {
 	tierRank,
 } from "../vocabulary/tier.ts";
 import type { EffectivePolicy, PolicyWarning, TierAssignment, TierSetting } from "./effective-policy.ts";
-import { builtInOrigin, type RuleOrigin, strictCommandTexts } from "./policy-rule.ts";
+import { builtInLocation, type ConfigLocation, strictCommandTexts } from "./policy-rule.ts";
 
 export interface TierOverride {
 	readonly tier: Tier;
 	readonly mode: Mode;
-	readonly origin: RuleOrigin;
+	readonly origin: ConfigLocation;
 }
 
 /** `overrides` in precedence order (user file, then project file; tiers low to high within a file). */
@@ -44,9 +44,9 @@ export function resolveTierModes(overrides: readonly TierOverride[]): {
 		} else accepted.push(override);
 	}
 	const tiers = settings((tier) => {
-		let best: { mode: Mode; origin: RuleOrigin } = {
+		let best: { mode: Mode; origin: ConfigLocation } = {
 			mode: defaultModeForTier(tier),
-			origin: builtInOrigin(`tiers.${tier}`),
+			origin: builtInLocation(`tiers.${tier}`),
 		};
 		for (const override of accepted) {
 			if (tierRank(override.tier) <= tierRank(tier) && modeRank(override.mode) > modeRank(best.mode))
@@ -69,7 +69,7 @@ export function resolveTierModes(overrides: readonly TierOverride[]): {
 	return { tiers, warnings };
 }
 
-function settings(pick: (tier: Tier) => { mode: Mode; origin: RuleOrigin }): Record<Tier, TierSetting> {
+function settings(pick: (tier: Tier) => { mode: Mode; origin: ConfigLocation }): Record<Tier, TierSetting> {
 	const out = {} as Record<Tier, TierSetting>;
 	for (const tier of TIERS) {
 		const { mode, origin } = pick(tier);
@@ -78,7 +78,7 @@ function settings(pick: (tier: Tier) => { mode: Mode; origin: RuleOrigin }): Rec
 	return out;
 }
 
-function warn(origin: RuleOrigin, message: string): PolicyWarning {
+function warn(origin: ConfigLocation, message: string): PolicyWarning {
 	return { file: origin.file, jsonPath: origin.jsonPath, line: origin.line, message };
 }
 
@@ -103,9 +103,9 @@ export function resolveToolTier(
 	tool: string,
 	classified: Tier,
 	builtIn: boolean,
-): { readonly tier: Tier; readonly origin: RuleOrigin | null } {
+): { readonly tier: Tier; readonly origin: ConfigLocation | null } {
 	const assigned = builtIn ? undefined : policy.toolTiers.get(tool);
-	let result: { tier: Tier; origin: RuleOrigin | null } = assigned ?? { tier: classified, origin: null };
+	let result: { tier: Tier; origin: ConfigLocation | null } = assigned ?? { tier: classified, origin: null };
 	const floor = policy.toolTierFloors.get(tool);
 	if (floor && tierRank(floor.tier) > tierRank(result.tier)) result = floor;
 	return result;

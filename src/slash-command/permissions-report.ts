@@ -2,7 +2,7 @@ import type { Origin } from "../origin/origin.ts";
 import { originLabel } from "../origin/origin.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import type { SessionGrant } from "../policy/grant-coverage.ts";
-import type { RuleOrigin } from "../policy/policy-rule.ts";
+import type { ConfigLocation } from "../policy/policy-rule.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { describeDecisionSource } from "../provenance/describe-decision-source.ts";
 import { TIERS } from "../vocabulary/tier.ts";
@@ -43,7 +43,7 @@ export interface ReportLine {
 	readonly grantId?: string;
 }
 
-function where(origin: RuleOrigin): string {
+function where(origin: ConfigLocation): string {
 	if (origin.file === "built-in") return "built-in";
 	return `${origin.file} ${origin.jsonPath}${origin.line > 0 ? ` (line ${origin.line})` : ""}`;
 }

@@ -16,7 +16,7 @@ import type { Decision } from "../../policy/decide.ts";
 import { decide } from "../../policy/decide.ts";
 import type { EffectivePolicy } from "../../policy/effective-policy.ts";
 import { loadPolicy } from "../../policy/load-policy.ts";
-import type { RuleOrigin } from "../../policy/policy-rule.ts";
+import type { ConfigLocation } from "../../policy/policy-rule.ts";
 import type { DecisionSource } from "../../provenance/decision-source.ts";
 import { errorMessage } from "../../vocabulary/error-message.ts";
 import type { CliIo, CommandInput, CommandResult, CommandSpec } from "../command.ts";
@@ -266,7 +266,7 @@ function describeBasis(decision: Decision): string {
 	}
 }
 
-function where(origin: RuleOrigin): string {
+function where(origin: ConfigLocation): string {
 	if (origin.file === "built-in") return "the built-in defaults";
 	return `${origin.file} (${origin.jsonPath}${origin.line > 0 ? `, line ${origin.line}` : ""})`;
 }

@@ -1,10 +1,10 @@
 import type { AuditEntry } from "../../audit/audit-entry.ts";
 import { originLabel } from "../../origin/origin.ts";
+import { innermostSource } from "../../provenance/decision-source.ts";
 import { describeDecisionSource } from "../../provenance/describe-decision-source.ts";
 import { auditLogFiles, describeScan, scanAuditLogs, scanJson } from "../audit-logs.ts";
 import { type CommandSpec, success, usageError } from "../command.ts";
 import { displayLine, plural } from "../display-text.ts";
-import { innermostSource } from "../innermost-source.ts";
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 10_000;
