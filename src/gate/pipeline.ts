@@ -12,13 +12,13 @@
  */
 import type { ChainStep } from "../audit/audit-entry.ts";
 import { deepFreeze, runAuthorizerChain } from "../authority/run-authorizer-chain.ts";
-import { type AskingPart, type SuggestedGrant, suggestGrants } from "../authority/suggest-grant.ts";
+import { suggestGrants } from "../authority/suggest-grant.ts";
 import type {
 	Ask,
+	AskCommon,
 	ForwardedOnly,
 	Reoffer,
 	TerminalDecision,
-	UnansweredPolicy,
 } from "../authority/terminal-authorizer.ts";
 import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
 import type { ServedAsk } from "../hub/transport.ts";
@@ -114,20 +114,17 @@ export class GatePipeline {
 /** The kind of ask as the policy and terminal steps see it: an ungated delegation is a tool call of its own kind. */
 type AskKind = "tool_call" | "user_bash" | "forwarded" | "delegation";
 
-/** What the policy step hands on when it neither denies nor allows: the question for the links and the terminal. */
-interface AskPlan {
+/**
+ * What the policy step hands on when it neither denies nor allows: the question the terminal will be asked
+ * (always in mode `ask`), and how the links and the outcome treat it.
+ */
+interface AskPlan
+	extends Pick<AskCommon, "why" | "askingParts" | "suggestions" | "unanswered" | "timeoutMs" | "signal"> {
 	readonly kind: AskKind;
-	readonly mode: Mode;
-	readonly why: string;
 	/** A guarded path or an ungated delegation: only a human answers, no authorizer link is asked. */
 	readonly humanOnly: boolean;
 	/** Steps recorded before the links (the delegation guard's). */
 	readonly chain: readonly ChainStep[];
-	readonly askingParts: readonly AskingPart[];
-	readonly suggestions: readonly SuggestedGrant[];
-	readonly unanswered: UnansweredPolicy;
-	readonly timeoutMs: number;
-	readonly signal?: AbortSignal;
 	/** For a forwarded ask: what only such an ask carries to the terminal. */
 	readonly forwarded?: ForwardedOnly;
 	/** For a delegation: the launcher's verdict, for the reason the model reads. */
@@ -191,7 +188,7 @@ async function decideAsk(
 				{ lookup: deps.lookupLink },
 			);
 	const chain = [...plan.chain, ...(links?.steps ?? [])];
-	const asked = { mode: plan.mode, action, chain, why: plan.why } as const;
+	const asked = { mode: "ask", action, chain, why: plan.why } as const;
 	if (links?.decided) {
 		const { link, verdict, reason } = links.decided;
 		const source: DecisionSource = { kind: "authorizer", link, verdict, ...(reason ? { reason } : {}) };
@@ -207,19 +204,20 @@ async function decideAsk(
 	}
 
 	// 4. terminal
-	const common = {
+	const { why, askingParts, suggestions, unanswered, timeoutMs, signal, forwarded } = plan;
+	const common: AskCommon = {
+		why,
+		askingParts,
+		suggestions,
+		unanswered,
+		timeoutMs,
+		...(signal ? { signal } : {}),
 		action,
 		origin,
 		sessionId: deps.sessionId,
-		why: plan.why,
-		askingParts: plan.askingParts,
-		suggestions: plan.suggestions,
-		unanswered: plan.unanswered,
-		timeoutMs: plan.timeoutMs,
 		deferExpiryMs: policy.deferExpiryHours * 3600_000,
-		...(plan.signal ? { signal: plan.signal } : {}),
 	};
-	const ask: Ask = plan.forwarded ? { ...common, ...plan.forwarded } : { ...common, kind: "own" };
+	const ask: Ask = forwarded ? { ...common, ...forwarded } : { ...common, kind: "own" };
 	const terminal = await deps.terminal().decide(ask);
 	const decided = { ...asked, step: "terminal", terminal } as const;
 	switch (terminal.outcome) {
@@ -347,7 +345,6 @@ function policyStep(
 				return {
 					plan: {
 						kind: "delegation",
-						mode: "ask",
 						why: ungatedDelegationWhy(verdict),
 						humanOnly: true,
 						// The audit keeps why the call asked, whatever the answer: the guard's step in the chain.
@@ -381,7 +378,6 @@ function policyStep(
 			return {
 				plan: {
 					kind: "tool_call",
-					mode: "ask",
 					why: describeAskWhy(decision),
 					// A guarded path is for a human alone: no authorizer link is asked (adr/0014).
 					humanOnly: decision.humanOnly,
@@ -428,7 +424,7 @@ function policyStep(
 			return {
 				plan: {
 					kind: "forwarded",
-					...asked,
+					why: forwarded.why,
 					humanOnly,
 					chain: [],
 					askingParts,

@@ -129,8 +129,7 @@ export class SessionHub {
 		});
 		this.announce();
 		if (!serves) return;
-		this.server = new HubServer({
-			layout,
+		this.server = this.transport.serve({
 			base: agentDir,
 			sessionId,
 			path: this.path,
@@ -138,6 +137,8 @@ export class SessionHub {
 			...answer,
 		});
 		await this.server.open();
+		// The file transport's inbox: children announce themselves into it (adr/0016).
+		this.inbox = layout;
 		if (this.parent.kind === "root") this.housekeeping = this.sweepStaleInboxes();
 		if (primary) {
 			const previous = process.env[PARENT_ENV];
