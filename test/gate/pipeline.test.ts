@@ -13,6 +13,7 @@ import { LocalDialogAuthorizer } from "../../src/authority/local-dialog-authoriz
 import { SessionGrants } from "../../src/authority/session-grants.ts";
 import type { TerminalAuthorizer } from "../../src/authority/terminal-authorizer.ts";
 import type { ToolCall } from "../../src/classify/action.ts";
+import { actionHash } from "../../src/classify/action-hash.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
 import { serverAnswerOf } from "../../src/gate/forwarded-asks.ts";
 import type { GateDeps } from "../../src/gate/gate-deps.ts";
@@ -309,6 +310,32 @@ describe("the pipeline: asks a child forwarded", () => {
 		expect(answer).toMatchObject({ decision: "allow", scope: "subagent" });
 		expect(answer.grants.length).toBeGreaterThan(0);
 		expect(grants.list()).toEqual([]);
+	});
+
+	it("a child whose own config raised the tier is stricter, not lying: its ask is shown at that tier", async () => {
+		const { pipeline, presenter } = world(policyFromConfig({}), { script: [allowOnce] });
+		const honest = childRequest("npm install left-pad");
+		const raised = { ...honest, tier: "destructive" as const };
+		const request = { ...raised, actionHash: actionHash({ ...raised, input: honest.input }) };
+		const { outcome } = await pipeline.run(forwarded(request));
+		expect(outcome).toMatchObject({ outcome: "allow", step: "terminal" });
+		expect(outcome.action).toMatchObject({ tier: "destructive", hash: request.actionHash });
+		expect(presenter.shown).toHaveLength(1);
+	});
+
+	it("a tool only the child knows keeps the stricter of the two tiers and the child's hash", async () => {
+		const { pipeline, presenter } = world(policyFromConfig({}), { script: [allowOnce] });
+		const input = { query: "select 1" };
+		const request = {
+			...childRequest("npm install left-pad"),
+			tool: "mcp_database",
+			input,
+			tier: "destructive" as const,
+			actionHash: "a".repeat(64),
+		};
+		const { outcome } = await pipeline.run(forwarded(request));
+		expect(outcome.action).toMatchObject({ tool: "mcp_database", tier: "destructive", hash: "a".repeat(64) });
+		expect(presenter.shown).toHaveLength(1);
 	});
 
 	it("this session's deny rules refuse a child's ask, and the answer carries why", async () => {
