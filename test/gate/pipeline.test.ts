@@ -323,18 +323,18 @@ describe("the pipeline: asks a child forwarded", () => {
 		expect(presenter.shown).toHaveLength(1);
 	});
 
-	it("a tool only the child knows keeps the stricter of the two tiers and the child's hash", async () => {
+	it("a tool only the child knows keeps the stricter of the two tiers (here this session's: unknown is privileged) and the child's hash", async () => {
 		const { pipeline, presenter } = world(policyFromConfig({}), { script: [allowOnce] });
 		const input = { query: "select 1" };
 		const request = {
 			...childRequest("npm install left-pad"),
 			tool: "mcp_database",
 			input,
-			tier: "destructive" as const,
+			tier: "read" as const,
 			actionHash: "a".repeat(64),
 		};
 		const { outcome } = await pipeline.run(forwarded(request));
-		expect(outcome.action).toMatchObject({ tool: "mcp_database", tier: "destructive", hash: "a".repeat(64) });
+		expect(outcome.action).toMatchObject({ tool: "mcp_database", tier: "privileged", hash: "a".repeat(64) });
 		expect(presenter.shown).toHaveLength(1);
 	});
 
