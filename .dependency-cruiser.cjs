@@ -9,6 +9,7 @@ const LAYERS = [
 	"process-wide",
 	"classify",
 	"policy",
+	"sandbox",
 	"launchers",
 	"audit",
 	"hub",

@@ -15,6 +15,7 @@ import { idleRootFigure } from "./idle-root.ts";
 import { loadCostFigure } from "./load-cost.ts";
 import { readTierFigure } from "./read-tier.ts";
 import { type FigureResult, failedFigure, printFigure, verdictOf } from "./report.ts";
+import { sandboxCostFigure } from "./sandbox-cost.ts";
 
 const FIGURES: readonly {
 	readonly id: string;
@@ -30,6 +31,7 @@ const FIGURES: readonly {
 	{ id: "7", name: "7. Idle root", run: idleRootFigure },
 	{ id: "8", name: "8. Read tier", run: readTierFigure },
 	{ id: "9", name: "9. Hostile inputs outside the parser", run: hostileInputsFigure },
+	{ id: "10", name: "10. Sandbox cost per command", run: sandboxCostFigure },
 ];
 
 const write = (line: string): void => {

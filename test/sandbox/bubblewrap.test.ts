@@ -1,0 +1,218 @@
+/**
+ * The sandbox profiles run for real: real bubblewrap (installed by .ci/run), real files, a real git repository
+ * with a planted fsmonitor, a real TCP listener for the network checks.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+	type BubblewrapProbe,
+	probeAt,
+	probeBubblewrap,
+	type SandboxProfile,
+	sandboxedCommand,
+} from "../../src/sandbox/bubblewrap.ts";
+import { tempDir } from "../policy/fixtures.ts";
+
+let probe: BubblewrapProbe & { usable: true };
+let server: Server;
+let port = 0;
+
+beforeAll(async () => {
+	const found = probeBubblewrap();
+	if (!found.usable) throw new Error(`these tests need bubblewrap (.ci/run installs it): ${found.why}`);
+	probe = found;
+	server = createServer((socket) => socket.end("hello from the host\n"));
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+	const address = server.address();
+	port = typeof address === "object" && address !== null ? address.port : 0;
+});
+
+afterAll(async () => {
+	await new Promise((resolve) => server.close(resolve));
+});
+
+/**
+ * Run `script` with bash inside `profile`, started in `cwd` (default: the project). Asynchronously: the host's
+ * TCP listener lives in this very process and must be able to answer.
+ */
+async function run(profile: SandboxProfile, project: string, script: string, cwd = project) {
+	const child = spawn("/bin/bash", ["-c", sandboxedCommand(script, profile, { project, cwd }, probe)]);
+	let out = "";
+	let err = "";
+	child.stdout.on("data", (chunk) => {
+		out += chunk;
+	});
+	child.stderr.on("data", (chunk) => {
+		err += chunk;
+	});
+	const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+	return { code, out, err };
+}
+
+/** A project with a git repository in it, as a user opens it. */
+function project(): string {
+	const dir = tempDir();
+	writeFileSync(join(dir, "README.md"), "# demo\n");
+	const git = (...args: string[]) =>
+		spawnSync("git", ["-C", dir, ...args], {
+			encoding: "utf8",
+			env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1" },
+		});
+	git("init", "-q");
+	git("config", "user.email", "t@example.com");
+	git("config", "user.name", "t");
+	git("add", "README.md");
+	git("commit", "-qm", "init");
+	mkdirSync(join(dir, ".pi"), { recursive: true });
+	return dir;
+}
+
+/** A place outside both /tmp and the project that the sandbox must not write: this user's home. */
+function outsideTarget(): string {
+	return join(homedir(), `.pph-sandbox-escape-${process.pid}-${Math.random().toString(36).slice(2)}`);
+}
+
+describe("read-only: what a silent read runs in", () => {
+	it("reads the project and runs git; writes nothing anywhere", async () => {
+		const dir = project();
+		const escape = outsideTarget();
+		const result = await run(
+			"read-only",
+			dir,
+			`cat README.md && git status --short && echo x > README.md; echo x > new-file; echo x > ${escape}; echo x > .git/hooks/pre-commit; true`,
+		);
+		try {
+			expect(result.out).toContain("# demo");
+			expect(result.err).toContain("Read-only file system");
+			expect(readFileSync(join(dir, "README.md"), "utf8")).toBe("# demo\n");
+			expect(existsSync(join(dir, "new-file"))).toBe(false);
+			expect(existsSync(escape)).toBe(false);
+			expect(existsSync(join(dir, ".git", "hooks", "pre-commit"))).toBe(false);
+		} finally {
+			rmSync(escape, { force: true });
+		}
+	});
+
+	it("a planted fsmonitor that git runs on `git status` creates nothing, in the project or elsewhere", async () => {
+		const dir = project();
+		const escape = outsideTarget();
+		const planted = join(dir, "monitor.sh");
+		writeFileSync(planted, `#!/bin/sh\ntouch ${join(dir, "PWNED")} ${escape}\n`);
+		chmodSync(planted, 0o755);
+		spawnSync("git", ["-C", dir, "config", "core.fsmonitor", planted]);
+		const result = await run("read-only", dir, "git status --short; echo status-done");
+		try {
+			expect(result.out).toContain("status-done");
+			expect(existsSync(join(dir, "PWNED"))).toBe(false);
+			expect(existsSync(escape)).toBe(false);
+		} finally {
+			rmSync(escape, { force: true });
+		}
+	});
+
+	it("has a private, writable /tmp that leaves nothing on the host", async () => {
+		const dir = project();
+		const name = `/tmp/pph-sandbox-private-${process.pid}`;
+		const result = await run("read-only", dir, `echo inside > ${name} && cat ${name}`);
+		expect(result.code).toBe(0);
+		expect(result.out).toBe("inside\n");
+		expect(existsSync(name)).toBe(false);
+	});
+
+	it("reaches no network, not even a listener on the host's loopback", async () => {
+		const result = await run("read-only", project(), `exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3`);
+		expect(result.code).not.toBe(0);
+		expect(result.out).not.toContain("hello from the host");
+	});
+});
+
+describe("project-write: what a write approved without a human runs in", () => {
+	it("writes inside the project, and nowhere else", async () => {
+		const dir = project();
+		const escape = outsideTarget();
+		const result = await run(
+			"project-write",
+			dir,
+			`echo changed > README.md && mkdir -p src && echo y > src/a.ts; echo x > ${escape}; true`,
+		);
+		try {
+			expect(readFileSync(join(dir, "README.md"), "utf8")).toBe("changed\n");
+			expect(readFileSync(join(dir, "src", "a.ts"), "utf8")).toBe("y\n");
+			expect(existsSync(escape)).toBe(false);
+			expect(result.err).toContain("Read-only file system");
+		} finally {
+			rmSync(escape, { force: true });
+		}
+	});
+
+	it("cannot touch what git and pi run later: hooks, git config, .pi — nor rename .git away to get round it", async () => {
+		const dir = project();
+		const config = readFileSync(join(dir, ".git", "config"), "utf8");
+		await run(
+			"project-write",
+			dir,
+			[
+				"echo evil > .git/hooks/pre-commit",
+				"git config core.fsmonitor ./evil.sh",
+				"echo '{}' > .pi/settings.json",
+				"mv .git .git-moved && mkdir -p .git/hooks && echo evil > .git/hooks/post-checkout",
+				"true",
+			].join("; "),
+		);
+		expect(existsSync(join(dir, ".git", "hooks", "pre-commit"))).toBe(false);
+		expect(readFileSync(join(dir, ".git", "config"), "utf8")).toBe(config);
+		expect(existsSync(join(dir, ".pi", "settings.json"))).toBe(false);
+		expect(existsSync(join(dir, ".git-moved"))).toBe(false);
+		expect(existsSync(join(dir, ".git", "hooks", "post-checkout"))).toBe(false);
+	});
+
+	it("reaches no network", async () => {
+		const result = await run("project-write", project(), `exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3`);
+		expect(result.out).not.toContain("hello from the host");
+	});
+});
+
+describe("network: an approved network-egress command", () => {
+	it("reaches the network, and still writes only in the project", async () => {
+		const dir = project();
+		const escape = outsideTarget();
+		const result = await run(
+			"network",
+			dir,
+			`exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3; echo x > ${escape}; true`,
+		);
+		try {
+			expect(result.out).toContain("hello from the host");
+			expect(existsSync(escape)).toBe(false);
+		} finally {
+			rmSync(escape, { force: true });
+		}
+	});
+});
+
+describe("the command travels whole", () => {
+	it("quotes, dollars and newlines in the script reach bash inside unchanged", async () => {
+		const dir = project();
+		const script = `x='it'"'"'s'; printf '%s|%s\\n' "$x" "$(printf 'a\\nb\\n' | wc -l)"`;
+		expect((await run("read-only", dir, script)).out).toBe("it's|2\n");
+	});
+});
+
+describe("when no sandbox can run", () => {
+	it("a missing bubblewrap is reported as such, with what to install", async () => {
+		expect(probeAt(null)).toEqual({ usable: false, why: "bubblewrap (bwrap) is not installed" });
+	});
+
+	it("a binary that is not bubblewrap is unusable, with its error", async () => {
+		const fake = join(tempDir(), "bwrap");
+		writeFileSync(fake, "#!/bin/sh\necho 'no sandbox for you' >&2\nexit 1\n");
+		chmodSync(fake, 0o755);
+		const found = probeAt(fake);
+		expect(found.usable).toBe(false);
+		expect(found.usable ? "" : found.why).toContain("no sandbox for you");
+	});
+});
