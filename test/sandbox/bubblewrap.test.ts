@@ -73,44 +73,44 @@ function project(): string {
 
 /** A place outside both /tmp and the project that the sandbox must not write: this user's home. */
 function outsideTarget(): string {
-	return join(homedir(), `.pph-sandbox-escape-${process.pid}-${Math.random().toString(36).slice(2)}`);
+	return join(homedir(), `.pph-sandbox-outside-${process.pid}-${Math.random().toString(36).slice(2)}`);
 }
 
 describe("read-only: what a silent read runs in", () => {
 	it("reads the project and runs git; writes nothing anywhere", async () => {
 		const dir = project();
-		const escape = outsideTarget();
+		const outside = outsideTarget();
 		const result = await run(
 			"read-only",
 			dir,
-			`cat README.md && git status --short && echo x > README.md; echo x > new-file; echo x > ${escape}; echo x > .git/hooks/pre-commit; true`,
+			`cat README.md && git status --short && echo x > README.md; echo x > new-file; echo x > ${outside}; echo x > .git/hooks/pre-commit; true`,
 		);
 		try {
 			expect(result.out).toContain("# demo");
 			expect(result.err).toContain("Read-only file system");
 			expect(readFileSync(join(dir, "README.md"), "utf8")).toBe("# demo\n");
 			expect(existsSync(join(dir, "new-file"))).toBe(false);
-			expect(existsSync(escape)).toBe(false);
+			expect(existsSync(outside)).toBe(false);
 			expect(existsSync(join(dir, ".git", "hooks", "pre-commit"))).toBe(false);
 		} finally {
-			rmSync(escape, { force: true });
+			rmSync(outside, { force: true });
 		}
 	});
 
 	it("a planted fsmonitor that git runs on `git status` creates nothing, in the project or elsewhere", async () => {
 		const dir = project();
-		const escape = outsideTarget();
+		const outside = outsideTarget();
 		const planted = join(dir, "monitor.sh");
-		writeFileSync(planted, `#!/bin/sh\ntouch ${join(dir, "PWNED")} ${escape}\n`);
+		writeFileSync(planted, `#!/bin/sh\ntouch ${join(dir, "PWNED")} ${outside}\n`);
 		chmodSync(planted, 0o755);
 		spawnSync("git", ["-C", dir, "config", "core.fsmonitor", planted]);
 		const result = await run("read-only", dir, "git status --short; echo status-done");
 		try {
 			expect(result.out).toContain("status-done");
 			expect(existsSync(join(dir, "PWNED"))).toBe(false);
-			expect(existsSync(escape)).toBe(false);
+			expect(existsSync(outside)).toBe(false);
 		} finally {
-			rmSync(escape, { force: true });
+			rmSync(outside, { force: true });
 		}
 	});
 
@@ -133,19 +133,19 @@ describe("read-only: what a silent read runs in", () => {
 describe("project-write: what a write approved without a human runs in", () => {
 	it("writes inside the project, and nowhere else", async () => {
 		const dir = project();
-		const escape = outsideTarget();
+		const outside = outsideTarget();
 		const result = await run(
 			"project-write",
 			dir,
-			`echo changed > README.md && mkdir -p src && echo y > src/a.ts; echo x > ${escape}; true`,
+			`echo changed > README.md && mkdir -p src && echo y > src/a.ts; echo x > ${outside}; true`,
 		);
 		try {
 			expect(readFileSync(join(dir, "README.md"), "utf8")).toBe("changed\n");
 			expect(readFileSync(join(dir, "src", "a.ts"), "utf8")).toBe("y\n");
-			expect(existsSync(escape)).toBe(false);
+			expect(existsSync(outside)).toBe(false);
 			expect(result.err).toContain("Read-only file system");
 		} finally {
-			rmSync(escape, { force: true });
+			rmSync(outside, { force: true });
 		}
 	});
 
@@ -179,17 +179,17 @@ describe("project-write: what a write approved without a human runs in", () => {
 describe("network: an approved network-egress command", () => {
 	it("reaches the network, and still writes only in the project", async () => {
 		const dir = project();
-		const escape = outsideTarget();
+		const outside = outsideTarget();
 		const result = await run(
 			"network",
 			dir,
-			`exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3; echo x > ${escape}; true`,
+			`exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3; echo x > ${outside}; true`,
 		);
 		try {
 			expect(result.out).toContain("hello from the host");
-			expect(existsSync(escape)).toBe(false);
+			expect(existsSync(outside)).toBe(false);
 		} finally {
-			rmSync(escape, { force: true });
+			rmSync(outside, { force: true });
 		}
 	});
 });
