@@ -82,6 +82,10 @@ export const KEY_NOTES: Readonly<Record<TopLevelKey, KeyNotes>> = {
 		default: `\`${DEFAULT_DEFER_EXPIRY_HOURS}\``,
 		project: { kind: "merge", text: "The smaller of the two files' values wins." },
 	},
+	sandbox: {
+		default: '`{ "enabled": false }`',
+		project: { kind: "merge", text: "Either file turns it on; a project file cannot turn it off." },
+	},
 	authorizerChain: {
 		default: "`[]` (no links)",
 		project: {

@@ -73,6 +73,8 @@ export function describeType(node: JsonSchemaNode): string {
 		case "integer":
 		case "number":
 			return `${node.type}${numberLimits(node)}`;
+		case "boolean":
+			return "boolean";
 		case "array":
 			return node.items ? `array of ${plural(describeType(node.items))}` : "array";
 		case "object":

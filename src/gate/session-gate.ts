@@ -44,6 +44,7 @@ import { type GateDeps, sessionClassifier } from "./gate-deps.ts";
 import { toolsForRun } from "./hidden-tools.ts";
 import { type GateOutcome, GatePipeline } from "./pipeline.ts";
 import { createPolicyQuery, publishPolicyQuery } from "./policy-query.ts";
+import { type BashKit, Sandboxing } from "./sandboxing.ts";
 import { StatusReporter } from "./status-reporter.ts";
 
 const RECENT_DECISIONS = 20;
@@ -55,6 +56,8 @@ export interface SessionGateOptions {
 	readonly parked: ParkedStore;
 	/** pi-tui as pi provides it (for the TUI dialog). */
 	readonly tuiKit: TuiKit;
+	/** pi's bash tool and settings, for the sandboxed bash (adr/0017). */
+	readonly bashKit: BashKit;
 }
 
 /**
@@ -86,6 +89,7 @@ export class SessionGate {
 	private readonly sinks: DecisionSinks;
 	private readonly delegations: DelegationGuard;
 	private readonly delegationWatch: DelegationWatch;
+	private readonly sandboxing: Sandboxing;
 	private readonly unsubscribeToolResult: () => void;
 
 	constructor(options: SessionGateOptions) {
@@ -145,6 +149,19 @@ export class SessionGate {
 				}
 			},
 			log: (event, details) => this.hub.log.write(event, details),
+		});
+		this.sandboxing = new Sandboxing({
+			pi,
+			kit: options.bashKit,
+			agentDir: this.agentDir,
+			warn: (message) => {
+				try {
+					this.currentCtx.ui.notify(message, "warning");
+				} catch {
+					// The UI is gone; the hub log below still has it.
+				}
+				this.hub.log.write("sandbox.unavailable", { message });
+			},
 		});
 		// Registered here, not in the factory: only the copy that gates this session watches its delegations.
 		this.unsubscribeToolResult = pi.on("tool_result", (event) => {
@@ -217,6 +234,7 @@ export class SessionGate {
 	 * the first tool call on find it; then offer asks parked earlier in this project to the human.
 	 */
 	async start(hasUI: boolean): Promise<void> {
+		if (this.store.current().sandbox.enabled) this.sandboxing.register(this.currentCtx.cwd);
 		await this.hub.serve({
 			decide: (ask) => this.forwarded.serve(ask),
 			onPendingChange: (pending) => this.forwarded.servedChanged(pending),
@@ -260,6 +278,7 @@ export class SessionGate {
 			policy,
 		);
 		if (outcome.outcome === "allow") {
+			if (event.toolName === "bash") this.sandboxing.allowed(event.toolCallId, outcome);
 			// Already worked out while deciding (cached per call), so this reads no files again.
 			const delegation = this.delegations.inspect(call);
 			if (delegation) this.delegationWatch.started(event.toolCallId, event.toolName, delegation, startedAt);
@@ -398,11 +417,12 @@ export async function startSessionGate(
 	reason: string,
 	env: Readonly<Record<string, string | undefined>>,
 	tuiKit: TuiKit,
+	bashKit: BashKit,
 ): Promise<SessionGate> {
 	if (REPLACED.has(reason)) new SessionGrants(ctx.sessionManager.getSessionId()).clear();
 	const agentDir = resolveAgentDir(env, env.HOME || homedir());
 	const parked = new ParkedStore(join(agentDir, "pi-permission-hub", "parked"), agentDir);
-	const gate = new SessionGate({ pi, ctx, env, parked, tuiKit });
+	const gate = new SessionGate({ pi, ctx, env, parked, tuiKit, bashKit });
 	await gate.start(ctx.hasUI);
 	return gate;
 }

@@ -100,6 +100,7 @@ export function failClosedPolicy(
 		dialogTimeoutSeconds: DEFAULT_DIALOG_TIMEOUT_SECONDS,
 		deferExpiryHours: DEFAULT_DEFER_EXPIRY_HOURS,
 		grantCeiling: { tier: DEFAULT_GRANT_CEILING, reason: null, origin: builtInLocation("grantCeiling") },
+		sandbox: { enabled: false },
 	};
 }
 
@@ -118,6 +119,7 @@ class Merge {
 	private dialogTimeoutSeconds: number | null = null;
 	private deferExpiryHours: number | null = null;
 	private grantCeiling: GrantCeiling | null = null;
+	private sandboxEnabled = false;
 
 	constructor(homeDir: string) {
 		this.homeDir = homeDir;
@@ -177,6 +179,8 @@ class Merge {
 			this.unanswered = stricterUnanswered(this.unanswered, config.unanswered);
 		this.dialogTimeoutSeconds = smaller(this.dialogTimeoutSeconds, config.dialogTimeoutSeconds);
 		this.deferExpiryHours = smaller(this.deferExpiryHours, config.deferExpiryHours);
+		// Stricter wins: a project can turn the sandbox on, never off.
+		if (config.sandbox?.enabled === true) this.sandboxEnabled = true;
 		if (scope === "user") {
 			this.authorizerChain = config.authorizerChain ?? [];
 			if (config.grantCeiling) {
@@ -214,6 +218,7 @@ class Merge {
 			dialogTimeoutSeconds: this.dialogTimeoutSeconds ?? DEFAULT_DIALOG_TIMEOUT_SECONDS,
 			deferExpiryHours: this.deferExpiryHours ?? DEFAULT_DEFER_EXPIRY_HOURS,
 			grantCeiling,
+			sandbox: { enabled: this.sandboxEnabled },
 		};
 	}
 

@@ -194,6 +194,17 @@ function sharedShape() {
 			.positive()
 			.optional()
 			.describe("How long a parked request stays approvable, in hours (default 24)."),
+		sandbox: z
+			.strictObject({
+				enabled: z
+					.boolean()
+					.optional()
+					.describe(
+						"Run the bash commands the gate allows without a human inside an OS sandbox that matches their tier: a read reads, a write writes in the project, only network-egress reaches the network (Linux, needs bubblewrap). Off by default while the feature is new; a project file can turn it on, never off.",
+					),
+			})
+			.optional()
+			.describe("The OS sandbox for bash commands (adr/0017)."),
 	};
 }
 

@@ -85,4 +85,6 @@ export interface EffectivePolicy {
 	readonly dialogTimeoutSeconds: number;
 	readonly deferExpiryHours: number;
 	readonly grantCeiling: GrantCeiling;
+	/** Whether bash commands allowed without a human run in the sandbox of their tier (adr/0017): either file turns it on. */
+	readonly sandbox: { readonly enabled: boolean };
 }

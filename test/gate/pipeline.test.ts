@@ -20,6 +20,7 @@ import type { GateDeps } from "../../src/gate/gate-deps.ts";
 import { sessionClassifier } from "../../src/gate/gate-deps.ts";
 import { GatePipeline, type GateRequest } from "../../src/gate/pipeline.ts";
 import { createPolicyQuery } from "../../src/gate/policy-query.ts";
+import { sandboxProfileFor } from "../../src/gate/sandboxing.ts";
 import { ParkedStore } from "../../src/hub/parked-store.ts";
 import type { ForwardRequest } from "../../src/hub/protocol.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
@@ -345,5 +346,30 @@ describe("the pipeline: asks a child forwarded", () => {
 		expect(outcome).toMatchObject({ outcome: "deny", mode: "deny", step: "policy" });
 		expect(serverAnswerOf(outcome).reason).toContain('matches the deny rule command "npm *"');
 		expect(presenter.shown).toEqual([]);
+	});
+});
+
+describe("the sandbox an allowed call runs in (adr/0017)", () => {
+	it("follows the tier when no human decided: a read reads, a write writes in the project, network-egress reaches out", async () => {
+		const policy = policyFromConfig({
+			rules: [
+				{ surface: "command", pattern: "touch *", action: "allow" },
+				{ surface: "command", pattern: "curl *", action: "allow" },
+			],
+			grantCeiling: { tier: "network-egress", reason: "the test needs a network allow rule" },
+		});
+		const { pipeline } = world(policy);
+		const profile = async (command: string) =>
+			sandboxProfileFor((await pipeline.run(bashCall(command))).outcome);
+		expect(await profile("ls -la")).toBe("read-only");
+		expect(await profile("touch notes.txt")).toBe("project-write");
+		expect(await profile("curl https://example.com")).toBe("network");
+	});
+
+	it("a human who approved this very call decided what it may do: it runs as approved", async () => {
+		const { pipeline } = world(policyFromConfig({}), { script: [allowOnce] });
+		const { outcome } = await pipeline.run(bashCall("npm install left-pad"));
+		expect(outcome.source.kind).toBe("user");
+		expect(sandboxProfileFor(outcome)).toBeNull();
 	});
 });
