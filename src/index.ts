@@ -5,16 +5,10 @@
  * extension, only the copy that claimed the session gates it; the others pass, unless no copy gates it any more.
  */
 import { createRequire } from "node:module";
-import {
-	createBashTool,
-	type ExtensionAPI,
-	type ExtensionContext,
-	SettingsManager,
-} from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Key, matchesKey, truncateToWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 import { listenForLinkRegistrations } from "./authority/authorizer-link.ts";
 import type { TuiKit } from "./authority/tui-dialog.ts";
-import type { BashKit } from "./gate/sandboxing.ts";
 import type { SessionGate, startSessionGate } from "./gate/session-gate.ts";
 import { claimSession, gatedByAnother, releaseSession } from "./gate/session-owners.ts";
 import { permissionsViewFor, registerPermissionsCommand } from "./slash-command/permissions-command.ts";
@@ -46,7 +40,7 @@ export default function piPermissionHub(pi: ExtensionAPI): void {
 			return role;
 		}
 		const gate = loadGateModule().then((module) =>
-			module.startSessionGate(pi, ctx, reason, process.env, tuiKit, bashKit),
+			module.startSessionGate(pi, ctx, reason, process.env, tuiKit),
 		);
 		// A failure is reported by every handler that awaits it; this only keeps it from being unhandled.
 		gate.catch(() => undefined);
@@ -122,9 +116,6 @@ type GateModule = { readonly startSessionGate: typeof startSessionGate };
  * (pi and npm install extensions without their peers; adr/0012).
  */
 const tuiKit: TuiKit = { Key, matchesKey, truncateToWidth, wrapTextWithAnsi };
-
-/** pi's bash tool and settings, for the sandboxed bash (adr/0017); imported here for the same reason. */
-const bashKit: BashKit = { createBashTool, SettingsManager };
 
 /**
  * pi loads extensions through its own loader, which re-transforms every JavaScript file it imports; the gate

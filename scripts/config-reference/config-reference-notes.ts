@@ -147,6 +147,8 @@ const USER_EXAMPLE = `{
 	"unanswered": "defer",
 	"dialogTimeoutSeconds": 120,
 	"deferExpiryHours": 8,
+	// Commands allowed without you run in an OS sandbox matching their tier (Linux, needs bubblewrap).
+	"sandbox": { "enabled": true },
 	// Links are registered by other extensions; a name nobody registered is skipped.
 	"authorizerChain": ["git-guard"],
 	// Only here, only with a reason: it is shown in the status line and recorded in every audit line.

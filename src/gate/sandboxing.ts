@@ -3,7 +3,9 @@
  * the session registers its own `bash` tool — pi's, built with the user's shell settings and a spawn hook —
  * and every allowed bash call runs in the profile of the tier it was allowed at, unless a human approved it.
  */
-import { realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type {
 	AgentToolResult,
 	BashSpawnHook,
@@ -17,13 +19,56 @@ import {
 	type SandboxProfile,
 	sandboxedCommand,
 } from "../sandbox/bubblewrap.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import type { Tier } from "../vocabulary/tier.ts";
 import type { GateOutcome } from "./pipeline.ts";
 
-/** pi's bash tool and settings as pi provides them to the entry it loads (like the TUI kit, adr/0012). */
+/** pi's bash tool and settings. */
 export interface BashKit {
 	readonly createBashTool: typeof import("@earendil-works/pi-coding-agent").createBashTool;
 	readonly SettingsManager: typeof import("@earendil-works/pi-coding-agent").SettingsManager;
+}
+
+/**
+ * pi's bash tool and settings, loaded only when the sandbox is on: importing pi's package costs a pi start about
+ * half a second (measured with bench figure 4), which nobody should pay for a feature they did not turn on. It is
+ * loaded from the pi that runs this process (the package above its command), natively, not through this
+ * package's `node_modules`: pi installs extensions without their peer dependencies (adr/0012).
+ */
+export async function loadBashKit(piCommand: string | undefined): Promise<BashKit> {
+	if (piCommand === undefined) throw new Error("this process was not started by a pi command");
+	let dir = dirname(realpathSync(piCommand));
+	for (let level = 0; level < 6; level++) {
+		const manifest = readManifestName(join(dir, "package.json"));
+		if (manifest === "@earendil-works/pi-coding-agent") {
+			const module: unknown = await import(pathToFileURL(join(dir, "dist", "index.js")).href);
+			if (!isBashKit(module))
+				throw new Error(`pi's package at ${dir} does not export createBashTool and SettingsManager`);
+			return module;
+		}
+		const parent = dirname(dir);
+		if (parent === dir) break;
+		dir = parent;
+	}
+	throw new Error(`pi's package was not found above ${piCommand}`);
+}
+
+function readManifestName(file: string): string | null {
+	try {
+		const name: unknown = Reflect.get(JSON.parse(readFileSync(file, "utf8")) ?? {}, "name");
+		return typeof name === "string" ? name : null;
+	} catch {
+		return null;
+	}
+}
+
+function isBashKit(value: unknown): value is BashKit {
+	return (
+		typeof value === "object" &&
+		value !== null &&
+		typeof Reflect.get(value, "createBashTool") === "function" &&
+		typeof Reflect.get(value, "SettingsManager") === "function"
+	);
 }
 
 /** A sandbox per tier: what an allowed command may do is what its tier says, whatever it turns out to run. */
@@ -52,7 +97,6 @@ interface Plan {
 
 export interface SandboxingOptions {
 	readonly pi: ExtensionAPI;
-	readonly kit: BashKit;
 	readonly agentDir: string;
 	/** Said once, loudly, when the sandbox is on but cannot run here. */
 	readonly warn: (message: string) => void;
@@ -69,14 +113,23 @@ export class Sandboxing {
 		this.options = options;
 	}
 
-	/** Replace pi's bash tool with the same tool run through the sandbox. */
-	register(cwd: string): void {
-		const { pi, kit } = this.options;
+	/**
+	 * Replace pi's bash tool with the same tool run through the sandbox. When pi's tool cannot be loaded, say so
+	 * and leave pi's bash in place: commands then run as without the sandbox, never blocked by it.
+	 */
+	async register(cwd: string): Promise<void> {
+		let kit: BashKit;
+		try {
+			kit = await loadBashKit(process.argv[1]);
+		} catch (error) {
+			this.warnOnce(`pi's bash tool could not be loaded (${errorMessage(error)})`);
+			return;
+		}
 		const base = kit.createBashTool(cwd);
-		pi.registerTool({
+		this.options.pi.registerTool({
 			...base,
 			execute: (toolCallId, params, signal, onUpdate, ctx) =>
-				this.run(toolCallId, params, signal, onUpdate, ctx),
+				this.run(kit, toolCallId, params, signal, onUpdate, ctx),
 		});
 	}
 
@@ -86,13 +139,14 @@ export class Sandboxing {
 	}
 
 	private run(
+		kit: BashKit,
 		toolCallId: string,
 		params: { command: string; timeout?: number },
 		signal: AbortSignal | undefined,
 		onUpdate: Parameters<ReturnType<BashKit["createBashTool"]>["execute"]>[3],
 		ctx: ExtensionContext,
 	): Promise<AgentToolResult<unknown>> {
-		const { kit, agentDir } = this.options;
+		const { agentDir } = this.options;
 		// A call the gate did not see allowed runs in the strictest profile, never unconfined.
 		const plan = this.plans.get(toolCallId) ?? { profile: "read-only" };
 		this.plans.delete(toolCallId);
@@ -109,12 +163,7 @@ export class Sandboxing {
 	private hookFor(profile: SandboxProfile, sessionCwd: string): BashSpawnHook | null {
 		const probe = (this.options.probe ?? probeBubblewrap)();
 		if (!probe.usable) {
-			if (!this.warned) {
-				this.warned = true;
-				this.options.warn(
-					`pi-permission-hub: the sandbox is on, but no sandbox can run here (${probe.why}); commands run unsandboxed. Install bubblewrap (Debian/Ubuntu: apt install bubblewrap).`,
-				);
-			}
+			this.warnOnce(`${probe.why}. Install bubblewrap (Debian/Ubuntu: apt install bubblewrap)`);
 			return null;
 		}
 		const project = realpathSync(sessionCwd);
@@ -122,5 +171,13 @@ export class Sandboxing {
 			...spawn,
 			command: sandboxedCommand(spawn.command, profile, { project, cwd: spawn.cwd }, probe),
 		});
+	}
+
+	private warnOnce(why: string): void {
+		if (this.warned) return;
+		this.warned = true;
+		this.options.warn(
+			`pi-permission-hub: the sandbox is on, but no sandbox can run here: ${why}; commands run unsandboxed.`,
+		);
 	}
 }

@@ -44,7 +44,7 @@ import { type GateDeps, sessionClassifier } from "./gate-deps.ts";
 import { toolsForRun } from "./hidden-tools.ts";
 import { type GateOutcome, GatePipeline } from "./pipeline.ts";
 import { createPolicyQuery, publishPolicyQuery } from "./policy-query.ts";
-import { type BashKit, Sandboxing } from "./sandboxing.ts";
+import { Sandboxing } from "./sandboxing.ts";
 import { StatusReporter } from "./status-reporter.ts";
 
 const RECENT_DECISIONS = 20;
@@ -56,8 +56,6 @@ export interface SessionGateOptions {
 	readonly parked: ParkedStore;
 	/** pi-tui as pi provides it (for the TUI dialog). */
 	readonly tuiKit: TuiKit;
-	/** pi's bash tool and settings, for the sandboxed bash (adr/0017). */
-	readonly bashKit: BashKit;
 }
 
 /**
@@ -152,7 +150,6 @@ export class SessionGate {
 		});
 		this.sandboxing = new Sandboxing({
 			pi,
-			kit: options.bashKit,
 			agentDir: this.agentDir,
 			warn: (message) => {
 				try {
@@ -234,7 +231,7 @@ export class SessionGate {
 	 * the first tool call on find it; then offer asks parked earlier in this project to the human.
 	 */
 	async start(hasUI: boolean): Promise<void> {
-		if (this.store.current().sandbox.enabled) this.sandboxing.register(this.currentCtx.cwd);
+		if (this.store.current().sandbox.enabled) await this.sandboxing.register(this.currentCtx.cwd);
 		await this.hub.serve({
 			decide: (ask) => this.forwarded.serve(ask),
 			onPendingChange: (pending) => this.forwarded.servedChanged(pending),
@@ -417,12 +414,11 @@ export async function startSessionGate(
 	reason: string,
 	env: Readonly<Record<string, string | undefined>>,
 	tuiKit: TuiKit,
-	bashKit: BashKit,
 ): Promise<SessionGate> {
 	if (REPLACED.has(reason)) new SessionGrants(ctx.sessionManager.getSessionId()).clear();
 	const agentDir = resolveAgentDir(env, env.HOME || homedir());
 	const parked = new ParkedStore(join(agentDir, "pi-permission-hub", "parked"), agentDir);
-	const gate = new SessionGate({ pi, ctx, env, parked, tuiKit, bashKit });
+	const gate = new SessionGate({ pi, ctx, env, parked, tuiKit });
 	await gate.start(ctx.hasUI);
 	return gate;
 }
