@@ -1,4 +1,4 @@
-import { AUDIT_SCHEMA_VERSION, type AuditEntry } from "../audit/audit-entry.ts";
+import { AUDIT_SCHEMA_VERSION, type AuditEntry, type SandboxRecord } from "../audit/audit-entry.ts";
 import type { AuditWriter } from "../audit/audit-writer.ts";
 import type { Origin } from "../origin/origin.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
@@ -61,6 +61,8 @@ export interface DecisionRecord {
 	readonly fallbackPreview: string;
 	readonly latencyMs: number;
 	readonly policy: EffectivePolicy | null;
+	/** How an allowed bash call runs, when the sandbox is on. */
+	readonly sandbox?: SandboxRecord;
 }
 
 export interface DecisionSinks {
@@ -108,6 +110,7 @@ export function recordDecision(record: DecisionRecord, sinks: DecisionSinks): Pr
 			: [],
 		...(outcome.chain.length > 0 ? { chain: [...outcome.chain] } : {}),
 		...(ceiling ? { ceiling } : {}),
+		...(record.sandbox ? { sandbox: record.sandbox } : {}),
 	};
 	publishDecision(event);
 	sinks.emit(event);

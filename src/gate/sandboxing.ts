@@ -12,6 +12,7 @@ import type {
 	ExtensionAPI,
 	ExtensionContext,
 } from "@earendil-works/pi-coding-agent";
+import type { SandboxRecord } from "../audit/audit-entry.ts";
 import { innermostSource } from "../provenance/decision-source.ts";
 import {
 	type BubblewrapProbe,
@@ -108,6 +109,8 @@ export class Sandboxing {
 	private readonly plans = new Map<string, Plan>();
 	private readonly options: SandboxingOptions;
 	private warned = false;
+	/** Set once this session's bash runs through the sandbox, with what the machine can do. */
+	private registered: { readonly probe: BubblewrapProbe } | null = null;
 
 	constructor(options: SandboxingOptions) {
 		this.options = options;
@@ -126,6 +129,7 @@ export class Sandboxing {
 			return;
 		}
 		const base = kit.createBashTool(cwd);
+		this.registered = { probe: (this.options.probe ?? probeBubblewrap)() };
 		this.options.pi.registerTool({
 			...base,
 			execute: (toolCallId, params, signal, onUpdate, ctx) =>
@@ -133,9 +137,16 @@ export class Sandboxing {
 		});
 	}
 
-	/** An allowed bash call: the sandbox it will run in. */
-	allowed(toolCallId: string, outcome: GateOutcome): void {
-		this.plans.set(toolCallId, { profile: sandboxProfileFor(outcome) });
+	/**
+	 * An allowed bash call: the sandbox it will run in, as the audit line records it (undefined while the sandbox
+	 * is off: pi's own bash runs it).
+	 */
+	allowed(toolCallId: string, outcome: GateOutcome): SandboxRecord | undefined {
+		if (this.registered === null) return undefined;
+		const profile = sandboxProfileFor(outcome);
+		this.plans.set(toolCallId, { profile });
+		if (profile === null) return "none";
+		return this.registered.probe.usable ? profile : "unavailable";
 	}
 
 	private run(

@@ -10,6 +10,7 @@ import type {
 	UserBashEvent,
 	UserBashEventResult,
 } from "@earendil-works/pi-coding-agent";
+import type { SandboxRecord } from "../audit/audit-entry.ts";
 import { AuditWriter } from "../audit/audit-writer.ts";
 import { getAuthorizer } from "../authority/authorizer-link.ts";
 import { chooseTerminal } from "../authority/choose-terminal.ts";
@@ -266,6 +267,10 @@ export class SessionGate {
 		const input = event.input;
 		const call: ToolCall = { tool: event.toolName, input, cwd: ctx.cwd };
 		const { outcome, policy } = await this.pipeline.run({ kind: "tool_call", call, signal: ctx.signal });
+		const sandbox =
+			outcome.outcome === "allow" && event.toolName === "bash"
+				? this.sandboxing.allowed(event.toolCallId, outcome)
+				: undefined;
 		await this.record(
 			outcome,
 			"tool_call",
@@ -273,9 +278,9 @@ export class SessionGate {
 			JSON.stringify(input).slice(0, 300),
 			started,
 			policy,
+			sandbox,
 		);
 		if (outcome.outcome === "allow") {
-			if (event.toolName === "bash") this.sandboxing.allowed(event.toolCallId, outcome);
 			// Already worked out while deciding (cached per call), so this reads no files again.
 			const delegation = this.delegations.inspect(call);
 			if (delegation) this.delegationWatch.started(event.toolCallId, event.toolName, delegation, startedAt);
@@ -369,6 +374,7 @@ export class SessionGate {
 		fallbackPreview: string,
 		started: number,
 		policy: EffectivePolicy | null,
+		sandbox?: SandboxRecord,
 	): Promise<void> {
 		this.blocked.count(outcome.outcome);
 		try {
@@ -382,6 +388,7 @@ export class SessionGate {
 					fallbackPreview,
 					latencyMs: performance.now() - started,
 					policy,
+					...(sandbox ? { sandbox } : {}),
 				},
 				this.sinks,
 			);

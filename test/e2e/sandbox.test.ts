@@ -64,8 +64,9 @@ describe("a repository that plants a program on git status (adr/0017)", () => {
 		expect(existsSync(planted.inProject)).toBe(false);
 		expect(existsSync(planted.inHome)).toBe(false);
 		const entries = await auditEntries(sb, READS.length);
-		expect(entries.map((e) => [e.tier, e.outcome, e.mode])).toEqual(
-			READS.map(() => ["read", "allow", "auto"]),
+		// Each audit line says how its command ran.
+		expect(entries.map((e) => [e.tier, e.outcome, e.mode, e.sandbox])).toEqual(
+			READS.map(() => ["read", "allow", "auto", "read-only"]),
 		);
 	});
 
@@ -77,5 +78,7 @@ describe("a repository that plants a program on git status (adr/0017)", () => {
 		await runPrint({ sandbox: sb, prompt: "look around", extensions: [EXTENSION_ENTRY], mode: "json" });
 
 		expect(existsSync(planted.inProject)).toBe(true);
+		const [entry] = await auditEntries(sb, 1);
+		expect(entry?.sandbox).toBeUndefined();
 	});
 });
