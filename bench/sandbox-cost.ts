@@ -52,7 +52,12 @@ export async function sandboxCostFigure(): Promise<FigureResult> {
 				const base = await timed(command.script, project);
 				plain.push(base);
 				for (const profile of PROFILES) {
-					const wrapped = sandboxedCommand(command.script, profile, { project, cwd: project }, probe);
+					const wrapped = sandboxedCommand(
+						command.script,
+						profile,
+						{ project, cwd: project, keepReadOnly: [] },
+						probe,
+					);
 					added.get(profile)?.push((await timed(wrapped, project)) - base);
 				}
 			}

@@ -123,6 +123,11 @@ interface AskPlan
 	readonly kind: AskKind;
 	/** A guarded path or an ungated delegation: only a human answers, no authorizer link is asked. */
 	readonly humanOnly: boolean;
+	/**
+	 * For a forwarded ask: when the child stops waiting (epoch ms). The dialog's wait is cut to it when the
+	 * terminal is asked — after the links, which may have used some of the time.
+	 */
+	readonly deadline?: number;
 	/** Steps recorded before the links (the delegation guard's). */
 	readonly chain: readonly ChainStep[];
 	/** For a forwarded ask: what only such an ask carries to the terminal. */
@@ -204,7 +209,9 @@ async function decideAsk(
 	}
 
 	// 4. terminal
-	const { why, askingParts, suggestions, unanswered, timeoutMs, signal, forwarded } = plan;
+	const { why, askingParts, suggestions, unanswered, signal, forwarded, deadline } = plan;
+	const timeoutMs =
+		deadline === undefined ? plan.timeoutMs : Math.max(1, Math.min(plan.timeoutMs, deadline - Date.now()));
 	const common: AskCommon = {
 		why,
 		askingParts,
@@ -320,7 +327,7 @@ function policyStep(
 		case "user_bash": {
 			const denied = findDeny(action, policy, origin);
 			if (denied) {
-				const said = describeCall(action, "bash").replace("this bash call", "this command");
+				const said = what.replace("this bash call", "this command");
 				const reason = policyDenyReason(said, denied);
 				return { settled: { outcome: "deny", mode: "deny", source: sourceOfBasis(denied.basis), reason } };
 			}
@@ -410,7 +417,7 @@ function policyStep(
 					settled: { ...asked, outcome: "allow", source: treeGrantSource(grant), reason: "whole-tree grant" },
 				};
 			}
-			const approval = deps.parked.find(forwarded.actionHash);
+			const approval = deps.parked.find(action.hash);
 			if (approval && deps.parked.consume(approval)) {
 				const { requestId, approvedVia } = approval;
 				const source = { kind: "parked_approval", requestId, approvedVia } as const;
@@ -431,7 +438,8 @@ function policyStep(
 					// Patterns this session works out itself from the action: it never offers one the child supplied.
 					suggestions: forwarded.grantable && !humanOnly ? suggestGrants(action.tool, askingParts) : [],
 					unanswered: strictestUnanswered(forwarded.unanswered, unanswered),
-					timeoutMs: Math.max(1, Math.min(timeoutMs, Date.parse(forwarded.expiresAt) - Date.now())),
+					timeoutMs,
+					deadline: Date.parse(forwarded.expiresAt),
 					signal,
 					forwarded: {
 						kind: "forwarded",

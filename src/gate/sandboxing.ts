@@ -4,6 +4,7 @@
  * and every allowed bash call runs in the profile of the tier it was allowed at, unless a human approved it.
  */
 import { readFileSync, realpathSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type {
@@ -109,8 +110,8 @@ export class Sandboxing {
 	private readonly plans = new Map<string, Plan>();
 	private readonly options: SandboxingOptions;
 	private warned = false;
-	/** Set once this session's bash runs through the sandbox, with what the machine can do. */
-	private registered: { readonly probe: BubblewrapProbe } | null = null;
+	/** Set once the sandbox is on for this session: what this machine can do (probed once). */
+	private registered: BubblewrapProbe | null = null;
 
 	constructor(options: SandboxingOptions) {
 		this.options = options;
@@ -125,11 +126,14 @@ export class Sandboxing {
 		try {
 			kit = await loadBashKit(process.argv[1]);
 		} catch (error) {
-			this.warnOnce(`pi's bash tool could not be loaded (${errorMessage(error)})`);
+			// pi's own bash runs every call as without the sandbox, and the audit lines say so.
+			const why = `pi's bash tool could not be loaded (${errorMessage(error)})`;
+			this.registered = { usable: false, why };
+			this.warnOnce(why);
 			return;
 		}
 		const base = kit.createBashTool(cwd);
-		this.registered = { probe: (this.options.probe ?? probeBubblewrap)() };
+		this.registered = (this.options.probe ?? probeBubblewrap)();
 		this.options.pi.registerTool({
 			...base,
 			execute: (toolCallId, params, signal, onUpdate, ctx) =>
@@ -146,7 +150,7 @@ export class Sandboxing {
 		const profile = sandboxProfileFor(outcome);
 		this.plans.set(toolCallId, { profile });
 		if (profile === null) return "none";
-		return this.registered.probe.usable ? profile : "unavailable";
+		return this.registered.usable ? profile : "unavailable";
 	}
 
 	private run(
@@ -172,15 +176,19 @@ export class Sandboxing {
 	}
 
 	private hookFor(profile: SandboxProfile, sessionCwd: string): BashSpawnHook | null {
-		const probe = (this.options.probe ?? probeBubblewrap)();
+		const probe = this.registered;
+		if (probe === null) return null;
 		if (!probe.usable) {
 			this.warnOnce(`${probe.why}. Install bubblewrap (Debian/Ubuntu: apt install bubblewrap)`);
 			return null;
 		}
-		const project = realpathSync(sessionCwd);
+		const place = {
+			project: realpathSync(sessionCwd),
+			keepReadOnly: [homedir(), this.options.agentDir].map(resolvedPath),
+		};
 		return (spawn) => ({
 			...spawn,
-			command: sandboxedCommand(spawn.command, profile, { project, cwd: spawn.cwd }, probe),
+			command: sandboxedCommand(spawn.command, profile, { ...place, cwd: spawn.cwd }, probe),
 		});
 	}
 
@@ -190,5 +198,14 @@ export class Sandboxing {
 		this.options.warn(
 			`pi-permission-hub: the sandbox is on, but no sandbox can run here: ${why}; commands run unsandboxed.`,
 		);
+	}
+}
+
+/** The real path, or the path as given when it does not exist (nothing can be written there either). */
+function resolvedPath(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		return path;
 	}
 }

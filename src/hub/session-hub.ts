@@ -49,7 +49,6 @@ export interface SessionHubOptions {
 	readonly sessionFile: string | null;
 	/** An agent name the launcher put in the system prompt (`<active_agent name="…">`), caller-claimed. */
 	readonly promptAgentName: string | null;
-	readonly transport?: HubTransport;
 }
 
 /**
@@ -75,7 +74,7 @@ export class SessionHub {
 
 	constructor(options: SessionHubOptions) {
 		this.options = options;
-		this.transport = options.transport ?? fileTransport;
+		this.transport = fileTransport;
 		this.log = new HubLog(join(hubRoot(options.agentDir), "hub.log"));
 		const found = resolveParent({
 			sessionId: options.sessionId,

@@ -23,6 +23,8 @@ export interface SandboxPlace {
 	readonly project: string;
 	/** Where the command starts (absolute). */
 	readonly cwd: string;
+	/** Paths no command may write even inside the project: the home directory, pi's agent dir. */
+	readonly keepReadOnly: readonly string[];
 }
 
 /** What this machine's bubblewrap can do, probed once. */
@@ -30,8 +32,13 @@ export type BubblewrapProbe =
 	| { readonly usable: true; readonly path: string; readonly refusesUserNamespaces: boolean }
 	| { readonly usable: false; readonly why: string };
 
-/** Inside the project, these stay read-only in every profile: what git and pi run later (adr/0014). */
-const PROTECTED_IN_PROJECT = [".git/config", ".git/hooks", ".git/info", ".pi"];
+/**
+ * At the project's top, these are never writable from the sandbox: what git and pi read and run later
+ * (adr/0014). All of `.git` is covered, not only its hooks and config: git follows `commondir`, `config.worktree`
+ * and `modules/*` to other configurations, so any writable file there could name a program for the next
+ * `git status`.
+ */
+const PROTECTED_AT_TOP = [".git", ".pi"];
 
 /**
  * The arguments that put one command in the sandbox of `profile`; the command follows them (after `--`).
@@ -66,22 +73,38 @@ export function bubblewrapArguments(
 	];
 	if (profile !== "network") args.push("--unshare-net");
 	const project = place.project;
-	if (profile === "read-only") {
+	const protectedPaths = profile === "read-only" ? null : protectedMounts(place);
+	if (protectedPaths === null) {
 		// A project below /tmp must still be readable after the private /tmp covers it.
 		if (below(project, "/tmp")) args.push("--ro-bind", project, project);
 	} else {
-		args.push("--bind", project, project);
-		// The project's `.git` is a mount point of its own: it cannot be renamed away and recreated without
-		// the protections below (a rename of a mount point fails with EBUSY).
-		const git = join(project, ".git");
-		if (isDirectory(git)) args.push("--bind", git, git);
-		for (const inside of PROTECTED_IN_PROJECT) {
-			const path = join(project, inside);
-			if (existsSync(path)) args.push("--ro-bind", path, path);
-		}
+		args.push("--bind", project, project, ...protectedPaths);
 	}
 	args.push("--chdir", place.cwd);
 	return args;
+}
+
+/**
+ * The mounts that keep the project's protected paths read-only, or null when the project cannot be made
+ * writable safely — then the command gets no writes at all, never unprotected ones:
+ * - a project that holds the home directory or pi's agent dir (start-up files, the gate's own config);
+ * - a protected path that is a symbolic link (bubblewrap would mount on its target and leave the link itself
+ *   replaceable) or neither a directory nor a file.
+ * A protected path that does not exist yet is covered by an empty read-only directory, so it cannot be
+ * created (git passes over an empty `.git` directory and keeps looking upward; pi reads nothing from an empty
+ * `.pi`). Each is a mount point of its own, so it cannot be renamed away either.
+ */
+function protectedMounts(place: SandboxPlace): string[] | null {
+	if (place.keepReadOnly.some((path) => below(path, place.project))) return null;
+	const mounts: string[] = [];
+	for (const name of PROTECTED_AT_TOP) {
+		const path = join(place.project, name);
+		const kind = entryKind(path);
+		if (kind === "missing") mounts.push("--tmpfs", path, "--remount-ro", path);
+		else if (kind === "directory" || kind === "file") mounts.push("--ro-bind", path, path);
+		else return null;
+	}
+	return mounts;
 }
 
 /**
@@ -130,7 +153,14 @@ export function probeAt(path: string | null): BubblewrapProbe {
 		return { usable: false, why: `${path} --help failed: ${describe(error)}` };
 	}
 	try {
-		execFileSync(path, ["--unshare-user", "--ro-bind", "/", "/", "--dev", "/dev", "--", "/bin/true"], {
+		// The same arguments a command gets: bubblewrap in some containers can build a namespace but not mount
+		// `/proc` in it, and a probe that asked for less would call it usable.
+		const profile = bubblewrapArguments(
+			"read-only",
+			{ project: "/", cwd: "/", keepReadOnly: [] },
+			{ usable: true, path, refusesUserNamespaces: help.includes("--disable-userns") },
+		);
+		execFileSync(path, [...profile, "--", "/bin/true"], {
 			timeout: 5000,
 			stdio: ["ignore", "ignore", "pipe"],
 		});
@@ -149,12 +179,15 @@ function describe(error: unknown): string {
 	return text || errorMessage(error);
 }
 
-function isDirectory(path: string): boolean {
+function entryKind(path: string): "missing" | "directory" | "file" | "other" {
+	let stat: ReturnType<typeof lstatSync>;
 	try {
-		return lstatSync(path).isDirectory();
+		stat = lstatSync(path);
 	} catch {
-		return false;
+		return "missing";
 	}
+	if (stat.isDirectory()) return "directory";
+	return stat.isFile() ? "file" : "other";
 }
 
 function below(path: string, dir: string): boolean {

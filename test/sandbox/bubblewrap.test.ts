@@ -3,7 +3,16 @@
  * with a planted fsmonitor, a real TCP listener for the network checks.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -39,8 +48,17 @@ afterAll(async () => {
  * Run `script` with bash inside `profile`, started in `cwd` (default: the project). Asynchronously: the host's
  * TCP listener lives in this very process and must be able to answer.
  */
-async function run(profile: SandboxProfile, project: string, script: string, cwd = project) {
-	const child = spawn("/bin/bash", ["-c", sandboxedCommand(script, profile, { project, cwd }, probe)]);
+async function run(
+	profile: SandboxProfile,
+	project: string,
+	script: string,
+	cwd = project,
+	keepReadOnly: readonly string[] = [],
+) {
+	const child = spawn("/bin/bash", [
+		"-c",
+		sandboxedCommand(script, profile, { project, cwd, keepReadOnly }, probe),
+	]);
 	let out = "";
 	let err = "";
 	child.stdout.on("data", (chunk) => {
@@ -172,7 +190,61 @@ describe("project-write: what a write approved without a human runs in", () => {
 
 	it("reaches no network", async () => {
 		const result = await run("project-write", project(), `exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3`);
+		expect(result.code).not.toBe(0);
 		expect(result.out).not.toContain("hello from the host");
+	});
+
+	it("leaves no file in .git writable: git follows commondir and config.worktree to other configurations", async () => {
+		const dir = project();
+		mkdirSync(join(dir, "evil"));
+		writeFileSync(join(dir, "evil", "config"), "[core]\n\tfsmonitor = touch PWNED\n");
+		await run(
+			"project-write",
+			dir,
+			"echo ../evil > .git/commondir; echo x > .git/config.worktree; echo x > .git/description; true",
+		);
+		expect(existsSync(join(dir, ".git", "commondir"))).toBe(false);
+		expect(existsSync(join(dir, ".git", "config.worktree"))).toBe(false);
+		expect(readFileSync(join(dir, ".git", "description"), "utf8")).not.toBe("x\n");
+	});
+
+	it("a .git or .pi that does not exist yet cannot be created; an empty, read-only placeholder is all that is left", async () => {
+		const dir = tempDir();
+		const result = await run("project-write", dir, "git init -q; mkdir -p .pi/x; echo ok > file; cat file");
+		expect(result.out).toBe("ok\n");
+		expect(readdirSync(join(dir, ".git"))).toEqual([]);
+		expect(readdirSync(join(dir, ".pi"))).toEqual([]);
+	});
+
+	it("a .git that is a file (a worktree or a submodule checkout) cannot be pointed elsewhere", async () => {
+		const dir = tempDir();
+		writeFileSync(join(dir, ".git"), "gitdir: /nonexistent\n");
+		await run("project-write", dir, "echo 'gitdir: ./evil-git' > .git; true");
+		expect(readFileSync(join(dir, ".git"), "utf8")).toBe("gitdir: /nonexistent\n");
+	});
+
+	it("a protected path that is a symbolic link leaves the command no writes at all, not an unprotected link", async () => {
+		const dir = project();
+		rmSync(join(dir, ".pi"), { recursive: true });
+		mkdirSync(join(dir, "docs"));
+		symlinkSync("docs", join(dir, ".pi"));
+		const result = await run(
+			"project-write",
+			dir,
+			"rm .pi && mkdir .pi && echo '{}' > .pi/settings.json; echo x > README.md; true",
+		);
+		expect(existsSync(join(dir, ".pi", "settings.json"))).toBe(false);
+		expect(readFileSync(join(dir, "README.md"), "utf8")).toBe("# demo\n");
+		expect(result.err).toContain("Read-only file system");
+	});
+
+	it("a project that holds the home directory or pi's agent dir gets no writes", async () => {
+		const dir = project();
+		const home = join(dir, "home");
+		mkdirSync(home);
+		await run("project-write", dir, "echo x > home/.bashrc; echo x > README.md; true", dir, [home]);
+		expect(existsSync(join(home, ".bashrc"))).toBe(false);
+		expect(readFileSync(join(dir, "README.md"), "utf8")).toBe("# demo\n");
 	});
 });
 
