@@ -5,10 +5,17 @@
  * extension, only the copy that claimed the session gates it; the others pass, unless no copy gates it any more.
  */
 import { createRequire } from "node:module";
-import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import {
+	createBashTool,
+	createLocalBashOperations,
+	type ExtensionAPI,
+	type ExtensionContext,
+	SettingsManager,
+} from "@earendil-works/pi-coding-agent";
 import { Key, matchesKey, truncateToWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 import { listenForLinkRegistrations } from "./authority/authorizer-link.ts";
 import type { TuiKit } from "./authority/tui-dialog.ts";
+import type { BashKit } from "./gate/sandboxing.ts";
 import type { SessionGate, startSessionGate } from "./gate/session-gate.ts";
 import { claimSession, gatedByAnother, releaseSession } from "./gate/session-owners.ts";
 import { permissionsViewFor, registerPermissionsCommand } from "./slash-command/permissions-command.ts";
@@ -40,7 +47,7 @@ export default function piPermissionHub(pi: ExtensionAPI): void {
 			return role;
 		}
 		const gate = loadGateModule().then((module) =>
-			module.startSessionGate(pi, ctx, reason, process.env, tuiKit),
+			module.startSessionGate(pi, ctx, reason, process.env, tuiKit, bashKit),
 		);
 		// A failure is reported by every handler that awaits it; this only keeps it from being unhandled.
 		gate.catch(() => undefined);
@@ -116,6 +123,13 @@ type GateModule = { readonly startSessionGate: typeof startSessionGate };
  * (pi and npm install extensions without their peers; adr/0012).
  */
 const tuiKit: TuiKit = { Key, matchesKey, truncateToWidth, wrapTextWithAnsi };
+
+/**
+ * pi's bash tool, local shell and settings, for the sandboxed bash (adr/0017): imported here for the same
+ * reason, and because pi hands its entry the copy it already runs — the gate importing pi's package natively
+ * would load a second, unbundled pi (about two seconds of CPU per pi start).
+ */
+const bashKit: BashKit = { createBashTool, createLocalBashOperations, SettingsManager };
 
 /**
  * pi loads extensions through its own loader, which re-transforms every JavaScript file it imports; the gate

@@ -83,8 +83,11 @@ export const KEY_NOTES: Readonly<Record<TopLevelKey, KeyNotes>> = {
 		project: { kind: "merge", text: "The smaller of the two files' values wins." },
 	},
 	sandbox: {
-		default: '`{ "enabled": false }`',
-		project: { kind: "merge", text: "Either file turns it on; a project file cannot turn it off." },
+		default: '`{ "enabled": false, "required": false, "human": false }`, no `network.allow` (any host)',
+		project: {
+			kind: "merge",
+			text: "Stricter wins: either file turns `enabled`, `required` and `human` on, and neither can turn them off; when both set `network.allow`, a host must be in both lists.",
+		},
 	},
 	authorizerChain: {
 		default: "`[]` (no links)",

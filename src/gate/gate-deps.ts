@@ -27,6 +27,11 @@ export interface GateDeps {
 	readonly defaultUnanswered: UnansweredPolicy;
 	/** Whether the call delegates to a known subagent launcher, and whether its children would be gated. */
 	readonly delegation: (call: ToolCall) => Delegation | null;
+	/**
+	 * Why a bash call cannot be sandboxed although the policy requires it (`sandbox.required`), or null when
+	 * it can be or need not be: such a call is then for a human to decide (adr/0017).
+	 */
+	readonly sandboxMissing: () => string | null;
 }
 
 /**

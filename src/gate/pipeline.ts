@@ -369,6 +369,24 @@ function policyStep(
 					},
 				};
 			}
+			// A bash call that would run without a human, unsandboxed against the policy's wish: a human decides.
+			const unsandboxed = request.call.tool === "bash" ? deps.sandboxMissing() : null;
+			if (decision.mode === "auto" && unsandboxed !== null && decision.basis.kind !== "parked_approval") {
+				const askingParts = action.parts.map((part) => ({ part, tier: part.tier }));
+				return {
+					plan: {
+						kind: "tool_call",
+						why: capSourceText(`the sandbox is required, but ${unsandboxed}`),
+						humanOnly: true,
+						chain: [],
+						askingParts,
+						suggestions: [],
+						unanswered,
+						timeoutMs,
+						...(request.signal ? { signal: request.signal } : {}),
+					},
+				};
+			}
 			if (decision.mode === "auto") {
 				if (decision.basis.kind === "parked_approval" && approval) {
 					if (!deps.parked.consume(approval)) return { again: true };
@@ -386,8 +404,9 @@ function policyStep(
 				plan: {
 					kind: "tool_call",
 					why: describeAskWhy(decision),
-					// A guarded path is for a human alone: no authorizer link is asked (adr/0014).
-					humanOnly: decision.humanOnly,
+					// A guarded path is for a human alone: no authorizer link is asked (adr/0014). Nor when a link's
+					// allow would run the command unsandboxed against the policy's wish.
+					humanOnly: decision.humanOnly || unsandboxed !== null,
 					chain: [],
 					askingParts,
 					suggestions: decision.grantable ? suggestGrants(action.tool, askingParts) : [],

@@ -3,74 +3,40 @@
  * the session registers its own `bash` tool — pi's, built with the user's shell settings and a spawn hook —
  * and every allowed bash call runs in the profile of the tier it was allowed at, unless a human approved it.
  */
-import { readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
 import type {
 	AgentToolResult,
+	BashOperations,
 	BashSpawnHook,
 	ExtensionAPI,
 	ExtensionContext,
 } from "@earendil-works/pi-coding-agent";
 import type { SandboxRecord } from "../audit/audit-entry.ts";
+import type { SandboxSettings } from "../policy/effective-policy.ts";
 import { innermostSource } from "../provenance/decision-source.ts";
 import {
+	type AllowlistNetwork,
 	type BubblewrapProbe,
+	findSocat,
 	probeBubblewrap,
 	type SandboxProfile,
 	sandboxedCommand,
 } from "../sandbox/bubblewrap.ts";
+import { NetworkProxy } from "../sandbox/network-proxy.ts";
+import { SANDBOX_INSTALL_HINT, type SandboxState } from "../sandbox/sandbox-state.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { Tier } from "../vocabulary/tier.ts";
 import type { GateOutcome } from "./pipeline.ts";
 
-/** pi's bash tool and settings. */
+/**
+ * pi's bash tool, its local shell and settings, as pi hands them to the extension's entry (the copy pi runs;
+ * importing pi's package from the gate would load a second one).
+ */
 export interface BashKit {
 	readonly createBashTool: typeof import("@earendil-works/pi-coding-agent").createBashTool;
+	readonly createLocalBashOperations: typeof import("@earendil-works/pi-coding-agent").createLocalBashOperations;
 	readonly SettingsManager: typeof import("@earendil-works/pi-coding-agent").SettingsManager;
-}
-
-/**
- * pi's bash tool and settings, loaded only when the sandbox is on: importing pi's package costs a pi start about
- * half a second (measured with bench figure 4), which nobody should pay for a feature they did not turn on. It is
- * loaded from the pi that runs this process (the package above its command), natively, not through this
- * package's `node_modules`: pi installs extensions without their peer dependencies (adr/0012).
- */
-export async function loadBashKit(piCommand: string | undefined): Promise<BashKit> {
-	if (piCommand === undefined) throw new Error("this process was not started by a pi command");
-	let dir = dirname(realpathSync(piCommand));
-	for (let level = 0; level < 6; level++) {
-		const manifest = readManifestName(join(dir, "package.json"));
-		if (manifest === "@earendil-works/pi-coding-agent") {
-			const module: unknown = await import(pathToFileURL(join(dir, "dist", "index.js")).href);
-			if (!isBashKit(module))
-				throw new Error(`pi's package at ${dir} does not export createBashTool and SettingsManager`);
-			return module;
-		}
-		const parent = dirname(dir);
-		if (parent === dir) break;
-		dir = parent;
-	}
-	throw new Error(`pi's package was not found above ${piCommand}`);
-}
-
-function readManifestName(file: string): string | null {
-	try {
-		const name: unknown = Reflect.get(JSON.parse(readFileSync(file, "utf8")) ?? {}, "name");
-		return typeof name === "string" ? name : null;
-	} catch {
-		return null;
-	}
-}
-
-function isBashKit(value: unknown): value is BashKit {
-	return (
-		typeof value === "object" &&
-		value !== null &&
-		typeof Reflect.get(value, "createBashTool") === "function" &&
-		typeof Reflect.get(value, "SettingsManager") === "function"
-	);
 }
 
 /** A sandbox per tier: what an allowed command may do is what its tier says, whatever it turns out to run. */
@@ -85,21 +51,33 @@ const PROFILE_OF_TIER: Readonly<Record<Tier, SandboxProfile>> = {
 
 /**
  * The profile an allowed call runs in, or null to run it as approved: a human who approved this very action (at
- * a dialog, typed it, or approved its parked request) decided what it may do.
+ * a dialog, typed it, or approved its parked request) decided what it may do — unless `sandbox.human` says
+ * their approvals run in the profile of their tier too.
  */
-export function sandboxProfileFor(outcome: GateOutcome): SandboxProfile | null {
+export function sandboxProfileFor(outcome: GateOutcome, settings: SandboxSettings): SandboxProfile | null {
 	const decisive = innermostSource(outcome.source).source;
-	if (decisive?.kind === "user" || decisive?.kind === "parked_approval") return null;
+	const human = decisive?.kind === "user" || decisive?.kind === "parked_approval";
+	if (human && !settings.human) return null;
 	return PROFILE_OF_TIER[outcome.action?.tier ?? "privileged"];
 }
 
+/** Why no sandbox can run here, for a machine that is not Linux. */
+const UNSUPPORTED_PLATFORM =
+	process.platform === "linux" ? null : `the sandbox runs on Linux only (this is ${process.platform})`;
+
+/** How one allowed call runs: its profile (null: as approved) and, in `network`, the allowlist's way out. */
 interface Plan {
 	readonly profile: SandboxProfile | null;
+	readonly network?: AllowlistNetwork;
 }
 
+/** The strictest plan: for a call the gate did not see allowed, never unconfined. */
+const UNSEEN_CALL: Plan = { profile: "read-only" };
+
 export interface SandboxingOptions {
-	readonly pi: ExtensionAPI;
+	readonly pi: Pick<ExtensionAPI, "registerTool">;
 	readonly agentDir: string;
+	readonly kit: BashKit;
 	/** Said once, loudly, when the sandbox is on but cannot run here. */
 	readonly warn: (message: string) => void;
 	readonly probe?: () => BubblewrapProbe;
@@ -109,94 +87,181 @@ export interface SandboxingOptions {
 export class Sandboxing {
 	private readonly plans = new Map<string, Plan>();
 	private readonly options: SandboxingOptions;
-	private warned = false;
+	/** What was said already: the sandbox as a whole, and the allowlist's network, each once per session. */
+	private readonly warnedAbout = new Set<"sandbox" | "network">();
 	/** Set once the sandbox is on for this session: what this machine can do (probed once). */
 	private registered: BubblewrapProbe | null = null;
+	/** One proxy per set of allowlists in force, kept until the session ends (a running command may use it). */
+	private readonly proxies = new Map<string, Promise<NetworkProxy>>();
 
 	constructor(options: SandboxingOptions) {
 		this.options = options;
 	}
 
-	/**
-	 * Replace pi's bash tool with the same tool run through the sandbox. When pi's tool cannot be loaded, say so
-	 * and leave pi's bash in place: commands then run as without the sandbox, never blocked by it.
-	 */
-	async register(cwd: string): Promise<void> {
-		let kit: BashKit;
-		try {
-			kit = await loadBashKit(process.argv[1]);
-		} catch (error) {
-			// pi's own bash runs every call as without the sandbox, and the audit lines say so.
-			const why = `pi's bash tool could not be loaded (${errorMessage(error)})`;
-			this.registered = { usable: false, why };
-			this.warnOnce(why);
-			return;
-		}
+	/** Replace pi's bash tool with the same tool run through the sandbox (or unsandboxed, when none can run). */
+	register(cwd: string): void {
+		const { kit } = this.options;
+		this.registered =
+			UNSUPPORTED_PLATFORM === null
+				? (this.options.probe ?? probeBubblewrap)()
+				: { usable: false, why: UNSUPPORTED_PLATFORM };
+		if (!this.registered.usable) this.warnOnce(this.registered.why);
 		const base = kit.createBashTool(cwd);
-		this.registered = (this.options.probe ?? probeBubblewrap)();
 		this.options.pi.registerTool({
 			...base,
 			execute: (toolCallId, params, signal, onUpdate, ctx) =>
-				this.run(kit, toolCallId, params, signal, onUpdate, ctx),
+				this.run(toolCallId, params, signal, onUpdate, ctx),
 		});
+	}
+
+	/** Whether the sandbox is on in this session and can run, as the policy now asks for it. */
+	state(settings: SandboxSettings): SandboxState {
+		const probe = this.registered;
+		if (probe === null) {
+			return settings.enabled
+				? { kind: "unavailable", why: "it was turned on after this session started; restart pi" }
+				: { kind: "off" };
+		}
+		return probe.usable ? { kind: "on", bubblewrap: probe.path } : { kind: "unavailable", why: probe.why };
+	}
+
+	/** For `sandbox.required`: why a bash call cannot be sandboxed now, or null when it can be or need not be. */
+	missing(settings: SandboxSettings): string | null {
+		if (!settings.required) return null;
+		const state = this.state(settings);
+		return state.kind === "unavailable" ? `no sandbox can run here: ${state.why}` : null;
 	}
 
 	/**
 	 * An allowed bash call: the sandbox it will run in, as the audit line records it (undefined while the sandbox
 	 * is off: pi's own bash runs it).
 	 */
-	allowed(toolCallId: string, outcome: GateOutcome): SandboxRecord | undefined {
-		if (this.registered === null) return undefined;
-		const profile = sandboxProfileFor(outcome);
-		this.plans.set(toolCallId, { profile });
+	async allowed(
+		toolCallId: string,
+		outcome: GateOutcome,
+		settings: SandboxSettings,
+	): Promise<SandboxRecord | undefined> {
+		const plan = await this.plan(outcome, settings);
+		if (this.registered !== null) this.plans.set(toolCallId, plan);
+		return this.record(plan.profile, settings);
+	}
+
+	/**
+	 * A command the user typed with `!`, allowed: how it runs. It runs as typed, unless `sandbox.human` puts a
+	 * human's commands in the profile of their tier too; then pi's local shell runs it wrapped.
+	 */
+	async userCommand(
+		outcome: GateOutcome,
+		settings: SandboxSettings,
+		cwd: string,
+	): Promise<{ readonly record: SandboxRecord | undefined; readonly operations?: BashOperations }> {
+		const plan = await this.plan(outcome, settings);
+		const record = this.record(plan.profile, settings);
+		const hook = this.hookFor(plan, cwd);
+		if (hook === null) return { record };
+		const local = this.options.kit.createLocalBashOperations();
+		return {
+			record,
+			operations: {
+				exec: (command, execCwd, options) => {
+					const wrapped = hook({ command, cwd: execCwd, env: options.env ?? process.env });
+					return local.exec(wrapped.command, wrapped.cwd, { ...options, env: wrapped.env });
+				},
+			},
+		};
+	}
+
+	/** Stop the allowlist proxies (the session ends; its commands end with it). */
+	async close(): Promise<void> {
+		const proxies = [...this.proxies.values()];
+		this.proxies.clear();
+		await Promise.all(proxies.map(async (proxy) => (await proxy.catch(() => null))?.close()));
+	}
+
+	private async plan(outcome: GateOutcome, settings: SandboxSettings): Promise<Plan> {
+		const profile = sandboxProfileFor(outcome, settings);
+		if (profile !== "network" || settings.networkAllow.length === 0 || !this.registered?.usable)
+			return { profile };
+		return { profile, network: await this.allowlistNetwork(settings.networkAllow) };
+	}
+
+	/**
+	 * The way out of a `network` sandbox under `sandbox.network.allow`: the proxy for these lists, or none at all
+	 * when no relay can run or the proxy cannot start — an allowlist that cannot be enforced gives no network.
+	 */
+	private async allowlistNetwork(lists: readonly (readonly string[])[]): Promise<AllowlistNetwork> {
+		const socat = findSocat();
+		if (socat === null) {
+			this.warnOnce("sandbox.network.allow needs socat for its relay, which is not installed", "network");
+			return { via: "none" };
+		}
+		const key = JSON.stringify(lists);
+		let proxy = this.proxies.get(key);
+		if (proxy === undefined) {
+			proxy = NetworkProxy.start(lists);
+			this.proxies.set(key, proxy);
+		}
+		try {
+			return { via: "proxy", proxySocket: (await proxy).socketPath, socat };
+		} catch (error) {
+			this.proxies.delete(key);
+			this.warnOnce(`the network proxy could not start (${errorMessage(error)})`, "network");
+			return { via: "none" };
+		}
+	}
+
+	private record(profile: SandboxProfile | null, settings: SandboxSettings): SandboxRecord | undefined {
+		if (this.registered === null) {
+			if (!settings.enabled) return undefined;
+			this.warnOnce("it was turned on after this session started; restart pi");
+			return "unavailable";
+		}
 		if (profile === null) return "none";
 		return this.registered.usable ? profile : "unavailable";
 	}
 
 	private run(
-		kit: BashKit,
 		toolCallId: string,
 		params: { command: string; timeout?: number },
 		signal: AbortSignal | undefined,
 		onUpdate: Parameters<ReturnType<BashKit["createBashTool"]>["execute"]>[3],
 		ctx: ExtensionContext,
 	): Promise<AgentToolResult<unknown>> {
-		const { agentDir } = this.options;
-		// A call the gate did not see allowed runs in the strictest profile, never unconfined.
-		const plan = this.plans.get(toolCallId) ?? { profile: "read-only" };
+		const { agentDir, kit } = this.options;
+		const plan = this.plans.get(toolCallId) ?? UNSEEN_CALL;
 		this.plans.delete(toolCallId);
 		const settings = kit.SettingsManager.create(ctx.cwd, agentDir);
 		const shell = {
 			...(settings.getShellCommandPrefix() ? { commandPrefix: settings.getShellCommandPrefix() } : {}),
 			...(settings.getShellPath() ? { shellPath: settings.getShellPath() } : {}),
 		};
-		const hook = plan.profile === null ? null : this.hookFor(plan.profile, ctx.cwd);
+		const hook = this.hookFor(plan, ctx.cwd);
 		const tool = kit.createBashTool(ctx.cwd, { ...shell, ...(hook ? { spawnHook: hook } : {}) });
 		return tool.execute(toolCallId, params, signal, onUpdate);
 	}
 
-	private hookFor(profile: SandboxProfile, sessionCwd: string): BashSpawnHook | null {
+	private hookFor(plan: Plan, sessionCwd: string): BashSpawnHook | null {
 		const probe = this.registered;
-		if (probe === null) return null;
-		if (!probe.usable) {
-			this.warnOnce(`${probe.why}. Install bubblewrap (Debian/Ubuntu: apt install bubblewrap)`);
-			return null;
-		}
+		const { profile } = plan;
+		if (probe === null || !probe.usable || profile === null) return null;
 		const place = {
 			project: realpathSync(sessionCwd),
 			keepReadOnly: [homedir(), this.options.agentDir].map(resolvedPath),
 		};
 		return (spawn) => ({
 			...spawn,
-			command: sandboxedCommand(spawn.command, profile, { ...place, cwd: spawn.cwd }, probe),
+			command: sandboxedCommand(spawn.command, profile, { ...place, cwd: spawn.cwd }, probe, plan.network),
 		});
 	}
 
-	private warnOnce(why: string): void {
-		if (this.warned) return;
-		this.warned = true;
+	/** Say what is wrong, once per kind of trouble. */
+	private warnOnce(why: string, about: "sandbox" | "network" = "sandbox"): void {
+		if (this.warnedAbout.has(about)) return;
+		this.warnedAbout.add(about);
 		this.options.warn(
-			`pi-permission-hub: the sandbox is on, but no sandbox can run here: ${why}; commands run unsandboxed.`,
+			about === "sandbox"
+				? `pi-permission-hub: the sandbox is on, but no sandbox can run here: ${why}; commands run unsandboxed (${SANDBOX_INSTALL_HINT}, or set "sandbox": { "required": true } to be asked instead).`
+				: `pi-permission-hub: ${why}; commands approved at network-egress run without any network.`,
 		);
 	}
 }

@@ -45,7 +45,7 @@ import { type GateDeps, sessionClassifier } from "./gate-deps.ts";
 import { toolsForRun } from "./hidden-tools.ts";
 import { type GateOutcome, GatePipeline } from "./pipeline.ts";
 import { createPolicyQuery, publishPolicyQuery } from "./policy-query.ts";
-import { Sandboxing } from "./sandboxing.ts";
+import { type BashKit, Sandboxing } from "./sandboxing.ts";
 import { StatusReporter } from "./status-reporter.ts";
 
 const RECENT_DECISIONS = 20;
@@ -57,6 +57,8 @@ export interface SessionGateOptions {
 	readonly parked: ParkedStore;
 	/** pi-tui as pi provides it (for the TUI dialog). */
 	readonly tuiKit: TuiKit;
+	/** pi's bash tool as pi provides it (for the sandboxed bash). */
+	readonly bashKit: BashKit;
 }
 
 /**
@@ -152,6 +154,7 @@ export class SessionGate {
 		this.sandboxing = new Sandboxing({
 			pi,
 			agentDir: this.agentDir,
+			kit: options.bashKit,
 			warn: (message) => {
 				try {
 					this.currentCtx.ui.notify(message, "warning");
@@ -168,6 +171,7 @@ export class SessionGate {
 		const policy = (): EffectivePolicy => {
 			const current = this.store.current();
 			this.status.policyChanged(current);
+			this.status.sandboxChanged(this.sandboxing.state(current.sandbox));
 			return current;
 		};
 		this.deps = loadBashParser().then((bash) => {
@@ -205,6 +209,7 @@ export class SessionGate {
 				// A human is reachable with a UI or through a parent: wait for them; otherwise park the ask.
 				defaultUnanswered: ctx.hasUI || this.hub.forwards ? "wait" : "defer",
 				delegation: (call: ToolCall) => this.delegations.inspect(call),
+				sandboxMissing: () => this.sandboxing.missing(this.store.current().sandbox),
 			};
 		});
 		// Every call awaits `deps` and fails closed on a rejection; this only keeps it from being unhandled.
@@ -232,7 +237,9 @@ export class SessionGate {
 	 * the first tool call on find it; then offer asks parked earlier in this project to the human.
 	 */
 	async start(hasUI: boolean): Promise<void> {
-		if (this.store.current().sandbox.enabled) await this.sandboxing.register(this.currentCtx.cwd);
+		const { sandbox } = this.store.current();
+		if (sandbox.enabled) this.sandboxing.register(this.currentCtx.cwd);
+		this.status.sandboxChanged(this.sandboxing.state(sandbox));
 		await this.hub.serve({
 			decide: (ask) => this.forwarded.serve(ask),
 			onPendingChange: (pending) => this.forwarded.servedChanged(pending),
@@ -268,8 +275,8 @@ export class SessionGate {
 		const call: ToolCall = { tool: event.toolName, input, cwd: ctx.cwd };
 		const { outcome, policy } = await this.pipeline.run({ kind: "tool_call", call, signal: ctx.signal });
 		const sandbox =
-			outcome.outcome === "allow" && event.toolName === "bash"
-				? this.sandboxing.allowed(event.toolCallId, outcome)
+			outcome.outcome === "allow" && event.toolName === "bash" && policy !== null
+				? await this.sandboxing.allowed(event.toolCallId, outcome, policy.sandbox)
 				: undefined;
 		await this.record(
 			outcome,
@@ -297,8 +304,20 @@ export class SessionGate {
 			command: event.command,
 			cwd: event.cwd,
 		});
-		await this.record(outcome, "user_bash", "bash", event.command.slice(0, 300), started, policy);
-		if (outcome.outcome === "allow") return undefined;
+		const run =
+			outcome.outcome === "allow" && policy !== null
+				? await this.sandboxing.userCommand(outcome, policy.sandbox, event.cwd)
+				: undefined;
+		await this.record(
+			outcome,
+			"user_bash",
+			"bash",
+			event.command.slice(0, 300),
+			started,
+			policy,
+			run?.record,
+		);
+		if (outcome.outcome === "allow") return run?.operations ? { operations: run.operations } : undefined;
 		return { result: { output: `${outcome.reason}\n`, exitCode: 1, cancelled: false, truncated: false } };
 	}
 
@@ -347,6 +366,7 @@ export class SessionGate {
 				origin: d.origin,
 			})),
 			grants: this.grants.list(),
+			sandbox: this.sandboxing.state(policy.sandbox),
 		};
 	}
 
@@ -360,6 +380,7 @@ export class SessionGate {
 		this.closing.abort();
 		this.unpublishQuery();
 		await this.hub.close();
+		await this.sandboxing.close();
 		await this.audit.flush();
 		this.status.clear();
 		// Without a UI nobody saw the blocks but the model; a subagent's human saw its asks at the root.
@@ -421,11 +442,12 @@ export async function startSessionGate(
 	reason: string,
 	env: Readonly<Record<string, string | undefined>>,
 	tuiKit: TuiKit,
+	bashKit: BashKit,
 ): Promise<SessionGate> {
 	if (REPLACED.has(reason)) new SessionGrants(ctx.sessionManager.getSessionId()).clear();
 	const agentDir = resolveAgentDir(env, env.HOME || homedir());
 	const parked = new ParkedStore(join(agentDir, "pi-permission-hub", "parked"), agentDir);
-	const gate = new SessionGate({ pi, ctx, env, parked, tuiKit });
+	const gate = new SessionGate({ pi, ctx, env, parked, tuiKit, bashKit });
 	await gate.start(ctx.hasUI);
 	return gate;
 }

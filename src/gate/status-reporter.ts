@@ -1,5 +1,6 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
+import type { SandboxState } from "../sandbox/sandbox-state.ts";
 
 export const STATUS_KEY = "pi-permission-hub";
 
@@ -14,6 +15,7 @@ export class StatusReporter {
 	private ceiling: string | null = null;
 	private readonly unregistered = new Set<string>();
 	private pending = 0;
+	private noSandbox: string | null = null;
 	private shown: string | undefined;
 
 	constructor(ctx: ExtensionContext) {
@@ -50,6 +52,14 @@ export class StatusReporter {
 		this.render();
 	}
 
+	/** The sandbox is on but cannot run here: shown until it can (the notification is the sandbox's own). */
+	sandboxChanged(state: SandboxState): void {
+		const next = state.kind === "unavailable" ? state.why : null;
+		if (next === this.noSandbox) return;
+		this.noSandbox = next;
+		this.render();
+	}
+
 	pendingAsks(count: number): void {
 		this.pending = count;
 		this.render();
@@ -64,6 +74,7 @@ export class StatusReporter {
 		const parts = [
 			...(this.configError ? ["config error: all calls blocked"] : []),
 			...(this.ceiling ? [this.ceiling] : []),
+			...(this.noSandbox ? [`no sandbox: ${this.noSandbox}`] : []),
 			...[...this.unregistered].map((name) => `link "${name}" not registered`),
 			...(this.pending > 0 ? [`${this.pending} forwarded ask${this.pending === 1 ? "" : "s"} pending`] : []),
 		];

@@ -14,7 +14,7 @@ import {
 	type JsonPathSegments,
 } from "./config-error.ts";
 import type { ConfigFileState } from "./config-file.ts";
-import { UNANSWERED_POLICIES, type UnansweredPolicy } from "./config-schema.ts";
+import { UNANSWERED_POLICIES, type UnansweredPolicy, type UserConfig } from "./config-schema.ts";
 import {
 	type AgentMatcher,
 	type CommandTierRule,
@@ -25,6 +25,7 @@ import {
 	type PatternContext,
 	type PolicySource,
 	type PolicyWarning,
+	type SandboxSettings,
 	type TierAssignment,
 	type TierSetting,
 } from "./effective-policy.ts";
@@ -100,7 +101,7 @@ export function failClosedPolicy(
 		dialogTimeoutSeconds: DEFAULT_DIALOG_TIMEOUT_SECONDS,
 		deferExpiryHours: DEFAULT_DEFER_EXPIRY_HOURS,
 		grantCeiling: { tier: DEFAULT_GRANT_CEILING, reason: null, origin: builtInLocation("grantCeiling") },
-		sandbox: { enabled: false },
+		sandbox: NO_SANDBOX,
 	};
 }
 
@@ -119,7 +120,7 @@ class Merge {
 	private dialogTimeoutSeconds: number | null = null;
 	private deferExpiryHours: number | null = null;
 	private grantCeiling: GrantCeiling | null = null;
-	private sandboxEnabled = false;
+	private sandbox: SandboxSettings = NO_SANDBOX;
 
 	constructor(homeDir: string) {
 		this.homeDir = homeDir;
@@ -179,8 +180,7 @@ class Merge {
 			this.unanswered = stricterUnanswered(this.unanswered, config.unanswered);
 		this.dialogTimeoutSeconds = smaller(this.dialogTimeoutSeconds, config.dialogTimeoutSeconds);
 		this.deferExpiryHours = smaller(this.deferExpiryHours, config.deferExpiryHours);
-		// Stricter wins: a project can turn the sandbox on, never off.
-		if (config.sandbox?.enabled === true) this.sandboxEnabled = true;
+		if (config.sandbox) this.sandbox = stricterSandbox(this.sandbox, config.sandbox);
 		if (scope === "user") {
 			this.authorizerChain = config.authorizerChain ?? [];
 			if (config.grantCeiling) {
@@ -218,13 +218,32 @@ class Merge {
 			dialogTimeoutSeconds: this.dialogTimeoutSeconds ?? DEFAULT_DIALOG_TIMEOUT_SECONDS,
 			deferExpiryHours: this.deferExpiryHours ?? DEFAULT_DEFER_EXPIRY_HOURS,
 			grantCeiling,
-			sandbox: { enabled: this.sandboxEnabled },
+			sandbox: this.sandbox,
 		};
 	}
 
 	private warn(origin: ConfigLocation, message: string): void {
 		this.warnings.push({ file: origin.file, jsonPath: origin.jsonPath, line: origin.line, message });
 	}
+}
+
+const NO_SANDBOX: SandboxSettings = { enabled: false, required: false, human: false, networkAllow: [] };
+
+/**
+ * Stricter wins, so a project can add to the sandbox, never take away: either file turns it on, requires it or
+ * extends it to a human's approvals, and a host must be in every list that names hosts.
+ */
+function stricterSandbox(
+	current: SandboxSettings,
+	config: NonNullable<UserConfig["sandbox"]>,
+): SandboxSettings {
+	const required = current.required || config.required === true;
+	return {
+		enabled: current.enabled || required || config.enabled === true,
+		required,
+		human: current.human || config.human === true,
+		networkAllow: config.network ? [...current.networkAllow, config.network.allow] : current.networkAllow,
+	};
 }
 
 function stricterUnanswered(a: UnansweredPolicy | null, b: UnansweredPolicy): UnansweredPolicy {

@@ -3,6 +3,7 @@
  * published JSON Schema, so editor hints and the loader can never disagree. Objects are strict: a misspelt key
  * is an error, not a silently ignored setting.
  */
+import { isIP } from "node:net";
 import { z } from "zod";
 import { NAMED_ORIGIN_KINDS } from "../origin/origin.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
@@ -21,6 +22,21 @@ export type UnansweredPolicy = (typeof UNANSWERED_POLICIES)[number];
 const MAX_PATTERN_LENGTH = 1000;
 const MAX_REASON_LENGTH = 500;
 const MAX_NAME_LENGTH = 200;
+
+/**
+ * One entry of `sandbox.network.allow`: a host name (`*.` for its subdomains only), an IPv4 address or a bracketed
+ * IPv6 address, optionally with `:port`. Matched against the name a command asks the proxy for, never resolved.
+ */
+export const NETWORK_ALLOW_ENTRY =
+	/^(?:(?:\*\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::[1-9][0-9]{0,4})?$/i;
+
+/** What the pattern cannot say: a port is at most 65535, and what is in brackets is an IPv6 address. */
+function networkAllowEntryInRange(entry: string): boolean {
+	const bracketed = /^\[([^\]]*)\]/.exec(entry);
+	if (bracketed && isIP(bracketed[1] ?? "") !== 6) return false;
+	const port = /:([0-9]+)$/.exec(bracketed ? entry.slice(bracketed[0].length) : entry)?.[1];
+	return port === undefined || Number(port) <= 65535;
+}
 
 const tierSchema = lazySchema(() =>
 	z
@@ -202,6 +218,38 @@ function sharedShape() {
 					.describe(
 						"Run the bash commands the gate allows without a human inside an OS sandbox that matches their tier: a read reads, a write writes in the project, only network-egress reaches the network (Linux, needs bubblewrap). Off by default while the feature is new; a project file can turn it on, never off.",
 					),
+				required: z
+					.boolean()
+					.optional()
+					.describe(
+						"When no sandbox can run here (no bubblewrap, no user namespaces), ask a human for every bash call that would otherwise run unsandboxed without one, instead of running it. Turns the sandbox on.",
+					),
+				human: z
+					.boolean()
+					.optional()
+					.describe(
+						"Sandbox the bash calls a human approved too (and the commands they type with `!`), in the profile of their tier. By default a human's approval runs the command as approved.",
+					),
+				network: z
+					.strictObject({
+						allow: z
+							.array(
+								z
+									.string()
+									.regex(NETWORK_ALLOW_ENTRY, {
+										error:
+											'a host name, "*." and a domain, or an IP address, optionally with ":port" (e.g. "registry.npmjs.org", "*.github.com", "127.0.0.1:8080", "[::1]:3000")',
+									})
+									.refine(networkAllowEntryInRange, {
+										error: "a port from 1 to 65535, and an IPv6 address in the brackets",
+									}),
+							)
+							.describe(
+								"The only hosts a command approved at network-egress (or above) without a human may reach, through a proxy; others are refused. Unset: any host. When both files set a list, a host must be in both.",
+							),
+					})
+					.optional()
+					.describe("The network the `network` profile gives."),
 			})
 			.optional()
 			.describe("The OS sandbox for bash commands (adr/0017)."),

@@ -85,6 +85,21 @@ export interface EffectivePolicy {
 	readonly dialogTimeoutSeconds: number;
 	readonly deferExpiryHours: number;
 	readonly grantCeiling: GrantCeiling;
-	/** Whether bash commands allowed without a human run in the sandbox of their tier (adr/0017): either file turns it on. */
-	readonly sandbox: { readonly enabled: boolean };
+	/** How bash commands run in the sandbox of their tier (adr/0017). */
+	readonly sandbox: SandboxSettings;
+}
+
+/** The sandbox settings of both files, merged stricter-wins (adr/0017). */
+export interface SandboxSettings {
+	/** Bash commands allowed without a human run in the sandbox of their tier. */
+	readonly enabled: boolean;
+	/** When no sandbox can run, a call that would run unsandboxed without a human asks one instead. */
+	readonly required: boolean;
+	/** A human's approval runs in the sandbox of its tier too. */
+	readonly human: boolean;
+	/**
+	 * `sandbox.network.allow` of each file that sets it: the `network` profile reaches only hosts every list
+	 * allows, through a proxy. Empty: any host.
+	 */
+	readonly networkAllow: readonly (readonly string[])[];
 }

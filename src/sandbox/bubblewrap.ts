@@ -5,16 +5,20 @@
  *   read-only       the whole file system read-only, a private empty /tmp, no network
  *   project-write   as read-only, plus writes inside the project — except its `.git` configuration and hooks
  *                   and `.pi/`, which stay read-only (adr/0014) — and still no network
- *   network         as project-write, with the host's network
+ *   network         as project-write, with the host's network — or, with `sandbox.network.allow`, only the
+ *                   allowlist proxy (network-proxy.ts), reached through a relay inside the sandbox
  *
  * In every profile the command keeps no capability (`--cap-drop ALL`: a root user would otherwise keep
  * CAP_SYS_ADMIN inside and could unmount the read-only binds), cannot create user namespaces of its own where
- * bubblewrap supports refusing them, and dies with the process that started it.
+ * bubblewrap supports refusing them, and dies with the process that started it. In read-only and project-write
+ * it cannot open a new Unix socket either (seccomp-filter.ts): a socket file reached through the read-only
+ * root — docker.sock, an ssh agent, the session bus — would be a way out.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { errorMessage } from "../vocabulary/error-message.ts";
+import { unixSocketFilter, unixSocketFilterFile } from "./seccomp-filter.ts";
 
 export type SandboxProfile = "read-only" | "project-write" | "network";
 
@@ -27,9 +31,27 @@ export interface SandboxPlace {
 	readonly keepReadOnly: readonly string[];
 }
 
+/**
+ * The network of the `network` profile when `sandbox.network.allow` is set: only the allowlist proxy, reached
+ * through a socat relay inside the sandbox — or none at all where no relay can run (no socat), so an allowlist
+ * that cannot be enforced gives no network rather than all of it.
+ */
+export type AllowlistNetwork =
+	| { readonly via: "proxy"; readonly proxySocket: string; readonly socat: string }
+	| { readonly via: "none" };
+
 /** What this machine's bubblewrap can do, probed once. */
 export type BubblewrapProbe =
-	| { readonly usable: true; readonly path: string; readonly refusesUserNamespaces: boolean }
+	| {
+			readonly usable: true;
+			readonly path: string;
+			readonly refusesUserNamespaces: boolean;
+			/**
+			 * Whether read-only and project-write refuse new Unix sockets (seccomp-filter.ts); false where this
+			 * architecture has no filter, and there a command in them can reach local sockets (adr/0017).
+			 */
+			readonly closesUnixSockets: boolean;
+	  }
 	| { readonly usable: false; readonly why: string };
 
 /**
@@ -43,12 +65,14 @@ const PROTECTED_AT_TOP = [".git", ".pi"];
 /**
  * The arguments that put one command in the sandbox of `profile`; the command follows them (after `--`).
  * Order matters: later mounts cover earlier ones, so the private /tmp comes before the project (which may lie
- * below /tmp) and the protected paths come last.
+ * below /tmp) and the protected paths come last. When the profile refuses Unix sockets, bubblewrap reads the
+ * seccomp filter from file descriptor FILTER_FD, which the caller opens on the filter file.
  */
 export function bubblewrapArguments(
 	profile: SandboxProfile,
 	place: SandboxPlace,
 	probe: BubblewrapProbe & { usable: true },
+	network?: AllowlistNetwork,
 ): string[] {
 	const args = [
 		"--die-with-parent",
@@ -61,6 +85,7 @@ export function bubblewrapArguments(
 		...(probe.refusesUserNamespaces ? ["--disable-userns"] : []),
 		"--cap-drop",
 		"ALL",
+		...(refusesUnixSockets(profile, probe) ? ["--seccomp", String(FILTER_FD)] : []),
 		"--ro-bind",
 		"/",
 		"/",
@@ -71,7 +96,11 @@ export function bubblewrapArguments(
 		"--tmpfs",
 		"/tmp",
 	];
-	if (profile !== "network") args.push("--unshare-net");
+	const allowlist = profile === "network" ? network : undefined;
+	if (profile !== "network" || allowlist !== undefined) args.push("--unshare-net");
+	// Before the project: a project at /tmp itself then hides the socket (no network) rather than get a mount
+	// point file created in it.
+	if (allowlist?.via === "proxy") args.push("--ro-bind", allowlist.proxySocket, SANDBOX_PROXY_SOCKET);
 	const project = place.project;
 	const protectedPaths = profile === "read-only" ? null : protectedMounts(place);
 	if (protectedPaths === null) {
@@ -116,9 +145,67 @@ export function sandboxedCommand(
 	profile: SandboxProfile,
 	place: SandboxPlace,
 	probe: BubblewrapProbe & { usable: true },
+	network?: AllowlistNetwork,
 ): string {
-	const args = bubblewrapArguments(profile, place, probe).map(shellQuote).join(" ");
-	return `exec ${shellQuote(probe.path)} ${args} -- /bin/bash -c ${shellQuote(command)}`;
+	const args = bubblewrapArguments(profile, place, probe, network).map(shellQuote).join(" ");
+	const inside =
+		profile === "network" && network?.via === "proxy"
+			? `/bin/bash -c ${shellQuote(relayScript(network.socat))} pi-permission-hub-relay ${shellQuote(command)}`
+			: `/bin/bash -c ${shellQuote(command)}`;
+	const filter = refusesUnixSockets(profile, probe)
+		? ` ${FILTER_FD}<${shellQuote(unixSocketFilterFile())}`
+		: "";
+	return `exec ${shellQuote(probe.path)} ${args} -- ${inside}${filter}`;
+}
+
+/** Where bubblewrap reads the seccomp filter from: the first descriptor after stdin, stdout and stderr. */
+const FILTER_FD = 3;
+
+/**
+ * Whether a command in `profile` gets the filter that refuses Unix sockets. Not in `network`: its commands were
+ * approved at network-egress or above, and its allowlist relay needs a Unix socket to reach the proxy.
+ */
+function refusesUnixSockets(profile: SandboxProfile, probe: BubblewrapProbe & { usable: true }): boolean {
+	return profile !== "network" && probe.closesUnixSockets;
+}
+
+/** Where the proxy's socket appears inside the sandbox, and the relay's port in the sandbox's own network. */
+const SANDBOX_PROXY_SOCKET = "/tmp/.pi-permission-hub-proxy.sock";
+const RELAY_PORT = 3128;
+
+/**
+ * What runs before the command on the allowlist path, with the command as `$1`. socat relays 127.0.0.1:3128 in
+ * the sandbox's own network namespace to the proxy's socket. The command starts only once a connection to that
+ * port succeeds — nothing else listens in a new namespace, so that is the relay, listening — or does not start
+ * at all. It replaces this shell (`exec`), so it is the process bubblewrap waits for: when it ends, bubblewrap
+ * exits, its init in the sandbox is killed (`--die-with-parent`) and the kernel kills whatever is left in the
+ * PID namespace with it, the relay included (within milliseconds, measured). Every proxy variable
+ * points at the relay (lower case for curl, upper case for the rest; NODE_USE_ENV_PROXY for node's own http and
+ * fetch), and none exempts a host: a direct connection has nowhere to go anyway.
+ */
+function relayScript(socat: string): string {
+	const proxy = `http://127.0.0.1:${RELAY_PORT}`;
+	const variables = ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"];
+	return [
+		// Silenced: a client hanging up mid-transfer would otherwise print socat's errors into the command's output.
+		`${shellQuote(socat)} TCP-LISTEN:${RELAY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${SANDBOX_PROXY_SOCKET} >/dev/null 2>&1 &`,
+		"pph_relay=$!",
+		// A pipe that never gets data: `read -t` on it waits a millisecond without starting a process (`sleep`
+		// would cost more than socat takes to listen).
+		"exec {pph_relay_wait}<> <(:)",
+		"for ((pph_relay_tries = 0; ; pph_relay_tries++)); do",
+		`\t{ : </dev/tcp/127.0.0.1/${RELAY_PORT}; } 2>/dev/null && break`,
+		'\tif ((pph_relay_tries == 5000)) || ! kill -0 "$pph_relay" 2>/dev/null; then',
+		"\t\techo 'pi-permission-hub: the relay to the network proxy did not start; the command did not run' >&2",
+		"\t\texit 1",
+		"\tfi",
+		'\tread -t 0.001 -u "$pph_relay_wait"',
+		"done",
+		"exec {pph_relay_wait}<&-",
+		"unset pph_relay pph_relay_tries pph_relay_wait NO_PROXY no_proxy",
+		`export ${variables.map((name) => `${name}=${proxy}`).join(" ")} NODE_USE_ENV_PROXY=1`,
+		'exec /bin/bash -c "$1"',
+	].join("\n");
 }
 
 /**
@@ -126,6 +213,14 @@ export function sandboxedCommand(
  * relative or project-local entry), and it would then decide what "sandboxed" means.
  */
 const SYSTEM_BWRAP = ["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"];
+
+/** socat for the allowlist relay, only where the system installs it, for the same reason as bwrap. */
+const SYSTEM_SOCAT = ["/usr/bin/socat", "/usr/local/bin/socat", "/bin/socat"];
+
+/** The system's socat, or null: then a `network` profile with an allowlist gets no network (`via: "none"`). */
+export function findSocat(): string | null {
+	return SYSTEM_SOCAT.find((path) => existsSync(path)) ?? null;
+}
 
 let probed: BubblewrapProbe | null = null;
 
@@ -152,25 +247,32 @@ export function probeAt(path: string | null): BubblewrapProbe {
 	} catch (error) {
 		return { usable: false, why: `${path} --help failed: ${describe(error)}` };
 	}
+	const found: BubblewrapProbe & { usable: true } = {
+		usable: true,
+		path,
+		refusesUserNamespaces: help.includes("--disable-userns"),
+		closesUnixSockets: unixSocketFilter(process.arch) !== null,
+	};
+	let filter: number | null = null;
 	try {
-		// The same arguments a command gets: bubblewrap in some containers can build a namespace but not mount
-		// `/proc` in it, and a probe that asked for less would call it usable.
-		const profile = bubblewrapArguments(
-			"read-only",
-			{ project: "/", cwd: "/", keepReadOnly: [] },
-			{ usable: true, path, refusesUserNamespaces: help.includes("--disable-userns") },
-		);
+		// The same arguments a command gets, the seccomp filter included: bubblewrap in some containers can build
+		// a namespace but not mount `/proc` in it, a kernel may refuse the filter, and a probe that asked for less
+		// would call it usable.
+		filter = found.closesUnixSockets ? openSync(unixSocketFilterFile(), "r") : null;
+		const profile = bubblewrapArguments("read-only", { project: "/", cwd: "/", keepReadOnly: [] }, found);
 		execFileSync(path, [...profile, "--", "/bin/true"], {
 			timeout: 5000,
-			stdio: ["ignore", "ignore", "pipe"],
+			stdio: ["ignore", "ignore", "pipe", filter ?? "ignore"],
 		});
 	} catch (error) {
 		return {
 			usable: false,
-			why: `bubblewrap cannot create a sandbox here (user namespaces may be disabled): ${describe(error)}`,
+			why: `bubblewrap cannot create a sandbox here (user namespaces or seccomp filters may be disabled): ${describe(error)}`,
 		};
+	} finally {
+		if (filter !== null) closeSync(filter);
 	}
-	return { usable: true, path, refusesUserNamespaces: help.includes("--disable-userns") };
+	return found;
 }
 
 function describe(error: unknown): string {

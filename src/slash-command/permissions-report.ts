@@ -5,6 +5,7 @@ import type { SessionGrant } from "../policy/grant-coverage.ts";
 import type { ConfigLocation } from "../policy/policy-rule.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { describeDecisionSource } from "../provenance/describe-decision-source.ts";
+import { describeSandbox, type SandboxState } from "../sandbox/sandbox-state.ts";
 import { TIERS } from "../vocabulary/tier.ts";
 
 export interface RecentDecision {
@@ -35,6 +36,7 @@ export interface PermissionsSnapshot {
 	readonly children: readonly ServedChild[];
 	readonly recent: readonly RecentDecision[];
 	readonly grants: readonly SessionGrant[];
+	readonly sandbox: SandboxState;
 }
 
 export interface ReportLine {
@@ -91,6 +93,9 @@ export function permissionsReport(s: PermissionsSnapshot): ReportLine[] {
 		`unanswered asks: ${s.policy.unanswered ?? "default (wait with a human, defer without)"} · dialog timeout ${s.policy.dialogTimeoutSeconds} s`,
 	);
 	for (const w of s.policy.warnings) add(`warning: ${w.message} — ${w.file} ${w.jsonPath}`);
+
+	section("Sandbox");
+	for (const line of describeSandbox(s.sandbox, s.policy.sandbox)) add(line);
 
 	section("Authorizer chain");
 	if (s.links.length === 0) add("(no links enabled: authorizerChain is empty)");

@@ -8,6 +8,8 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { sandboxFinding } from "../../src/cli/doctor/sandbox-finding.ts";
+import { probeAt } from "../../src/sandbox/bubblewrap.ts";
 import { type DialogPolicy, denyAll } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { FAUX_MODEL_EXTENSION, REPO_ROOT } from "../harness/paths.ts";
@@ -75,8 +77,9 @@ async function doctor(
 	return { code, report: reportSchema.parse(json), ok: json.ok, errorKind: json.error?.kind };
 }
 
+/** The launcher findings' ids; the sandbox finding has its own tests below. */
 function ids(findings: readonly { id: string }[]): string[] {
-	return findings.map((f) => f.id);
+	return findings.map((f) => f.id).filter((id) => !id.startsWith("sandbox-"));
 }
 
 function settingsFile(sb: Sandbox): string {
@@ -154,7 +157,8 @@ describe("doctor: the gate in the agent dir and pi-subagents' default extensions
 			`"subagents.defaultExtensions"\n    before: (absent)\n    after:  ${JSON.stringify([REPO_ROOT])}`,
 		);
 		expect(text.stdout).toContain("Applied 2 changes.");
-		expect(text.stdout).toContain("After the changes: 0 problems, 1 warning, 1 info.");
+		// The launcher findings and the sandbox finding (off, bubblewrap usable).
+		expect(text.stdout).toContain("After the changes: 0 problems, 1 warning, 2 info.");
 		// Every other key kept, in its place; plain JSON with a 2-space indent.
 		const fixed = {
 			packages: [SUBAGENTS, REPO_ROOT],
@@ -170,7 +174,7 @@ describe("doctor: the gate in the agent dir and pi-subagents' default extensions
 		expect(second.report.gate.loaded_by).toEqual([
 			{ origin: "packages", entry: REPO_ROOT, location: REPO_ROOT },
 		]);
-		expect(second.report.counts).toEqual({ problem: 0, warning: 1, info: 1 });
+		expect(second.report.counts).toEqual({ problem: 0, warning: 1, info: 2 });
 		expect(ids(second.report.findings)).toEqual(["subagents-children-lose-extensions", "gate-installed"]);
 		expect(second.report.fix).toEqual({ mode: "apply", applied: false, changes: [] });
 		expect(readFileSync(settingsFile(sb), "utf8")).toBe(`${JSON.stringify(fixed, null, 2)}\n`);
@@ -218,7 +222,7 @@ describe("doctor: the gate in the agent dir and pi-subagents' default extensions
 
 		const fixed = await doctor(sb, ["--fix"]);
 		expect(fixed.code).toBe(0);
-		expect(fixed.report.remaining?.counts).toEqual({ problem: 0, warning: 3, info: 1 });
+		expect(fixed.report.remaining?.counts).toEqual({ problem: 0, warning: 3, info: 2 });
 		expect(readJson(settingsFile(sb))).toEqual({
 			...settings,
 			subagents: {
@@ -536,7 +540,7 @@ describe("doctor --fix with a real pi and pi-subagents", () => {
 			subagents: { defaultExtensions: [...settings.subagents.defaultExtensions, FAUX_MODEL_EXTENSION] },
 		});
 		const clean = await doctor(sb);
-		expect(clean.report.counts).toEqual({ problem: 0, warning: 0, info: 1 });
+		expect(clean.report.counts).toEqual({ problem: 0, warning: 0, info: 2 });
 
 		await sb.writeWorkFile("victim.txt", "keep me");
 		await writeFauxScript(sb);
@@ -565,4 +569,42 @@ describe("doctor --fix with a real pi and pi-subagents", () => {
 			)
 			.toBe(true);
 	}, 120_000);
+});
+
+describe("doctor: the OS sandbox (adr/0017)", () => {
+	it("says whether the sandbox is on and whether bubblewrap can build one here, with what to do", async () => {
+		const sb = await cliSandbox();
+		const off = await doctor(sb);
+		const offFinding = off.report.findings.find((f) => f.id.startsWith("sandbox-"));
+		expect(offFinding).toMatchObject({ id: "sandbox-off", severity: "info" });
+		expect(offFinding?.explanation).toContain("bubblewrap (/usr/bin/bwrap) can run one here");
+		expect(offFinding?.fix).toContain('"sandbox": { "enabled": true }');
+
+		const configDir = path.join(sb.agentDir, "pi-permission-hub");
+		mkdirSync(configDir, { recursive: true });
+		writeFileSync(path.join(configDir, "config.json"), JSON.stringify({ sandbox: { enabled: true } }));
+		const on = await doctor(sb);
+		expect(on.report.findings.find((f) => f.id.startsWith("sandbox-"))).toMatchObject({
+			id: "sandbox-on",
+			severity: "info",
+			fix: "nothing to do",
+		});
+		const text = await runCli(sb, ["doctor"]);
+		expect(text.stdout).toContain("sandbox-on");
+	});
+
+	it("a sandbox that is on but cannot run is a problem that names the install command", () => {
+		const missing = probeAt(null);
+		const settings = { enabled: true, required: false, human: false, networkAllow: [] };
+		const unavailable = sandboxFinding(settings, missing, ["config.json"]);
+		expect(unavailable).toMatchObject({ id: "sandbox-unavailable", severity: "problem" });
+		expect(unavailable.explanation).toContain("bubblewrap (bwrap) is not installed");
+		expect(unavailable.explanation).toContain("run unsandboxed");
+		expect(unavailable.fix).toContain("apt install bubblewrap");
+		const required = sandboxFinding({ ...settings, required: true }, missing, ["config.json"]);
+		expect(required.explanation).toContain("asks one instead");
+		expect(sandboxFinding({ ...settings, enabled: false }, missing, ["config.json"]).fix).toContain(
+			"apt install bubblewrap",
+		);
+	});
 });

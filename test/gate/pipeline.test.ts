@@ -54,6 +54,7 @@ function world(
 		readonly terminal?: TerminalAuthorizer;
 		readonly delegation?: GateDeps["delegation"];
 		readonly classifierFails?: boolean;
+		readonly sandboxMissing?: string;
 	} = {},
 ): World {
 	const agentDir = tempDir();
@@ -100,6 +101,7 @@ function world(
 		terminal: () => terminal,
 		defaultUnanswered: "wait",
 		delegation: options.delegation ?? (() => null),
+		sandboxMissing: () => options.sandboxMissing ?? null,
 	};
 	return { pipeline: new GatePipeline(Promise.resolve(deps), HUMAN), presenter, grants, parked, linkCalls };
 }
@@ -360,16 +362,50 @@ describe("the sandbox an allowed call runs in (adr/0017)", () => {
 		});
 		const { pipeline } = world(policy);
 		const profile = async (command: string) =>
-			sandboxProfileFor((await pipeline.run(bashCall(command))).outcome);
+			sandboxProfileFor((await pipeline.run(bashCall(command))).outcome, policy.sandbox);
 		expect(await profile("ls -la")).toBe("read-only");
 		expect(await profile("touch notes.txt")).toBe("project-write");
 		expect(await profile("curl https://example.com")).toBe("network");
 	});
 
 	it("a human who approved this very call decided what it may do: it runs as approved", async () => {
-		const { pipeline } = world(policyFromConfig({}), { script: [allowOnce] });
+		const { pipeline } = world(policyFromConfig({}), { script: [allowOnce, allowOnce] });
 		const { outcome } = await pipeline.run(bashCall("npm install left-pad"));
 		expect(outcome.source.kind).toBe("user");
-		expect(sandboxProfileFor(outcome)).toBeNull();
+		expect(sandboxProfileFor(outcome, policyFromConfig({}).sandbox)).toBeNull();
+		// With `sandbox.human`, the human's approval runs in the profile of its tier too.
+		const human = policyFromConfig({ sandbox: { enabled: true, human: true } }).sandbox;
+		expect(sandboxProfileFor(outcome, human)).toBe("network");
+	});
+
+	it("sandbox.required: a call that would run unsandboxed without a human asks one, and no link may answer", async () => {
+		const policy = policyFromConfig({
+			rules: [{ surface: "command", pattern: "touch *", action: "allow" }],
+			authorizerChain: ["yes-man"],
+			sandbox: { required: true },
+		});
+		const missing = "no sandbox can run here: bubblewrap (bwrap) is not installed";
+		const { pipeline, presenter, linkCalls } = world(policy, {
+			script: [allowOnce, allowOnce, { kind: "answer", answer: { kind: "deny", withReason: false } }],
+			sandboxMissing: missing,
+			links: { "yes-man": () => ({ verdict: "allow" }) },
+		});
+		for (const command of ["ls -la", "touch notes.txt", "npm install left-pad"]) {
+			const { outcome } = await pipeline.run(bashCall(command));
+			if (command === "npm install left-pad") {
+				expect(outcome).toMatchObject({ outcome: "deny", step: "terminal" });
+				continue;
+			}
+			expect(outcome).toMatchObject({ outcome: "allow", mode: "ask", step: "terminal" });
+			expect(outcome.why).toBe(`the sandbox is required, but ${missing}`);
+		}
+		expect(presenter.shown).toHaveLength(3);
+		expect(linkCalls).toEqual([]);
+		// Other tools are not run by bash: the sandbox does not concern them.
+		const read = await pipeline.run({
+			kind: "tool_call",
+			call: { tool: "read", input: { path: "notes.txt" }, cwd: CWD },
+		});
+		expect(read.outcome).toMatchObject({ outcome: "allow", mode: "auto" });
 	});
 });

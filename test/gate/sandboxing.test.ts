@@ -1,31 +1,98 @@
-/** Finding pi's own bash tool for the sandboxed bash (adr/0017): from the pi command that runs the process. */
-import { join } from "node:path";
+/**
+ * One session's sandboxed bash (adr/0017), with pi's own bash tool from the installed package and this machine's
+ * real bubblewrap — or a probe of a bubblewrap that is not there, for a machine that has none.
+ */
+import { createBashTool, createLocalBashOperations, SettingsManager } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
-import { loadBashKit } from "../../src/gate/sandboxing.ts";
+import type { GateOutcome } from "../../src/gate/pipeline.ts";
+import { type BashKit, Sandboxing } from "../../src/gate/sandboxing.ts";
+import type { SandboxSettings } from "../../src/policy/effective-policy.ts";
+import { probeAt, probeBubblewrap } from "../../src/sandbox/bubblewrap.ts";
 
-const PI_PACKAGE = join(
-	import.meta.dirname,
-	"..",
-	"..",
-	"node_modules",
-	"@earendil-works",
-	"pi-coding-agent",
-);
+const KIT: BashKit = { createBashTool, createLocalBashOperations, SettingsManager };
+const ON: SandboxSettings = { enabled: true, required: false, human: false, networkAllow: [] };
 
-describe("loadBashKit", () => {
-	it("loads pi's bash tool and settings from the package of the pi command, bundled or not", async () => {
-		for (const command of [
-			join(PI_PACKAGE, "dist", "cli.js"),
-			join(PI_PACKAGE, "dist", "bundle", "cli.js"),
-		]) {
-			const kit = await loadBashKit(command);
-			expect(typeof kit.createBashTool).toBe("function");
-			expect(kit.createBashTool("/").name).toBe("bash");
-		}
+/** An allow without a human, of a call that could not be classified: the strictest tier's profile. */
+const BY_LINK: GateOutcome = {
+	outcome: "allow",
+	mode: "ask",
+	source: { kind: "authorizer", link: "ci", verdict: "allow" },
+	action: null,
+	reason: "allowed by authorizer ci",
+	chain: [],
+	step: "links",
+};
+const BY_HUMAN: GateOutcome = {
+	...BY_LINK,
+	source: { kind: "user", via: "dialog", verdict: "allow", scope: "once" },
+	step: "terminal",
+};
+
+function session(probe?: () => ReturnType<typeof probeAt>) {
+	const warnings: string[] = [];
+	const tools: string[] = [];
+	const sandboxing = new Sandboxing({
+		pi: { registerTool: (tool) => tools.push(tool.name) },
+		agentDir: "/nonexistent/agent",
+		kit: KIT,
+		warn: (message) => warnings.push(message),
+		...(probe ? { probe } : {}),
+	});
+	return { sandboxing, warnings, tools };
+}
+
+describe("Sandboxing", () => {
+	it("off: says nothing, records nothing, registers nothing", async () => {
+		const { sandboxing, tools } = session();
+		const off = { ...ON, enabled: false };
+		expect(sandboxing.state(off)).toEqual({ kind: "off" });
+		expect(await sandboxing.allowed("call-1", BY_LINK, off)).toBeUndefined();
+		expect(sandboxing.missing(off)).toBeNull();
+		expect(tools).toEqual([]);
 	});
 
-	it("says so when the process was not started by pi", async () => {
-		await expect(loadBashKit(process.execPath)).rejects.toThrow("pi's package was not found above");
-		await expect(loadBashKit(undefined)).rejects.toThrow("not started by a pi command");
+	it("turned on after the session started: unavailable until pi restarts, and a required sandbox says so", async () => {
+		const { sandboxing, warnings } = session();
+		expect(sandboxing.state(ON)).toEqual({
+			kind: "unavailable",
+			why: "it was turned on after this session started; restart pi",
+		});
+		expect(await sandboxing.allowed("call-1", BY_LINK, ON)).toBe("unavailable");
+		expect(sandboxing.missing({ ...ON, required: true })).toBe(
+			"no sandbox can run here: it was turned on after this session started; restart pi",
+		);
+		expect(warnings).toHaveLength(1);
+	});
+
+	it("no bubblewrap: pi's bash is still registered, every silent call is recorded unavailable, and it is said once with the install command", async () => {
+		const { sandboxing, warnings, tools } = session(() => probeAt(null));
+		sandboxing.register("/");
+		expect(tools).toEqual(["bash"]);
+		expect(sandboxing.state(ON)).toEqual({ kind: "unavailable", why: "bubblewrap (bwrap) is not installed" });
+		expect(await sandboxing.allowed("call-1", BY_LINK, ON)).toBe("unavailable");
+		expect(await sandboxing.allowed("call-2", BY_LINK, ON)).toBe("unavailable");
+		// A human's approval runs as approved, sandbox or not.
+		expect(await sandboxing.allowed("call-3", BY_HUMAN, ON)).toBe("none");
+		expect(sandboxing.missing(ON)).toBeNull();
+		expect(sandboxing.missing({ ...ON, required: true })).toBe(
+			"no sandbox can run here: bubblewrap (bwrap) is not installed",
+		);
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).toContain("apt install bubblewrap");
+		expect(warnings[0]).toContain('"required": true');
+	});
+
+	it("with bubblewrap: the profile of the tier, none for a human, and a human's `!` command wrapped only under sandbox.human", async () => {
+		const { sandboxing, warnings } = session(probeBubblewrap);
+		sandboxing.register("/");
+		expect(sandboxing.state(ON)).toEqual({ kind: "on", bubblewrap: "/usr/bin/bwrap" });
+		expect(await sandboxing.allowed("call-1", BY_LINK, ON)).toBe("network");
+		expect(await sandboxing.allowed("call-2", BY_HUMAN, ON)).toBe("none");
+		expect(await sandboxing.userCommand(BY_HUMAN, ON, "/")).toEqual({ record: "none" });
+		const human = await sandboxing.userCommand(BY_HUMAN, { ...ON, human: true }, "/");
+		expect(human.record).toBe("network");
+		expect(human.operations).toBeDefined();
+		expect(warnings).toEqual([]);
+		await sandboxing.close();
 	});
 });

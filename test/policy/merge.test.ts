@@ -181,3 +181,49 @@ describe("merging user and project files", () => {
 		expect(rule?.kind === "path" && rule.matcher.glob).toBe(`${HOME}/.ssh/**`);
 	});
 });
+
+describe("merging the sandbox settings (adr/0017)", () => {
+	it("stricter wins: either file turns each switch on, neither turns it off, and a host must be in every list", () => {
+		const user = {
+			sandbox: { enabled: false, human: true, network: { allow: ["registry.npmjs.org", "*.github.com"] } },
+		};
+		const project = { sandbox: { required: true, enabled: false, network: { allow: ["*.github.com"] } } };
+		expect(policyFromConfig(user, project).sandbox).toEqual({
+			enabled: true,
+			required: true,
+			human: true,
+			networkAllow: [["registry.npmjs.org", "*.github.com"], ["*.github.com"]],
+		});
+		expect(policyFromConfig({}).sandbox).toEqual({
+			enabled: false,
+			required: false,
+			human: false,
+			networkAllow: [],
+		});
+	});
+
+	it("a malformed allowlist entry is a config error with its path, never a wider network", () => {
+		for (const entry of [
+			"*",
+			"http://example.com",
+			"example.com:99999",
+			"[::1::2]",
+			"[127.0.0.1]:80",
+			"a b",
+		]) {
+			const policy = policyFromConfig({ sandbox: { enabled: true, network: { allow: [entry] } } });
+			expect(policy.configErrors, entry).toHaveLength(1);
+			expect(policy.configErrors[0]?.message, entry).toContain("sandbox.network.allow[0]");
+		}
+		for (const entry of [
+			"example.com",
+			"*.example.com",
+			"127.0.0.1:8080",
+			"[::1]:3000",
+			"registry.npmjs.org",
+		]) {
+			const policy = policyFromConfig({ sandbox: { enabled: true, network: { allow: [entry] } } });
+			expect(policy.configErrors, entry).toEqual([]);
+		}
+	});
+});

@@ -1,4 +1,4 @@
-import type { AuditEntry } from "../../audit/audit-entry.ts";
+import type { AuditEntry, SandboxRecord } from "../../audit/audit-entry.ts";
 import { originLabel } from "../../origin/origin.ts";
 import { innermostSource } from "../../provenance/decision-source.ts";
 import { describeDecisionSource } from "../../provenance/describe-decision-source.ts";
@@ -95,6 +95,7 @@ function matchText({ entry, field }: Match): string[] {
 		);
 		lines.push(`    authorizer links: ${steps.join(", ")}`);
 	}
+	if (entry.sandbox !== undefined) lines.push(`    ran ${SANDBOX_TEXT[entry.sandbox]}`);
 	if (entry.why !== undefined) lines.push(`    asked because: ${displayLine(entry.why, 2000)}`);
 	if (entry.reason !== undefined) lines.push(`    reason: ${displayLine(entry.reason, 2000)}`);
 	if (entry.ceiling) {
@@ -105,6 +106,15 @@ function matchText({ entry, field }: Match): string[] {
 	lines.push(`    action hash ${displayLine(entry.actionHash, 128)}   matched on ${field.replace("_", " ")}`);
 	return lines;
 }
+
+/** How an allowed bash call ran while the sandbox was on (adr/0017). */
+const SANDBOX_TEXT: Readonly<Record<SandboxRecord, string>> = {
+	"read-only": "in the read-only sandbox (no writes outside a private /tmp, no network)",
+	"project-write": "in the project-write sandbox (writes in the project but not its .git or .pi, no network)",
+	network: "in the network sandbox (writes in the project, the network)",
+	none: "unsandboxed, as a human approved it",
+	unavailable: "UNSANDBOXED: the sandbox was on but could not run",
+};
 
 /** What made an entry match, in the order they are tried. */
 type MatchField = "session" | "request" | "action_hash" | "preview" | "origin";

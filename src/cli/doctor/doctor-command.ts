@@ -4,6 +4,8 @@ import writeFileAtomic from "write-file-atomic";
 import type { FileView } from "../../launchers/file-view.ts";
 import { nodeFileView } from "../../launchers/file-view.ts";
 import { expandHome } from "../../policy/config-paths.ts";
+import { loadPolicy } from "../../policy/load-policy.ts";
+import { probeBubblewrap } from "../../sandbox/bubblewrap.ts";
 import { errorMessage } from "../../vocabulary/error-message.ts";
 import { CliError, type CommandResult, type CommandSpec, usageError } from "../command.ts";
 import { plural } from "../display-text.ts";
@@ -21,6 +23,7 @@ import {
 	type SettingsChange,
 	sortFindings,
 } from "./finding.ts";
+import { sandboxFinding } from "./sandbox-finding.ts";
 
 export const doctorCommand: CommandSpec = {
 	name: "doctor",
@@ -31,7 +34,8 @@ export const doctorCommand: CommandSpec = {
     loaded with -e: processes that launchers spawn load the agent dir, never -e;
   - with pi-subagents installed: "subagents.defaultExtensions" in <agent dir>/settings.json and in the project's
     .pi/settings.json (which replaces it, trusted or not) loading the gate, agents with their own "extensions:",
-    "subagents.agentOverrides", and entries that fail open (missing or relative paths, npm: specs).
+    "subagents.agentOverrides", and entries that fail open (missing or relative paths, npm: specs);
+  - whether the OS sandbox for bash commands is on, and whether bubblewrap can build one here.
 Each finding has an id, a severity (problem, warning, info), an explanation and the exact fix. Without --fix
 nothing is written. Exit code 0 no problems (warnings allowed), 1 problems (after --fix: problems left), 2 a
 settings file could not be read or parsed (it is never rewritten).
@@ -61,16 +65,31 @@ Options:
 			ownRoot: ownPackageRoot(),
 			view: nodeFileView,
 		};
-		const found = checked(diagnose(doctorInput));
+		const sandbox = sandboxCheck(input.agentDir, projectDir, io.homeDir);
+		const found = withFinding(checked(diagnose(doctorInput)), sandbox);
 		const changes = plannedChanges(found.findings);
 		const apply = fix && !dryRun && changes.length > 0;
 		if (apply) applyChanges(changes, found.settingsTexts, nodeFileView);
-		const after = apply ? checked(diagnose(doctorInput)) : null;
+		const after = apply ? withFinding(checked(diagnose(doctorInput)), sandbox) : null;
 		return report(doctorInput, found, changes, { fix, dryRun, applied: apply }, after);
 	},
 };
 
 type Done = Extract<Diagnosis, { status: "done" }>;
+
+/**
+ * The sandbox as a session in `projectDir` would have it: the project file counts as trusted (it can only
+ * turn the sandbox on), and bubblewrap is probed by building a real sandbox.
+ */
+function sandboxCheck(agentDir: string, projectDir: string, homeDir: string): Finding {
+	const policy = loadPolicy({ agentDir, cwd: projectDir, homeDir, projectTrusted: true });
+	const files = policy.sources.filter((source) => source.scope === "user").map((source) => source.file);
+	return sandboxFinding(policy.sandbox, probeBubblewrap(), files);
+}
+
+function withFinding(done: Done, extra: Finding): Done {
+	return { ...done, findings: [...done.findings, extra] };
+}
 
 function checked(diagnosis: Diagnosis): Done {
 	if (diagnosis.status === "done") return diagnosis;

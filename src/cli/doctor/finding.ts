@@ -26,12 +26,15 @@ export const FINDING_SEVERITY = {
 	"agent-override-extensions-without-gate": "problem",
 	"agent-definitions-not-all-read": "problem",
 	"package-entry-unloadable": "problem",
+	"sandbox-unavailable": "problem",
 	"subagents-children-lose-extensions": "warning",
 	"extension-path-missing": "warning",
 	"extension-path-relative": "warning",
 	"extension-package-spec": "warning",
 	"gate-installed": "info",
 	"subagents-not-installed": "info",
+	"sandbox-on": "info",
+	"sandbox-off": "info",
 } as const;
 
 export type FindingId = keyof typeof FINDING_SEVERITY;

@@ -1,0 +1,49 @@
+/**
+ * Whether a session's bash runs in the sandbox, and how that is told to the user: the same words in the status
+ * line, `/permissions` and `doctor` (adr/0017).
+ */
+import type { SandboxSettings } from "../policy/effective-policy.ts";
+
+/** Whether this session's bash runs in the sandbox. */
+export type SandboxState =
+	| { readonly kind: "off" }
+	| { readonly kind: "on"; readonly bubblewrap: string }
+	| { readonly kind: "unavailable"; readonly why: string };
+
+/** What a user on a machine without a usable bubblewrap is told to do. */
+export const SANDBOX_INSTALL_HINT =
+	"install bubblewrap (Debian/Ubuntu: sudo apt install bubblewrap; Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap)";
+
+/** The sandbox's state and settings, one line each, for `/permissions` and `doctor`. */
+export function describeSandbox(state: SandboxState, settings: SandboxSettings): string[] {
+	const lines: string[] = [];
+	switch (state.kind) {
+		case "off":
+			lines.push('off: bash commands run unsandboxed (turn it on with "sandbox": { "enabled": true })');
+			break;
+		case "on":
+			lines.push(
+				`on (${state.bubblewrap}): bash commands allowed without a human run in the sandbox of their tier`,
+			);
+			break;
+		case "unavailable":
+			lines.push(
+				settings.required
+					? `ON BUT UNAVAILABLE: ${state.why}; sandbox.required, so every bash call that would run without a human asks one — ${SANDBOX_INSTALL_HINT}`
+					: `ON BUT UNAVAILABLE: ${state.why}; commands run unsandboxed — ${SANDBOX_INSTALL_HINT}`,
+			);
+			break;
+	}
+	if (state.kind === "off") return lines;
+	lines.push(
+		settings.human
+			? "a human's approvals run in the sandbox of their tier too (sandbox.human)"
+			: "a human's approvals run as approved",
+	);
+	lines.push(
+		settings.networkAllow.length === 0
+			? "network profile: any host"
+			: `network profile: only ${settings.networkAllow.map((list) => list.join(", ")).join(" and also in ")}`,
+	);
+	return lines;
+}

@@ -1,0 +1,180 @@
+/**
+ * The seccomp filter that keeps a sandboxed command away from local Unix sockets (adr/0017). A read-only bind
+ * does not stop `connect` on a socket file, and a new network namespace cuts off only abstract sockets, so
+ * without it a command approved as a `read` could reach docker.sock, an ssh agent or the user's session bus
+ * (which starts any program outside the sandbox). The filter refuses, with EPERM:
+ *
+ *   socket(AF_UNIX, …)                      a new socket could connect to any socket file
+ *   socketpair(…) but stream or seqpacket    a datagram pair can still `sendto` any datagram socket file
+ *   io_uring_setup, _enter, _register        io_uring creates and connects sockets without socket()/connect()
+ *   x32 system calls (x86_64)                the same calls under other numbers
+ *
+ * and kills the process at any system call of another architecture's ABI — a 32-bit program, or `int 0x80`
+ * from a 64-bit one: there sockets are made through socketcall(2), whose arguments a filter cannot read, and
+ * refusing every call (exit included) could leave a program spinning instead of failing.
+ * A stream or seqpacket socketpair is connected at birth and reaches nothing but its other end, so pipes between
+ * processes (Node's child processes, Python's socketpair()) keep working.
+ *
+ * The program is classic BPF as the kernel's `struct sock_filter` array: u16 code, u8 jt, u8 jf, u32 k, in the
+ * byte order of the machine (little-endian on both architectures there is a filter for).
+ */
+import { lstatSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** What differs between the architectures there is a filter for (their `process.arch` names). */
+interface ArchNumbers {
+	/** AUDIT_ARCH_* as `seccomp_data.arch` reports the native ABI. */
+	readonly auditArch: number;
+	readonly socket: number;
+	readonly socketpair: number;
+	/** x86_64 only: numbers with this bit set are the x32 ABI, reported under the native arch. */
+	readonly x32Bit?: number;
+}
+
+const ARCH_NUMBERS: ReadonlyMap<string, ArchNumbers> = new Map([
+	["x64", { auditArch: 0xc000003e, socket: 41, socketpair: 53, x32Bit: 0x40000000 }],
+	["arm64", { auditArch: 0xc00000b7, socket: 198, socketpair: 199 }],
+]);
+
+/** io_uring's calls have the same numbers on every architecture (added after the tables were unified). */
+const IO_URING_SETUP = 425;
+const IO_URING_ENTER = 426;
+const IO_URING_REGISTER = 427;
+
+/** Offsets in `struct seccomp_data`: int nr, u32 arch, u64 instruction_pointer, u64 args[6]. */
+const NR = 0;
+const ARCH = 4;
+/** The low 32 bits of args[0] and args[1] on a little-endian machine: the int family and type. */
+const ARG0_LOW = 16;
+const ARG1_LOW = 24;
+
+const AF_UNIX = 1;
+const SOCK_STREAM = 1;
+const SOCK_SEQPACKET = 5;
+/** SOCK_NONBLOCK and SOCK_CLOEXEC are or-ed into the type above this mask. */
+const SOCK_TYPE_MASK = 0xf;
+
+const SECCOMP_RET_KILL_PROCESS = 0x80000000;
+const SECCOMP_RET_ERRNO = 0x00050000;
+const SECCOMP_RET_ALLOW = 0x7fff0000;
+const EPERM = 1;
+
+/** Classic BPF opcodes (linux/bpf_common.h). */
+const LOAD_WORD_ABSOLUTE = 0x20; // BPF_LD | BPF_W | BPF_ABS
+const JUMP_IF_EQUAL = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
+const JUMP_IF_AT_LEAST = 0x35; // BPF_JMP | BPF_JGE | BPF_K
+const AND = 0x54; // BPF_ALU | BPF_AND | BPF_K
+const RETURN = 0x06; // BPF_RET | BPF_K
+
+/** One instruction, its jumps named by label; no label means the next instruction. */
+interface Instruction {
+	readonly code: number;
+	readonly k: number;
+	readonly ifTrue?: string;
+	readonly ifFalse?: string;
+}
+type Step = Instruction | { readonly label: string };
+
+const load = (offset: number): Instruction => ({ code: LOAD_WORD_ABSOLUTE, k: offset });
+const ret = (action: number): Instruction => ({ code: RETURN, k: action });
+
+function program(arch: ArchNumbers): Step[] {
+	return [
+		load(ARCH),
+		{ code: JUMP_IF_EQUAL, k: arch.auditArch, ifFalse: "kill" },
+		load(NR),
+		...(arch.x32Bit === undefined ? [] : [{ code: JUMP_IF_AT_LEAST, k: arch.x32Bit, ifTrue: "refuse" }]),
+		{ code: JUMP_IF_EQUAL, k: arch.socket, ifTrue: "socket" },
+		{ code: JUMP_IF_EQUAL, k: arch.socketpair, ifTrue: "socketpair" },
+		{ code: JUMP_IF_EQUAL, k: IO_URING_SETUP, ifTrue: "refuse" },
+		{ code: JUMP_IF_EQUAL, k: IO_URING_ENTER, ifTrue: "refuse" },
+		{ code: JUMP_IF_EQUAL, k: IO_URING_REGISTER, ifTrue: "refuse", ifFalse: "allow" },
+		{ label: "socket" },
+		load(ARG0_LOW),
+		{ code: JUMP_IF_EQUAL, k: AF_UNIX, ifTrue: "refuse", ifFalse: "allow" },
+		{ label: "socketpair" },
+		load(ARG1_LOW),
+		{ code: AND, k: SOCK_TYPE_MASK },
+		{ code: JUMP_IF_EQUAL, k: SOCK_STREAM, ifTrue: "allow" },
+		{ code: JUMP_IF_EQUAL, k: SOCK_SEQPACKET, ifTrue: "allow" },
+		{ label: "refuse" },
+		ret(SECCOMP_RET_ERRNO | EPERM),
+		{ label: "allow" },
+		ret(SECCOMP_RET_ALLOW),
+		{ label: "kill" },
+		ret(SECCOMP_RET_KILL_PROCESS),
+	];
+}
+
+/** The program as `struct sock_filter` bytes, jumps resolved to forward offsets. */
+function assemble(steps: readonly Step[]): Uint8Array {
+	const instructions: Instruction[] = [];
+	const labels = new Map<string, number>();
+	for (const step of steps) {
+		if ("label" in step) labels.set(step.label, instructions.length);
+		else instructions.push(step);
+	}
+	const bytes = new DataView(new ArrayBuffer(instructions.length * 8));
+	instructions.forEach((instruction, index) => {
+		const jump = (label: string | undefined): number => {
+			if (label === undefined) return 0;
+			const target = labels.get(label);
+			// BPF jumps only forward, by at most 255 instructions.
+			if (target === undefined || target <= index || target - index - 1 > 255)
+				throw new Error(`seccomp filter: no forward jump to ${label} from ${index}`);
+			return target - index - 1;
+		};
+		bytes.setUint16(index * 8, instruction.code, true);
+		bytes.setUint8(index * 8 + 2, jump(instruction.ifTrue));
+		bytes.setUint8(index * 8 + 3, jump(instruction.ifFalse));
+		bytes.setUint32(index * 8 + 4, instruction.k, true);
+	});
+	return new Uint8Array(bytes.buffer);
+}
+
+/** The filter for `arch` (a `process.arch` name), or null where there is none: then local sockets stay open. */
+export function unixSocketFilter(arch: string): Uint8Array | null {
+	const numbers = ARCH_NUMBERS.get(arch);
+	return numbers === undefined ? null : assemble(program(numbers));
+}
+
+let written: string | null = null;
+
+/**
+ * This process's filter as a file bubblewrap can be handed, written once (in a directory of its own, 0700, the
+ * file 0600) and written anew when it is gone or no longer this user's own regular file: a temp cleaner may
+ * remove it from a shared directory, and someone else could then put a filter of their own at that name.
+ * Under /dev/shm when there is one: never inside a project (TMPDIR could be), and invisible from every sandbox
+ * (bubblewrap gives each a /dev of its own). Throws where this architecture has no filter.
+ */
+export function unixSocketFilterFile(): string {
+	if (written !== null && isOwnFile(written)) return written;
+	const filter = unixSocketFilter(process.arch);
+	if (filter === null) throw new Error(`no seccomp filter for ${process.arch}`);
+	const dir = privateDirectory();
+	const file = join(dir, "refuse-unix-sockets.bpf");
+	writeFileSync(file, filter, { mode: 0o600, flag: "wx" });
+	// A process ended by a signal leaves it behind: Node runs no "exit" listener then.
+	process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+	written = file;
+	return file;
+}
+
+function privateDirectory(): string {
+	try {
+		return mkdtempSync("/dev/shm/pph-seccomp-");
+	} catch {
+		return mkdtempSync(join(tmpdir(), "pph-seccomp-"));
+	}
+}
+
+/** Not a symbolic link, which could point anywhere; owned by this user, so no one else put it there. */
+function isOwnFile(path: string): boolean {
+	try {
+		const stat = lstatSync(path);
+		return stat.isFile() && stat.uid === process.getuid?.();
+	} catch {
+		return false;
+	}
+}
