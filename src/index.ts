@@ -15,7 +15,7 @@ import {
 import { Key, matchesKey, truncateToWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 import { listenForLinkRegistrations } from "./authority/authorizer-link.ts";
 import type { TuiKit } from "./authority/tui-dialog.ts";
-import type { BashKit } from "./gate/sandboxing.ts";
+import type { BashKit } from "./gate/sandboxed-bash-tool.ts";
 import type { SessionGate, startSessionGate } from "./gate/session-gate.ts";
 import { claimSession, gatedByAnother, releaseSession } from "./gate/session-owners.ts";
 import { permissionsViewFor, registerPermissionsCommand } from "./slash-command/permissions-command.ts";

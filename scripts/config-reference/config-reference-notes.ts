@@ -83,10 +83,11 @@ export const KEY_NOTES: Readonly<Record<TopLevelKey, KeyNotes>> = {
 		project: { kind: "merge", text: "The smaller of the two files' values wins." },
 	},
 	sandbox: {
-		default: '`{ "enabled": false, "required": false, "human": false }`, no `network.allow` (any host)',
+		default:
+			'`{ "enabled": true, "required": false, "human": false }`, no `network.allow` (any host), no `exclude`',
 		project: {
 			kind: "merge",
-			text: "Stricter wins: either file turns `enabled`, `required` and `human` on, and neither can turn them off; when both set `network.allow`, a host must be in both lists.",
+			text: "Stricter wins: a project file turns `enabled`, `required` and `human` on, never off (only the user file can turn the sandbox off); when both set `network.allow`, a host must be in both lists. `exclude` is for the user file only: it exempts commands from the sandbox.",
 		},
 	},
 	authorizerChain: {
@@ -150,8 +151,10 @@ const USER_EXAMPLE = `{
 	"unanswered": "defer",
 	"dialogTimeoutSeconds": 120,
 	"deferExpiryHours": 8,
-	// Commands allowed without you run in an OS sandbox matching their tier (Linux, needs bubblewrap).
-	"sandbox": { "enabled": true },
+	// Commands allowed without you run in an OS sandbox matching their tier (Linux, needs bubblewrap); here the
+	// network ones reach only the npm registry. ("exclude": ["git commit *"] would let a rule-allowed commit
+	// write .git: only this file may exempt commands.)
+	"sandbox": { "network": { "allow": ["registry.npmjs.org"] } },
 	// Links are registered by other extensions; a name nobody registered is skipped.
 	"authorizerChain": ["git-guard"],
 	// Only here, only with a reason: it is shown in the status line and recorded in every audit line.

@@ -8,7 +8,14 @@ import { TIERS } from "../vocabulary/tier.ts";
 export const AUDIT_SCHEMA_VERSION = 1;
 
 /** How an allowed bash call ran, as the audit line records it. */
-export const SANDBOX_RECORDS = ["read-only", "project-write", "network", "none", "unavailable"] as const;
+export const SANDBOX_RECORDS = [
+	"read-only",
+	"project-write",
+	"network",
+	"none",
+	"excluded",
+	"unavailable",
+] as const;
 export type SandboxRecord = (typeof SANDBOX_RECORDS)[number];
 
 /** What a link in the authorizer chain did for one ask. */
@@ -60,7 +67,7 @@ export const auditEntrySchema = lazySchema(() =>
 		ceiling: z.object({ tier: z.enum(TIERS), reason: z.string().max(2000) }).optional(),
 		/**
 		 * For an allowed bash call while the sandbox is on (adr/0017): the profile it runs in, `none` when a human
-		 * approved it (it runs as approved), `unavailable` when no sandbox can run here. Absent: the sandbox is off.
+		 * approved it (it runs as approved), `excluded` when `sandbox.exclude` exempts it, `unavailable` when no sandbox can run here. Absent: the sandbox is off.
 		 */
 		sandbox: z.enum(SANDBOX_RECORDS).optional(),
 	}),

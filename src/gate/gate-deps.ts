@@ -31,7 +31,7 @@ export interface GateDeps {
 	 * Why a bash call cannot be sandboxed although the policy requires it (`sandbox.required`), or null when
 	 * it can be or need not be: such a call is then for a human to decide (adr/0017).
 	 */
-	readonly sandboxMissing: () => string | null;
+	readonly sandboxMissing: () => Promise<string | null>;
 }
 
 /**

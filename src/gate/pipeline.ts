@@ -166,7 +166,10 @@ async function decideAsk(
 	const what = describeCall(action, toolOf(request));
 
 	// 2. policy
-	const step = policyStep(request, action, origin, what, deps, policy);
+	// A bash call that would run without a human, unsandboxed against the policy's wish, is for a human.
+	const unsandboxed =
+		request.kind === "tool_call" && request.call.tool === "bash" ? await deps.sandboxMissing() : null;
+	const step = policyStep(request, action, origin, what, deps, policy, unsandboxed);
 	if ("again" in step) return decideAsk(request, origin, deps, policy);
 	if ("settled" in step) return { ...step.settled, action, chain: [], step: "policy" };
 	const { plan } = step;
@@ -320,6 +323,7 @@ function policyStep(
 	what: string,
 	deps: GateDeps,
 	policy: EffectivePolicy,
+	unsandboxed: string | null,
 ): PolicyStep {
 	const timeoutMs = policy.dialogTimeoutSeconds * 1000;
 	const unanswered = policy.unanswered ?? deps.defaultUnanswered;
@@ -369,8 +373,6 @@ function policyStep(
 					},
 				};
 			}
-			// A bash call that would run without a human, unsandboxed against the policy's wish: a human decides.
-			const unsandboxed = request.call.tool === "bash" ? deps.sandboxMissing() : null;
 			if (decision.mode === "auto" && unsandboxed !== null && decision.basis.kind !== "parked_approval") {
 				const askingParts = action.parts.map((part) => ({ part, tier: part.tier }));
 				return {

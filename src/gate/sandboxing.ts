@@ -9,7 +9,6 @@ import type {
 	AgentToolResult,
 	BashOperations,
 	BashSpawnHook,
-	ExtensionAPI,
 	ExtensionContext,
 } from "@earendil-works/pi-coding-agent";
 import type { SandboxRecord } from "../audit/audit-entry.ts";
@@ -28,16 +27,7 @@ import { SANDBOX_INSTALL_HINT, type SandboxState } from "../sandbox/sandbox-stat
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { Tier } from "../vocabulary/tier.ts";
 import type { GateOutcome } from "./pipeline.ts";
-
-/**
- * pi's bash tool, its local shell and settings, as pi hands them to the extension's entry (the copy pi runs;
- * importing pi's package from the gate would load a second one).
- */
-export interface BashKit {
-	readonly createBashTool: typeof import("@earendil-works/pi-coding-agent").createBashTool;
-	readonly createLocalBashOperations: typeof import("@earendil-works/pi-coding-agent").createLocalBashOperations;
-	readonly SettingsManager: typeof import("@earendil-works/pi-coding-agent").SettingsManager;
-}
+import type { BashKit, BashRunner } from "./sandboxed-bash-tool.ts";
 
 /** A sandbox per tier: what an allowed command may do is what its tier says, whatever it turns out to run. */
 const PROFILE_OF_TIER: Readonly<Record<Tier, SandboxProfile>> = {
@@ -61,13 +51,33 @@ export function sandboxProfileFor(outcome: GateOutcome, settings: SandboxSetting
 	return PROFILE_OF_TIER[outcome.action?.tier ?? "privileged"];
 }
 
+/**
+ * Whether the user exempted this call from the sandbox (`sandbox.exclude`): every command in it matches one of
+ * their patterns, as the command's own text (the strict direction, as for allow rules).
+ */
+export function excludedFromSandbox(outcome: GateOutcome, settings: SandboxSettings): boolean {
+	const parts = outcome.action?.parts ?? [];
+	return (
+		settings.exclude.length > 0 &&
+		parts.length > 0 &&
+		parts.every((part) => {
+			const text = part.command?.text;
+			return text !== undefined && settings.exclude.some((pattern) => pattern.test(text));
+		})
+	);
+}
+
 /** Why no sandbox can run here, for a machine that is not Linux. */
 const UNSUPPORTED_PLATFORM =
 	process.platform === "linux" ? null : `the sandbox runs on Linux only (this is ${process.platform})`;
 
-/** How one allowed call runs: its profile (null: as approved) and, in `network`, the allowlist's way out. */
+/**
+ * How one allowed call runs: its profile (null: unsandboxed — as a human approved it, or as the user's
+ * `sandbox.exclude` says) and, in `network`, the allowlist's way out.
+ */
 interface Plan {
 	readonly profile: SandboxProfile | null;
+	readonly excluded?: true;
 	readonly network?: AllowlistNetwork;
 }
 
@@ -75,21 +85,27 @@ interface Plan {
 const UNSEEN_CALL: Plan = { profile: "read-only" };
 
 export interface SandboxingOptions {
-	readonly pi: Pick<ExtensionAPI, "registerTool">;
 	readonly agentDir: string;
 	readonly kit: BashKit;
 	/** Said once, loudly, when the sandbox is on but cannot run here. */
 	readonly warn: (message: string) => void;
-	readonly probe?: () => BubblewrapProbe;
+	readonly probe?: () => Promise<BubblewrapProbe>;
 }
 
-/** One session's sandboxed bash: the plans recorded when calls are allowed, used when pi runs them. */
-export class Sandboxing {
+/**
+ * One session's sandboxed bash: the plans recorded when calls are allowed, used when pi runs them (through the
+ * tool `sandboxed-bash-tool.ts` registers).
+ */
+export class Sandboxing implements BashRunner {
 	private readonly plans = new Map<string, Plan>();
 	private readonly options: SandboxingOptions;
 	/** What was said already: the sandbox as a whole, and the allowlist's network, each once per session. */
-	private readonly warnedAbout = new Set<"sandbox" | "network">();
-	/** Set once the sandbox is on for this session: what this machine can do (probed once). */
+	private readonly warnedAbout = new Set<"sandbox" | "session" | "network">();
+	/** Set once the sandbox is on for this session: what this machine can do (probed once, in the background). */
+	private probing: Promise<BubblewrapProbe> | null = null;
+	/** Why this session's bash cannot be sandboxed at all, though the policy turns the sandbox on. */
+	private notRunning = "it was turned on after this session started; restart pi";
+	/** The probe's answer, once it is in. */
 	private registered: BubblewrapProbe | null = null;
 	/** One proxy per set of allowlists in force, kept until the session ends (a running command may use it). */
 	private readonly proxies = new Map<string, Promise<NetworkProxy>>();
@@ -98,36 +114,49 @@ export class Sandboxing {
 		this.options = options;
 	}
 
-	/** Replace pi's bash tool with the same tool run through the sandbox (or unsandboxed, when none can run). */
-	register(cwd: string): void {
-		const { kit } = this.options;
-		this.registered =
+	/**
+	 * The sandbox is on for this session (its bash tool is registered): find out in the background whether one
+	 * can run here; `ready` resolves with the answer.
+	 */
+	start(): void {
+		if (this.probing !== null) return;
+		this.probing = (
 			UNSUPPORTED_PLATFORM === null
 				? (this.options.probe ?? probeBubblewrap)()
-				: { usable: false, why: UNSUPPORTED_PLATFORM };
-		if (!this.registered.usable) this.warnOnce(this.registered.why);
-		const base = kit.createBashTool(cwd);
-		this.options.pi.registerTool({
-			...base,
-			execute: (toolCallId, params, signal, onUpdate, ctx) =>
-				this.run(toolCallId, params, signal, onUpdate, ctx),
-		});
+				: Promise.resolve({ usable: false, why: UNSUPPORTED_PLATFORM } as const)
+		)
+			.catch((error: unknown): BubblewrapProbe => ({ usable: false, why: errorMessage(error) }))
+			.then((probe) => {
+				this.registered = probe;
+				if (!probe.usable) this.warnOnce(probe.why);
+				return probe;
+			});
+	}
+
+	/** Once the probe is in (at once when the sandbox is off in this session). */
+	async ready(): Promise<void> {
+		await this.probing;
+	}
+
+	/** The sandbox is on, but this session keeps pi's own bash tool: say why, once. */
+	cannotRun(why: string): void {
+		this.notRunning = why;
+		this.warnOnce(why, "session");
 	}
 
 	/** Whether the sandbox is on in this session and can run, as the policy now asks for it. */
 	state(settings: SandboxSettings): SandboxState {
+		if (!settings.enabled) return { kind: "off" };
+		if (this.probing === null) return { kind: "unavailable", why: this.notRunning };
 		const probe = this.registered;
-		if (probe === null) {
-			return settings.enabled
-				? { kind: "unavailable", why: "it was turned on after this session started; restart pi" }
-				: { kind: "off" };
-		}
+		if (probe === null) return { kind: "probing" };
 		return probe.usable ? { kind: "on", bubblewrap: probe.path } : { kind: "unavailable", why: probe.why };
 	}
 
 	/** For `sandbox.required`: why a bash call cannot be sandboxed now, or null when it can be or need not be. */
-	missing(settings: SandboxSettings): string | null {
+	async missing(settings: SandboxSettings): Promise<string | null> {
 		if (!settings.required) return null;
+		await this.ready();
 		const state = this.state(settings);
 		return state.kind === "unavailable" ? `no sandbox can run here: ${state.why}` : null;
 	}
@@ -141,9 +170,19 @@ export class Sandboxing {
 		outcome: GateOutcome,
 		settings: SandboxSettings,
 	): Promise<SandboxRecord | undefined> {
+		if (!settings.enabled) {
+			this.plans.set(toolCallId, { profile: null });
+			return undefined;
+		}
+		if (this.probing === null) {
+			// pi's own bash runs it, unsandboxed.
+			this.warnOnce(this.notRunning, "session");
+			return "unavailable";
+		}
+		await this.ready();
 		const plan = await this.plan(outcome, settings);
-		if (this.registered !== null) this.plans.set(toolCallId, plan);
-		return this.record(plan.profile, settings);
+		this.plans.set(toolCallId, plan);
+		return this.record(plan);
 	}
 
 	/**
@@ -155,8 +194,11 @@ export class Sandboxing {
 		settings: SandboxSettings,
 		cwd: string,
 	): Promise<{ readonly record: SandboxRecord | undefined; readonly operations?: BashOperations }> {
+		if (!settings.enabled) return { record: undefined };
+		if (this.probing === null) return { record: "unavailable" };
+		await this.ready();
 		const plan = await this.plan(outcome, settings);
-		const record = this.record(plan.profile, settings);
+		const record = this.record(plan);
 		const hook = this.hookFor(plan, cwd);
 		if (hook === null) return { record };
 		const local = this.options.kit.createLocalBashOperations();
@@ -180,6 +222,7 @@ export class Sandboxing {
 
 	private async plan(outcome: GateOutcome, settings: SandboxSettings): Promise<Plan> {
 		const profile = sandboxProfileFor(outcome, settings);
+		if (profile !== null && excludedFromSandbox(outcome, settings)) return { profile: null, excluded: true };
 		if (profile !== "network" || settings.networkAllow.length === 0 || !this.registered?.usable)
 			return { profile };
 		return { profile, network: await this.allowlistNetwork(settings.networkAllow) };
@@ -210,25 +253,26 @@ export class Sandboxing {
 		}
 	}
 
-	private record(profile: SandboxProfile | null, settings: SandboxSettings): SandboxRecord | undefined {
-		if (this.registered === null) {
-			if (!settings.enabled) return undefined;
-			this.warnOnce("it was turned on after this session started; restart pi");
-			return "unavailable";
-		}
-		if (profile === null) return "none";
-		return this.registered.usable ? profile : "unavailable";
+	private record(plan: Plan): SandboxRecord {
+		if (plan.excluded) return "excluded";
+		if (plan.profile === null) return "none";
+		return this.registered?.usable ? plan.profile : "unavailable";
 	}
 
-	private run(
+	/**
+	 * Run one bash call as pi's bash tool does, with the user's shell settings — in the sandbox its plan says.
+	 * A call with no plan while the sandbox is on (the gate did not see it allowed) runs read-only.
+	 */
+	async run(
 		toolCallId: string,
 		params: { command: string; timeout?: number },
 		signal: AbortSignal | undefined,
 		onUpdate: Parameters<ReturnType<BashKit["createBashTool"]>["execute"]>[3],
 		ctx: ExtensionContext,
 	): Promise<AgentToolResult<unknown>> {
+		await this.ready();
 		const { agentDir, kit } = this.options;
-		const plan = this.plans.get(toolCallId) ?? UNSEEN_CALL;
+		const plan = this.plans.get(toolCallId) ?? (this.probing === null ? { profile: null } : UNSEEN_CALL);
 		this.plans.delete(toolCallId);
 		const settings = kit.SettingsManager.create(ctx.cwd, agentDir);
 		const shell = {
@@ -255,13 +299,16 @@ export class Sandboxing {
 	}
 
 	/** Say what is wrong, once per kind of trouble. */
-	private warnOnce(why: string, about: "sandbox" | "network" = "sandbox"): void {
+	private warnOnce(why: string, about: "sandbox" | "session" | "network" = "sandbox"): void {
 		if (this.warnedAbout.has(about)) return;
 		this.warnedAbout.add(about);
+		const ask = `set "sandbox": { "required": true } to be asked instead`;
 		this.options.warn(
 			about === "sandbox"
-				? `pi-permission-hub: the sandbox is on, but no sandbox can run here: ${why}; commands run unsandboxed (${SANDBOX_INSTALL_HINT}, or set "sandbox": { "required": true } to be asked instead).`
-				: `pi-permission-hub: ${why}; commands approved at network-egress run without any network.`,
+				? `pi-permission-hub: the sandbox is on, but no sandbox can run here: ${why}; commands run unsandboxed (${SANDBOX_INSTALL_HINT}, or ${ask}).`
+				: about === "session"
+					? `pi-permission-hub: the sandbox is on, but this session's bash runs unsandboxed: ${why} (${ask}).`
+					: `pi-permission-hub: ${why}; commands approved at network-egress run without any network.`,
 		);
 	}
 }

@@ -23,7 +23,7 @@ import type { ToolAnnotations } from "../classify/classify-action.ts";
 import { ParkedStore } from "../hub/parked-store.ts";
 import { SessionHub } from "../hub/session-hub.ts";
 import { nodeFileView } from "../launchers/file-view.ts";
-import type { KnownLauncher } from "../launchers/known-launcher.ts";
+import { identifyLauncher, type KnownLauncher } from "../launchers/known-launcher.ts";
 import { gatePackageAt } from "../launchers/package-manifest.ts";
 import type { Origin } from "../origin/origin.ts";
 import { resolveOrigin } from "../origin/origin.ts";
@@ -45,7 +45,8 @@ import { type GateDeps, sessionClassifier } from "./gate-deps.ts";
 import { toolsForRun } from "./hidden-tools.ts";
 import { type GateOutcome, GatePipeline } from "./pipeline.ts";
 import { createPolicyQuery, publishPolicyQuery } from "./policy-query.ts";
-import { type BashKit, Sandboxing } from "./sandboxing.ts";
+import { type BashKit, publishBashRunner, registerSandboxedBash } from "./sandboxed-bash-tool.ts";
+import { Sandboxing } from "./sandboxing.ts";
 import { StatusReporter } from "./status-reporter.ts";
 
 const RECENT_DECISIONS = 20;
@@ -78,11 +79,13 @@ export class SessionGate {
 	private readonly parked: ParkedStore;
 	private readonly closing = new AbortController();
 	private readonly pi: ExtensionAPI;
+	private readonly bashKit: BashKit;
 	private readonly deps: Promise<GateDeps>;
 	private readonly pipeline: GatePipeline;
 	private readonly forwarded: ForwardedAsks;
 	private readonly unpublishQuery: () => void;
 	private readonly unpublishView: () => void;
+	private readonly unpublishBash: () => void;
 	/** The last decisions, newest last, for `/permissions`. */
 	private readonly recent: DecisionEvent[] = [];
 	/** This session's own calls that were blocked, for the line a run without a UI prints at its end. */
@@ -96,6 +99,7 @@ export class SessionGate {
 	constructor(options: SessionGateOptions) {
 		const { pi, ctx, env } = options;
 		this.pi = pi;
+		this.bashKit = options.bashKit;
 		const homeDir = env.HOME || homedir();
 		this.sessionId = ctx.sessionManager.getSessionId();
 		this.agentDir = resolveAgentDir(env, homeDir);
@@ -152,7 +156,6 @@ export class SessionGate {
 			log: (event, details) => this.hub.log.write(event, details),
 		});
 		this.sandboxing = new Sandboxing({
-			pi,
 			agentDir: this.agentDir,
 			kit: options.bashKit,
 			warn: (message) => {
@@ -225,6 +228,7 @@ export class SessionGate {
 			onPendingChange: (pending) => this.status.pendingAsks(pending),
 		});
 		this.unpublishView = publishPermissionsView(this.sessionId, this);
+		this.unpublishBash = publishBashRunner(this.sessionId, this.sandboxing);
 		this.unpublishQuery = publishPolicyQuery(this.sessionId, {
 			decide: async (call) => (await this.deps).policyQuery.decide(call),
 		});
@@ -238,8 +242,11 @@ export class SessionGate {
 	 */
 	async start(hasUI: boolean): Promise<void> {
 		const { sandbox } = this.store.current();
-		if (sandbox.enabled) this.sandboxing.register(this.currentCtx.cwd);
-		this.status.sandboxChanged(this.sandboxing.state(sandbox));
+		if (sandbox.enabled) this.startSandbox();
+		// Said as soon as the probe is in; it runs while the session starts.
+		void this.sandboxing
+			.ready()
+			.then(() => this.status.sandboxChanged(this.sandboxing.state(this.store.current().sandbox)));
 		await this.hub.serve({
 			decide: (ask) => this.forwarded.serve(ask),
 			onPendingChange: (pending) => this.forwarded.servedChanged(pending),
@@ -250,6 +257,26 @@ export class SessionGate {
 			const timeoutMs = this.store.current().dialogTimeoutSeconds * 1000;
 			this.forwarded.offerParked(requests, this.currentCtx.ui, timeoutMs, this.closing.signal);
 		}
+	}
+
+	/**
+	 * Run this session's bash through the sandbox: pi's bash tool, registered again with a spawn hook — unless
+	 * pi-subagents runs in this session. It gives its in-process children only the tools it sees as pi's own
+	 * (built in), so a registered `bash` would leave them without one; their own gates sandbox their commands.
+	 */
+	private startSandbox(): void {
+		const subagent = this.pi.getAllTools().find((tool) => tool.name === "subagent");
+		const launcher =
+			subagent &&
+			identifyLauncher({ name: subagent.name, sourcePath: subagent.sourceInfo.path }, nodeFileView);
+		if (launcher?.kind === "pi-subagents") {
+			this.sandboxing.cannotRun(
+				"pi-subagents runs in this session and needs pi's own bash tool for its children (their own gates sandbox their commands)",
+			);
+			return;
+		}
+		registerSandboxedBash(this.pi, this.bashKit);
+		this.sandboxing.start();
 	}
 
 	/** The JSON Schemas next to the user config, for `"$schema": "./config.schema.json"`; in the background. */
@@ -377,6 +404,7 @@ export class SessionGate {
 	async shutdown(): Promise<void> {
 		this.unsubscribeToolResult();
 		this.unpublishView();
+		this.unpublishBash();
 		this.closing.abort();
 		this.unpublishQuery();
 		await this.hub.close();

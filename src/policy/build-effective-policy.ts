@@ -14,7 +14,12 @@ import {
 	type JsonPathSegments,
 } from "./config-error.ts";
 import type { ConfigFileState } from "./config-file.ts";
-import { UNANSWERED_POLICIES, type UnansweredPolicy, type UserConfig } from "./config-schema.ts";
+import {
+	type ConfigScope,
+	UNANSWERED_POLICIES,
+	type UnansweredPolicy,
+	type UserConfig,
+} from "./config-schema.ts";
 import {
 	type AgentMatcher,
 	type CommandTierRule,
@@ -101,7 +106,8 @@ export function failClosedPolicy(
 		dialogTimeoutSeconds: DEFAULT_DIALOG_TIMEOUT_SECONDS,
 		deferExpiryHours: DEFAULT_DEFER_EXPIRY_HOURS,
 		grantCeiling: { tier: DEFAULT_GRANT_CEILING, reason: null, origin: builtInLocation("grantCeiling") },
-		sandbox: NO_SANDBOX,
+		// Every call is blocked under this policy: no bash runs to be sandboxed.
+		sandbox: DEFAULT_SANDBOX,
 	};
 }
 
@@ -120,7 +126,7 @@ class Merge {
 	private dialogTimeoutSeconds: number | null = null;
 	private deferExpiryHours: number | null = null;
 	private grantCeiling: GrantCeiling | null = null;
-	private sandbox: SandboxSettings = NO_SANDBOX;
+	private sandbox: SandboxSettings = DEFAULT_SANDBOX;
 
 	constructor(homeDir: string) {
 		this.homeDir = homeDir;
@@ -180,7 +186,7 @@ class Merge {
 			this.unanswered = stricterUnanswered(this.unanswered, config.unanswered);
 		this.dialogTimeoutSeconds = smaller(this.dialogTimeoutSeconds, config.dialogTimeoutSeconds);
 		this.deferExpiryHours = smaller(this.deferExpiryHours, config.deferExpiryHours);
-		if (config.sandbox) this.sandbox = stricterSandbox(this.sandbox, config.sandbox);
+		if (config.sandbox) this.sandbox = mergeSandbox(this.sandbox, config.sandbox, scope);
 		if (scope === "user") {
 			this.authorizerChain = config.authorizerChain ?? [];
 			if (config.grantCeiling) {
@@ -227,22 +233,33 @@ class Merge {
 	}
 }
 
-const NO_SANDBOX: SandboxSettings = { enabled: false, required: false, human: false, networkAllow: [] };
+/** On by default (adr/0017): what runs without a human runs in the sandbox of its tier. */
+const DEFAULT_SANDBOX: SandboxSettings = {
+	enabled: true,
+	required: false,
+	human: false,
+	networkAllow: [],
+	exclude: [],
+};
 
 /**
- * Stricter wins, so a project can add to the sandbox, never take away: either file turns it on, requires it or
- * extends it to a human's approvals, and a host must be in every list that names hosts.
+ * The user file may turn the sandbox off and exempt commands from it; a project file only adds to it (stricter
+ * wins): it turns it on, requires it or extends it to a human's approvals, and a host must be in every list that
+ * names hosts.
  */
-function stricterSandbox(
+function mergeSandbox(
 	current: SandboxSettings,
 	config: NonNullable<UserConfig["sandbox"]>,
+	scope: ConfigScope,
 ): SandboxSettings {
 	const required = current.required || config.required === true;
+	const turnedOn = scope === "user" ? config.enabled !== false : current.enabled || config.enabled === true;
 	return {
-		enabled: current.enabled || required || config.enabled === true,
+		enabled: turnedOn || required,
 		required,
 		human: current.human || config.human === true,
 		networkAllow: config.network ? [...current.networkAllow, config.network.allow] : current.networkAllow,
+		exclude: scope === "user" ? (config.exclude ?? []).map(compileWildcard) : current.exclude,
 	};
 }
 

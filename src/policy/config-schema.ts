@@ -210,50 +210,63 @@ function sharedShape() {
 			.positive()
 			.optional()
 			.describe("How long a parked request stays approvable, in hours (default 24)."),
-		sandbox: z
-			.strictObject({
-				enabled: z
-					.boolean()
-					.optional()
-					.describe(
-						"Run the bash commands the gate allows without a human inside an OS sandbox that matches their tier: a read reads, a write writes in the project, only network-egress reaches the network (Linux, needs bubblewrap). Off by default while the feature is new; a project file can turn it on, never off.",
-					),
-				required: z
-					.boolean()
-					.optional()
-					.describe(
-						"When no sandbox can run here (no bubblewrap, no user namespaces), ask a human for every bash call that would otherwise run unsandboxed without one, instead of running it. Turns the sandbox on.",
-					),
-				human: z
-					.boolean()
-					.optional()
-					.describe(
-						"Sandbox the bash calls a human approved too (and the commands they type with `!`), in the profile of their tier. By default a human's approval runs the command as approved.",
-					),
-				network: z
-					.strictObject({
-						allow: z
-							.array(
-								z
-									.string()
-									.regex(NETWORK_ALLOW_ENTRY, {
-										error:
-											'a host name, "*." and a domain, or an IP address, optionally with ":port" (e.g. "registry.npmjs.org", "*.github.com", "127.0.0.1:8080", "[::1]:3000")',
-									})
-									.refine(networkAllowEntryInRange, {
-										error: "a port from 1 to 65535, and an IPv6 address in the brackets",
-									}),
-							)
-							.describe(
-								"The only hosts a command approved at network-egress (or above) without a human may reach, through a proxy; others are refused. Unset: any host. When both files set a list, a host must be in both.",
-							),
-					})
-					.optional()
-					.describe("The network the `network` profile gives."),
-			})
-			.optional()
-			.describe("The OS sandbox for bash commands (adr/0017)."),
 	};
+}
+
+/** `sandbox`: a project file may add to it (stricter wins), but only the user may exempt commands from it. */
+function sandboxSchema(scope: ConfigScope) {
+	return z
+		.strictObject({
+			enabled: z
+				.boolean()
+				.optional()
+				.describe(
+					"Run the bash commands the gate allows without a human inside an OS sandbox that matches their tier: a read reads, a write writes in the project, only network-egress reaches the network (Linux, needs bubblewrap). On by default; the user file can turn it off, a project file only on.",
+				),
+			required: z
+				.boolean()
+				.optional()
+				.describe(
+					"When no sandbox can run here (no bubblewrap, no user namespaces), ask a human for every bash call that would otherwise run unsandboxed without one, instead of running it. Turns the sandbox on.",
+				),
+			human: z
+				.boolean()
+				.optional()
+				.describe(
+					"Sandbox the bash calls a human approved too (and the commands they type with `!`), in the profile of their tier. By default a human's approval runs the command as approved.",
+				),
+			network: z
+				.strictObject({
+					allow: z
+						.array(
+							z
+								.string()
+								.regex(NETWORK_ALLOW_ENTRY, {
+									error:
+										'a host name, "*." and a domain, or an IP address, optionally with ":port" (e.g. "registry.npmjs.org", "*.github.com", "127.0.0.1:8080", "[::1]:3000")',
+								})
+								.refine(networkAllowEntryInRange, {
+									error: "a port from 1 to 65535, and an IPv6 address in the brackets",
+								}),
+						)
+						.describe(
+							"The only hosts a command approved at network-egress (or above) without a human may reach, through a proxy; others are refused. Unset: any host. When both files set a list, a host must be in both.",
+						),
+				})
+				.optional()
+				.describe("The network the `network` profile gives."),
+			exclude:
+				scope === "user"
+					? z
+							.array(patternSchema())
+							.optional()
+							.describe(
+								"Commands that run unsandboxed even when allowed without a human (a rule, a grant): a bash call is excluded only when every command in it matches one of these `command` patterns. For what the sandbox breaks and you trust, e.g. `git commit *` (the sandbox keeps .git read-only) or `pi *` (a subagent needs its agent dir and the network).",
+							)
+					: userOnly("sandbox.exclude"),
+		})
+		.optional()
+		.describe("The OS sandbox for bash commands (adr/0017).");
 }
 
 function userOnly(key: string) {
@@ -271,6 +284,7 @@ export const UserConfigSchema = lazySchema(() =>
 	z
 		.strictObject({
 			...sharedShape(),
+			sandbox: sandboxSchema("user"),
 			authorizerChain: z
 				.array(nameSchema())
 				.optional()
@@ -290,6 +304,7 @@ export const ProjectConfigSchema = lazySchema(() =>
 	z
 		.strictObject({
 			...sharedShape(),
+			sandbox: sandboxSchema("project"),
 			authorizerChain: userOnly("authorizerChain"),
 			grantCeiling: userOnly("grantCeiling"),
 		})

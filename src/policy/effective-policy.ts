@@ -91,7 +91,7 @@ export interface EffectivePolicy {
 
 /** The sandbox settings of both files, merged stricter-wins (adr/0017). */
 export interface SandboxSettings {
-	/** Bash commands allowed without a human run in the sandbox of their tier. */
+	/** Bash commands allowed without a human run in the sandbox of their tier (on unless the user file says no). */
 	readonly enabled: boolean;
 	/** When no sandbox can run, a call that would run unsandboxed without a human asks one instead. */
 	readonly required: boolean;
@@ -102,4 +102,6 @@ export interface SandboxSettings {
 	 * allows, through a proxy. Empty: any host.
 	 */
 	readonly networkAllow: readonly (readonly string[])[];
+	/** `sandbox.exclude` (user file only): commands that run unsandboxed when every command in a call matches. */
+	readonly exclude: readonly WildcardMatcher[];
 }

@@ -14,7 +14,7 @@
  * it cannot open a new Unix socket either (seccomp-filter.ts): a socket file reached through the read-only
  * root — docker.sock, an ssh agent, the session bus — would be a way out.
  */
-import { execFileSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { closeSync, existsSync, lstatSync, openSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { errorMessage } from "../vocabulary/error-message.ts";
@@ -222,63 +222,72 @@ export function findSocat(): string | null {
 	return SYSTEM_SOCAT.find((path) => existsSync(path)) ?? null;
 }
 
-let probed: BubblewrapProbe | null = null;
+let probed: Promise<BubblewrapProbe> | null = null;
 
 /**
  * Whether bubblewrap is installed and can build a sandbox here (user namespaces may be forbidden: some
- * container runtimes, AppArmor on Ubuntu 24.04). Probed once per process by running a real sandbox.
+ * container runtimes, AppArmor on Ubuntu 24.04). Probed once per process by running a real sandbox, in the
+ * background: a session starts while it runs (about 20 ms), and its first bash call waits for the answer.
  */
-export function probeBubblewrap(): BubblewrapProbe {
-	if (probed) return probed;
-	probed = probeAt(SYSTEM_BWRAP.find((path) => existsSync(path)) ?? null);
+export function probeBubblewrap(): Promise<BubblewrapProbe> {
+	probed ??= probeAt(SYSTEM_BWRAP.find((path) => existsSync(path)) ?? null);
 	return probed;
 }
 
 /** The probe for a given binary (tests point it at a missing one). */
-export function probeAt(path: string | null): BubblewrapProbe {
+export async function probeAt(path: string | null): Promise<BubblewrapProbe> {
 	if (path === null) return { usable: false, why: "bubblewrap (bwrap) is not installed" };
-	let help = "";
-	try {
-		help = execFileSync(path, ["--help"], {
-			encoding: "utf8",
-			timeout: 5000,
-			stdio: ["ignore", "pipe", "pipe"],
-		});
-	} catch (error) {
-		return { usable: false, why: `${path} --help failed: ${describe(error)}` };
-	}
+	const help = await run(path, ["--help"]);
+	if (help.failure !== null) return { usable: false, why: `${path} --help failed: ${help.failure}` };
 	const found: BubblewrapProbe & { usable: true } = {
 		usable: true,
 		path,
-		refusesUserNamespaces: help.includes("--disable-userns"),
+		refusesUserNamespaces: help.stdout.includes("--disable-userns"),
 		closesUnixSockets: unixSocketFilter(process.arch) !== null,
 	};
 	let filter: number | null = null;
+	let failure: string | null;
 	try {
 		// The same arguments a command gets, the seccomp filter included: bubblewrap in some containers can build
 		// a namespace but not mount `/proc` in it, a kernel may refuse the filter, and a probe that asked for less
 		// would call it usable.
 		filter = found.closesUnixSockets ? openSync(unixSocketFilterFile(), "r") : null;
 		const profile = bubblewrapArguments("read-only", { project: "/", cwd: "/", keepReadOnly: [] }, found);
-		execFileSync(path, [...profile, "--", "/bin/true"], {
-			timeout: 5000,
-			stdio: ["ignore", "ignore", "pipe", filter ?? "ignore"],
-		});
+		failure = (await run(path, [...profile, "--", "/bin/true"], filter)).failure;
 	} catch (error) {
-		return {
-			usable: false,
-			why: `bubblewrap cannot create a sandbox here (user namespaces or seccomp filters may be disabled): ${describe(error)}`,
-		};
+		failure = errorMessage(error);
 	} finally {
 		if (filter !== null) closeSync(filter);
 	}
-	return found;
+	if (failure === null) return found;
+	return {
+		usable: false,
+		why: `bubblewrap cannot create a sandbox here (user namespaces or seccomp filters may be disabled): ${failure}`,
+	};
 }
 
-function describe(error: unknown): string {
-	const stderr = typeof error === "object" && error !== null ? Reflect.get(error, "stderr") : undefined;
-	const text = typeof stderr === "string" || Buffer.isBuffer(stderr) ? String(stderr).trim() : "";
-	return text || errorMessage(error);
+/** Run `path` with a 5 s limit: its output, and why it failed (its stderr, else how it ended), or null. */
+function run(
+	path: string,
+	args: readonly string[],
+	fd3: number | null = null,
+): Promise<{ readonly stdout: string; readonly failure: string | null }> {
+	return new Promise((resolve) => {
+		const child = spawn(path, args, { stdio: ["ignore", "pipe", "pipe", fd3 ?? "ignore"], timeout: 5000 });
+		let stdout = "";
+		let stderr = "";
+		child.stdout?.on("data", (chunk: Buffer) => {
+			stdout += chunk.toString();
+		});
+		child.stderr?.on("data", (chunk: Buffer) => {
+			stderr += chunk.toString();
+		});
+		child.on("error", (error) => resolve({ stdout, failure: errorMessage(error) }));
+		child.on("close", (code, signal) => {
+			const failed = code !== 0 ? stderr.trim() || `exit ${code ?? signal}` : null;
+			resolve({ stdout, failure: failed });
+		});
+	});
 }
 
 function entryKind(path: string): "missing" | "directory" | "file" | "other" {

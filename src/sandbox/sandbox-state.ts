@@ -7,6 +7,8 @@ import type { SandboxSettings } from "../policy/effective-policy.ts";
 /** Whether this session's bash runs in the sandbox. */
 export type SandboxState =
 	| { readonly kind: "off" }
+	/** On; whether bubblewrap can run here is being found out (at session start, for a few milliseconds). */
+	| { readonly kind: "probing" }
 	| { readonly kind: "on"; readonly bubblewrap: string }
 	| { readonly kind: "unavailable"; readonly why: string };
 
@@ -19,7 +21,10 @@ export function describeSandbox(state: SandboxState, settings: SandboxSettings):
 	const lines: string[] = [];
 	switch (state.kind) {
 		case "off":
-			lines.push('off: bash commands run unsandboxed (turn it on with "sandbox": { "enabled": true })');
+			lines.push('off: bash commands run unsandboxed (the user config says "sandbox": { "enabled": false })');
+			break;
+		case "probing":
+			lines.push("on: checking whether bubblewrap can build a sandbox here");
 			break;
 		case "on":
 			lines.push(
@@ -40,6 +45,8 @@ export function describeSandbox(state: SandboxState, settings: SandboxSettings):
 			? "a human's approvals run in the sandbox of their tier too (sandbox.human)"
 			: "a human's approvals run as approved",
 	);
+	if (settings.exclude.length > 0)
+		lines.push(`run unsandboxed (sandbox.exclude): ${settings.exclude.map((m) => m.pattern).join(", ")}`);
 	lines.push(
 		settings.networkAllow.length === 0
 			? "network profile: any host"

@@ -18,9 +18,10 @@
  * The program is classic BPF as the kernel's `struct sock_filter` array: u16 code, u8 jt, u8 jf, u32 k, in the
  * byte order of the machine (little-endian on both architectures there is a filter for).
  */
-import { lstatSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { createHash } from "node:crypto";
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import writeFileAtomic from "write-file-atomic";
 
 /** What differs between the architectures there is a filter for (their `process.arch` names). */
 interface ArchNumbers {
@@ -142,31 +143,62 @@ export function unixSocketFilter(arch: string): Uint8Array | null {
 let written: string | null = null;
 
 /**
- * This process's filter as a file bubblewrap can be handed, written once (in a directory of its own, 0700, the
- * file 0600) and written anew when it is gone or no longer this user's own regular file: a temp cleaner may
- * remove it from a shared directory, and someone else could then put a filter of their own at that name.
- * Under /dev/shm when there is one: never inside a project (TMPDIR could be), and invisible from every sandbox
- * (bubblewrap gives each a /dev of its own). Throws where this architecture has no filter.
+ * The filter as a file bubblewrap can be handed: one per user and filter, shared by their pi processes, in a
+ * directory only they can enter (a process killed by a signal leaves nothing new behind). Checked on every use
+ * and written anew when it is gone, changed or no longer this user's own regular file. Under /dev/shm, else
+ * /tmp — never TMPDIR, which could be inside a project — both invisible from every sandbox (bubblewrap gives each
+ * a /dev and a /tmp of its own). Throws where this architecture has no filter.
  */
 export function unixSocketFilterFile(): string {
-	if (written !== null && isOwnFile(written)) return written;
 	const filter = unixSocketFilter(process.arch);
 	if (filter === null) throw new Error(`no seccomp filter for ${process.arch}`);
-	const dir = privateDirectory();
-	const file = join(dir, "refuse-unix-sockets.bpf");
-	writeFileSync(file, filter, { mode: 0o600, flag: "wx" });
-	// A process ended by a signal leaves it behind: Node runs no "exit" listener then.
-	process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-	written = file;
+	if (written !== null && holds(written, filter)) return written;
+	written = filterFileIn(FILTER_BASES, filter);
+	return written;
+}
+
+const FILTER_BASES = ["/dev/shm", "/tmp"];
+
+/** The filter's file under the first of `bases` that holds (or can hold) this user's private directory. */
+export function filterFileIn(bases: readonly string[], filter: Uint8Array): string {
+	const name = `refuse-unix-sockets-${createHash("sha256").update(filter).digest("hex").slice(0, 16)}.bpf`;
+	const file = join(userDirectory(bases), name);
+	if (!holds(file, filter)) writeFileAtomic.sync(file, Buffer.from(filter), { mode: 0o600 });
 	return file;
 }
 
-function privateDirectory(): string {
-	try {
-		return mkdtempSync("/dev/shm/pph-seccomp-");
-	} catch {
-		return mkdtempSync(join(tmpdir(), "pph-seccomp-"));
+/**
+ * This user's directory for the filter: a real directory they own that nobody else may enter, made when it
+ * is missing. One someone else made (or made reachable) is never used: then a new private one for this process.
+ */
+function userDirectory(bases: readonly string[]): string {
+	const uid = process.getuid?.() ?? 0;
+	for (const base of bases) {
+		const dir = join(base, `pi-permission-hub-${uid}`);
+		try {
+			mkdirSync(dir, { mode: 0o700 });
+		} catch {
+			// It exists already (checked below), or this base cannot be written: try the next.
+		}
+		if (isPrivateDirectory(dir, uid)) return dir;
 	}
+	const dir = mkdtempSync(join(bases.at(-1) ?? "/tmp", "pph-seccomp-"));
+	process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+	return dir;
+}
+
+function isPrivateDirectory(dir: string, uid: number): boolean {
+	try {
+		const stat = lstatSync(dir);
+		return stat.isDirectory() && stat.uid === uid && (stat.mode & 0o077) === 0;
+	} catch {
+		return false;
+	}
+}
+
+/** The file is this user's own regular file (not a link, which could point anywhere) with exactly `filter` in it. */
+function holds(path: string, filter: Uint8Array): boolean {
+	return isOwnFile(path) && Buffer.from(filter).equals(readFileSync(path));
 }
 
 /** Not a symbolic link, which could point anywhere; owned by this user, so no one else put it there. */

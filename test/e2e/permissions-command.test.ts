@@ -53,7 +53,7 @@ describe("/permissions in pi", () => {
 		).toBe(true);
 		expect(reportLines).toContain("1. nobody-registered-this — NOT registered (skipped)");
 		expect(reportLines).toContain(
-			'off: bash commands run unsandboxed (turn it on with "sandbox": { "enabled": true })',
+			"on (/usr/bin/bwrap): bash commands allowed without a human run in the sandbox of their tier",
 		);
 		expect(
 			reportLines.some((l) => l.includes("allow bash: mkdir -p d2") && l.includes("session_grant")),

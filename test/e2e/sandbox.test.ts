@@ -77,11 +77,10 @@ function plantFsmonitor(
 }
 
 describe("a repository that plants a program on git status (adr/0017)", () => {
-	it("with the sandbox on, the model's reads run without a dialog and show their output; the planted program creates nothing", async () => {
+	it("with the default policy, the model's reads run without a dialog and show their output; the planted program creates nothing", async () => {
 		const sb = await gateSandbox();
 		const server = await countingServer();
 		const planted = plantFsmonitor(sb, server.port);
-		await writeUserConfig(sb, { sandbox: { enabled: true } });
 		await writeScript(sb, scriptOf(READS.map(bash)));
 
 		const run = await runPrint({
@@ -112,10 +111,11 @@ describe("a repository that plants a program on git status (adr/0017)", () => {
 		);
 	});
 
-	it("without it (the default for now) the same read runs the planted program: the hole the sandbox closes", async () => {
+	it("with the sandbox turned off, the same read runs the planted program: the hole the sandbox closes", async () => {
 		const sb = await gateSandbox();
 		const server = await countingServer();
 		const planted = plantFsmonitor(sb, server.port);
+		await writeUserConfig(sb, { sandbox: { enabled: false } });
 		await writeScript(sb, scriptOf([bash("git status --short")]));
 
 		await runPrint({ sandbox: sb, prompt: "look around", extensions: [EXTENSION_ENTRY], mode: "json" });
@@ -191,9 +191,10 @@ describe("a network-egress command under sandbox.network.allow (adr/0017)", () =
 	});
 });
 
-describe("sandbox.required and sandbox.human, with the test playing the human (adr/0017)", () => {
+describe("sandbox settings in a live session (adr/0017)", () => {
 	it("a sandbox required after the session started cannot run in it: the next silent call asks, and the status line says so", async () => {
 		const sb = await gateSandbox();
+		await writeUserConfig(sb, { sandbox: { enabled: false } });
 		await writeScript(sb, promptsOf([bash("ls")], [bash("ls")]));
 		const rpc = await startRpc({
 			sandbox: sb,

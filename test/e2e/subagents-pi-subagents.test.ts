@@ -25,6 +25,7 @@ import {
 	RM,
 	SUBAGENT_TEST_TIMEOUT,
 	type SubagentWorld,
+	sandboxNoticesOf,
 	startRoot,
 	subagentWorld,
 	UNGATED_CHILDREN,
@@ -102,6 +103,8 @@ describe("pi-subagents children with the gate in subagents.defaultExtensions", (
 				}),
 			]);
 			expect(warningsOf(rpc)).toEqual([]);
+			// pi-subagents needs pi's own bash in the root, so the root says its bash runs unsandboxed.
+			expect(sandboxNoticesOf(rpc)).toEqual([expect.stringContaining("pi-subagents runs in this session")]);
 		},
 		SUBAGENT_TEST_TIMEOUT,
 	);

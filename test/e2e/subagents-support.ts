@@ -140,6 +140,15 @@ export function announcements(world: SubagentWorld, sessionId: string): z.infer<
 	);
 }
 
+/** The warnings about subagents (the sandbox's own notice is left out: `sandboxNoticesOf`). */
 export function warningsOf(rpc: RpcSession): string[] {
-	return rpc.notifications.filter((n) => n.notifyType === "warning").map((n) => n.message);
+	return rpc.notifications
+		.filter((n) => n.notifyType === "warning" && !n.message.startsWith(SANDBOX_NOTICE))
+		.map((n) => n.message);
+}
+
+const SANDBOX_NOTICE = "pi-permission-hub: the sandbox is on, but";
+
+export function sandboxNoticesOf(rpc: RpcSession): string[] {
+	return rpc.notifications.filter((n) => n.message.startsWith(SANDBOX_NOTICE)).map((n) => n.message);
 }

@@ -20,7 +20,7 @@ import type { GateDeps } from "../../src/gate/gate-deps.ts";
 import { sessionClassifier } from "../../src/gate/gate-deps.ts";
 import { GatePipeline, type GateRequest } from "../../src/gate/pipeline.ts";
 import { createPolicyQuery } from "../../src/gate/policy-query.ts";
-import { sandboxProfileFor } from "../../src/gate/sandboxing.ts";
+import { excludedFromSandbox, sandboxProfileFor } from "../../src/gate/sandboxing.ts";
 import { ParkedStore } from "../../src/hub/parked-store.ts";
 import type { ForwardRequest } from "../../src/hub/protocol.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
@@ -101,7 +101,7 @@ function world(
 		terminal: () => terminal,
 		defaultUnanswered: "wait",
 		delegation: options.delegation ?? (() => null),
-		sandboxMissing: () => options.sandboxMissing ?? null,
+		sandboxMissing: async () => options.sandboxMissing ?? null,
 	};
 	return { pipeline: new GatePipeline(Promise.resolve(deps), HUMAN), presenter, grants, parked, linkCalls };
 }
@@ -376,6 +376,22 @@ describe("the sandbox an allowed call runs in (adr/0017)", () => {
 		// With `sandbox.human`, the human's approval runs in the profile of its tier too.
 		const human = policyFromConfig({ sandbox: { enabled: true, human: true } }).sandbox;
 		expect(sandboxProfileFor(outcome, human)).toBe("network");
+	});
+
+	it("sandbox.exclude exempts a call only when every command in it matches", async () => {
+		const policy = policyFromConfig({
+			rules: [
+				{ surface: "command", pattern: "git commit *", action: "allow" },
+				{ surface: "command", pattern: "touch *", action: "allow" },
+			],
+			sandbox: { exclude: ["git commit *"] },
+		});
+		const { pipeline } = world(policy);
+		const excluded = async (command: string) =>
+			excludedFromSandbox((await pipeline.run(bashCall(command))).outcome, policy.sandbox);
+		expect(await excluded("git commit -m 'a change'")).toBe(true);
+		expect(await excluded("git commit -m x && touch notes.txt")).toBe(false);
+		expect(await excluded("touch notes.txt")).toBe(false);
 	});
 
 	it("sandbox.required: a call that would run unsandboxed without a human asks one, and no link may answer", async () => {

@@ -5,12 +5,13 @@
 import { createBashTool, createLocalBashOperations, SettingsManager } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import type { GateOutcome } from "../../src/gate/pipeline.ts";
-import { type BashKit, Sandboxing } from "../../src/gate/sandboxing.ts";
+import type { BashKit } from "../../src/gate/sandboxed-bash-tool.ts";
+import { Sandboxing } from "../../src/gate/sandboxing.ts";
 import type { SandboxSettings } from "../../src/policy/effective-policy.ts";
 import { probeAt, probeBubblewrap } from "../../src/sandbox/bubblewrap.ts";
 
 const KIT: BashKit = { createBashTool, createLocalBashOperations, SettingsManager };
-const ON: SandboxSettings = { enabled: true, required: false, human: false, networkAllow: [] };
+const ON: SandboxSettings = { enabled: true, required: false, human: false, networkAllow: [], exclude: [] };
 
 /** An allow without a human, of a call that could not be classified: the strictest tier's profile. */
 const BY_LINK: GateOutcome = {
@@ -30,51 +31,52 @@ const BY_HUMAN: GateOutcome = {
 
 function session(probe?: () => ReturnType<typeof probeAt>) {
 	const warnings: string[] = [];
-	const tools: string[] = [];
 	const sandboxing = new Sandboxing({
-		pi: { registerTool: (tool) => tools.push(tool.name) },
 		agentDir: "/nonexistent/agent",
 		kit: KIT,
 		warn: (message) => warnings.push(message),
 		...(probe ? { probe } : {}),
 	});
-	return { sandboxing, warnings, tools };
+	return { sandboxing, warnings };
 }
 
 describe("Sandboxing", () => {
-	it("off: says nothing, records nothing, registers nothing", async () => {
-		const { sandboxing, tools } = session();
+	it("off: says nothing and records nothing", async () => {
+		const { sandboxing, warnings } = session();
 		const off = { ...ON, enabled: false };
 		expect(sandboxing.state(off)).toEqual({ kind: "off" });
 		expect(await sandboxing.allowed("call-1", BY_LINK, off)).toBeUndefined();
-		expect(sandboxing.missing(off)).toBeNull();
-		expect(tools).toEqual([]);
+		expect(await sandboxing.missing(off)).toBeNull();
+		expect(warnings).toEqual([]);
 	});
 
-	it("turned on after the session started: unavailable until pi restarts, and a required sandbox says so", async () => {
+	it("on, but this session keeps pi's own bash (turned on after it started, or pi-subagents here): unavailable, said once", async () => {
 		const { sandboxing, warnings } = session();
 		expect(sandboxing.state(ON)).toEqual({
 			kind: "unavailable",
 			why: "it was turned on after this session started; restart pi",
 		});
 		expect(await sandboxing.allowed("call-1", BY_LINK, ON)).toBe("unavailable");
-		expect(sandboxing.missing({ ...ON, required: true })).toBe(
+		expect(await sandboxing.missing({ ...ON, required: true })).toBe(
 			"no sandbox can run here: it was turned on after this session started; restart pi",
 		);
+		sandboxing.cannotRun("pi-subagents runs in this session");
+		expect(sandboxing.state(ON)).toEqual({ kind: "unavailable", why: "pi-subagents runs in this session" });
 		expect(warnings).toHaveLength(1);
 	});
 
-	it("no bubblewrap: pi's bash is still registered, every silent call is recorded unavailable, and it is said once with the install command", async () => {
-		const { sandboxing, warnings, tools } = session(() => probeAt(null));
-		sandboxing.register("/");
-		expect(tools).toEqual(["bash"]);
+	it("no bubblewrap: every silent call is recorded unavailable, and it is said once with the install command", async () => {
+		const { sandboxing, warnings } = session(() => probeAt(null));
+		sandboxing.start();
+		expect(sandboxing.state(ON)).toEqual({ kind: "probing" });
+		await sandboxing.ready();
 		expect(sandboxing.state(ON)).toEqual({ kind: "unavailable", why: "bubblewrap (bwrap) is not installed" });
 		expect(await sandboxing.allowed("call-1", BY_LINK, ON)).toBe("unavailable");
 		expect(await sandboxing.allowed("call-2", BY_LINK, ON)).toBe("unavailable");
 		// A human's approval runs as approved, sandbox or not.
 		expect(await sandboxing.allowed("call-3", BY_HUMAN, ON)).toBe("none");
-		expect(sandboxing.missing(ON)).toBeNull();
-		expect(sandboxing.missing({ ...ON, required: true })).toBe(
+		expect(await sandboxing.missing(ON)).toBeNull();
+		expect(await sandboxing.missing({ ...ON, required: true })).toBe(
 			"no sandbox can run here: bubblewrap (bwrap) is not installed",
 		);
 		expect(warnings).toHaveLength(1);
@@ -84,7 +86,8 @@ describe("Sandboxing", () => {
 
 	it("with bubblewrap: the profile of the tier, none for a human, and a human's `!` command wrapped only under sandbox.human", async () => {
 		const { sandboxing, warnings } = session(probeBubblewrap);
-		sandboxing.register("/");
+		sandboxing.start();
+		await sandboxing.ready();
 		expect(sandboxing.state(ON)).toEqual({ kind: "on", bubblewrap: "/usr/bin/bwrap" });
 		expect(await sandboxing.allowed("call-1", BY_LINK, ON)).toBe("network");
 		expect(await sandboxing.allowed("call-2", BY_HUMAN, ON)).toBe("none");

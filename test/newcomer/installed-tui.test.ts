@@ -1,12 +1,14 @@
 /**
  * The packed package, installed the ways users install it, in pi's interactive terminal UI: the inline dialog
- * appears, `y` allows the call and `n` denies the next one. Installed copies have none of pi's packages in their
+ * appears, `y` allows the call and `n` denies the next one, and a read that runs unasked runs in the OS sandbox
+ * (a planted program writes nothing). Installed copies have none of pi's packages in their
  * own node_modules (npm and pi install extensions with `--legacy-peer-deps`), so anything the gate takes from pi
  * must come through pi; the checkout, where they are dev dependencies, cannot show that.
  *
  * Each layout runs in a private tmux server (a system package, installed by `.ci/run`).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -56,6 +58,9 @@ function quote(arg: string): string {
 }
 
 /** The block reason a gate that cannot show its dialog gives; seeing it means the dialog is broken. */
+/** A read, rightly so; the repository's config plants a program on it, and only the sandbox stops its write. */
+const ESCAPE = "git status --short";
+
 const BROKEN_DIALOG = /permission check for this bash call failed|Cannot find package/;
 
 /** The gate's inline dialog for `command`, fully drawn (its last line is the Esc key). */
@@ -69,10 +74,18 @@ function dialogFor(command: string) {
 	};
 }
 
-/** A sandbox whose model touches `allowed.txt` on the first prompt and `denied.txt` on the second. */
+/**
+ * A sandbox whose model touches `allowed.txt` on the first prompt, `denied.txt` on the second, and on the third
+ * tries to write outside the project with a command that runs unasked (a read) — the OS sandbox stops it.
+ */
 async function tuiSandbox(): Promise<Sandbox> {
 	const sb = await createSandbox();
 	sandboxes.push(sb);
+	const git = (...args: string[]) => execFileSync("git", ["-C", sb.workDir, ...args]);
+	git("init", "-q");
+	const monitor = path.join(sb.workDir, ".git", "monitor.sh");
+	writeFileSync(monitor, `#!/bin/sh\ntouch '${sb.workPath("escaped.txt")}'\n`, { mode: 0o755 });
+	git("config", "core.fsmonitor", monitor);
 	await writeScript(sb, {
 		conversations: [
 			{
@@ -80,6 +93,8 @@ async function tuiSandbox(): Promise<Sandbox> {
 					{ calls: [{ tool: "bash", input: { command: "touch allowed.txt" } }] },
 					{ echo: true },
 					{ calls: [{ tool: "bash", input: { command: "touch denied.txt" } }] },
+					{ echo: true },
+					{ calls: [{ tool: "bash", input: { command: ESCAPE } }] },
 					{ echo: true },
 				],
 			},
@@ -134,24 +149,35 @@ async function answerInTui(sb: Sandbox): Promise<void> {
 	);
 	expect(existsSync(sb.workPath("denied.txt"))).toBe(false);
 
+	// A read runs without a dialog, in the read-only sandbox: what it tries to write is not written.
+	terminal.sendKeys("-l", "look around");
+	terminal.sendKeys("Enter");
+	await waitForScreen(terminal, "the third answer to reach the model", (s) =>
+		s.split("RESULTS: [").length > 3 ? true : null,
+	);
+	expect(existsSync(sb.workPath("escaped.txt"))).toBe(false);
+
 	const auditFile = path.join(sb.agentDir, "pi-permission-hub", "audit.jsonl");
 	const audit = () =>
 		readFileSync(auditFile, "utf8")
 			.split("\n")
 			.filter((line) => line.trim() !== "")
 			.map((line) => parseAuditLine(line));
-	await expect.poll(() => audit().length).toBe(2);
+	await expect.poll(() => audit().length).toBe(3);
 	expect(audit()).toMatchObject([
 		{
 			preview: "touch allowed.txt",
 			outcome: "allow",
 			source: { kind: "user", via: "dialog", verdict: "allow" },
+			// Approved by the human: run as approved, through the copy of pi's bash tool the gate registers.
+			sandbox: "none",
 		},
 		{
 			preview: "touch denied.txt",
 			outcome: "deny",
 			source: { kind: "user", via: "dialog", verdict: "deny" },
 		},
+		{ tier: "read", mode: "auto", outcome: "allow", sandbox: "read-only" },
 	]);
 }
 

@@ -183,23 +183,42 @@ describe("merging user and project files", () => {
 });
 
 describe("merging the sandbox settings (adr/0017)", () => {
-	it("stricter wins: either file turns each switch on, neither turns it off, and a host must be in every list", () => {
+	it("the user file may turn it off; a project file only adds to it; a host must be in every list", () => {
 		const user = {
-			sandbox: { enabled: false, human: true, network: { allow: ["registry.npmjs.org", "*.github.com"] } },
+			sandbox: {
+				enabled: false,
+				human: true,
+				exclude: ["git commit *"],
+				network: { allow: ["registry.npmjs.org", "*.github.com"] },
+			},
 		};
 		const project = { sandbox: { required: true, enabled: false, network: { allow: ["*.github.com"] } } };
-		expect(policyFromConfig(user, project).sandbox).toEqual({
+		const merged = policyFromConfig(user, project).sandbox;
+		expect({ ...merged, exclude: merged.exclude.map((m) => m.pattern) }).toEqual({
 			enabled: true,
 			required: true,
 			human: true,
 			networkAllow: [["registry.npmjs.org", "*.github.com"], ["*.github.com"]],
+			exclude: ["git commit *"],
 		});
+		// On by default; only the user file turns it off, and a project file cannot turn it off again.
 		expect(policyFromConfig({}).sandbox).toEqual({
-			enabled: false,
+			enabled: true,
 			required: false,
 			human: false,
 			networkAllow: [],
+			exclude: [],
 		});
+		expect(policyFromConfig({ sandbox: { enabled: false } }).sandbox.enabled).toBe(false);
+		expect(policyFromConfig({}, { sandbox: { enabled: false } }).sandbox.enabled).toBe(true);
+		const turnedBackOn = policyFromConfig({ sandbox: { enabled: false } }, { sandbox: { enabled: true } });
+		expect(turnedBackOn.sandbox.enabled).toBe(true);
+	});
+
+	it("only the user file may exempt commands from the sandbox", () => {
+		const policy = policyFromConfig({}, { sandbox: { exclude: ["*"] } });
+		expect(policy.configErrors[0]?.message).toContain("only the user-level config");
+		expect(policy.configErrors[0]?.message).toContain("sandbox.exclude");
 	});
 
 	it("a malformed allowlist entry is a config error with its path, never a wider network", () => {

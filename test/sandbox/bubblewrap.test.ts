@@ -31,7 +31,7 @@ let server: Server;
 let port = 0;
 
 beforeAll(async () => {
-	const found = probeBubblewrap();
+	const found = await probeBubblewrap();
 	if (!found.usable) throw new Error(`these tests need bubblewrap (.ci/run installs it): ${found.why}`);
 	probe = found;
 	server = createServer((socket) => socket.end("hello from the host\n"));
@@ -276,14 +276,14 @@ describe("the command travels whole", () => {
 
 describe("when no sandbox can run", () => {
 	it("a missing bubblewrap is reported as such, with what to install", async () => {
-		expect(probeAt(null)).toEqual({ usable: false, why: "bubblewrap (bwrap) is not installed" });
+		expect(await probeAt(null)).toEqual({ usable: false, why: "bubblewrap (bwrap) is not installed" });
 	});
 
 	it("a binary that is not bubblewrap is unusable, with its error", async () => {
 		const fake = join(tempDir(), "bwrap");
 		writeFileSync(fake, "#!/bin/sh\necho 'no sandbox for you' >&2\nexit 1\n");
 		chmodSync(fake, 0o755);
-		const found = probeAt(fake);
+		const found = await probeAt(fake);
 		expect(found.usable).toBe(false);
 		expect(found.usable ? "" : found.why).toContain("no sandbox for you");
 	});

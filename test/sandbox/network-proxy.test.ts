@@ -104,7 +104,7 @@ async function listen(body: string): Promise<[Server, number]> {
 }
 
 beforeAll(async () => {
-	const found = probeBubblewrap();
+	const found = await probeBubblewrap();
 	if (!found.usable) throw new Error(`these tests need bubblewrap (.ci/run installs it): ${found.why}`);
 	probe = found;
 	const foundSocat = findSocat();

@@ -25,7 +25,7 @@ import {
 	type SandboxProfile,
 	sandboxedCommand,
 } from "../../src/sandbox/bubblewrap.ts";
-import { unixSocketFilter, unixSocketFilterFile } from "../../src/sandbox/seccomp-filter.ts";
+import { filterFileIn, unixSocketFilter, unixSocketFilterFile } from "../../src/sandbox/seccomp-filter.ts";
 import { tempDir } from "../policy/fixtures.ts";
 
 /** The actions, as the kernel's seccomp.h spells them. */
@@ -171,12 +171,25 @@ describe.skipIf(!supported)("the filter file", () => {
 		expect(unixSocketFilterFile()).toBe(file);
 	});
 
-	it("is written anew when it is gone, in a new directory", () => {
-		const file = unixSocketFilterFile();
-		rmSync(dirname(file), { recursive: true });
-		const again = unixSocketFilterFile();
-		expect(dirname(again)).not.toBe(dirname(file));
-		expect(new Uint8Array(readFileSync(again))).toEqual(unixSocketFilter(process.arch));
+	it("is one per user, kept in a private directory, and written anew when it is gone or changed", () => {
+		const filter = unixSocketFilter(process.arch) ?? new Uint8Array();
+		const base = mkdtempSync(join(tmpdir(), "pph-seccomp-base-"));
+		try {
+			const file = filterFileIn([base], filter);
+			expect(dirname(file)).toBe(join(base, `pi-permission-hub-${process.getuid?.()}`));
+			expect(filterFileIn([base], filter)).toBe(file);
+			rmSync(file);
+			expect(new Uint8Array(readFileSync(filterFileIn([base], filter)))).toEqual(filter);
+			writeFileSync(file, "not a filter");
+			expect(new Uint8Array(readFileSync(filterFileIn([base], filter)))).toEqual(filter);
+			// A directory others may enter is not used: the file goes to a private one of this process.
+			chmodSync(dirname(file), 0o755);
+			const elsewhere = filterFileIn([base], filter);
+			expect(dirname(elsewhere)).not.toBe(dirname(file));
+			expect(statSync(dirname(elsewhere)).mode & 0o777).toBe(0o700);
+		} finally {
+			rmSync(base, { recursive: true, force: true });
+		}
 	});
 });
 
@@ -187,7 +200,7 @@ let socketPath = "";
 let connections = 0;
 
 beforeAll(async () => {
-	const found = probeBubblewrap();
+	const found = await probeBubblewrap();
 	if (!found.usable) throw new Error(`these tests need bubblewrap (.ci/run installs it): ${found.why}`);
 	probe = found;
 	// In the project (below /tmp): visible from every profile, read-only in read-only — connect needs no write.
@@ -334,7 +347,7 @@ describe.skipIf(!supported)("ordinary commands under the filter", () => {
 });
 
 describe.skipIf(!supported)("the probe runs with the filter", () => {
-	it("hands bubblewrap the filter on fd 3, and a bubblewrap (or kernel) that refuses it leaves no sandbox", () => {
+	it("hands bubblewrap the filter on fd 3, and a bubblewrap (or kernel) that refuses it leaves no sandbox", async () => {
 		const dir = tempDir();
 		const fake = join(dir, "bwrap");
 		writeFileSync(
@@ -349,7 +362,7 @@ describe.skipIf(!supported)("the probe runs with the filter", () => {
 			].join("\n"),
 		);
 		chmodSync(fake, 0o755);
-		const found = probeAt(fake);
+		const found = await probeAt(fake);
 		expect(found.usable ? "" : found.why).toContain("prctl(PR_SET_SECCOMP): Invalid argument");
 		expect(readFileSync(join(dir, "args"), "utf8")).toContain("--seccomp 3");
 		expect(Number(readFileSync(join(dir, "filter-bytes"), "utf8"))).toBe(

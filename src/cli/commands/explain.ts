@@ -113,6 +113,7 @@ const SANDBOX_TEXT: Readonly<Record<SandboxRecord, string>> = {
 	"project-write": "in the project-write sandbox (writes in the project but not its .git or .pi, no network)",
 	network: "in the network sandbox (writes in the project, the network)",
 	none: "unsandboxed, as a human approved it",
+	excluded: "unsandboxed: sandbox.exclude names its commands",
 	unavailable: "UNSANDBOXED: the sandbox was on but could not run",
 };
 

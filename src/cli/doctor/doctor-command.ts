@@ -65,7 +65,7 @@ Options:
 			ownRoot: ownPackageRoot(),
 			view: nodeFileView,
 		};
-		const sandbox = sandboxCheck(input.agentDir, projectDir, io.homeDir);
+		const sandbox = await sandboxCheck(input.agentDir, projectDir, io.homeDir);
 		const found = withFinding(checked(diagnose(doctorInput)), sandbox);
 		const changes = plannedChanges(found.findings);
 		const apply = fix && !dryRun && changes.length > 0;
@@ -81,10 +81,10 @@ type Done = Extract<Diagnosis, { status: "done" }>;
  * The sandbox as a session in `projectDir` would have it: the project file counts as trusted (it can only
  * turn the sandbox on), and bubblewrap is probed by building a real sandbox.
  */
-function sandboxCheck(agentDir: string, projectDir: string, homeDir: string): Finding {
+async function sandboxCheck(agentDir: string, projectDir: string, homeDir: string): Promise<Finding> {
 	const policy = loadPolicy({ agentDir, cwd: projectDir, homeDir, projectTrusted: true });
 	const files = policy.sources.filter((source) => source.scope === "user").map((source) => source.file);
-	return sandboxFinding(policy.sandbox, probeBubblewrap(), files);
+	return sandboxFinding(policy.sandbox, await probeBubblewrap(), files);
 }
 
 function withFinding(done: Done, extra: Finding): Done {

@@ -17,11 +17,11 @@ export function sandboxFinding(
 		return finding("sandbox-off", {
 			file: null,
 			explanation: probe.usable
-				? `The sandbox is off; bubblewrap (${probe.path}) can run one here. With it on, bash commands allowed without a human run in the sandbox of their tier: a read reads, a write writes in the project, only network-egress reaches the network.`
+				? `The sandbox is off (the user config turns it off); bubblewrap (${probe.path}) can run one here. With it on, bash commands allowed without a human run in the sandbox of their tier: a read reads, a write writes in the project, only network-egress reaches the network.`
 				: `The sandbox is off, and none could run here: ${probe.why}.`,
 			fix: probe.usable
-				? `to turn it on, add "sandbox": { "enabled": true } to ${where}`
-				: `${SANDBOX_INSTALL_HINT}, then add "sandbox": { "enabled": true } to ${where}`,
+				? `to turn it on, remove "enabled": false from "sandbox" in ${where}`
+				: `${SANDBOX_INSTALL_HINT}, then remove "enabled": false from "sandbox" in ${where}`,
 		});
 	}
 	if (!probe.usable) {
@@ -30,7 +30,7 @@ export function sandboxFinding(
 			explanation: settings.required
 				? `The sandbox is on and required, but none can run here: ${probe.why}. Every bash call that would run without a human asks one instead.`
 				: `The sandbox is on, but none can run here: ${probe.why}. Bash commands run unsandboxed.`,
-			fix: SANDBOX_INSTALL_HINT,
+			fix: `${SANDBOX_INSTALL_HINT}; or, to run without it and not be told, add "sandbox": { "enabled": false } to ${where}`,
 		});
 	}
 	return finding("sandbox-on", {

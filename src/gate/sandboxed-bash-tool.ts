@@ -1,0 +1,60 @@
+/**
+ * The `bash` tool of a session whose sandbox is on (adr/0017): pi's own, registered at session start and run
+ * through the sandbox of the session that executes the call. Each call finds its session's runner in a
+ * process-wide table (copies of this extension share it), and a session no gate runs gets no bash at all.
+ */
+import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { processWide } from "../process-wide.ts";
+
+/** pi's bash tool, its local shell and settings, as pi hands them to the extension's entry (the copy pi runs). */
+export interface BashKit {
+	readonly createBashTool: typeof import("@earendil-works/pi-coding-agent").createBashTool;
+	readonly createLocalBashOperations: typeof import("@earendil-works/pi-coding-agent").createLocalBashOperations;
+	readonly SettingsManager: typeof import("@earendil-works/pi-coding-agent").SettingsManager;
+}
+
+type BashExecute = ReturnType<BashKit["createBashTool"]>["execute"];
+
+/** What runs one session's bash calls: its gate's sandboxing. */
+export interface BashRunner {
+	run(
+		toolCallId: string,
+		params: Parameters<BashExecute>[1],
+		signal: AbortSignal | undefined,
+		onUpdate: Parameters<BashExecute>[3],
+		ctx: ExtensionContext,
+	): Promise<AgentToolResult<unknown>>;
+}
+
+function runners(): Map<string, BashRunner> {
+	return processWide<Map<string, BashRunner>>("bash-runners.v1", () => new Map());
+}
+
+/** Make `runner` run the bash calls of `sessionId`; the returned function withdraws it. */
+export function publishBashRunner(sessionId: string, runner: BashRunner): () => void {
+	runners().set(sessionId, runner);
+	return () => {
+		if (runners().get(sessionId) === runner) runners().delete(sessionId);
+	};
+}
+
+/** Register pi's bash tool, each call run by the runner of the session that makes it. */
+export function registerSandboxedBash(pi: ExtensionAPI, kit: BashKit): void {
+	const base = kit.createBashTool(process.cwd());
+	pi.registerTool({
+		...base,
+		execute: (toolCallId, params, signal, onUpdate, ctx) => {
+			const runner = runners().get(ctx.sessionManager.getSessionId());
+			if (runner === undefined) {
+				// The gate decided this call (its tool_call handler blocks when no gate runs), so this only happens
+				// when the session's gate is gone: nothing may run unsandboxed behind its back.
+				return Promise.reject(
+					new Error(
+						"pi-permission-hub: no permission gate runs this session, so bash is not run (fail closed)",
+					),
+				);
+			}
+			return runner.run(toolCallId, params, signal, onUpdate, ctx);
+		},
+	});
+}
