@@ -2,7 +2,7 @@
  * The sandbox profiles run for real: real bubblewrap (installed by .ci/run), real files, a real git repository
  * with a planted fsmonitor, a real TCP listener for the network checks.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import {
 	chmodSync,
 	existsSync,
@@ -25,6 +25,7 @@ import {
 	sandboxedCommand,
 } from "../../src/sandbox/bubblewrap.ts";
 import { tempDir } from "../policy/fixtures.ts";
+import { runShell } from "./shell-run.ts";
 
 let probe: BubblewrapProbe & { usable: true };
 let server: Server;
@@ -55,20 +56,7 @@ async function run(
 	cwd = project,
 	keepReadOnly: readonly string[] = [],
 ) {
-	const child = spawn("/bin/bash", [
-		"-c",
-		sandboxedCommand(script, profile, { project, cwd, keepReadOnly }, probe),
-	]);
-	let out = "";
-	let err = "";
-	child.stdout.on("data", (chunk) => {
-		out += chunk;
-	});
-	child.stderr.on("data", (chunk) => {
-		err += chunk;
-	});
-	const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-	return { code, out, err };
+	return runShell(sandboxedCommand(script, profile, { project, cwd, keepReadOnly }, probe));
 }
 
 /** A project with a git repository in it, as a user opens it. */

@@ -1,9 +1,3 @@
-/**
- * The `network` profile's allowlist for real: a real proxy on its Unix socket, two real HTTP servers on the
- * host's loopback, real bubblewrap and socat, real curl inside — and hostile clients talking to the proxy
- * directly.
- */
-import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { connect, type Socket } from "node:net";
@@ -18,6 +12,7 @@ import {
 } from "../../src/sandbox/bubblewrap.ts";
 import { hostAllowed, NetworkProxy } from "../../src/sandbox/network-proxy.ts";
 import { tempDir } from "../policy/fixtures.ts";
+import { runShell } from "./shell-run.ts";
 
 describe("hostAllowed: what an allow list lets through", () => {
 	it("`*.domain` allows its subdomains at any depth, never the domain itself or a look-alike", () => {
@@ -136,22 +131,14 @@ async function run(
 	started: (pid: number) => void = () => {},
 ) {
 	const project = tempDir();
-	const child = spawn(
-		"/bin/bash",
-		["-c", sandboxedCommand(script, "network", { project, cwd: project, keepReadOnly: [] }, probe, network)],
-		{ env },
+	const line = sandboxedCommand(
+		script,
+		"network",
+		{ project, cwd: project, keepReadOnly: [] },
+		probe,
+		network,
 	);
-	if (child.pid !== undefined) started(child.pid);
-	let out = "";
-	let err = "";
-	child.stdout.on("data", (chunk) => {
-		out += chunk;
-	});
-	child.stderr.on("data", (chunk) => {
-		err += chunk;
-	});
-	const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-	return { code, out, err, project };
+	return { ...(await runShell(line, env, started)), project };
 }
 
 describe("the network profile with an allow list", () => {

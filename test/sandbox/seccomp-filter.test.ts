@@ -3,7 +3,7 @@
  * a small classic-BPF interpreter for both architectures, and real sandboxes that try to reach a real Unix socket
  * server on the host, enter other ABIs and use io_uring — and real commands that must still work under it.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import {
 	chmodSync,
 	existsSync,
@@ -27,6 +27,7 @@ import {
 } from "../../src/sandbox/bubblewrap.ts";
 import { filterFileIn, unixSocketFilter, unixSocketFilterFile } from "../../src/sandbox/seccomp-filter.ts";
 import { tempDir } from "../policy/fixtures.ts";
+import { runShell } from "./shell-run.ts";
 
 /** The actions, as the kernel's seccomp.h spells them. */
 const ALLOW = 0x7fff0000;
@@ -202,6 +203,8 @@ let connections = 0;
 beforeAll(async () => {
 	const found = await probeBubblewrap();
 	if (!found.usable) throw new Error(`these tests need bubblewrap (.ci/run installs it): ${found.why}`);
+	if (NODE === undefined)
+		throw new Error("these tests need a node outside /tmp (a sandbox has its own /tmp)");
 	probe = found;
 	// In the project (below /tmp): visible from every profile, read-only in read-only — connect needs no write.
 	// One for the whole file: the server listens there throughout.
@@ -219,21 +222,22 @@ afterAll(async () => {
 	rmSync(project, { recursive: true, force: true });
 });
 
+/**
+ * A node the sandbox can see: every profile has a private /tmp, so one installed under /tmp (a CI checkout
+ * there, with its node dependency) is not there inside.
+ */
+const NODE = [process.execPath, "/usr/bin/node", "/usr/local/bin/node"]
+	.filter((path) => existsSync(path))
+	.map((path) => realpathSync(path))
+	.find((path) => !path.startsWith("/tmp/"));
+
 /** Run `script` with bash inside `profile`, asynchronously: the host's socket server lives in this process. */
 async function run(profile: SandboxProfile, script: string) {
-	const child = spawn("/bin/bash", [
-		"-c",
+	const { code, out, err } = await runShell(
 		sandboxedCommand(script, profile, { project, cwd: project, keepReadOnly: [] }, probe),
-	]);
-	let out = "";
-	child.stdout.on("data", (chunk) => {
-		out += chunk;
-	});
-	child.stderr.on("data", (chunk) => {
-		out += chunk;
-	});
-	const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-	return { code, out };
+	);
+	// One stream, in order enough for these checks: what a command said, and why it failed.
+	return { code, out: out + err };
 }
 
 const hasPython = spawnSync("python3", ["-c", "pass"]).status === 0;
@@ -241,7 +245,7 @@ const socat = ["/usr/bin/socat", "/usr/local/bin/socat"].find((path) => existsSy
 
 /** Connects to the host's socket and prints what it says, or the error's code. */
 function nodeClient(): string {
-	return `'${process.execPath}' -e 'require("node:net").connect(${JSON.stringify(socketPath)}).on("data", (d) => process.stdout.write(d)).on("error", (e) => { console.log(e.code); process.exitCode = 3; })'`;
+	return `'${NODE}' -e 'require("node:net").connect(${JSON.stringify(socketPath)}).on("data", (d) => process.stdout.write(d)).on("error", (e) => { console.log(e.code); process.exitCode = 3; })'`;
 }
 
 /** Clients that connect to the host's socket: node always (it runs these tests), socat where installed. */
@@ -329,7 +333,7 @@ describe.skipIf(!supported)("ordinary commands under the filter", () => {
 					"git status --short >/dev/null && echo git-ok",
 					"ls agent.sock",
 					"printf 'b\\na\\n' | sort | tr '\\n' ' '; echo",
-					`'${process.execPath}' -e 'console.log(require("node:child_process").execFileSync("sort", { input: "d\\nc\\n" }).toString().trim().split("\\n").join(" "))'`,
+					`'${NODE}' -e 'console.log(require("node:child_process").execFileSync("sort", { input: "d\\nc\\n" }).toString().trim().split("\\n").join(" "))'`,
 				].join(" && "),
 			);
 			expect(result.out).toBe("git-ok\nagent.sock\na b \nc d\n");
