@@ -121,8 +121,7 @@ export function bubblewrapArguments(
  *   replaceable) or neither a directory nor a file.
  * A protected path that does not exist yet is covered by an empty read-only directory, so it cannot be
  * created (git passes over an empty `.git` directory and keeps looking upward; pi reads nothing from an empty
- * `.pi`); bubblewrap makes that mount point in the project, and `sandboxedCommand` removes it afterwards. Each is
- * a mount point of its own, so it cannot be renamed away either.
+ * `.pi`). Each is a mount point of its own, so it cannot be renamed away either.
  */
 function protectedMounts(place: SandboxPlace): string[] | null {
 	if (place.keepReadOnly.some((path) => below(path, place.project))) return null;
@@ -156,21 +155,7 @@ export function sandboxedCommand(
 	const filter = refusesUnixSockets(profile, probe)
 		? ` ${FILTER_FD}<${shellQuote(unixSocketFilterFile())}`
 		: "";
-	const sandboxed = `${shellQuote(probe.path)} ${args} -- ${inside}${filter}`;
-	const placeholders = missingProtectedPaths(profile, place);
-	if (placeholders.length === 0) return `exec ${sandboxed}`;
-	// bubblewrap makes the mount point of a protected path that does not exist in the project itself (an empty
-	// directory): removed again when the command ends, if it is still empty, so the project keeps no trace.
-	const cleanup = `rmdir ${placeholders.map(shellQuote).join(" ")} 2>/dev/null`;
-	return `${sandboxed}\npph_status=$?\n${cleanup}\nexit $pph_status`;
-}
-
-/** The protected paths `profile` covers with an empty directory because the project does not have them. */
-function missingProtectedPaths(profile: SandboxProfile, place: SandboxPlace): string[] {
-	if (profile === "read-only" || protectedMounts(place) === null) return [];
-	return PROTECTED_AT_TOP.map((name) => join(place.project, name)).filter(
-		(path) => entryKind(path) === "missing",
-	);
+	return `exec ${shellQuote(probe.path)} ${args} -- ${inside}${filter}`;
 }
 
 /** Where bubblewrap reads the seccomp filter from: the first descriptor after stdin, stdout and stderr. */
