@@ -237,15 +237,16 @@ describe("sandbox settings in a live session (adr/0017)", () => {
 			},
 		});
 
+		const inProject = await rpc.userBash("touch src/typed.txt && echo done");
+		const inHome = await rpc.userBash(`touch ${join(sb.home, "typed.txt")}`);
+
+		// After the first command the background probe has answered: /permissions says the sandbox is on.
 		await rpc.prompt("/permissions");
 		expect(report).toContain("── Sandbox ──");
 		expect(report).toContain(
 			"on (/usr/bin/bwrap): bash commands allowed without a human run in the sandbox of their tier",
 		);
 		expect(report).toContain("a human's approvals run in the sandbox of their tier too (sandbox.human)");
-		const inProject = await rpc.userBash("touch src/typed.txt && echo done");
-		const inHome = await rpc.userBash(`touch ${join(sb.home, "typed.txt")}`);
-
 		expect(inProject).toMatchObject({ success: true, exitCode: 0 });
 		expect(existsSync(join(sb.workDir, "src", "typed.txt"))).toBe(true);
 		expect(inHome).toMatchObject({ success: true });
