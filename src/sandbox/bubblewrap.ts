@@ -209,17 +209,23 @@ function relayScript(socat: string): string {
 }
 
 /**
- * Only where the system installs it: a `bwrap` found through `PATH` could be one the project planted (a
- * relative or project-local entry), and it would then decide what "sandboxed" means.
+ * Programs the sandbox runs are taken only from where the system installs them: a `bwrap` or `socat` found
+ * through `PATH` could be one the project planted (a relative or project-local entry), and it would then decide
+ * what "sandboxed" means.
  */
-const SYSTEM_BWRAP = ["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"];
+const SYSTEM_DIRECTORIES = ["/usr/bin", "/usr/local/bin", "/bin"];
 
-/** socat for the allowlist relay, only where the system installs it, for the same reason as bwrap. */
-const SYSTEM_SOCAT = ["/usr/bin/socat", "/usr/local/bin/socat", "/bin/socat"];
+/** `name` in the system's program directories, or null. */
+function systemProgram(name: string): string | null {
+	return SYSTEM_DIRECTORIES.map((dir) => join(dir, name)).find((path) => existsSync(path)) ?? null;
+}
 
-/** The system's socat, or null: then a `network` profile with an allowlist gets no network (`via: "none"`). */
+/**
+ * The system's socat (for the allowlist relay, looked up as bwrap is), or null: then a `network` profile with an
+ * allowlist gets no network (`via: "none"`).
+ */
 export function findSocat(): string | null {
-	return SYSTEM_SOCAT.find((path) => existsSync(path)) ?? null;
+	return systemProgram("socat");
 }
 
 let probed: Promise<BubblewrapProbe> | null = null;
@@ -230,7 +236,7 @@ let probed: Promise<BubblewrapProbe> | null = null;
  * background: a session starts while it runs (about 20 ms), and its first bash call waits for the answer.
  */
 export function probeBubblewrap(): Promise<BubblewrapProbe> {
-	probed ??= probeAt(SYSTEM_BWRAP.find((path) => existsSync(path)) ?? null);
+	probed ??= probeAt(systemProgram("bwrap"));
 	return probed;
 }
 

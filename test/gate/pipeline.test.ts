@@ -386,11 +386,20 @@ describe("the sandbox an allowed call runs in (adr/0017)", () => {
 			],
 			sandbox: { exclude: ["git commit *"] },
 		});
-		const { pipeline } = world(policy);
-		const excluded = async (command: string) =>
-			excludedFromSandbox((await pipeline.run(bashCall(command))).outcome, policy.sandbox);
+		// The disguised ones ask; the human's answer does not matter to the check, which reads the parts.
+		const { pipeline } = world(policy, { script: [allowOnce, allowOnce, allowOnce, allowOnce] });
+		const excluded = async (command: string) => {
+			const { outcome } = await pipeline.run(bashCall(command));
+			// Decided on its classified parts: never an empty answer from a call that could not be classified.
+			expect(outcome.action?.parts.length).toBeGreaterThan(0);
+			return excludedFromSandbox(outcome, policy.sandbox);
+		};
 		expect(await excluded("git commit -m 'a change'")).toBe(true);
 		expect(await excluded("git commit -m x && touch notes.txt")).toBe(false);
+		// A hostile model's disguises: a command hidden in a substitution or behind another shell is not excluded.
+		expect(await excluded('git commit -m "$(touch notes.txt)"')).toBe(false);
+		expect(await excluded("sh -c 'git commit -m x; touch notes.txt'")).toBe(false);
+		expect(await excluded("git -c core.hooksPath=hooks commit -m x")).toBe(false);
 		expect(await excluded("touch notes.txt")).toBe(false);
 	});
 
