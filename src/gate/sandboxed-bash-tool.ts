@@ -38,11 +38,32 @@ export function publishBashRunner(sessionId: string, runner: BashRunner): () => 
 	};
 }
 
+/**
+ * The parameter schemas of the bash tools copies of this extension registered. pi's tool list hands out each
+ * tool's own schema object, so it tells our tool from any other of the same name (adr/0017).
+ */
+function ourSchemas(): WeakSet<object> {
+	return processWide<WeakSet<object>>("bash-tool-schemas.v1", () => new WeakSet());
+}
+
+/**
+ * Who runs this session's bash calls, from pi's tool list: null when our tool does (or there is no bash), else
+ * the file of the extension whose bash tool pi took instead (pi takes the first registered).
+ */
+export function foreignBashSource(tools: ReturnType<ExtensionAPI["getAllTools"]>): string | null {
+	const bash = tools.find((tool) => tool.name === "bash");
+	if (bash === undefined || ourSchemas().has(bash.parameters)) return null;
+	return bash.sourceInfo.path;
+}
+
 /** Register pi's bash tool, each call run by the runner of the session that makes it. */
 export function registerSandboxedBash(pi: ExtensionAPI, kit: BashKit): void {
 	const base = kit.createBashTool(process.cwd());
+	const parameters = { ...base.parameters };
+	ourSchemas().add(parameters);
 	pi.registerTool({
 		...base,
+		parameters,
 		execute: (toolCallId, params, signal, onUpdate, ctx) => {
 			const runner = runners().get(ctx.sessionManager.getSessionId());
 			if (runner === undefined) {

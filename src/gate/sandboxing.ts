@@ -89,6 +89,11 @@ export interface SandboxingOptions {
 	readonly kit: BashKit;
 	/** Said once, loudly, when the sandbox is on but cannot run here. */
 	readonly warn: (message: string) => void;
+	/**
+	 * Where the bash tool pi runs comes from when it is not ours: another extension registered `bash` first, so
+	 * our sandbox never sees its calls. Null while ours runs them.
+	 */
+	readonly foreignBash: () => string | null;
 	readonly probe?: () => Promise<BubblewrapProbe>;
 }
 
@@ -105,6 +110,8 @@ export class Sandboxing implements BashRunner {
 	private probing: Promise<BubblewrapProbe> | null = null;
 	/** Why this session's bash cannot be sandboxed at all, though the policy turns the sandbox on. */
 	private notRunning = "it was turned on after this session started; restart pi";
+	/** Set when a bash call meant for our sandbox ran without passing through it. */
+	private bypassedBy: string | null = null;
 	/** The probe's answer, once it is in. */
 	private registered: BubblewrapProbe | null = null;
 	/** One proxy per set of allowlists in force, kept until the session ends (a running command may use it). */
@@ -148,6 +155,8 @@ export class Sandboxing implements BashRunner {
 	state(settings: SandboxSettings): SandboxState {
 		if (!settings.enabled) return { kind: "off" };
 		if (this.probing === null) return { kind: "unavailable", why: this.notRunning };
+		const bypass = this.bypass();
+		if (bypass !== null) return { kind: "unavailable", why: bypass };
 		const probe = this.registered;
 		if (probe === null) return { kind: "probing" };
 		return probe.usable ? { kind: "on", bubblewrap: probe.path } : { kind: "unavailable", why: probe.why };
@@ -174,15 +183,35 @@ export class Sandboxing implements BashRunner {
 			this.plans.set(toolCallId, { profile: null });
 			return undefined;
 		}
-		if (this.probing === null) {
-			// pi's own bash runs it, unsandboxed.
-			this.warnOnce(this.notRunning, "session");
+		const unsandboxed = this.probing === null ? this.notRunning : this.bypass();
+		if (unsandboxed !== null) {
+			// pi's own bash, or another extension's, runs it: unsandboxed.
+			this.warnOnce(unsandboxed, "session");
 			return "unavailable";
 		}
 		await this.ready();
 		const plan = await this.plan(outcome, settings);
 		this.plans.set(toolCallId, plan);
 		return this.record(plan);
+	}
+
+	/**
+	 * A bash call has run. If its plan is still here, a tool other than ours ran a call that was to be sandboxed:
+	 * it ran unconfined, and so would every later one — from now on the session says no sandbox runs it.
+	 */
+	finished(toolCallId: string): void {
+		const plan = this.plans.get(toolCallId);
+		this.plans.delete(toolCallId);
+		if (plan?.profile == null || !this.registered?.usable || this.bypassedBy !== null) return;
+		this.bypassedBy = "a bash tool other than this gate's ran a command the gate allowed in a sandbox";
+		this.warnOnce(this.bypassedBy, "session");
+	}
+
+	/** Why a tool other than ours runs this session's bash calls, or null while ours does. */
+	private bypass(): string | null {
+		if (this.bypassedBy !== null) return this.bypassedBy;
+		const source = this.options.foreignBash();
+		return source === null ? null : `another extension's bash tool runs its commands (${source})`;
 	}
 
 	/**

@@ -45,7 +45,12 @@ import { type GateDeps, sessionClassifier } from "./gate-deps.ts";
 import { toolsForRun } from "./hidden-tools.ts";
 import { type GateOutcome, GatePipeline } from "./pipeline.ts";
 import { createPolicyQuery, publishPolicyQuery } from "./policy-query.ts";
-import { type BashKit, publishBashRunner, registerSandboxedBash } from "./sandboxed-bash-tool.ts";
+import {
+	type BashKit,
+	foreignBashSource,
+	publishBashRunner,
+	registerSandboxedBash,
+} from "./sandboxed-bash-tool.ts";
 import { Sandboxing } from "./sandboxing.ts";
 import { StatusReporter } from "./status-reporter.ts";
 
@@ -166,10 +171,12 @@ export class SessionGate {
 				}
 				this.hub.log.write("sandbox.unavailable", { message });
 			},
+			foreignBash: () => foreignBashSource(pi.getAllTools()),
 		});
 		// Registered here, not in the factory: only the copy that gates this session watches its delegations.
 		this.unsubscribeToolResult = pi.on("tool_result", (event) => {
 			this.delegationWatch.finished(event.toolCallId, event.isError);
+			if (event.toolName === "bash") this.sandboxing.finished(event.toolCallId);
 		});
 		const policy = (): EffectivePolicy => {
 			const current = this.store.current();

@@ -3,6 +3,7 @@
  * sandbox agent dir, scripts of bash calls, and tool results looked up by the command that produced them.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { cp, symlink } from "node:fs/promises";
 import path from "node:path";
 import { expect } from "vitest";
 import { type AuditEntry, parseAuditLine } from "../../src/audit/audit-entry.ts";
@@ -14,6 +15,18 @@ import { createSandbox, type Sandbox } from "../harness/sandbox.ts";
 
 export const LINKS_FIXTURE = path.join(REPO_ROOT, "test", "fixtures", "authorizer-links-extension.ts");
 export const MUTATOR_FIXTURE = path.join(REPO_ROOT, "test", "fixtures", "input-mutator-extension.ts");
+
+/**
+ * pi loads a file once however it is named (symlinks included), so the second install is a copy of the build, as
+ * a second installed package would be: pi runs a second, separate copy of the extension.
+ */
+export async function copyOfBuild(sb: Sandbox): Promise<string> {
+	const secondInstall = path.join(sb.root, "second-install");
+	await cp(path.join(REPO_ROOT, "dist"), path.join(secondInstall, "dist"), { recursive: true });
+	await cp(path.join(REPO_ROOT, "package.json"), path.join(secondInstall, "package.json"));
+	await symlink(path.join(REPO_ROOT, "node_modules"), path.join(secondInstall, "node_modules"));
+	return path.join(secondInstall, "dist", "extension", "index.js");
+}
 
 const live: Sandbox[] = [];
 

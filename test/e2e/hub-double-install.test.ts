@@ -4,12 +4,11 @@
  * once and recorded once.
  */
 import { existsSync } from "node:fs";
-import { cp, symlink } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { pickOption } from "../harness/dialog-policy.ts";
 import { REPO_ROOT } from "../harness/paths.ts";
-import type { Sandbox } from "../harness/sandbox.ts";
+import { copyOfBuild } from "./gate-support.ts";
 import {
 	auditNow,
 	bashCall,
@@ -26,18 +25,6 @@ import {
 const DROPPER_FIXTURE = path.join(REPO_ROOT, "test", "fixtures", "gate-owner-dropper-extension.ts");
 
 afterEach(cleanUpHubWorlds);
-
-/**
- * pi loads a file once however it is named (symlinks included), so the second install is a copy of the build, as
- * a second installed package would be: pi runs a second, separate copy of the extension.
- */
-async function copyOfBuild(sb: Sandbox): Promise<string> {
-	const secondInstall = path.join(sb.root, "second-install");
-	await cp(path.join(REPO_ROOT, "dist"), path.join(secondInstall, "dist"), { recursive: true });
-	await cp(path.join(REPO_ROOT, "package.json"), path.join(secondInstall, "package.json"));
-	await symlink(path.join(REPO_ROOT, "node_modules"), path.join(secondInstall, "node_modules"));
-	return path.join(secondInstall, "dist", "extension", "index.js");
-}
 
 describe("installed twice", () => {
 	it("asks the root's own call once and shows the child's forwarded ask once (the child has two copies too)", async () => {

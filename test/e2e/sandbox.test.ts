@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runCli } from "../cli/cli-support.ts";
 import { pickOption } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
-import { EXTENSION_ENTRY } from "../harness/paths.ts";
+import { EXTENSION_ENTRY, REPO_ROOT } from "../harness/paths.ts";
 import { runPrint } from "../harness/print-run.ts";
 import { killAllRpc, startRpc } from "../harness/rpc-session.ts";
 import type { Sandbox } from "../harness/sandbox.ts";
@@ -19,12 +19,17 @@ import {
 	auditEntries,
 	bash,
 	cleanupSandboxes,
+	copyOfBuild,
 	gateSandbox,
 	promptsOf,
 	resultOf,
 	scriptOf,
 	writeUserConfig,
 } from "./gate-support.ts";
+import { hubLog } from "./hub-support.ts";
+
+/** Another extension's `bash`, registered before the gate's: pi runs that one. */
+const FOREIGN_BASH = join(REPO_ROOT, "test", "fixtures", "foreign-bash-extension.ts");
 
 const servers: Server[] = [];
 
@@ -257,5 +262,71 @@ describe("sandbox settings in a live session (adr/0017)", () => {
 			["user_bash", "project-write"],
 			["user_bash", "project-write"],
 		]);
+	});
+});
+
+describe("another extension's bash tool, registered before the gate's (adr/0017)", () => {
+	it("the audit never claims a sandbox that did not run: the call is recorded unavailable, and the session says why", async () => {
+		const sb = await gateSandbox();
+		const server = await countingServer();
+		const planted = plantFsmonitor(sb, server.port);
+		await writeScript(sb, scriptOf([bash("git status --short"), bash("ls")]));
+
+		const run = await runPrint({
+			sandbox: sb,
+			prompt: "look around",
+			extensions: [FOREIGN_BASH, EXTENSION_ENTRY],
+			mode: "json",
+		});
+
+		// The other tool ran it, unconfined: what the gate cannot stop, it must not hide.
+		expect(resultOf(run.events, run.toolResults, "ls").text).toContain("README.md");
+		expect(existsSync(planted.inProject)).toBe(true);
+		const entries = await auditEntries(sb, 2);
+		expect(entries.map((e) => [e.outcome, e.mode, e.sandbox])).toEqual([
+			["allow", "auto", "unavailable"],
+			["allow", "auto", "unavailable"],
+		]);
+		const warnings = hubLog(sb).filter((e) => e.event === "sandbox.unavailable");
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]?.message).toContain(
+			`this session's bash runs unsandboxed: another extension's bash tool runs its commands (${FOREIGN_BASH})`,
+		);
+	});
+
+	it("a second copy of this extension is not another extension: the session's reads still run in the sandbox", async () => {
+		const sb = await gateSandbox();
+		const server = await countingServer();
+		const planted = plantFsmonitor(sb, server.port);
+		const secondCopy = await copyOfBuild(sb);
+		await writeScript(sb, scriptOf([bash("git status --short")]));
+
+		await runPrint({ sandbox: sb, prompt: "look", extensions: [secondCopy, EXTENSION_ENTRY], mode: "json" });
+
+		expect(existsSync(planted.inProject)).toBe(false);
+		const [entry] = await auditEntries(sb, 1);
+		expect([entry?.outcome, entry?.sandbox]).toEqual(["allow", "read-only"]);
+		expect(hubLog(sb).filter((e) => e.event === "sandbox.unavailable")).toEqual([]);
+	});
+
+	it("with sandbox.required, a read that would have run unconfined asks a human instead", async () => {
+		const sb = await gateSandbox();
+		const server = await countingServer();
+		const planted = plantFsmonitor(sb, server.port);
+		await writeUserConfig(sb, { sandbox: { required: true } });
+		await writeScript(sb, scriptOf([bash("git status --short")]));
+
+		await runPrint({
+			sandbox: sb,
+			prompt: "look",
+			extensions: [FOREIGN_BASH, EXTENSION_ENTRY],
+			mode: "json",
+		});
+
+		expect(existsSync(planted.inProject)).toBe(false);
+		const [entry] = await auditEntries(sb, 1);
+		expect(entry?.mode).toBe("ask");
+		expect(entry?.outcome).not.toBe("allow");
+		expect(entry?.why).toContain("another extension's bash tool runs its commands");
 	});
 });

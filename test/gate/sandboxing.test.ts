@@ -2,6 +2,11 @@
  * One session's sandboxed bash (adr/0017), with pi's own bash tool from the installed package and this machine's
  * real bubblewrap — or a probe of a bubblewrap that is not there, for a machine that has none.
  */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { createBashTool, createLocalBashOperations, SettingsManager } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import type { GateOutcome } from "../../src/gate/pipeline.ts";
@@ -29,12 +34,13 @@ const BY_HUMAN: GateOutcome = {
 	step: "terminal",
 };
 
-function session(probe?: () => ReturnType<typeof probeAt>) {
+function session(probe?: () => ReturnType<typeof probeAt>, foreignBash: string | null = null) {
 	const warnings: string[] = [];
 	const sandboxing = new Sandboxing({
 		agentDir: "/nonexistent/agent",
 		kit: KIT,
 		warn: (message) => warnings.push(message),
+		foreignBash: () => foreignBash,
 		...(probe ? { probe } : {}),
 	});
 	return { sandboxing, warnings };
@@ -97,5 +103,48 @@ describe("Sandboxing", () => {
 		expect(human.operations).toBeDefined();
 		expect(warnings).toEqual([]);
 		await sandboxing.close();
+	});
+
+	it("another extension's bash tool runs the calls: no sandbox, said once, and required asks", async () => {
+		const { sandboxing, warnings } = session(probeBubblewrap, "/ext/other-bash.ts");
+		sandboxing.start();
+		await sandboxing.ready();
+		const why = "another extension's bash tool runs its commands (/ext/other-bash.ts)";
+		expect(sandboxing.state(ON)).toEqual({ kind: "unavailable", why });
+		expect(await sandboxing.allowed("call-1", BY_LINK, ON)).toBe("unavailable");
+		expect(await sandboxing.allowed("call-2", BY_LINK, ON)).toBe("unavailable");
+		expect(await sandboxing.missing({ ...ON, required: true })).toBe(`no sandbox can run here: ${why}`);
+		expect(warnings).toEqual([
+			`pi-permission-hub: the sandbox is on, but this session's bash runs unsandboxed: ${why} (set "sandbox": { "required": true } to be asked instead).`,
+		]);
+	});
+
+	it("a call planned for the sandbox that ran without passing through it turns the sandbox off for the session, loudly", async () => {
+		const { sandboxing, warnings } = session(probeBubblewrap);
+		sandboxing.start();
+		await sandboxing.ready();
+		const project = mkdtempSync(join(tmpdir(), "pph-sandboxing-"));
+		try {
+			// Ours ran it: its plan was used, nothing to say.
+			expect(await sandboxing.allowed("ran-here", BY_LINK, ON)).toBe("network");
+			const ctx = { cwd: project } as ExtensionContext;
+			const result = await sandboxing.run("ran-here", { command: "echo inside" }, undefined, undefined, ctx);
+			expect(result.content).toEqual([{ type: "text", text: "inside\n" }]);
+			sandboxing.finished("ran-here");
+			expect(sandboxing.state(ON).kind).toBe("on");
+			expect(warnings).toEqual([]);
+
+			// Something else ran it: its plan is still here when pi reports the result.
+			expect(await sandboxing.allowed("ran-elsewhere", BY_LINK, ON)).toBe("network");
+			sandboxing.finished("ran-elsewhere");
+			const why = "a bash tool other than this gate's ran a command the gate allowed in a sandbox";
+			expect(sandboxing.state(ON)).toEqual({ kind: "unavailable", why });
+			expect(await sandboxing.allowed("next", BY_LINK, ON)).toBe("unavailable");
+			expect(warnings).toHaveLength(1);
+			expect(warnings[0]).toContain(why);
+		} finally {
+			rmSync(project, { recursive: true, force: true });
+			await sandboxing.close();
+		}
 	});
 });
