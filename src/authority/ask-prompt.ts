@@ -1,6 +1,6 @@
 import { originDescription, originLabel } from "../origin/origin.ts";
 import type { GrantScope } from "../policy/grant-coverage.ts";
-import type { Ask } from "./terminal-authorizer.ts";
+import type { Ask, SaveWhere } from "./terminal-authorizer.ts";
 
 /** One answer a human can give, with the key the TUI dialog binds to it and the label select() shows. */
 export type DialogChoice =
@@ -9,6 +9,12 @@ export type DialogChoice =
 			readonly key: "s" | "a" | "t";
 			readonly label: string;
 			readonly answer: { kind: "allow"; scope: GrantScope };
+	  }
+	/** Saves a rule in the user config (adr/0018): for this project's directory, or everywhere. */
+	| {
+			readonly key: "p" | "e" | "x";
+			readonly label: string;
+			readonly answer: { kind: "always"; verdict: "allow" | "deny"; where: SaveWhere };
 	  }
 	| { readonly key: "n"; readonly label: string; readonly answer: { kind: "deny"; withReason: false } }
 	| { readonly key: "r"; readonly label: string; readonly answer: { kind: "deny"; withReason: true } }
@@ -87,7 +93,28 @@ export function buildAskPrompt(ask: Ask, context: PromptContext): AskPrompt {
 			});
 		}
 	}
+	if (patterns.length > 0 && ask.savable.allow) {
+		choices.push(
+			{
+				key: "p",
+				label: `Always allow in ${action.cwd}: ${grantText}`,
+				answer: { kind: "always", verdict: "allow", where: "project" },
+			},
+			{
+				key: "e",
+				label: `Always allow everywhere: ${grantText}`,
+				answer: { kind: "always", verdict: "allow", where: "everywhere" },
+			},
+		);
+	}
 	choices.push(...DENIALS);
+	if (patterns.length > 0 && ask.savable.deny) {
+		choices.push({
+			key: "x",
+			label: `Always deny in ${action.cwd}: ${grantText}`,
+			answer: { kind: "always", verdict: "deny", where: "project" },
+		});
+	}
 	return { title: `Permission needed: ${what}${queue}`, lines, choices, dismiss: "deny" };
 }
 

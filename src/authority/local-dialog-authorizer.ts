@@ -91,6 +91,15 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 				if (answer.kind === "later") {
 					return unavailable("left for later, but this ask cannot be parked");
 				}
+				if (answer.kind === "always") {
+					const save = { verdict: answer.verdict, where: answer.where, suggestions: ask.suggestions };
+					if (answer.verdict === "deny")
+						return { outcome: "deny", source: userSource("deny", "always"), save };
+					// The rule is also a grant for now: it decides at once, whether or not the file can be written.
+					const scope = ask.kind === "forwarded" ? "tree" : "session";
+					const grants = toGrants(ask.suggestions, scope);
+					return { outcome: "allow", source: userSource("allow", "always"), scope, grants, save };
+				}
 				if (answer.kind === "deny") {
 					// A typed reason is recorded in the DecisionSource, which readers reject past its text cap.
 					const reason = result.reason ? capSourceText(result.reason) : undefined;
@@ -116,7 +125,7 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 
 function userSource(
 	verdict: "allow" | "deny",
-	scope: "once" | "session" | "subagent" | "tree",
+	scope: "once" | "session" | "subagent" | "tree" | "always",
 	reason?: string,
 ): DecisionSource {
 	return { kind: "user", via: "dialog", verdict, scope, ...(reason ? { reason } : {}) };

@@ -19,6 +19,8 @@ export interface AskCommon {
 	readonly askingParts: readonly AskingPart[];
 	/** Patterns the human may grant for the session; empty when an explicit ask rule forbids it. */
 	readonly suggestions: readonly SuggestedGrant[];
+	/** Whether the human may save those patterns as rules (adr/0018): never above the grant ceiling, never for a guarded path or a privileged part. */
+	readonly savable: { readonly allow: boolean; readonly deny: boolean };
 	readonly unanswered: UnansweredPolicy;
 	/** How long `wait` waits for an answer. */
 	readonly timeoutMs: number;
@@ -72,9 +74,25 @@ export type TerminalDecision =
 			readonly scope: "once" | "session" | "subagent" | "tree";
 			/** Grants that come with the answer, each carrying its scope. */
 			readonly grants: readonly SessionGrant[];
+			readonly save?: RulesToSave;
 	  }
-	| { readonly outcome: "deny"; readonly source: DecisionSource; readonly userReason?: string }
+	| {
+			readonly outcome: "deny";
+			readonly source: DecisionSource;
+			readonly userReason?: string;
+			readonly save?: RulesToSave;
+	  }
 	| { readonly outcome: "parked"; readonly source: DecisionSource; readonly requestId: string };
+
+/** Where a saved rule applies: the asking call's directory and below, or every session. */
+export type SaveWhere = "project" | "everywhere";
+
+/** Rules a human asked to save with their answer: the ask's suggested patterns, as allow or deny rules. */
+export interface RulesToSave {
+	readonly verdict: "allow" | "deny";
+	readonly where: SaveWhere;
+	readonly suggestions: readonly SuggestedGrant[];
+}
 
 export type TerminalKind = "local-dialog" | "parent-forwarding" | "denying";
 

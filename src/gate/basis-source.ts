@@ -20,6 +20,7 @@ export function sourceOfBasis(basis: (DenyDecision | AskDecision | AutoDecision)
 				action: r.action,
 				origin: ruleLocation(r.origin),
 				...(r.reason ? { reason: r.reason } : {}),
+				...(r.surface !== "tier" && r.saved !== undefined ? { saved: r.saved } : {}),
 			};
 		}
 		case "agent_rule": {

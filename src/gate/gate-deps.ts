@@ -4,7 +4,7 @@
  */
 import type { AuthorizerLink, PolicyQuery } from "../authority/authorizer-link.ts";
 import type { SessionGrants } from "../authority/session-grants.ts";
-import type { TerminalAuthorizer, UnansweredPolicy } from "../authority/terminal-authorizer.ts";
+import type { RulesToSave, TerminalAuthorizer, UnansweredPolicy } from "../authority/terminal-authorizer.ts";
 import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
 import type { BashParser } from "../classify/bash/bash-parser.ts";
 import { classifyAction, type DelegationClass, type ToolAnnotations } from "../classify/classify-action.ts";
@@ -32,6 +32,11 @@ export interface GateDeps {
 	 * it can be or need not be: such a call is then for a human to decide (adr/0017).
 	 */
 	readonly sandboxMissing: () => Promise<string | null>;
+	/**
+	 * Save the rules a human asked for with their answer ("Always allow" / "Always deny", adr/0018), for calls in
+	 * `directory`. Never rejects: a file that cannot be written is reported, and the answer stands for this call.
+	 */
+	readonly saveRules: (save: RulesToSave, directory: string) => Promise<void>;
 }
 
 /**

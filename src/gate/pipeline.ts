@@ -27,7 +27,7 @@ import { decide, findCoveringGrant, findDeny } from "../policy/decide.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
-import type { Mode } from "../vocabulary/tier.ts";
+import { type Mode, withinCeiling } from "../vocabulary/tier.ts";
 import { describeAskWhy, sourceOfBasis } from "./basis-source.ts";
 import {
 	askDenyReason,
@@ -226,9 +226,11 @@ async function decideAsk(
 		origin,
 		sessionId: deps.sessionId,
 		deferExpiryMs: policy.deferExpiryHours * 3600_000,
+		savable: savableRules(plan, policy),
 	};
 	const ask: Ask = forwarded ? { ...common, ...forwarded } : { ...common, kind: "own" };
 	const terminal = await deps.terminal().decide(ask);
+	if (terminal.outcome !== "parked" && terminal.save) await deps.saveRules(terminal.save, action.cwd);
 	const decided = { ...asked, step: "terminal", terminal } as const;
 	switch (terminal.outcome) {
 		case "allow":
@@ -268,6 +270,23 @@ async function decideAsk(
 				requestId: terminal.requestId,
 			};
 	}
+}
+
+/**
+ * Which of the suggested patterns a human may save as rules (adr/0018): none for a guarded path, a privileged
+ * part or an ask only a human may answer; an allow only when every asking part is within the grant ceiling
+ * (above it, an allow rule would not apply anyway).
+ */
+function savableRules(plan: AskPlan, policy: EffectivePolicy): AskCommon["savable"] {
+	const parts = plan.askingParts;
+	if (
+		plan.suggestions.length === 0 ||
+		plan.humanOnly ||
+		parts.some(({ part, tier }) => tier === "privileged" || part.guard !== undefined)
+	) {
+		return { allow: false, deny: false };
+	}
+	return { allow: parts.every(({ tier }) => withinCeiling(tier, policy.grantCeiling.tier)), deny: true };
 }
 
 /**

@@ -16,6 +16,7 @@ import { getAuthorizer } from "../authority/authorizer-link.ts";
 import { chooseTerminal } from "../authority/choose-terminal.ts";
 import { DialogQueue } from "../authority/dialog-queue.ts";
 import { SessionGrants } from "../authority/session-grants.ts";
+import type { RulesToSave } from "../authority/terminal-authorizer.ts";
 import type { TuiKit } from "../authority/tui-dialog.ts";
 import type { ToolCall } from "../classify/action.ts";
 import { loadBashParser } from "../classify/bash/bash-parser.ts";
@@ -28,11 +29,13 @@ import { gatePackageAt } from "../launchers/package-manifest.ts";
 import type { Origin } from "../origin/origin.ts";
 import { resolveOrigin } from "../origin/origin.ts";
 import { refreshSchemaCopies } from "../policy/config-json-schema.ts";
-import { resolveAgentDir } from "../policy/config-paths.ts";
+import { resolveAgentDir, userConfigPath } from "../policy/config-paths.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { createPolicyStore, type PolicyStore } from "../policy/load-policy.ts";
+import { addRules, rulesToSave } from "../policy/saved-rules.ts";
 import { publishPermissionsView } from "../slash-command/permissions-command.ts";
 import type { PermissionsSnapshot } from "../slash-command/permissions-report.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import {
 	DECISION_EVENT_CHANNEL,
 	type DecisionEvent,
@@ -220,6 +223,7 @@ export class SessionGate {
 				defaultUnanswered: ctx.hasUI || this.hub.forwards ? "wait" : "defer",
 				delegation: (call: ToolCall) => this.delegations.inspect(call),
 				sandboxMissing: () => this.sandboxing.missing(this.store.current().sandbox),
+				saveRules: (save: RulesToSave, directory: string) => this.saveRules(save, directory),
 			};
 		});
 		// Every call awaits `deps` and fails closed on a rejection; this only keeps it from being unhandled.
@@ -284,6 +288,36 @@ export class SessionGate {
 		}
 		registerSandboxedBash(this.pi, this.bashKit);
 		this.sandboxing.start();
+	}
+
+	/** Write the rules a human saved from a dialog into their user config (adr/0018), and say what happened. */
+	private async saveRules(save: RulesToSave, directory: string): Promise<void> {
+		const file = userConfigPath(this.agentDir);
+		const rules = rulesToSave({
+			verdict: save.verdict,
+			directory: save.where === "project" ? directory : null,
+			patterns: save.suggestions,
+			savedAt: new Date().toISOString(),
+		});
+		const what = rules.map((r) => `${r.action} ${r.surface} "${r.pattern}"`).join(", ");
+		const where = save.where === "project" ? `in ${directory}` : "everywhere";
+		try {
+			await addRules(file, rules);
+			this.notify(`pi-permission-hub: saved ${what} ${where} (${file})`, "info");
+			this.hub.log.write("rules.saved", { file, rules });
+		} catch (error) {
+			const message = `pi-permission-hub: could not save ${what}: ${errorMessage(error)}; it holds for this session only`;
+			this.notify(message, "warning");
+			this.hub.log.write("rules.save_failed", { file, message });
+		}
+	}
+
+	private notify(message: string, level: "info" | "warning"): void {
+		try {
+			this.currentCtx.ui.notify(message, level);
+		} catch {
+			// The UI is gone (session replaced): the hub log has it.
+		}
 	}
 
 	/** The JSON Schemas next to the user config, for `"$schema": "./config.schema.json"`; in the background. */

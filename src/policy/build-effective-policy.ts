@@ -4,6 +4,7 @@
  * numbers and unanswered policy can only make waiting shorter or answers stricter. A file in force that is
  * invalid yields the fail-closed policy instead.
  */
+import { isAbsolute, relative } from "node:path";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import { DEFAULT_GRANT_CEILING, TIERS, type Tier, withinCeiling } from "../vocabulary/tier.ts";
 import { compileWildcard } from "../vocabulary/wildcard-pattern.ts";
@@ -14,6 +15,7 @@ import {
 	type JsonPathSegments,
 } from "./config-error.ts";
 import type { ConfigFileState } from "./config-file.ts";
+import { expandHome } from "./config-paths.ts";
 import {
 	type ConfigScope,
 	UNANSWERED_POLICIES,
@@ -60,7 +62,7 @@ export function buildEffectivePolicy(inputs: PolicyInputs): EffectivePolicy {
 	}));
 	const errors: ConfigFileError[] = files.flatMap((f) => (f.status === "invalid" ? [f.error] : []));
 	const loaded = files.filter((f): f is ParsedConfig => f.status === "loaded");
-	const merged = new Merge(context.homeDir);
+	const merged = new Merge(context);
 	for (const file of loaded) {
 		const error = merged.add(file);
 		if (error) errors.push(error);
@@ -128,8 +130,11 @@ class Merge {
 	private grantCeiling: GrantCeiling | null = null;
 	private sandbox: SandboxSettings = DEFAULT_SANDBOX;
 
-	constructor(homeDir: string) {
-		this.homeDir = homeDir;
+	private readonly cwd: string;
+
+	constructor(context: PatternContext) {
+		this.homeDir = context.homeDir;
+		this.cwd = context.cwd;
 	}
 
 	/** Adds one valid file; returns a config error if a pattern cannot be compiled. */
@@ -147,6 +152,8 @@ class Merge {
 				this.warn(origin, "ignored: a project file may only tighten, so its allow rules are dropped");
 				continue;
 			}
+			if (rule.directory !== undefined && !within(this.cwd, expandHome(rule.directory, this.homeDir)))
+				continue;
 			try {
 				this.rules.push(compileRule(rule, origin, this.rules.length, this.homeDir));
 			} catch (error) {
@@ -320,4 +327,10 @@ function allowAboveCeilingWarnings(rules: readonly PolicyRule[], ceiling: Tier):
 		});
 	}
 	return warnings;
+}
+
+/** Whether `path` is `directory` or below it. */
+function within(path: string, directory: string): boolean {
+	const inside = relative(directory, path);
+	return inside === "" || (inside !== ".." && !inside.startsWith("../") && !isAbsolute(inside));
 }

@@ -22,6 +22,7 @@ export type UnansweredPolicy = (typeof UNANSWERED_POLICIES)[number];
 const MAX_PATTERN_LENGTH = 1000;
 const MAX_REASON_LENGTH = 500;
 const MAX_NAME_LENGTH = 200;
+const MAX_DIRECTORY_LENGTH = 4096;
 
 /**
  * One entry of `sandbox.network.allow`: a host name (`*.` for its subdomains only), an IPv4 address or a bracketed
@@ -72,7 +73,43 @@ const ruleSchema = lazySchema(() =>
 				.describe(
 					"Why the rule exists. Shown to the model when the rule denies a call, and in audit records.",
 				),
+			directory: z
+				.string()
+				.min(1)
+				.max(MAX_DIRECTORY_LENGTH)
+				.refine((path) => path.startsWith("/") || path === "~" || path.startsWith("~/"), {
+					message: "must be an absolute path (or start with ~/)",
+				})
+				.optional()
+				.describe(
+					"Only for sessions working in this directory or below it (an absolute path, or `~/…`). Rules saved from a dialog get the project's directory.",
+				),
+			maxTier: tierSchema()
+				.optional()
+				.describe(
+					"For an `allow` rule: it covers a part only at this tier or below, so a pattern approved for a `write` never covers a `destructive` spelling of the same command.",
+				),
+			insideCwd: z
+				.boolean()
+				.optional()
+				.describe(
+					"For an `allow` rule: `true` makes it cover only parts that stay inside the session's working directory.",
+				),
+			saved: z
+				.string()
+				.max(64)
+				.optional()
+				.describe(
+					'When a human saved this rule from a dialog ("Always allow" / "Always deny"); `pi-permission-hub rules` lists and removes these.',
+				),
 		})
+		.refine(
+			(rule) => rule.action === "allow" || (rule.maxTier === undefined && rule.insideCwd === undefined),
+			{
+				message:
+					"`maxTier` and `insideCwd` limit what an `allow` rule covers; on a deny or ask rule they would only narrow it",
+			},
+		)
 		.describe("One policy rule: a surface and a pattern decide an action."),
 );
 

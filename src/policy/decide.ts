@@ -17,7 +17,13 @@ import { tierRank, withinCeiling } from "../vocabulary/tier.ts";
 import type { ConfigFileError } from "./config-error.ts";
 import type { AgentMatcher, EffectivePolicy } from "./effective-policy.ts";
 import { findGrantForPart, type SessionGrant } from "./grant-coverage.ts";
-import { findCoveringAllowRule, findMatchingRule, type RuleRef, type TierRef } from "./policy-rule.ts";
+import {
+	findCoveringAllowRule,
+	findMatchingRule,
+	type RuleRef,
+	type TierRef,
+	withinRuleLimit,
+} from "./policy-rule.ts";
 import { type DecidedPart, decidedParts } from "./tier-settings.ts";
 
 /** A config rule decided, for the named part. */
@@ -242,7 +248,10 @@ function decidePart(
 	const grant = findGrantForPart(grants, policy.context, action, part.part, part.tier);
 	if (grant) return { mode: "auto", basis: { kind: "session_grant", grant, part } };
 	const readsRunUnasked = policy.tiers.read.mode === "auto";
-	const allowRule = findCoveringAllowRule(policy.index.allow, action, part.part, cwd, readsRunUnasked);
+	const covering = findCoveringAllowRule(policy.index.allow, action, part.part, cwd, readsRunUnasked);
+	// A limited rule that cannot cover this part does not decide it; the part is then asked about (a later,
+	// unlimited rule is not looked for: the strict direction).
+	const allowRule = covering && withinRuleLimit(covering.limit, part.part, part.tier) ? covering : null;
 	const ceiling = policy.grantCeiling.tier;
 	if (allowRule) {
 		if (withinCeiling(part.tier, ceiling))

@@ -11,7 +11,7 @@
  *   does not name is not covered.
  */
 import type { ActionPart, ClassifiedAction, CommandUnit, PathTouch } from "../classify/action.ts";
-import type { Mode, Tier } from "../vocabulary/tier.ts";
+import { type Mode, type Tier, tierRank } from "../vocabulary/tier.ts";
 import { compileWildcard, firstWordOf, type WildcardMatcher } from "../vocabulary/wildcard-pattern.ts";
 import type { ConfigRule, RuleAction, RuleSurface } from "./config-schema.ts";
 import {
@@ -45,6 +45,8 @@ export interface RuleRef {
 	readonly action: RuleAction;
 	readonly reason: string | null;
 	readonly origin: ConfigLocation;
+	/** When a human saved it from a dialog. */
+	readonly saved?: string;
 }
 
 /** The rule-like reference behind a tier's mode: a built-in default or a `tiers` override. */
@@ -56,8 +58,19 @@ export interface TierRef {
 	readonly origin: ConfigLocation;
 }
 
+/**
+ * What an allow rule saved from a dialog may cover, as a session grant may: parts no riskier than the one
+ * approved (`maxTier`), and inside the working directory when that one stayed inside (`insideCwd`).
+ */
+export interface RuleLimit {
+	readonly maxTier: Tier | null;
+	readonly insideCwd: boolean;
+}
+
 interface CompiledRuleBase {
 	readonly ref: RuleRef;
+	/** Null for a rule without `maxTier` or `insideCwd`: it covers whatever its pattern covers. */
+	readonly limit: RuleLimit | null;
 	/** Position over all rules in force (user file first): ties between matching rules go to the lowest. */
 	readonly seq: number;
 }
@@ -89,17 +102,37 @@ export function compileRule(
 		action: rule.action,
 		reason: rule.reason ?? null,
 		origin,
+		...(rule.saved === undefined ? {} : { saved: rule.saved }),
 	};
+	const limit =
+		rule.maxTier === undefined && rule.insideCwd === undefined
+			? null
+			: { maxTier: rule.maxTier ?? null, insideCwd: rule.insideCwd ?? false };
 	if (rule.surface === "tool" || rule.surface === "command") {
-		return { kind: "wildcard", surface: rule.surface, ref, seq, matcher: compileWildcard(rule.pattern) };
+		return {
+			kind: "wildcard",
+			surface: rule.surface,
+			ref,
+			limit,
+			seq,
+			matcher: compileWildcard(rule.pattern),
+		};
 	}
 	return {
 		kind: "path",
 		surface: rule.surface,
 		ref,
+		limit,
 		seq,
 		matcher: compilePathPattern(rule.pattern, homeDir),
 	};
+}
+
+/** Whether a rule's limit lets it cover a part at `tier` (the part's tier after raise-only floors). */
+export function withinRuleLimit(limit: RuleLimit | null, part: ActionPart, tier: Tier): boolean {
+	if (limit === null) return true;
+	if (limit.maxTier !== null && tierRank(tier) > tierRank(limit.maxTier)) return false;
+	return !limit.insideCwd || part.paths.every((touch) => !touch.outsideCwd);
 }
 
 /**

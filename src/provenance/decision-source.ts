@@ -39,7 +39,8 @@ export type DecisionSource =
 			readonly via: UserSurface;
 			readonly verdict: "allow" | "deny";
 			/** How long the answer lives: this call only, or a grant recorded for later calls. */
-			readonly scope: "once" | "session" | "subagent" | "tree";
+			/** `always`: they also saved a rule (adr/0018). */
+			readonly scope: "once" | "session" | "subagent" | "tree" | "always";
 			readonly reason?: string;
 	  }
 	| {
@@ -56,6 +57,8 @@ export type DecisionSource =
 			/** The rule's location; the field keeps its name because audit logs and other sessions read it. */
 			readonly origin: RuleLocation;
 			readonly reason?: string;
+			/** For a rule a human saved from a dialog: when (adr/0018). */
+			readonly saved?: string;
 	  }
 	| {
 			readonly kind: "session_grant";
@@ -97,7 +100,7 @@ const decisionSourceSchema = lazySchema((): z.ZodType<DecisionSource> => {
 			kind: z.literal("user"),
 			via: userSurface,
 			verdict: z.enum(["allow", "deny"]),
-			scope: z.enum(["once", "session", "subagent", "tree"]),
+			scope: z.enum(["once", "session", "subagent", "tree", "always"]),
 			reason: text.optional(),
 		}),
 		z.object({
@@ -113,6 +116,7 @@ const decisionSourceSchema = lazySchema((): z.ZodType<DecisionSource> => {
 			action: z.enum(["allow", "ask", "deny", "auto"]),
 			origin: z.object({ file: text, jsonPath: text, line: z.number().int().nonnegative().optional() }),
 			reason: text.optional(),
+			saved: text.optional(),
 		}),
 		z.object({
 			kind: z.literal("session_grant"),

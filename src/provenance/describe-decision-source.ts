@@ -25,7 +25,7 @@ function describeFrame(source: FlatDecisionSource): string {
 		case "authorizer":
 			return `authorizer(${oneLine(source.link)}: ${source.verdict}${source.reason ? `, ${oneLine(source.reason)}` : ""})`;
 		case "rule":
-			return `rule(${source.surface} "${oneLine(source.pattern)}" → ${source.action}, ${oneLine(source.origin.file)}${source.origin.jsonPath ? ` ${oneLine(source.origin.jsonPath)}` : ""})`;
+			return `rule(${source.surface} "${oneLine(source.pattern)}" → ${source.action}, ${oneLine(source.origin.file)}${source.origin.jsonPath ? ` ${oneLine(source.origin.jsonPath)}` : ""}${source.saved ? `, saved ${oneLine(source.saved)}` : ""})`;
 		case "session_grant":
 			return `session_grant(${oneLine(source.surface)} "${oneLine(source.pattern)}", ${source.scope})`;
 		case "parked_approval":

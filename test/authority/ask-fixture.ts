@@ -31,6 +31,7 @@ export function askFor(bash: BashParser, command: string, overrides: Partial<Own
 		unanswered: "wait",
 		timeoutMs: 30_000,
 		deferExpiryMs: 3_600_000,
+		savable: { allow: true, deny: true },
 		...overrides,
 	};
 }

@@ -13,16 +13,35 @@ beforeAll(async () => {
 const keys = (prompt: ReturnType<typeof buildAskPrompt>): string[] => prompt.choices.map((c) => c.key);
 
 describe("buildAskPrompt", () => {
-	it("a local ask with suggestions offers once, this session, deny and deny with a reason", () => {
-		const prompt = buildAskPrompt(askFor(bash, "git checkout main"), { forwarded: false });
-		expect(keys(prompt)).toEqual(["y", "s", "n", "r"]);
+	it("a local ask with suggestions offers once, this session, always (here or everywhere), deny, deny with a reason, always deny", () => {
+		const ask = askFor(bash, "git checkout main");
+		const prompt = buildAskPrompt(ask, { forwarded: false });
+		expect(keys(prompt)).toEqual(["y", "s", "p", "e", "n", "r", "x"]);
 		expect(prompt.choices.map((c) => c.answer)).toEqual([
 			{ kind: "allow", scope: "once" },
 			{ kind: "allow", scope: "session" },
+			{ kind: "always", verdict: "allow", where: "project" },
+			{ kind: "always", verdict: "allow", where: "everywhere" },
 			{ kind: "deny", withReason: false },
 			{ kind: "deny", withReason: true },
+			{ kind: "always", verdict: "deny", where: "project" },
 		]);
-		expect(prompt.choices[1]?.label).toBe("Allow for this session: git checkout *");
+		expect(prompt.choices.map((c) => c.label)).toEqual([
+			"Allow once",
+			"Allow for this session: git checkout *",
+			`Always allow in ${ask.action.cwd}: git checkout *`,
+			"Always allow everywhere: git checkout *",
+			"Deny",
+			"Deny with a reason…",
+			`Always deny in ${ask.action.cwd}: git checkout *`,
+		]);
+	});
+
+	it("offers no saved rule the pipeline says may not be saved", () => {
+		const onlyDeny = askFor(bash, "git checkout main", { savable: { allow: false, deny: true } });
+		expect(keys(buildAskPrompt(onlyDeny, { forwarded: false }))).toEqual(["y", "s", "n", "r", "x"]);
+		const none = askFor(bash, "git checkout main", { savable: { allow: false, deny: false } });
+		expect(keys(buildAskPrompt(none, { forwarded: false }))).toEqual(["y", "s", "n", "r"]);
 	});
 
 	it("offers no session option when there is nothing to grant", () => {
@@ -34,7 +53,7 @@ describe("buildAskPrompt", () => {
 
 	it("a forwarded ask offers this subagent and the whole tree instead of this session", () => {
 		const prompt = buildAskPrompt(askFor(bash, "npm install left-pad && rm -rf dist"), { forwarded: true });
-		expect(keys(prompt)).toEqual(["y", "a", "t", "n", "r"]);
+		expect(keys(prompt)).toEqual(["y", "a", "t", "p", "e", "n", "r", "x"]);
 		expect(prompt.choices[1]).toEqual({
 			key: "a",
 			label: "Allow for this subagent: npm install *, rm -rf dist",

@@ -186,7 +186,7 @@ describe("LocalDialogAuthorizer: the shared queue", () => {
 		const b = authorizer(second, null, queue).decide(askFor(bash, "npm install x"));
 		await new Promise((resolve) => setImmediate(resolve));
 		expect(first.shown[0]?.prompt.title).toBe("Permission needed: bash (write) (1 of 2)");
-		expect(first.shown[0]?.prompt.choices.map((c) => c.key)).toEqual(["y", "s", "n", "r"]);
+		expect(first.shown[0]?.prompt.choices.map((c) => c.key)).toEqual(["y", "s", "p", "e", "n", "r", "x"]);
 		expect(second.shown).toEqual([]);
 		release({ kind: "dismissed" });
 		expect((await a).outcome).toBe("deny");

@@ -11,7 +11,7 @@ import type { DialogResult } from "../../src/authority/dialog-presenter.ts";
 import { DialogQueue } from "../../src/authority/dialog-queue.ts";
 import { LocalDialogAuthorizer } from "../../src/authority/local-dialog-authorizer.ts";
 import { SessionGrants } from "../../src/authority/session-grants.ts";
-import type { TerminalAuthorizer } from "../../src/authority/terminal-authorizer.ts";
+import type { RulesToSave, TerminalAuthorizer } from "../../src/authority/terminal-authorizer.ts";
 import type { ToolCall } from "../../src/classify/action.ts";
 import { actionHash } from "../../src/classify/action-hash.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
@@ -43,6 +43,8 @@ interface World {
 	readonly grants: SessionGrants;
 	readonly parked: ParkedStore;
 	readonly linkCalls: string[];
+	/** What the pipeline asked to save, with the directory. */
+	readonly saved: { readonly save: RulesToSave; readonly directory: string }[];
 }
 
 /** One session's pipeline over the given policy, with its human answering from `script`. */
@@ -63,6 +65,7 @@ function world(
 	const presenter = new ScriptedPresenter(...(options.script ?? []));
 	const terminal = options.terminal ?? new LocalDialogAuthorizer(presenter, new DialogQueue(), null);
 	const linkCalls: string[] = [];
+	const saved: World["saved"] = [];
 	const real = sessionClassifier(
 		bash,
 		HOME,
@@ -102,8 +105,18 @@ function world(
 		defaultUnanswered: "wait",
 		delegation: options.delegation ?? (() => null),
 		sandboxMissing: async () => options.sandboxMissing ?? null,
+		saveRules: async (save, directory) => {
+			saved.push({ save, directory });
+		},
 	};
-	return { pipeline: new GatePipeline(Promise.resolve(deps), HUMAN), presenter, grants, parked, linkCalls };
+	return {
+		pipeline: new GatePipeline(Promise.resolve(deps), HUMAN),
+		presenter,
+		grants,
+		parked,
+		linkCalls,
+		saved,
+	};
 }
 
 const bashCall = (command: string): GateRequest => ({
@@ -178,6 +191,51 @@ describe("the pipeline: this session's own tool calls", () => {
 		expect(second.outcome).toMatchObject({ outcome: "allow", mode: "auto", step: "policy" });
 		expect(second.outcome.source.kind).toBe("session_grant");
 		expect(presenter.shown).toHaveLength(1);
+	});
+
+	it("'Always allow' saves the grant's patterns for this directory and holds at once as a session grant", async () => {
+		const { pipeline, presenter, grants, saved } = world(policyFromConfig({}), {
+			script: [{ kind: "answer", answer: { kind: "always", verdict: "allow", where: "project" } }],
+		});
+		const first = await pipeline.run(bashCall("npm install left-pad"));
+		expect(presenter.shown[0]?.prompt.choices.map((c) => c.key)).toEqual(["y", "s", "n", "r", "x"]);
+		expect(first.outcome).toMatchObject({ outcome: "allow", step: "terminal" });
+		expect(first.outcome.source).toMatchObject({ kind: "user", verdict: "allow", scope: "always" });
+		expect(saved).toEqual([
+			{
+				save: {
+					verdict: "allow",
+					where: "project",
+					suggestions: [
+						{
+							surface: "command",
+							pattern: "npm install *",
+							limit: { tier: "network-egress", outsideCwd: false },
+						},
+					],
+				},
+				directory: CWD,
+			},
+		]);
+		expect(grants.list().map((g) => [g.pattern, g.scope])).toEqual([["npm install *", "session"]]);
+	});
+
+	it("'Always allow' is offered only within the grant ceiling; 'Always deny' whenever a grant is", async () => {
+		const { pipeline, presenter, saved } = world(policyFromConfig({}), {
+			script: [
+				{ kind: "answer", answer: { kind: "always", verdict: "deny", where: "project" } },
+				{ kind: "answer", answer: { kind: "deny", withReason: false } },
+			],
+		});
+		const denied = await pipeline.run(bashCall("touch notes.txt"));
+		expect(denied.outcome).toMatchObject({ outcome: "deny", step: "terminal" });
+		expect(denied.outcome.source).toMatchObject({ kind: "user", verdict: "deny", scope: "always" });
+		expect(presenter.shown[0]?.prompt.choices.map((c) => c.key)).toEqual(["y", "s", "p", "e", "n", "r", "x"]);
+		expect(saved.map((s) => [s.save.verdict, s.save.suggestions.map((g) => g.pattern)])).toEqual([
+			["deny", ["touch *"]],
+		]);
+		await pipeline.run(bashCall("sudo reboot"));
+		expect(presenter.shown[1]?.prompt.choices.map((c) => c.key)).toEqual(["y", "s", "n", "r"]);
 	});
 
 	it("a write to a guarded path skips every link, even one that would allow, and offers no grant", async () => {

@@ -149,7 +149,7 @@ describe("readDecisionSource: hostile or broken input is refused whole, never th
 	});
 
 	it("refuses a whole chain when one frame deep inside is malformed (all-or-nothing)", () => {
-		const badLeaf = { kind: "user", via: "dialog", verdict: "allow", scope: "always" };
+		const badLeaf = { kind: "user", via: "dialog", verdict: "allow", scope: "forever" };
 		expect(readDecisionSource(forwardedChain(5, badLeaf))).toBeNull();
 		const badHop = { kind: "forwarded", responderSessionId: "p", decision: forwardedChain(3, leaf, "") };
 		expect(readDecisionSource(badHop)).not.toBeNull();
