@@ -22,6 +22,7 @@ import { approveCommand, denyCommand } from "./commands/answer-parked.ts";
 import { checkCommand } from "./commands/check.ts";
 import { explainCommand } from "./commands/explain.ts";
 import { pendingCommand } from "./commands/pending.ts";
+import { rulesListCommand, rulesRemoveCommand } from "./commands/saved-rules.ts";
 import { sessionsCommand } from "./commands/sessions.ts";
 import { validateCommand } from "./commands/validate.ts";
 import { doctorCommand } from "./doctor/doctor-command.ts";
@@ -38,6 +39,8 @@ export const COMMANDS: readonly CommandSpec[] = [
 	policyInitCommand,
 	agentAllowCommand,
 	agentDenyCommand,
+	rulesListCommand,
+	rulesRemoveCommand,
 	validateCommand,
 	doctorCommand,
 ];
