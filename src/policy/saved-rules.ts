@@ -80,6 +80,7 @@ function appendRule(text: string, rule: ConfigRule): string {
 		// A comment ending the last rule's line stays with that rule.
 		const lineEnd = endOfLine(text, at);
 		const rest = text.slice(at, lineEnd);
+		if (/^\s*,\s*(\/\/.*)?$/.test(rest)) return `${text.slice(0, lineEnd)}\n${entry}${text.slice(lineEnd)}`;
 		if (/^\s*(\/\/.*)?$/.test(rest)) return `${text.slice(0, at)},${rest}\n${entry}${text.slice(lineEnd)}`;
 		return `${text.slice(0, at)},\n${entry}${text.slice(at)}`;
 	}

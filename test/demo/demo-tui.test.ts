@@ -105,6 +105,7 @@ describe("the interactive demo in a terminal (tmux)", () => {
 						`[t] Allow for the whole tree: ${expected.preview}`,
 						"[n] Deny",
 						"[r] Deny with a reason…",
+						expect.stringMatching(/^\[x\] Always deny in \//),
 						"[Esc] dismiss (counts as deny)",
 					]);
 					const out = process.env[SCREEN_OUT_ENV];

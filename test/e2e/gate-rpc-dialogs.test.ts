@@ -58,6 +58,7 @@ describe("answers at the dialog", () => {
 			"Allow for this session: rm -f victim.txt",
 			"Deny",
 			"Deny with a reason…",
+			`Always deny in ${sb.workDir}: rm -f victim.txt`,
 		]);
 
 		const [entry] = await auditEntries(sb, 1);

@@ -68,6 +68,7 @@ describe("a forwarded ask is judged on its tool, input and cwd", () => {
 			`Allow for the whole tree: ${COMMAND}`,
 			"Deny",
 			"Deny with a reason…",
+			`Always deny in ${cwd}: ${COMMAND}`,
 		]);
 		expect(JSON.stringify(shown)).toContain(COMMAND);
 

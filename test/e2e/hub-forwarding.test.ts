@@ -77,6 +77,7 @@ describe("a child started by pi's example subagent extension (environment inheri
 			`Allow for the whole tree: ${RM}`,
 			"Deny",
 			"Deny with a reason…",
+			`Always deny in ${hub.sb.workDir}: ${RM}`,
 		]);
 
 		const { child, root } = await auditPair(hub, rootId);
