@@ -56,10 +56,20 @@ export interface TierRef {
 	readonly origin: ConfigLocation;
 }
 
+/** One of a rule's `examples`: a call the rule must (`match`) or must not (`notMatch`) match or cover. */
+export interface RuleExample {
+	readonly expect: "match" | "notMatch";
+	readonly text: string;
+	/** Where the example is written (`rules[3].examples.match[1]`), for the error it may become. */
+	readonly origin: ConfigLocation;
+}
+
 interface CompiledRuleBase {
 	readonly ref: RuleRef;
 	/** Position over all rules in force (user file first): ties between matching rules go to the lowest. */
 	readonly seq: number;
+	/** Tested when the policy is built with the bash grammar at hand (rule-examples.ts). */
+	readonly examples: readonly RuleExample[];
 }
 
 export interface WildcardRule extends CompiledRuleBase {
@@ -82,6 +92,7 @@ export function compileRule(
 	origin: ConfigLocation,
 	seq: number,
 	homeDir: string,
+	examples: readonly RuleExample[],
 ): PolicyRule {
 	const ref = {
 		surface: rule.surface,
@@ -91,13 +102,21 @@ export function compileRule(
 		origin,
 	};
 	if (rule.surface === "tool" || rule.surface === "command") {
-		return { kind: "wildcard", surface: rule.surface, ref, seq, matcher: compileWildcard(rule.pattern) };
+		return {
+			kind: "wildcard",
+			surface: rule.surface,
+			ref,
+			seq,
+			examples,
+			matcher: compileWildcard(rule.pattern),
+		};
 	}
 	return {
 		kind: "path",
 		surface: rule.surface,
 		ref,
 		seq,
+		examples,
 		matcher: compilePathPattern(rule.pattern, homeDir),
 	};
 }
