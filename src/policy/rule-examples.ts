@@ -63,9 +63,12 @@ export function failingRuleExamples(
 	const classify = (call: ToolCall): ClassifiedAction =>
 		classifyAction(call, {
 			bash: classifier.bash,
-			// Tiers play no part in whether a rule matches: the operator's tier settings are left out.
-			extraCommandTiers: [],
-			toolTiers: {},
+			// With the operator's tier settings, as the session classifies: a rule answers for the call it would see.
+			extraCommandTiers: policy.commandTiers.map((entry) => ({
+				pattern: entry.matcher.pattern,
+				tier: entry.tier,
+			})),
+			toolTiers: Object.fromEntries([...policy.toolTiers].map(([tool, assigned]) => [tool, assigned.tier])),
 			toolAnnotations: () => undefined,
 			homeDir,
 			agentDir: classifier.agentDir,
