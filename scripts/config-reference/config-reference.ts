@@ -179,7 +179,8 @@ function tiers(): string {
 
 function surfaces(): string {
 	const kind = (surface: RuleSurface) =>
-		compileRule({ surface, pattern: "x", action: "deny" }, { file: "", jsonPath: "", line: 0 }, 0, "/").kind;
+		compileRule({ surface, pattern: "x", action: "deny" }, { file: "", jsonPath: "", line: 0 }, 0, "/", [])
+			.kind;
 	const rows = RULE_SURFACES.map((surface) => [
 		`\`${surface}\``,
 		SURFACE_MATCHES[surface],
@@ -212,8 +213,39 @@ function surfaces(): string {
 		"  inside the working directory.",
 		"- A path is matched by the name the call used and by its resolved target. A `deny` or `ask` matches either; an",
 		"  `allow` covers a part only if it covers every path the part touches, in both forms.",
+		"",
+		"### Rule examples",
+		"",
+		"A rule can carry the calls it is meant for, and the ones it is not, so a pattern that says less or more than you",
+		"meant is an error when the file is loaded, not a surprise at a dialog ([adr/0019](../adr/0019-rule-examples.md)):",
+		"",
+		"```jsonc",
+		RULE_WITH_EXAMPLES,
+		"```",
+		"",
+		"- An example is what the rule's surface matches: a bash command for `command` (read by the gate's bash parser,",
+		"  every command of it), a tool name for `tool`, a path for `read`, `write`, `path` and `outside-cwd` (relative",
+		"  paths are taken from the working directory).",
+		"- `match`: a `deny` or `ask` rule matches some part of it, an `allow` rule covers every part of it (the questions",
+		"  the decision asks, above). `notMatch`: it does not. `npm test && rm -rf x` is not covered by an allow of `npm test`.",
+		"- A failing example makes the file invalid, like any other config error: every call is blocked, with the",
+		"  example's JSON path (`rules[0].examples.match[1]`) and text, until it is fixed. The gate tests examples when it",
+		"  loads a file, and so do `validate` and `check`.",
+		"- `check` also asks the whole policy about each `match` example and reports one it decides otherwise: an `allow`",
+		"  example that still asks or is refused (a deny rule, a tier above the grant ceiling), an `ask` example that runs.",
 	);
 }
+
+/** The example on the page; the reference test loads it with the real loader and the bash grammar. */
+export const RULE_WITH_EXAMPLES = `{
+	"surface": "command",
+	"pattern": "git push --force*",
+	"action": "deny",
+	"examples": {
+		"match": ["git push --force origin main", "sudo git push --force-with-lease"],
+		"notMatch": ["git push origin main", "git pull --force"]
+	}
+}`;
 
 const WILDCARD_HEADING = "Wildcard patterns (tool and command)";
 const WILDCARD_ANCHOR = markdownAnchor(WILDCARD_HEADING);

@@ -19,7 +19,7 @@ import { SessionGrants } from "../authority/session-grants.ts";
 import type { RulesToSave } from "../authority/terminal-authorizer.ts";
 import type { TuiKit } from "../authority/tui-dialog.ts";
 import type { ToolCall } from "../classify/action.ts";
-import { loadBashParser } from "../classify/bash/bash-parser.ts";
+import { type BashParser, loadBashParser } from "../classify/bash/bash-parser.ts";
 import type { ToolAnnotations } from "../classify/classify-action.ts";
 import { ParkedStore } from "../hub/parked-store.ts";
 import { SessionHub } from "../hub/session-hub.ts";
@@ -125,11 +125,13 @@ export class SessionGate {
 		});
 		this.origin = resolveOrigin({ subagent: this.hub.subagent, env, hasUI: ctx.hasUI });
 		const identity = { sessionId: this.sessionId, path: this.hub.path };
+		let grammar: BashParser | null = null;
 		this.store = createPolicyStore({
 			agentDir: this.agentDir,
 			cwd: ctx.cwd,
 			homeDir,
 			isProjectTrusted: () => ctx.isProjectTrusted(),
+			bash: () => grammar,
 		});
 		this.grants = new SessionGrants(this.sessionId);
 		this.audit = new AuditWriter({ file: join(this.agentDir, "pi-permission-hub", "audit.jsonl") });
@@ -188,6 +190,9 @@ export class SessionGate {
 			return current;
 		};
 		this.deps = loadBashParser().then((bash) => {
+			grammar = bash;
+			// The rules' examples are tested from here on: the status line says at once if one fails.
+			policy();
 			const classify = sessionClassifier(bash, homeDir, this.agentDir, annotations, (call) => {
 				const found = this.delegations.inspect(call);
 				return found && { launcher: launcherText(found.launcher), gated: found.verdict.gated };

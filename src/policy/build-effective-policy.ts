@@ -43,13 +43,20 @@ import {
 	type ConfigLocation,
 	compileRule,
 	type PolicyRule,
+	type RuleExample,
 } from "./policy-rule.ts";
+import { type ExampleClassifier, failingRuleExamples } from "./rule-examples.ts";
 import { resolveTierModes, type TierOverride } from "./tier-settings.ts";
 
 export interface PolicyInputs {
 	readonly context: PatternContext;
 	readonly user: ConfigFileState;
 	readonly project: ConfigFileState;
+	/**
+	 * With it, every rule's `examples` are tested and a failing one makes the policy fail closed; without it (no
+	 * bash grammar at hand) they are not tested, and the policy is what the rules say.
+	 */
+	readonly examples?: ExampleClassifier;
 }
 
 export function buildEffectivePolicy(inputs: PolicyInputs): EffectivePolicy {
@@ -69,7 +76,12 @@ export function buildEffectivePolicy(inputs: PolicyInputs): EffectivePolicy {
 	}
 	const [firstError, ...moreErrors] = errors;
 	if (firstError) return failClosedPolicy(context, sources, [firstError, ...moreErrors], merged.warnings);
-	return merged.finish(context, sources);
+	const policy = merged.finish(context, sources);
+	if (inputs.examples === undefined) return policy;
+	const [firstFailing, ...moreFailing] = failingRuleExamples(policy, inputs.examples);
+	if (firstFailing)
+		return failClosedPolicy(context, sources, [firstFailing, ...moreFailing], policy.warnings);
+	return policy;
 }
 
 /**
@@ -154,8 +166,17 @@ class Merge {
 			}
 			if (rule.directory !== undefined && !within(this.cwd, expandHome(rule.directory, this.homeDir)))
 				continue;
+			const examples = (["match", "notMatch"] as const).flatMap((expect) =>
+				(rule.examples?.[expect] ?? []).map(
+					(text, at): RuleExample => ({
+						expect,
+						text,
+						origin: locationOf(["rules", index, "examples", expect, at]),
+					}),
+				),
+			);
 			try {
-				this.rules.push(compileRule(rule, origin, this.rules.length, this.homeDir));
+				this.rules.push(compileRule(rule, origin, this.rules.length, this.homeDir, examples));
 			} catch (error) {
 				const problem = `pattern cannot be compiled: ${errorMessage(error)}`;
 				return configFileError(file.file, scope, [

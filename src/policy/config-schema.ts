@@ -23,6 +23,8 @@ const MAX_PATTERN_LENGTH = 1000;
 const MAX_REASON_LENGTH = 500;
 const MAX_NAME_LENGTH = 200;
 const MAX_DIRECTORY_LENGTH = 4096;
+/** Each example is classified at every load: enough to pin a rule down, few enough to stay cheap. */
+const MAX_RULE_EXAMPLES = 20;
 
 /**
  * One entry of `sandbox.network.allow`: a host name (`*.` for its subdomains only), an IPv4 address or a bracketed
@@ -101,6 +103,24 @@ const ruleSchema = lazySchema(() =>
 				.optional()
 				.describe(
 					'When a human saved this rule from a dialog ("Always allow" / "Always deny"); `pi-permission-hub rules` lists and removes these.',
+				),
+			examples: z
+				.strictObject({
+					match: z
+						.array(patternSchema())
+						.max(MAX_RULE_EXAMPLES)
+						.optional()
+						.describe("Calls the rule must match (a deny or ask rule) or cover (an allow rule)."),
+					notMatch: z
+						.array(patternSchema())
+						.max(MAX_RULE_EXAMPLES)
+						.optional()
+						.describe("Calls the rule must not match (a deny or ask rule) or not cover (an allow rule)."),
+				})
+				.optional()
+				.describe(
+					"Calls the rule is tested against each time the file is loaded, classified as the gate classifies them: a bash " +
+						"command for `command`, a tool name for `tool`, a path for the path surfaces. A failing example is a config error.",
 				),
 		})
 		.refine(

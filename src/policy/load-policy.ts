@@ -2,11 +2,13 @@
  * Loading the policy from the config files. A session keeps a store: the policy for one session, re-read only
  * when a config file changed. Each call `stat`s the files in force (cheap) and re-parses a file only when its
  * identity (device, inode, size, change and modification times) differs from the last read; the merged policy
- * is rebuilt only when a file or the project's trust changed. `current()` never throws: anything unexpected
+ * is rebuilt only when a file or the project's trust changed, or the bash grammar arrived to test the rules'
+ * examples. `current()` never throws: anything unexpected
  * yields the fail-closed policy. The CLI and tests load once, uncached (`loadPolicy`).
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import type { BashParser } from "../classify/bash/bash-parser.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import { buildEffectivePolicy, failClosedPolicy } from "./build-effective-policy.ts";
 import { configFileError } from "./config-error.ts";
@@ -28,6 +30,8 @@ export interface LoadPolicyOptions {
 	readonly homeDir: string;
 	readonly projectTrusted: boolean;
 	readonly readText?: ReadText;
+	/** The bash grammar: with it the rules' examples are tested (rule-examples.ts), without it they are not. */
+	readonly bash?: BashParser;
 }
 
 /** One uncached load (for the CLI and tests); sessions use `createPolicyStore`, which re-reads only on change. */
@@ -40,6 +44,7 @@ export function loadPolicy(options: LoadPolicyOptions): EffectivePolicy {
 		project: options.projectTrusted
 			? readConfigFile(projectFile, "project", readText)
 			: { status: "not-trusted", file: projectFile, scope: "project" },
+		...(options.bash === undefined ? {} : { examples: { bash: options.bash, agentDir: options.agentDir } }),
 	});
 }
 
@@ -52,6 +57,11 @@ export interface PolicyStoreOptions {
 	/** pi's verdict (`ctx.isProjectTrusted()`); asked on every `current()` so a change of trust takes effect. */
 	readonly isProjectTrusted: () => boolean;
 	readonly readText?: ReadText;
+	/**
+	 * The bash grammar once it has loaded, else null: from then on the rules' examples are tested. A session
+	 * decides no call before its grammar has loaded, so every decision sees a policy whose examples were tested.
+	 */
+	readonly bash?: () => BashParser | null;
 }
 
 export interface PolicyStore {
@@ -109,9 +119,15 @@ export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
 			try {
 				const user = fileState(userFile, "user");
 				const project = projectState();
-				const key = `${user.identity}|${project.identity}`;
+				const bash = options.bash?.() ?? null;
+				const key = `${user.identity}|${project.identity}|${bash === null ? "examples untested" : "examples tested"}`;
 				if (last?.key === key) return last.policy;
-				const policy = buildEffectivePolicy({ context, user: user.state, project: project.state });
+				const policy = buildEffectivePolicy({
+					context,
+					user: user.state,
+					project: project.state,
+					...(bash === null ? {} : { examples: { bash, agentDir: resolve(options.agentDir) } }),
+				});
 				last = { key, policy };
 				return policy;
 			} catch (error) {

@@ -67,12 +67,22 @@ export interface RuleLimit {
 	readonly insideCwd: boolean;
 }
 
+/** One of a rule's `examples`: a call the rule must (`match`) or must not (`notMatch`) match or cover. */
+export interface RuleExample {
+	readonly expect: "match" | "notMatch";
+	readonly text: string;
+	/** Where the example is written (`rules[3].examples.match[1]`), for the error it may become. */
+	readonly origin: ConfigLocation;
+}
+
 interface CompiledRuleBase {
 	readonly ref: RuleRef;
 	/** Null for a rule without `maxTier` or `insideCwd`: it covers whatever its pattern covers. */
 	readonly limit: RuleLimit | null;
 	/** Position over all rules in force (user file first): ties between matching rules go to the lowest. */
 	readonly seq: number;
+	/** Tested when the policy is built with the bash grammar at hand (rule-examples.ts). */
+	readonly examples: readonly RuleExample[];
 }
 
 export interface WildcardRule extends CompiledRuleBase {
@@ -95,6 +105,7 @@ export function compileRule(
 	origin: ConfigLocation,
 	seq: number,
 	homeDir: string,
+	examples: readonly RuleExample[],
 ): PolicyRule {
 	const ref = {
 		surface: rule.surface,
@@ -115,6 +126,7 @@ export function compileRule(
 			ref,
 			limit,
 			seq,
+			examples,
 			matcher: compileWildcard(rule.pattern),
 		};
 	}
@@ -124,6 +136,7 @@ export function compileRule(
 		ref,
 		limit,
 		seq,
+		examples,
 		matcher: compilePathPattern(rule.pattern, homeDir),
 	};
 }

@@ -103,7 +103,7 @@ describe("the README's first policy", () => {
 		await mkdir(path.dirname(userConfigPath(agentDir)), { recursive: true });
 		await writeFile(userConfigPath(agentDir), example.text);
 		bash = await loadBashParser();
-		policy = loadPolicy({ agentDir, cwd, homeDir: home, projectTrusted: false });
+		policy = loadPolicy({ agentDir, cwd, homeDir: home, projectTrusted: false, bash });
 	});
 	afterAll(() => sb?.cleanup());
 

@@ -70,7 +70,7 @@ function randomRules(seed: number): PolicyRule[] {
 		const pattern =
 			surface === "path" || surface === "read" ? rng.pick(PATH_PATTERNS) : rng.pick(COMMAND_PATTERNS);
 		const origin = { file: "test", jsonPath: `rules[${i}]`, line: i + 1 };
-		rules.push(compileRule({ surface, pattern, action: "deny" }, origin, i, HOME));
+		rules.push(compileRule({ surface, pattern, action: "deny" }, origin, i, HOME, []));
 	}
 	return rules;
 }

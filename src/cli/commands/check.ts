@@ -6,7 +6,7 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import type { ActionPart, ClassifiedAction, ToolCall } from "../../classify/action.ts";
-import { loadBashParser } from "../../classify/bash/bash-parser.ts";
+import { type BashParser, loadBashParser } from "../../classify/bash/bash-parser.ts";
 import { describeAskingPart, describeAskWhy, sourceOfBasis } from "../../gate/basis-source.ts";
 import { sessionClassifier } from "../../gate/gate-deps.ts";
 import type { Origin } from "../../origin/origin.ts";
@@ -17,6 +17,7 @@ import { decide } from "../../policy/decide.ts";
 import type { EffectivePolicy } from "../../policy/effective-policy.ts";
 import { loadPolicy } from "../../policy/load-policy.ts";
 import type { ConfigLocation } from "../../policy/policy-rule.ts";
+import { type OverruledExample, overruledExamples } from "../../policy/rule-examples.ts";
 import type { DecisionSource } from "../../provenance/decision-source.ts";
 import { errorMessage } from "../../vocabulary/error-message.ts";
 import type { CliIo, CommandInput, CommandResult, CommandSpec } from "../command.ts";
@@ -33,6 +34,11 @@ export const checkCommand: CommandSpec = {
 of its own files, an invalid config) and, for each part that is not read, why (which word, which option,
 which path). Same config loader, classifier and decision as the gate; no session grants, parked approvals or
 authorizer links are counted, so "ask" means the gate's terminal or a link decides.
+
+Every rule's examples are tested against their rule as the gate tests them: a failing one is an invalid
+config. Each "match" example is also decided by the whole policy (not with --stdin), and one it decides otherwise than its rule
+says (an allow rule's example that asks or is refused, an ask rule's that runs) is listed as an overruled
+example; that alone does not change the exit code.
 
 The words after -- are the bash command, joined by spaces (one quoted word passes a command unchanged).
 With --tool NAME they are the tool's input as one JSON object.
@@ -77,27 +83,43 @@ unreadable: the gate would then deny every call, and so does check.`,
 			() => undefined,
 			() => null,
 		);
-		const policyFor = policyLoader(input, !input.options.flag("untrusted"));
+		const policyFor = policyLoader(input, bash, !input.options.flag("untrusted"));
 		if (fromStdin) return checkLines(io, cwd, classify, policyFor, origin);
 		const call = commandLineCall(tool ?? "bash", input.args, cwd);
 		const policy = policyFor(cwd);
 		const verdict = callVerdict(call, policy, classify, origin);
+		const overruled = overruledExamples(policy, (example) => classify(example, policy), origin);
 		return {
 			...configFailure(policy),
 			exitCode: policy.configErrors.length > 0 ? 2 : 0,
-			data: { result: verdictJson(verdict), config: configJson(policy) },
-			text: [`pi-permission-hub check: ${verdictText(verdict).join("\n")}`, ...configText(policy)].join("\n"),
+			data: {
+				result: verdictJson(verdict),
+				config: configJson(policy),
+				overruled_examples: overruled.map(overruledJson),
+			},
+			text: [
+				`pi-permission-hub check: ${verdictText(verdict).join("\n")}`,
+				...configText(policy),
+				...overruled.map((o) => `  overruled example: ${overruledText(o)}`),
+			].join("\n"),
 		};
 	},
 };
 
-/** The policy a session in `cwd` would have; loaded once per directory (a --stdin run may name several). */
-function policyLoader(input: CommandInput, projectTrusted: boolean): (cwd: string) => EffectivePolicy {
+/**
+ * The policy a session in `cwd` would have, its rules' examples tested as the gate tests them; loaded once per
+ * directory (a --stdin run may name several).
+ */
+function policyLoader(
+	input: CommandInput,
+	bash: BashParser,
+	projectTrusted: boolean,
+): (cwd: string) => EffectivePolicy {
 	const loaded = new Map<string, EffectivePolicy>();
 	return (cwd) => {
 		let policy = loaded.get(cwd);
 		if (policy === undefined) {
-			policy = loadPolicy({ agentDir: input.agentDir, cwd, homeDir: input.io.homeDir, projectTrusted });
+			policy = loadPolicy({ agentDir: input.agentDir, cwd, homeDir: input.io.homeDir, projectTrusted, bash });
 			loaded.set(cwd, policy);
 		}
 		return policy;
@@ -269,6 +291,31 @@ function describeBasis(decision: Decision): string {
 function where(origin: ConfigLocation): string {
 	if (origin.file === "built-in") return "the built-in defaults";
 	return `${origin.file} (${origin.jsonPath}${origin.line > 0 ? `, line ${origin.line}` : ""})`;
+}
+
+/**
+ * A rule's `match` example the whole policy decides otherwise (rule-examples.ts): reported, not a config error,
+ * because what overrules it (another file, the origin, the project's trust) may be what the operator wants.
+ */
+function overruledJson({ rule, example, decision }: OverruledExample) {
+	return {
+		file: example.origin.file,
+		json_path: example.origin.jsonPath,
+		line: example.origin.line,
+		example: example.text,
+		rule: { surface: rule.surface, pattern: rule.pattern, action: rule.action },
+		mode: decision.mode,
+		basis: describeBasis(decision),
+	};
+}
+
+function overruledText(overruled: OverruledExample): string {
+	const { rule, example, decision } = overruled;
+	const verb = rule.action === "allow" ? "covers" : "matches";
+	return (
+		`${where(example.origin)}: ${JSON.stringify(example.text)} ${MODE_WORDS[decision.mode]} (${decision.mode}), ` +
+		`though the ${rule.action} rule ${rule.surface} ${JSON.stringify(rule.pattern)} ${verb} it: ${describeBasis(decision)}`
+	);
 }
 
 /** Each part that is not `read`, with the reason the classifier gives (which word, which option, which path). */

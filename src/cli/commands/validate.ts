@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { resolve } from "node:path";
+import { loadBashParser } from "../../classify/bash/bash-parser.ts";
 import { buildEffectivePolicy } from "../../policy/build-effective-policy.ts";
 import { type ConfigIssue, describeJsonPath, placeText } from "../../policy/config-error.ts";
 import { brokenConfigPath, type MissingConfig } from "../../policy/config-file.ts";
@@ -18,9 +19,10 @@ export const validateCommand: CommandSpec = {
 	name: "validate",
 	summary: "check a config file and list every problem with its JSON path and line",
 	synopsis: "[FILE] [--project DIR]",
-	help: `Checks a config file exactly as the gate loads it (JSONC, the same zod schema, patterns compiled) and
-lists every problem with its JSON path and line, plus warnings (e.g. an allow rule that matches actions above
-the grant ceiling). Without arguments it checks the user config, <agent dir>/pi-permission-hub/config.json.
+	help: `Checks a config file exactly as the gate loads it (JSONC, the same zod schema, patterns compiled, every
+rule's examples tested against their rule) and lists every problem with its JSON path and line, plus warnings
+(e.g. an allow rule that matches actions above the grant ceiling). Relative path examples are taken from the
+current directory (or DIR). Without arguments it checks the user config, <agent dir>/pi-permission-hub/config.json.
 Exit code 0 valid, 1 invalid, 2 missing or unreadable.
 
 Options:
@@ -53,7 +55,8 @@ Options:
 		let warnings: readonly PolicyWarning[] = [];
 		if (parsed.status === "invalid") problems = parsed.error.issues;
 		else {
-			// Compiling the patterns can still fail (a bad glob); the gate would fail closed on it, so it is a problem here.
+			// Compiling the patterns can still fail (a bad glob), and so can a rule's examples; the gate would fail
+			// closed on either, so each is a problem here.
 			const missing = (s: ConfigScope, f: string): MissingConfig => ({
 				status: "missing",
 				file: f,
@@ -63,6 +66,7 @@ Options:
 				context: { cwd: projectDir, homeDir: io.homeDir },
 				user: scope === "user" ? parsed : missing("user", userConfigPath(input.agentDir)),
 				project: scope === "project" ? parsed : missing("project", projectConfigPath(projectDir)),
+				examples: { bash: await loadBashParser(), agentDir: input.agentDir },
 			});
 			problems = policy.configErrors.flatMap((e) => e.issues);
 			warnings = policy.warnings;
