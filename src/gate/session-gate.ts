@@ -32,7 +32,7 @@ import { refreshSchemaCopies } from "../policy/config-json-schema.ts";
 import { resolveAgentDir, userConfigPath } from "../policy/config-paths.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { createPolicyStore, type PolicyStore } from "../policy/load-policy.ts";
-import { addRules, rulesToSave } from "../policy/saved-rules.ts";
+import { addRules, removeSavedRule, rulesToSave, type SavedRuleRef } from "../policy/saved-rules.ts";
 import { publishPermissionsView } from "../slash-command/permissions-command.ts";
 import type { PermissionsSnapshot } from "../slash-command/permissions-report.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
@@ -407,6 +407,10 @@ export class SessionGate {
 	}
 
 	/** What `/permissions` shows. */
+	removeSavedRule(rule: SavedRuleRef): Promise<void> {
+		return removeSavedRule(rule);
+	}
+
 	snapshot(): PermissionsSnapshot {
 		const policy = this.store.current();
 		const { parent } = this.hub;

@@ -109,9 +109,29 @@ function indentUnitOf(text: string): string {
 	return " ".repeat(indent?.length ?? 2);
 }
 
-/** Remove the rule at `rules[index]` from the user config at `file`. */
-export async function removeRule(file: string, index: number): Promise<void> {
-	await editConfig(file, (text) => withoutRule(text, index));
+/** A saved rule as it was listed: where it stood, and what identifies it there. */
+export interface SavedRuleRef {
+	readonly file: string;
+	readonly index: number;
+	readonly pattern: string;
+	readonly saved: string;
+}
+
+/**
+ * Remove a saved rule from the user config — only if `rules[index]` is still that rule: the file may have been
+ * edited since it was listed, and then the index names another rule.
+ */
+export async function removeSavedRule(ref: SavedRuleRef): Promise<void> {
+	await editConfig(ref.file, (text) => {
+		const parsed = parseConfigText(text, ref.file, "user");
+		const rule = parsed.status === "loaded" ? parsed.config.rules?.[ref.index] : undefined;
+		if (rule?.pattern !== ref.pattern || rule.saved !== ref.saved) {
+			throw new Error(
+				`rules[${ref.index}] in ${ref.file} is no longer the saved rule "${ref.pattern}"; list them again`,
+			);
+		}
+		return withoutRule(text, ref.index);
+	});
 }
 
 /**
@@ -139,9 +159,11 @@ function endOfLine(text: string, offset: number): number {
 }
 
 /** The saved rules of a loaded user config, with their index in `rules`. */
-export function savedRulesOf(config: ParsedConfig): { readonly index: number; readonly rule: ConfigRule }[] {
+export function savedRulesOf(
+	config: ParsedConfig,
+): { readonly index: number; readonly rule: ConfigRule; readonly saved: string }[] {
 	return (config.config.rules ?? []).flatMap((rule, index) =>
-		rule.saved === undefined ? [] : [{ index, rule }],
+		rule.saved === undefined ? [] : [{ index, rule, saved: rule.saved }],
 	);
 }
 

@@ -1,11 +1,15 @@
 import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import type { SavedRuleRef } from "../policy/saved-rules.ts";
 import { processWide } from "../process-wide.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import { type PermissionsSnapshot, permissionsReport } from "./permissions-report.ts";
 
 /** What the command needs from the running gate. */
 export interface PermissionsView {
 	snapshot(): PermissionsSnapshot;
 	revokeGrant(id: string): boolean;
+	/** Remove a saved rule from the user config; rejects with why when it cannot. */
+	removeSavedRule(rule: SavedRuleRef): Promise<void>;
 }
 
 /**
@@ -66,6 +70,16 @@ export function registerPermissionsCommand(
 				lines.map((line) => line.text),
 			);
 			const line = lines.find((l) => l.text === picked);
+			if (line?.savedRule) {
+				if (!(await ctx.ui.confirm("Remove this saved rule from your config?", line.text))) return;
+				try {
+					await gate.removeSavedRule(line.savedRule);
+					ctx.ui.notify(`pi-permission-hub: removed the saved rule "${line.savedRule.pattern}"`, "info");
+				} catch (error) {
+					ctx.ui.notify(`pi-permission-hub: ${errorMessage(error)}`, "warning");
+				}
+				return;
+			}
 			if (!line?.grantId) return;
 			if (await ctx.ui.confirm("Revoke this session grant?", line.text)) {
 				const revoked = gate.revokeGrant(line.grantId);

@@ -3,6 +3,7 @@ import { originLabel } from "../origin/origin.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import type { SessionGrant } from "../policy/grant-coverage.ts";
 import type { ConfigLocation } from "../policy/policy-rule.ts";
+import type { SavedRuleRef } from "../policy/saved-rules.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { describeDecisionSource } from "../provenance/describe-decision-source.ts";
 import { describeSandbox, type SandboxState } from "../sandbox/sandbox-state.ts";
@@ -43,6 +44,8 @@ export interface ReportLine {
 	readonly text: string;
 	/** Set on a session-grant line: choosing it offers to revoke that grant. */
 	readonly grantId?: string;
+	/** Set on a saved-rule line: choosing it offers to remove that rule from the user config. */
+	readonly savedRule?: SavedRuleRef;
 }
 
 function where(origin: ConfigLocation): string {
@@ -118,6 +121,22 @@ export function permissionsReport(s: PermissionsSnapshot): ReportLine[] {
 		add(
 			`${d.time.slice(11, 19)} ${d.outcome} ${d.tool}: ${d.preview.slice(0, 80)}${who} — ${describeDecisionSource(d.source)}`,
 		);
+	}
+
+	section("Saved rules in force here (choose one to remove it)");
+	const saved = s.policy.rules.flatMap((rule) => {
+		const index = /^rules\[(\d+)\]$/.exec(rule.ref.origin.jsonPath)?.[1];
+		const { saved: at, pattern, origin } = rule.ref;
+		return at === undefined || index === undefined
+			? []
+			: [{ rule, ref: { file: origin.file, index: Number(index), pattern, saved: at } }];
+	});
+	if (saved.length === 0) add("(none: answer a dialog with Always allow or Always deny)");
+	for (const { rule, ref } of saved) {
+		lines.push({
+			text: `${rule.ref.action} ${rule.ref.surface} "${ref.pattern}"${rule.limit?.maxTier ? ` (up to ${rule.limit.maxTier})` : ""} — saved ${ref.saved.slice(0, 16).replace("T", " ")}, ${where(rule.ref.origin)}`,
+			savedRule: ref,
+		});
 	}
 
 	section("Session grants (choose one to revoke it)");

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli } from "../cli/cli-support.ts";
-import { pickOption } from "../harness/dialog-policy.ts";
+import { pickOption, scripted } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
 import { killAllRpc, startRpc } from "../harness/rpc-session.ts";
@@ -111,5 +111,38 @@ describe("saved rules (adr/0018)", () => {
 			pattern: "touch *",
 			saved: expect.any(String),
 		});
+	});
+
+	it("/permissions lists the saved rules in force and removes the one chosen, in the live session", async () => {
+		const sb = await gateSandbox();
+		await session(sb, ["touch notes.txt"], `Always allow in ${sb.workDir}: touch *`);
+
+		await writeScript(sb, scriptOf([bash("touch after.txt")]));
+		let report: readonly string[] = [];
+		const rpc = await startRpc({
+			sandbox: sb,
+			extensions: [EXTENSION_ENTRY],
+			dialog: scripted([
+				(request) => {
+					if (request.method !== "select") throw new Error("expected the report");
+					report = request.options;
+					const line = request.options.find((o) => o.startsWith('allow command "touch *" (up to write)'));
+					if (line === undefined) throw new Error(`no saved rule in ${request.options.join("\n")}`);
+					return { select: line };
+				},
+				{ confirm: true },
+				pickOption("Deny"),
+			]),
+		});
+		await rpc.prompt("/permissions");
+		expect(report).toContain("── Saved rules in force here (choose one to remove it) ──");
+		expect(configText(sb)).not.toContain('"saved"');
+
+		// Gone from the file, gone from the session: the same kind of call asks again.
+		const run = await rpc.prompt("go");
+		expect(run.dialogs.map((d) => d.request.method === "select" && d.request.title.split("\n")[1])).toEqual([
+			"bash: touch after.txt",
+		]);
+		expect(existsSync(sb.workPath("after.txt"))).toBe(false);
 	});
 });

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
 import { decide } from "../../src/policy/decide.ts";
 import { parseConfigText } from "../../src/policy/parse-config-text.ts";
-import { addRules, removeRule, rulesToSave, savedRulesOf } from "../../src/policy/saved-rules.ts";
+import { addRules, removeSavedRule, rulesToSave, savedRulesOf } from "../../src/policy/saved-rules.ts";
 import { bashParser, classifyBash } from "../classify/classify-fixture.ts";
 import { CWD, HOME, policyFromConfig, tempDir } from "./fixtures.ts";
 
@@ -53,7 +53,12 @@ describe("saving into the user config", () => {
 \t],
 }
 `);
-		await removeRule(file, 1);
+		const listed = { file, index: 1, pattern: "touch *", saved: SAVED_AT };
+		// Listed once, then the file changed under it: the index no longer names the rule, so nothing is removed.
+		await expect(removeSavedRule({ ...listed, index: 0 })).rejects.toThrow(
+			`rules[0] in ${file} is no longer the saved rule "touch *"; list them again`,
+		);
+		await removeSavedRule(listed);
 		expect(readFileSync(file, "utf8")).toBe(before);
 	});
 

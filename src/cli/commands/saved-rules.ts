@@ -7,7 +7,7 @@
 import { readConfigFile } from "../../policy/config-file.ts";
 import { userConfigPath } from "../../policy/config-paths.ts";
 import type { ConfigRule } from "../../policy/config-schema.ts";
-import { removeRule, savedRulesOf } from "../../policy/saved-rules.ts";
+import { removeSavedRule, savedRulesOf } from "../../policy/saved-rules.ts";
 import { errorMessage } from "../../vocabulary/error-message.ts";
 import { CliError, type CommandSpec, usageError } from "../command.ts";
 import { displayLine, plural } from "../display-text.ts";
@@ -53,7 +53,7 @@ file's comments and layout. Only a saved rule can be removed this way; edit the 
 			throw new CliError("no_match", `rules[${index}] in ${file} is not a saved rule; see \`rules list\``);
 		}
 		try {
-			await removeRule(file, index);
+			await removeSavedRule({ file, index, pattern: target.rule.pattern, saved: target.saved });
 		} catch (error) {
 			throw new CliError("io", errorMessage(error));
 		}
