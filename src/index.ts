@@ -20,6 +20,13 @@ import type { SessionGate, startSessionGate } from "./gate/session-gate.ts";
 import { claimSession, gatedByAnother, releaseSession } from "./gate/session-owners.ts";
 import { permissionsViewFor, registerPermissionsCommand } from "./slash-command/permissions-command.ts";
 import { errorMessage } from "./vocabulary/error-message.ts";
+import {
+	nextPermissionMode,
+	PERMISSION_MODE_FLAG,
+	PERMISSION_MODE_MEANINGS,
+	PERMISSION_MODE_SHORTCUT,
+	PERMISSION_MODES,
+} from "./vocabulary/permission-mode.ts";
 
 /** This copy either gates the session, or leaves it to the copy that claimed it first. */
 type Role =
@@ -97,7 +104,23 @@ export default function piPermissionHub(pi: ExtensionAPI): void {
 	});
 
 	pi.on("before_agent_start", async (event, ctx) => {
-		(await gateFor(ctx).catch(() => null))?.onBeforeAgentStart(event);
+		return (await gateFor(ctx).catch(() => null))?.onBeforeAgentStart(event);
+	});
+
+	pi.registerFlag(PERMISSION_MODE_FLAG, {
+		type: "string",
+		description: `The session's permission mode: ${PERMISSION_MODES.join(", ")} (pi-permission-hub)`,
+	});
+	pi.registerShortcut(PERMISSION_MODE_SHORTCUT, {
+		description: "Cycle the permission mode: default, accept-edits, plan (pi-permission-hub)",
+		handler: async (ctx) => {
+			await gateFor(ctx).catch(() => null);
+			const view = permissionsViewFor(ctx.sessionManager.getSessionId());
+			if (!view) return;
+			const mode = nextPermissionMode(view.permissionMode());
+			view.setPermissionMode(mode);
+			ctx.ui.notify(`pi-permission-hub: ${mode} mode — ${PERMISSION_MODE_MEANINGS[mode]}`, "info");
+		},
 	});
 
 	pi.on("session_shutdown", async () => {

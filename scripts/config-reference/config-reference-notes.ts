@@ -108,6 +108,13 @@ export const KEY_NOTES: Readonly<Record<TopLevelKey, KeyNotes>> = {
 			why: "It widens what `allow` rules approve without asking. Only the user may loosen the policy, and only with a written reason.",
 		},
 	},
+	defaultMode: {
+		default: "`default`: the policy decides, and asks go to a human",
+		project: {
+			kind: "user-only",
+			why: "A mode such as `trusted` or `accept-edits` lets calls run without asking. A repository must not choose that for you.",
+		},
+	},
 };
 
 export const SURFACE_MATCHES: Readonly<Record<RuleSurface, string>> = {
@@ -158,7 +165,9 @@ const USER_EXAMPLE = `{
 	// Links are registered by other extensions; a name nobody registered is skipped.
 	"authorizerChain": ["git-guard"],
 	// Only here, only with a reason: it is shown in the status line and recorded in every audit line.
-	"grantCeiling": { "tier": "network-egress", "reason": "the docs fetcher downloads pages all day" }
+	"grantCeiling": { "tier": "network-egress", "reason": "the docs fetcher downloads pages all day" },
+	// The mode sessions start in: "plan", "accept-edits", "dont-ask" or "trusted" change what asks (Alt+M cycles).
+	"defaultMode": "default"
 }`;
 
 const PROJECT_EXAMPLE = `{

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type Origin, originSchema } from "../origin/origin.ts";
 import { type DecisionSource, readDecisionSource } from "../provenance/decision-source.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
+import { PERMISSION_MODES } from "../vocabulary/permission-mode.ts";
 import { TIERS } from "../vocabulary/tier.ts";
 
 export const AUDIT_SCHEMA_VERSION = 1;
@@ -70,6 +71,8 @@ export const auditEntrySchema = lazySchema(() =>
 		 * approved it (it runs as approved), `excluded` when `sandbox.exclude` exempts it, `unavailable` when no sandbox can run here. Absent: the sandbox is off.
 		 */
 		sandbox: z.enum(SANDBOX_RECORDS).optional(),
+		/** The permission mode of the session that decided (adr/0023); absent in lines written before modes. */
+		permissionMode: z.enum(PERMISSION_MODES).optional(),
 	}),
 );
 

@@ -4,6 +4,7 @@ import type { Origin } from "../origin/origin.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { processWide } from "../process-wide.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
+import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import { HIGHEST_TIER, type Mode, type Tier } from "../vocabulary/tier.ts";
 import type { GateOutcome } from "./pipeline.ts";
 
@@ -63,6 +64,8 @@ export interface DecisionRecord {
 	readonly policy: EffectivePolicy | null;
 	/** How an allowed bash call runs, when the sandbox is on. */
 	readonly sandbox?: SandboxRecord;
+	/** The permission mode of the session that decided (adr/0023). */
+	readonly permissionMode: PermissionMode;
 }
 
 export interface DecisionSinks {
@@ -111,6 +114,7 @@ export function recordDecision(record: DecisionRecord, sinks: DecisionSinks): Pr
 		...(outcome.chain.length > 0 ? { chain: [...outcome.chain] } : {}),
 		...(ceiling ? { ceiling } : {}),
 		...(record.sandbox ? { sandbox: record.sandbox } : {}),
+		permissionMode: record.permissionMode,
 	};
 	publishDecision(event);
 	sinks.emit(event);

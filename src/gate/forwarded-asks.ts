@@ -3,6 +3,7 @@
  * earlier runs of this project, offered to its human again at start. Each is decided by the pipeline (adr/0002)
  * and recorded once; the answer goes back to the child, or into the parked store.
  */
+
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { agoText } from "../authority/ask-prompt.ts";
 import type { DialogQueue } from "../authority/dialog-queue.ts";
@@ -13,6 +14,7 @@ import type { ForwardRequest } from "../hub/protocol.ts";
 import type { ServedAsk, ServerAnswer } from "../hub/transport.ts";
 import { originDescription } from "../origin/origin.ts";
 import { type DecisionSource, innermostSource } from "../provenance/decision-source.ts";
+import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import { type DecisionSinks, recordDecision } from "./decision-events.ts";
 import { originOfRequest } from "./forwarded-request.ts";
 import type { GateOutcome, GatePipeline } from "./pipeline.ts";
@@ -26,6 +28,8 @@ export interface ForwardedAsksOptions {
 	readonly log: HubLog;
 	/** How many forwarded asks are in flight (served and re-offered), for the status line. */
 	readonly onPendingChange: (pending: number) => void;
+	/** This session's permission mode, recorded with each decision (adr/0023). */
+	readonly permissionMode: () => PermissionMode;
 }
 
 export class ForwardedAsks {
@@ -71,6 +75,7 @@ export class ForwardedAsks {
 				fallbackPreview: request.preview,
 				latencyMs: performance.now() - started,
 				policy,
+				permissionMode: this.options.permissionMode(),
 			},
 			sinks,
 		).catch(() => undefined);

@@ -10,6 +10,7 @@ import type { BashParser } from "../classify/bash/bash-parser.ts";
 import { classifyAction, type DelegationClass, type ToolAnnotations } from "../classify/classify-action.ts";
 import type { ParkedApprovals } from "../hub/parked-store.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
+import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import type { Tier } from "../vocabulary/tier.ts";
 import type { Delegation } from "./delegation-guard.ts";
 
@@ -37,6 +38,8 @@ export interface GateDeps {
 	 * `directory`. Never rejects: a file that cannot be written is reported, and the answer stands for this call.
 	 */
 	readonly saveRules: (save: RulesToSave, directory: string) => Promise<void>;
+	/** The session's permission mode now (adr/0023); for a forwarded ask, the mode of the session deciding it. */
+	readonly permissionMode: () => PermissionMode;
 }
 
 /**

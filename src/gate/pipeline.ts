@@ -27,6 +27,7 @@ import { decide, findCoveringGrant, findDeny } from "../policy/decide.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
+import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import { type Mode, withinCeiling } from "../vocabulary/tier.ts";
 import { describeAskWhy, sourceOfBasis } from "./basis-source.ts";
 import {
@@ -41,6 +42,7 @@ import {
 } from "./block-reason.ts";
 import { judgeRequest, originOfRequest, strictestUnanswered, treeGrantSource } from "./forwarded-request.ts";
 import type { GateDeps } from "./gate-deps.ts";
+import { dontAskRefusal, type PolicyVerdict, permissionModeEffect } from "./permission-mode-step.ts";
 
 /** What the gate is asked to decide: the kind of ask is data, and the steps below read it. */
 export type GateRequest =
@@ -123,6 +125,8 @@ interface AskPlan
 	readonly kind: AskKind;
 	/** A guarded path or an ungated delegation: only a human answers, no authorizer link is asked. */
 	readonly humanOnly: boolean;
+	/** An ask rule (or a guard) forced the ask: no permission mode answers it instead of a human. */
+	readonly askRule: boolean;
 	/**
 	 * For a forwarded ask: when the child stops waiting (epoch ms). The dialog's wait is cut to it when the
 	 * terminal is asked — after the links, which may have used some of the time.
@@ -171,6 +175,8 @@ async function decideAsk(
 		request.kind === "tool_call" && request.call.tool === "bash" ? await deps.sandboxMissing() : null;
 	const step = policyStep(request, action, origin, what, deps, policy, unsandboxed);
 	if ("again" in step) return decideAsk(request, origin, deps, policy);
+	const moded = request.kind === "user_bash" ? null : modeOutcome(deps.permissionMode(), action, step, what);
+	if (moded) return moded;
 	if ("settled" in step) return { ...step.settled, action, chain: [], step: "policy" };
 	const { plan } = step;
 
@@ -229,6 +235,10 @@ async function decideAsk(
 		savable: savableRules(plan, policy),
 	};
 	const ask: Ask = forwarded ? { ...common, ...forwarded } : { ...common, kind: "own" };
+	if (deps.permissionMode() === "dont-ask") {
+		const refused = dontAskRefusal(what);
+		return { ...asked, outcome: "deny", source: refused.source, reason: refused.reason, step: "terminal" };
+	}
 	const terminal = await deps.terminal().decide(ask);
 	if (terminal.outcome !== "parked" && terminal.save) await deps.saveRules(terminal.save, action.cwd);
 	const decided = { ...asked, step: "terminal", terminal } as const;
@@ -270,6 +280,33 @@ async function decideAsk(
 				requestId: terminal.requestId,
 			};
 	}
+}
+
+/** The outcome the session's permission mode gives instead of the policy step's, or null when it changes nothing. */
+function modeOutcome(
+	mode: PermissionMode,
+	action: ClassifiedAction,
+	step: Exclude<PolicyStep, { readonly again: true }>,
+	what: string,
+): GateOutcome | null {
+	if (mode === "default") return null;
+	const verdict: PolicyVerdict =
+		"settled" in step
+			? { kind: "settled", outcome: step.settled.outcome }
+			: {
+					kind: "ask",
+					humanOnly: step.plan.humanOnly,
+					askRule: step.plan.askRule,
+					askingTiers: step.plan.askingParts.map(({ tier }) => tier),
+					leavesCwd: step.plan.askingParts.some(({ part }) => part.paths.some((touch) => touch.outsideCwd)),
+				};
+	const effect = permissionModeEffect(mode, action, verdict, what);
+	if (effect.kind === "none") return null;
+	const { source, reason } = effect;
+	const why = "plan" in step ? { why: step.plan.why } : {};
+	return effect.kind === "allow"
+		? { outcome: "allow", mode: "auto", source, reason, action, chain: [], step: "policy", ...why }
+		: { outcome: "deny", mode: "deny", source, reason, action, chain: [], step: "policy", ...why };
 }
 
 /**
@@ -377,6 +414,7 @@ function policyStep(
 						kind: "delegation",
 						why: ungatedDelegationWhy(verdict),
 						humanOnly: true,
+						askRule: false,
 						// The audit keeps why the call asked, whatever the answer: the guard's step in the chain.
 						chain: [
 							{ link: DELEGATION_GUARD_STEP, result: "defer", reason: capSourceText(verdict.why), ms: 0 },
@@ -399,6 +437,7 @@ function policyStep(
 						kind: "tool_call",
 						why: capSourceText(`the sandbox is required, but ${unsandboxed}`),
 						humanOnly: true,
+						askRule: false,
 						chain: [],
 						askingParts,
 						suggestions: [],
@@ -428,6 +467,7 @@ function policyStep(
 					// A guarded path is for a human alone: no authorizer link is asked (adr/0014). Nor when a link's
 					// allow would run the command unsandboxed against the policy's wish.
 					humanOnly: decision.humanOnly || unsandboxed !== null,
+					askRule: !decision.grantable,
 					chain: [],
 					askingParts,
 					suggestions: decision.grantable ? suggestGrants(action.tool, askingParts) : [],
@@ -473,6 +513,7 @@ function policyStep(
 					kind: "forwarded",
 					why: forwarded.why,
 					humanOnly,
+					askRule: !forwarded.grantable,
 					chain: [],
 					askingParts,
 					// Patterns this session works out itself from the action: it never offers one the child supplied.

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type {
 	BeforeAgentStartEvent,
+	BeforeAgentStartEventResult,
 	ExtensionAPI,
 	ExtensionContext,
 	ToolCallEvent,
@@ -36,6 +37,13 @@ import { addRules, removeSavedRule, rulesToSave, type SavedRuleRef } from "../po
 import { publishPermissionsView } from "../slash-command/permissions-command.ts";
 import type { PermissionsSnapshot } from "../slash-command/permissions-report.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
+import {
+	isPermissionMode,
+	PERMISSION_MODE_FLAG,
+	PERMISSION_MODES,
+	type PermissionMode,
+	PLAN_MODE_PROMPT,
+} from "../vocabulary/permission-mode.ts";
 import {
 	DECISION_EVENT_CHANNEL,
 	type DecisionEvent,
@@ -103,6 +111,8 @@ export class SessionGate {
 	private readonly delegationWatch: DelegationWatch;
 	private readonly sandboxing: Sandboxing;
 	private readonly unsubscribeToolResult: () => void;
+	/** The permission mode chosen in this session (flag, command, shortcut); null: the config's `defaultMode`. */
+	private chosenMode: PermissionMode | null = null;
 
 	constructor(options: SessionGateOptions) {
 		const { pi, ctx, env } = options;
@@ -229,6 +239,7 @@ export class SessionGate {
 				delegation: (call: ToolCall) => this.delegations.inspect(call),
 				sandboxMissing: () => this.sandboxing.missing(this.store.current().sandbox),
 				saveRules: (save: RulesToSave, directory: string) => this.saveRules(save, directory),
+				permissionMode: () => this.permissionMode(),
 			};
 		});
 		// Every call awaits `deps` and fails closed on a rejection; this only keeps it from being unhandled.
@@ -242,6 +253,7 @@ export class SessionGate {
 			dialogs: this.dialogs,
 			log: this.hub.log,
 			onPendingChange: (pending) => this.status.pendingAsks(pending),
+			permissionMode: () => this.permissionMode(),
 		});
 		this.unpublishView = publishPermissionsView(this.sessionId, this);
 		this.unpublishBash = publishBashRunner(this.sessionId, this.sandboxing);
@@ -250,6 +262,25 @@ export class SessionGate {
 		});
 		this.currentCtx = ctx;
 		this.status.policyChanged(this.store.current());
+		this.chooseModeFromFlag(pi.getFlag(PERMISSION_MODE_FLAG));
+		this.status.permissionModeChanged(this.permissionMode());
+	}
+
+	/**
+	 * `--permission-mode`: a value that names no mode must not leave the session wider than meant, so it
+	 * starts in `plan` (the narrowest) and says why.
+	 */
+	private chooseModeFromFlag(value: boolean | string | undefined): void {
+		if (value === undefined || value === "") return;
+		if (isPermissionMode(value)) {
+			this.chosenMode = value;
+			return;
+		}
+		this.chosenMode = "plan";
+		this.notify(
+			`pi-permission-hub: --${PERMISSION_MODE_FLAG} ${String(value)} names no mode (${PERMISSION_MODES.join(", ")}); this session starts in plan mode instead.`,
+			"warning",
+		);
 	}
 
 	/**
@@ -395,15 +426,32 @@ export class SessionGate {
 	}
 
 	/** Tools a deny rule forbids outright are taken away before the model can waste a turn on them. */
-	onBeforeAgentStart(event: BeforeAgentStartEvent): void {
+	onBeforeAgentStart(event: BeforeAgentStartEvent): BeforeAgentStartEventResult | undefined {
 		const next = toolsForRun(this.pi.getActiveTools(), this.hiddenTools, this.store.current());
 		this.hiddenTools = next.hidden;
-		if (!next.tools) return;
-		// Both: pi takes an edited `selectedTools` only when it differs from its base list, which still holds a
-		// tool hidden earlier — giving one back needs the live loadout. The edit keeps handlers after ours
-		// from seeing (and passing on) the hidden tools.
-		this.pi.setActiveTools(next.tools);
-		event.systemPromptOptions.selectedTools = next.tools;
+		if (next.tools) {
+			// Both: pi takes an edited `selectedTools` only when it differs from its base list, which still holds a
+			// tool hidden earlier — giving one back needs the live loadout. The edit keeps handlers after ours
+			// from seeing (and passing on) the hidden tools.
+			this.pi.setActiveTools(next.tools);
+			event.systemPromptOptions.selectedTools = next.tools;
+		}
+		// The model is told, so it plans instead of trying changes one refusal at a time.
+		return this.permissionMode() === "plan"
+			? { systemPrompt: `${event.systemPrompt}\n\n${PLAN_MODE_PROMPT}` }
+			: undefined;
+	}
+
+	/** The session's permission mode now: the one chosen here, else the user config's `defaultMode`. */
+	permissionMode(): PermissionMode {
+		return this.chosenMode ?? this.store.current().defaultMode ?? "default";
+	}
+
+	/** Switch this session's permission mode (the flag, `/permissions mode`, the shortcut). */
+	setPermissionMode(mode: PermissionMode): void {
+		this.chosenMode = mode;
+		this.status.permissionModeChanged(mode);
+		this.hub.log.write("gate.permission_mode", { mode });
 	}
 
 	/** What `/permissions` shows. */
@@ -444,6 +492,7 @@ export class SessionGate {
 			})),
 			grants: this.grants.list(),
 			sandbox: this.sandboxing.state(policy.sandbox),
+			permissionMode: this.permissionMode(),
 		};
 	}
 
@@ -488,6 +537,7 @@ export class SessionGate {
 					latencyMs: performance.now() - started,
 					policy,
 					...(sandbox ? { sandbox } : {}),
+					permissionMode: this.permissionMode(),
 				},
 				this.sinks,
 			);

@@ -1,6 +1,7 @@
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import type { SandboxState } from "../sandbox/sandbox-state.ts";
+import { PERMISSION_MODE_MEANINGS, type PermissionMode } from "../vocabulary/permission-mode.ts";
 
 export const STATUS_KEY = "pi-permission-hub";
 
@@ -16,6 +17,7 @@ export class StatusReporter {
 	private readonly unregistered = new Set<string>();
 	private pending = 0;
 	private noSandbox: string | null = null;
+	private permissionMode: PermissionMode = "default";
 	private shown: string | undefined;
 
 	constructor(ctx: ExtensionContext) {
@@ -60,6 +62,14 @@ export class StatusReporter {
 		this.render();
 	}
 
+	/** Any mode but `default` shows; `trusted` loudly, and once as a warning too. */
+	permissionModeChanged(mode: PermissionMode): void {
+		if (mode === this.permissionMode) return;
+		this.permissionMode = mode;
+		if (mode === "trusted") this.notify(`pi-permission-hub: ${PERMISSION_MODE_MEANINGS.trusted}.`, "warning");
+		this.render();
+	}
+
 	pendingAsks(count: number): void {
 		this.pending = count;
 		this.render();
@@ -72,6 +82,11 @@ export class StatusReporter {
 
 	private render(): void {
 		const parts = [
+			...(this.permissionMode === "trusted"
+				? ["TRUSTED MODE: asks up to destructive allowed"]
+				: this.permissionMode === "default"
+					? []
+					: [`${this.permissionMode} mode`]),
 			...(this.configError ? ["config error: all calls blocked"] : []),
 			...(this.ceiling ? [this.ceiling] : []),
 			...(this.noSandbox ? [`no sandbox: ${this.noSandbox}`] : []),

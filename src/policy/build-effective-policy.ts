@@ -6,6 +6,7 @@
  */
 import { isAbsolute, relative } from "node:path";
 import { errorMessage } from "../vocabulary/error-message.ts";
+import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import { DEFAULT_GRANT_CEILING, TIERS, type Tier, withinCeiling } from "../vocabulary/tier.ts";
 import { compileWildcard } from "../vocabulary/wildcard-pattern.ts";
 import {
@@ -116,6 +117,7 @@ export function failClosedPolicy(
 		toolTierFloors: new Map(),
 		agentRules: { allow: [], deny: [] },
 		authorizerChain: [],
+		defaultMode: null,
 		unanswered: "deny",
 		dialogTimeoutSeconds: DEFAULT_DIALOG_TIMEOUT_SECONDS,
 		deferExpiryHours: DEFAULT_DEFER_EXPIRY_HOURS,
@@ -136,6 +138,7 @@ class Merge {
 	private readonly agentAllow: AgentMatcher[] = [];
 	private readonly agentDeny: AgentMatcher[] = [];
 	private authorizerChain: readonly string[] = [];
+	private defaultMode: PermissionMode | null = null;
 	private unanswered: UnansweredPolicy | null = null;
 	private dialogTimeoutSeconds: number | null = null;
 	private deferExpiryHours: number | null = null;
@@ -217,6 +220,7 @@ class Merge {
 		if (config.sandbox) this.sandbox = mergeSandbox(this.sandbox, config.sandbox, scope);
 		if (scope === "user") {
 			this.authorizerChain = config.authorizerChain ?? [];
+			this.defaultMode = config.defaultMode ?? null;
 			if (config.grantCeiling) {
 				this.grantCeiling = { ...config.grantCeiling, origin: locationOf(["grantCeiling"]) };
 			}
@@ -248,6 +252,7 @@ class Merge {
 			toolTierFloors: this.toolTierFloors,
 			agentRules: { allow: this.agentAllow, deny: this.agentDeny },
 			authorizerChain: this.authorizerChain,
+			defaultMode: this.defaultMode,
 			unanswered: this.unanswered,
 			dialogTimeoutSeconds: this.dialogTimeoutSeconds ?? DEFAULT_DIALOG_TIMEOUT_SECONDS,
 			deferExpiryHours: this.deferExpiryHours ?? DEFAULT_DEFER_EXPIRY_HOURS,

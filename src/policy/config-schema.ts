@@ -7,6 +7,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { NAMED_ORIGIN_KINDS } from "../origin/origin.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
+import { PERMISSION_MODES } from "../vocabulary/permission-mode.ts";
 import { MODES, TIERS } from "../vocabulary/tier.ts";
 
 export const RULE_SURFACES = ["tool", "command", "read", "write", "path", "outside-cwd"] as const;
@@ -349,6 +350,12 @@ export const UserConfigSchema = lazySchema(() =>
 					"Authorizer links (registered by other extensions) that decide an ask, in order, before a human is asked.",
 				),
 			grantCeiling: grantCeilingSchema().optional(),
+			defaultMode: z
+				.enum(PERMISSION_MODES)
+				.optional()
+				.describe(
+					"The permission mode a session starts in (`--permission-mode` and `/permissions mode` change it): `default`, `plan` (only reads run), `accept-edits` (edits inside the project run unasked), `dont-ask` (every ask is refused), `trusted` (asks up to destructive are allowed).",
+				),
 		})
 		.meta({
 			title: "pi-permission-hub user config",
@@ -364,6 +371,7 @@ export const ProjectConfigSchema = lazySchema(() =>
 			sandbox: sandboxSchema("project"),
 			authorizerChain: userOnly("authorizerChain"),
 			grantCeiling: userOnly("grantCeiling"),
+			defaultMode: userOnly("defaultMode"),
 		})
 		.meta({
 			title: "pi-permission-hub project config",

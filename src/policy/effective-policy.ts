@@ -1,5 +1,7 @@
 /** The policy in force for a session: defaults, user file and trusted project file merged and compiled. */
+
 import type { OriginKind } from "../origin/origin.ts";
+import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import type { Mode, Tier } from "../vocabulary/tier.ts";
 import type { WildcardMatcher } from "../vocabulary/wildcard-pattern.ts";
 import type { ConfigFileError } from "./config-error.ts";
@@ -80,6 +82,8 @@ export interface EffectivePolicy {
 	readonly toolTierFloors: ReadonlyMap<string, TierAssignment>;
 	readonly agentRules: { readonly allow: readonly AgentMatcher[]; readonly deny: readonly AgentMatcher[] };
 	readonly authorizerChain: readonly string[];
+	/** The user file's `defaultMode`, or null (adr/0023). */
+	readonly defaultMode: PermissionMode | null;
 	/** Null when no file sets it: the caller picks (wait with a UI, defer without). */
 	readonly unanswered: UnansweredPolicy | null;
 	readonly dialogTimeoutSeconds: number;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
+import { PERMISSION_MODES, type PermissionMode } from "../vocabulary/permission-mode.ts";
 
 /**
  * DecisionSource: who or what decided, recorded where the decision was made. A forwarded decision nests the
@@ -70,6 +71,8 @@ export type DecisionSource =
 	| { readonly kind: "parked_approval"; readonly requestId: string; readonly approvedVia: UserSurface }
 	| { readonly kind: "unavailable"; readonly reason: string }
 	| { readonly kind: "gate_error"; readonly reason: string }
+	/** The session's permission mode decided in place of a human, or refused more (adr/0023). */
+	| { readonly kind: "mode"; readonly mode: PermissionMode }
 	| {
 			readonly kind: "forwarded";
 			readonly responderSessionId: string;
@@ -128,6 +131,7 @@ const decisionSourceSchema = lazySchema((): z.ZodType<DecisionSource> => {
 		z.object({ kind: z.literal("parked_approval"), requestId: text, approvedVia: userSurface }),
 		z.object({ kind: z.literal("unavailable"), reason: text }),
 		z.object({ kind: z.literal("gate_error"), reason: text }),
+		z.object({ kind: z.literal("mode"), mode: z.enum(PERMISSION_MODES) }),
 		z.object({
 			kind: z.literal("forwarded"),
 			responderSessionId: text,

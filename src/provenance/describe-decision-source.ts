@@ -34,6 +34,8 @@ function describeFrame(source: FlatDecisionSource): string {
 			return `unavailable(${oneLine(source.reason)})`;
 		case "gate_error":
 			return `gate_error(${oneLine(source.reason)})`;
+		case "mode":
+			return `mode(${source.mode})`;
 	}
 }
 

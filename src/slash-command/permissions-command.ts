@@ -2,12 +2,20 @@ import type { ExtensionAPI, ExtensionCommandContext } from "@earendil-works/pi-c
 import type { SavedRuleRef } from "../policy/saved-rules.ts";
 import { processWide } from "../process-wide.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
+import {
+	isPermissionMode,
+	PERMISSION_MODE_MEANINGS,
+	PERMISSION_MODES,
+	type PermissionMode,
+} from "../vocabulary/permission-mode.ts";
 import { type PermissionsSnapshot, permissionsReport } from "./permissions-report.ts";
 
 /** What the command needs from the running gate. */
 export interface PermissionsView {
 	snapshot(): PermissionsSnapshot;
 	revokeGrant(id: string): boolean;
+	permissionMode(): PermissionMode;
+	setPermissionMode(mode: PermissionMode): void;
 	/** Remove a saved rule from the user config; rejects with why when it cannot. */
 	removeSavedRule(rule: SavedRuleRef): Promise<void>;
 }
@@ -54,6 +62,10 @@ export function registerPermissionsCommand(
 				return;
 			}
 			const [command, id] = args.trim().split(/\s+/);
+			if (command === "mode") {
+				await chooseMode(gate, id, ctx);
+				return;
+			}
 			if (command === "revoke") {
 				const revoked = id ? gate.revokeGrant(id) : false;
 				ctx.ui.notify(
@@ -90,4 +102,34 @@ export function registerPermissionsCommand(
 			}
 		},
 	});
+}
+
+/** `/permissions mode [<mode>]`: switch to the mode named, or choose one from the list. */
+async function chooseMode(
+	gate: PermissionsView,
+	named: string | undefined,
+	ctx: ExtensionCommandContext,
+): Promise<void> {
+	let mode: PermissionMode | undefined;
+	if (named === undefined) {
+		const current = gate.permissionMode();
+		const label = (m: PermissionMode): string =>
+			`${m}${m === current ? " (now)" : ""} — ${PERMISSION_MODE_MEANINGS[m]}`;
+		const picked = await ctx.ui.select("pi-permission-hub: permission mode", PERMISSION_MODES.map(label));
+		mode = PERMISSION_MODES.find((m) => label(m) === picked);
+		if (mode === undefined) return;
+	} else if (isPermissionMode(named)) {
+		mode = named;
+	} else {
+		ctx.ui.notify(
+			`pi-permission-hub: "${named}" names no mode; the modes are ${PERMISSION_MODES.join(", ")}`,
+			"warning",
+		);
+		return;
+	}
+	gate.setPermissionMode(mode);
+	ctx.ui.notify(
+		`pi-permission-hub: ${mode} mode — ${PERMISSION_MODE_MEANINGS[mode]}`,
+		mode === "trusted" ? "warning" : "info",
+	);
 }

@@ -7,6 +7,7 @@ import type { SavedRuleRef } from "../policy/saved-rules.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { describeDecisionSource } from "../provenance/describe-decision-source.ts";
 import { describeSandbox, type SandboxState } from "../sandbox/sandbox-state.ts";
+import { PERMISSION_MODE_MEANINGS, type PermissionMode } from "../vocabulary/permission-mode.ts";
 import { TIERS } from "../vocabulary/tier.ts";
 
 export interface RecentDecision {
@@ -38,6 +39,7 @@ export interface PermissionsSnapshot {
 	readonly recent: readonly RecentDecision[];
 	readonly grants: readonly SessionGrant[];
 	readonly sandbox: SandboxState;
+	readonly permissionMode: PermissionMode;
 }
 
 export interface ReportLine {
@@ -66,6 +68,9 @@ export function permissionsReport(s: PermissionsSnapshot): ReportLine[] {
 	section("This session");
 	add(`session ${s.sessionId} · origin ${originLabel(s.origin)}`);
 	add(`reaches a human: ${s.reach}`);
+	add(
+		`permission mode: ${s.permissionMode} — ${PERMISSION_MODE_MEANINGS[s.permissionMode]} (/permissions mode to change)`,
+	);
 	if (s.inbox) add(`serves inbox ${s.inbox}`);
 
 	section("Policy");

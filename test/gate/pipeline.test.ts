@@ -24,6 +24,7 @@ import { excludedFromSandbox, sandboxProfileFor } from "../../src/gate/sandboxin
 import { ParkedStore } from "../../src/hub/parked-store.ts";
 import type { ForwardRequest } from "../../src/hub/protocol.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
+import type { PermissionMode } from "../../src/vocabulary/permission-mode.ts";
 import { askFor } from "../authority/ask-fixture.ts";
 import { ScriptedPresenter } from "../authority/scripted-presenter.ts";
 import { bashParser, CWD, HOME } from "../classify/classify-fixture.ts";
@@ -57,6 +58,7 @@ function world(
 		readonly delegation?: GateDeps["delegation"];
 		readonly classifierFails?: boolean;
 		readonly sandboxMissing?: string;
+		readonly permissionMode?: PermissionMode;
 	} = {},
 ): World {
 	const agentDir = tempDir();
@@ -108,6 +110,7 @@ function world(
 		saveRules: async (save, directory) => {
 			saved.push({ save, directory });
 		},
+		permissionMode: () => options.permissionMode ?? "default",
 	};
 	return {
 		pipeline: new GatePipeline(Promise.resolve(deps), HUMAN),
@@ -236,6 +239,77 @@ describe("the pipeline: this session's own tool calls", () => {
 		]);
 		await pipeline.run(bashCall("sudo reboot"));
 		expect(presenter.shown[1]?.prompt.choices.map((c) => c.key)).toEqual(["y", "s", "n", "r"]);
+	});
+
+	describe("permission modes (adr/0023)", () => {
+		it("plan refuses everything above read, rules and grants included, and lets reads run", async () => {
+			const policy = policyFromConfig({
+				rules: [{ surface: "command", pattern: "touch *", action: "allow" }],
+			});
+			const { pipeline, presenter } = world(policy, { permissionMode: "plan" });
+			const write = await pipeline.run(bashCall("touch notes.txt"));
+			expect(write.outcome).toMatchObject({ outcome: "deny", source: { kind: "mode", mode: "plan" } });
+			expect(write.outcome.reason).toContain("this session is in plan mode, where only reads run");
+			const read = await pipeline.run(bashCall("ls"));
+			expect(read.outcome.outcome).toBe("allow");
+			expect(presenter.shown).toEqual([]);
+		});
+
+		it("accept-edits lets a write inside the project run unasked, and nothing else", async () => {
+			const { pipeline, presenter } = world(policyFromConfig({}), {
+				permissionMode: "accept-edits",
+				script: [
+					{ kind: "answer", answer: { kind: "deny", withReason: false } },
+					{ kind: "answer", answer: { kind: "deny", withReason: false } },
+				],
+			});
+			const inside = await pipeline.run(bashCall("touch notes.txt"));
+			expect(inside.outcome).toMatchObject({
+				outcome: "allow",
+				mode: "auto",
+				source: { kind: "mode", mode: "accept-edits" },
+			});
+			expect((await pipeline.run(bashCall("touch /home/dev/elsewhere.txt"))).outcome.step).toBe("terminal");
+			expect((await pipeline.run(bashCall("npm install left-pad"))).outcome.step).toBe("terminal");
+			expect(presenter.shown).toHaveLength(2);
+		});
+
+		it("dont-ask refuses every ask without a dialog, and leaves what the policy allows alone", async () => {
+			const { pipeline, presenter } = world(policyFromConfig({}), { permissionMode: "dont-ask" });
+			const asked = await pipeline.run(bashCall("rm -f build.log"));
+			expect(asked.outcome).toMatchObject({ outcome: "deny", source: { kind: "mode", mode: "dont-ask" } });
+			expect(asked.outcome.reason).toContain("this session's permission mode is dont-ask");
+			expect((await pipeline.run(bashCall("cat README.md"))).outcome.outcome).toBe("allow");
+			expect(presenter.shown).toEqual([]);
+		});
+
+		it("trusted allows asks up to destructive; privileged calls, deny rules, ask rules and guarded paths still hold", async () => {
+			const policy = policyFromConfig({
+				rules: [
+					{ surface: "command", pattern: "git push --force*", action: "deny" },
+					{ surface: "command", pattern: "terraform *", action: "ask" },
+				],
+			});
+			const { pipeline, presenter } = world(policy, {
+				permissionMode: "trusted",
+				script: [
+					{ kind: "answer", answer: { kind: "deny", withReason: false } },
+					{ kind: "answer", answer: { kind: "deny", withReason: false } },
+					{ kind: "answer", answer: { kind: "deny", withReason: false } },
+				],
+			});
+			const destructive = await pipeline.run(bashCall("rm -rf build"));
+			expect(destructive.outcome).toMatchObject({
+				outcome: "allow",
+				source: { kind: "mode", mode: "trusted" },
+			});
+			const denied = await pipeline.run(bashCall("git push --force origin main"));
+			expect(denied.outcome).toMatchObject({ outcome: "deny", source: { kind: "rule", action: "deny" } });
+			for (const command of ["sudo reboot", "terraform apply", "echo x > .git/hooks/pre-commit"]) {
+				expect((await pipeline.run(bashCall(command))).outcome.step, command).toBe("terminal");
+			}
+			expect(presenter.shown).toHaveLength(3);
+		});
 	});
 
 	it("a write to a guarded path skips every link, even one that would allow, and offers no grant", async () => {

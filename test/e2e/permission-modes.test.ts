@@ -1,0 +1,114 @@
+/**
+ * Permission modes (adr/0023) in real pi over RPC: the flag, the config's `defaultMode` and `/permissions mode`
+ * set them; each mode's effect is seen by the model, the dialogs and the audit line.
+ */
+import { existsSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { pickOption, scripted } from "../harness/dialog-policy.ts";
+import { writeScript } from "../harness/faux-script.ts";
+import { EXTENSION_ENTRY } from "../harness/paths.ts";
+import { killAllRpc, startRpc } from "../harness/rpc-session.ts";
+import {
+	auditEntries,
+	bash,
+	cleanupSandboxes,
+	gateSandbox,
+	promptsOf,
+	resultOf,
+	scriptOf,
+	writeUserConfig,
+} from "./gate-support.ts";
+
+afterEach(async () => {
+	await killAllRpc();
+	await cleanupSandboxes();
+});
+
+const titles = (run: { readonly dialogs: readonly { readonly request: { readonly method: string } }[] }) =>
+	run.dialogs.map((d) => ("title" in d.request ? String(d.request.title).split("\n")[1] : d.request.method));
+
+describe("permission modes (adr/0023)", () => {
+	it("--permission-mode plan: a write is refused without a dialog, the model is told why, reads run", async () => {
+		const sb = await gateSandbox();
+		await writeScript(sb, scriptOf([bash("touch plan.txt"), bash("ls")]));
+		const rpc = await startRpc({
+			sandbox: sb,
+			extensions: [EXTENSION_ENTRY],
+			args: ["--permission-mode", "plan"],
+			dialog: pickOption("Allow once"),
+		});
+
+		const run = await rpc.prompt("change something");
+
+		expect(run.dialogs).toEqual([]);
+		expect(existsSync(sb.workPath("plan.txt"))).toBe(false);
+		const refused = resultOf(run.records, run.toolResults, "touch plan.txt");
+		expect(refused.isError).toBe(true);
+		expect(refused.text).toContain("this session is in plan mode, where only reads run");
+		expect(resultOf(run.records, run.toolResults, "ls").isError).toBe(false);
+		expect(rpc.statuses.get("pi-permission-hub")).toContain("plan mode");
+		const entries = await auditEntries(sb, 2);
+		expect(entries.map((e) => [e.outcome, e.source.kind, e.permissionMode])).toEqual([
+			["deny", "mode", "plan"],
+			["allow", "rule", "plan"],
+		]);
+	});
+
+	it("defaultMode accept-edits lets a project write run unasked; /permissions mode dont-ask then refuses asks without a dialog", async () => {
+		const sb = await gateSandbox();
+		await writeUserConfig(sb, { defaultMode: "accept-edits" });
+		await writeScript(sb, promptsOf([bash("touch edited.txt")], [bash("touch again.txt")]));
+		const rpc = await startRpc({
+			sandbox: sb,
+			extensions: [EXTENSION_ENTRY],
+			dialog: pickOption("Allow once"),
+		});
+
+		const first = await rpc.prompt("edit");
+		expect(first.dialogs).toEqual([]);
+		expect(existsSync(sb.workPath("edited.txt"))).toBe(true);
+		await rpc.prompt("/permissions mode dont-ask");
+		const second = await rpc.prompt("edit again");
+
+		expect(second.dialogs).toEqual([]);
+		expect(existsSync(sb.workPath("again.txt"))).toBe(false);
+		expect(resultOf(second.records, second.toolResults, "touch again.txt").text).toContain(
+			"this session's permission mode is dont-ask, so it was refused without asking",
+		);
+		const entries = await auditEntries(sb, 2);
+		expect(entries.map((e) => [e.outcome, e.source, e.permissionMode])).toEqual([
+			["allow", { kind: "mode", mode: "accept-edits" }, "accept-edits"],
+			["deny", { kind: "mode", mode: "dont-ask" }, "dont-ask"],
+		]);
+	});
+
+	it("trusted allows a destructive command unasked, but a privileged one and a deny rule still hold", async () => {
+		const sb = await gateSandbox();
+		await sb.writeWorkFile("old.log", "x");
+		await writeUserConfig(sb, {
+			rules: [{ surface: "command", pattern: "git push --force*", action: "deny", reason: "never forced" }],
+		});
+		await writeScript(
+			sb,
+			scriptOf([bash("rm -f old.log"), bash("git push --force origin main"), bash("sudo true")]),
+		);
+		const rpc = await startRpc({
+			sandbox: sb,
+			extensions: [EXTENSION_ENTRY],
+			args: ["--permission-mode", "trusted"],
+			dialog: scripted([pickOption("Deny")]),
+		});
+
+		const run = await rpc.prompt("clean up");
+
+		expect(existsSync(sb.workPath("old.log"))).toBe(false);
+		expect(titles(run)).toEqual(["bash: sudo true"]);
+		expect(rpc.statuses.get("pi-permission-hub")).toContain("TRUSTED MODE");
+		const entries = await auditEntries(sb, 3);
+		expect(entries.map((e) => [e.outcome, e.source.kind, e.permissionMode])).toEqual([
+			["allow", "mode", "trusted"],
+			["deny", "rule", "trusted"],
+			["deny", "user", "trusted"],
+		]);
+	});
+});
