@@ -67,6 +67,13 @@ export const KEY_NOTES: Readonly<Record<TopLevelKey, KeyNotes>> = {
 		default: "none",
 		project: { kind: "merge", text: "Added to the user file's matchers." },
 	},
+	agents: {
+		default: "none",
+		project: {
+			kind: "merge",
+			text: "Added to the user file's sections: both files' sections of one name are one section, and each setting is checked against the merged top-level tiers.",
+		},
+	},
 	unanswered: {
 		default: "`wait` when a human is reachable (a UI, or a parent session to forward to), `defer` otherwise",
 		project: {

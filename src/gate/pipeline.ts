@@ -23,7 +23,8 @@ import type {
 import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
 import type { ServedAsk } from "../hub/transport.ts";
 import type { Origin } from "../origin/origin.ts";
-import { decide, findCoveringGrant, findDeny } from "../policy/decide.ts";
+import { approvalFitsLimits, policyForOrigin } from "../policy/agent-limits.ts";
+import { asksByAgentSection, decide, findCoveringGrant, findDeny } from "../policy/decide.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
@@ -490,6 +491,7 @@ function policyStep(
 					action,
 					deps.grants.list().filter((g) => g.scope === "tree"),
 					current,
+					origin,
 				);
 			const grant = treeGrant(policy);
 			if (grant) {
@@ -497,14 +499,18 @@ function policyStep(
 					settled: { ...asked, outcome: "allow", source: treeGrantSource(grant), reason: "whole-tree grant" },
 				};
 			}
+			// An agents section's ask (adr/0022) is answered by a human alone, and by no approval given to another asker.
+			const limited = asksByAgentSection(action, policy, origin);
 			const approval = deps.parked.find(action.hash);
-			if (approval && deps.parked.consume(approval)) {
+			const fits =
+				approval !== null && approvalFitsLimits(policyForOrigin(policy, origin), approval.askerPath);
+			if (approval && fits && deps.parked.consume(approval)) {
 				const { requestId, approvedVia } = approval;
 				const source = { kind: "parked_approval", requestId, approvedVia } as const;
 				return { settled: { ...asked, outcome: "allow", source, reason: "parked approval" } };
 			}
 			// A guarded path is for a human alone: no authorizer link is asked (adr/0014).
-			const humanOnly = action.parts.some((part) => part.guard?.kind === "human");
+			const humanOnly = limited || action.parts.some((part) => part.guard?.kind === "human");
 			const askingParts = action.parts
 				.filter((part) => part.tier !== "read")
 				.map((part) => ({ part, tier: part.tier }));

@@ -174,7 +174,12 @@ export class ParkedStore implements ParkedApprovals {
 			const request = answer?.decision === "allow" ? this.readRequest(id) : null;
 			if (answer && request && answer.actionHash === request.actionHash) {
 				approvals.push({
-					approval: { requestId: id, actionHash: answer.actionHash, approvedVia: answer.via },
+					approval: {
+						requestId: id,
+						actionHash: answer.actionHash,
+						approvedVia: answer.via,
+						askerPath: request.path,
+					},
 					expiresAt: Date.parse(request.expiresAt),
 				});
 			}
@@ -223,6 +228,8 @@ export interface ParkedApproval {
 	readonly requestId: string;
 	readonly actionHash: string;
 	readonly approvedVia: UserSurface;
+	/** The agent names of the parked request's origin, root first (an agents section's ask needs its own, adr/0022). */
+	readonly askerPath: readonly string[];
 }
 
 /** Lookup of approvals for parked requests, by action hash. */

@@ -9,6 +9,7 @@ import { errorMessage } from "../vocabulary/error-message.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import { DEFAULT_GRANT_CEILING, TIERS, type Tier, withinCeiling } from "../vocabulary/tier.ts";
 import { compileWildcard } from "../vocabulary/wildcard-pattern.ts";
+import { looserAgentTiers } from "./agent-limits.ts";
 import {
 	type ConfigFileError,
 	configFileError,
@@ -18,6 +19,7 @@ import {
 import type { ConfigFileState } from "./config-file.ts";
 import { expandHome } from "./config-paths.ts";
 import {
+	type ConfigRule,
 	type ConfigScope,
 	UNANSWERED_POLICIES,
 	type UnansweredPolicy,
@@ -25,6 +27,8 @@ import {
 } from "./config-schema.ts";
 import {
 	type AgentMatcher,
+	type AgentSection,
+	type AgentTierSetting,
 	type CommandTierRule,
 	DEFAULT_DEFER_EXPIRY_HOURS,
 	DEFAULT_DIALOG_TIMEOUT_SECONDS,
@@ -78,6 +82,8 @@ export function buildEffectivePolicy(inputs: PolicyInputs): EffectivePolicy {
 	const [firstError, ...moreErrors] = errors;
 	if (firstError) return failClosedPolicy(context, sources, [firstError, ...moreErrors], merged.warnings);
 	const policy = merged.finish(context, sources);
+	const [firstLooser, ...moreLooser] = looserAgentTiers(policy);
+	if (firstLooser) return failClosedPolicy(context, sources, [firstLooser, ...moreLooser], policy.warnings);
 	if (inputs.examples === undefined) return policy;
 	const [firstFailing, ...moreFailing] = failingRuleExamples(policy, inputs.examples);
 	if (firstFailing)
@@ -116,6 +122,8 @@ export function failClosedPolicy(
 		toolTiers: new Map(),
 		toolTierFloors: new Map(),
 		agentRules: { allow: [], deny: [] },
+		agents: new Map(),
+		limits: null,
 		authorizerChain: [],
 		defaultMode: null,
 		unanswered: "deny",
@@ -125,6 +133,12 @@ export function failClosedPolicy(
 		// Every call is blocked under this policy: no bash runs to be sandboxed.
 		sandbox: DEFAULT_SANDBOX,
 	};
+}
+
+interface MutableAgentSection extends AgentSection {
+	readonly rules: PolicyRule[];
+	readonly tiers: AgentTierSetting[];
+	readonly commandTiers: CommandTierRule[];
 }
 
 class Merge {
@@ -137,6 +151,9 @@ class Merge {
 	private readonly toolTierFloors = new Map<string, TierAssignment>();
 	private readonly agentAllow: AgentMatcher[] = [];
 	private readonly agentDeny: AgentMatcher[] = [];
+	private readonly agents = new Map<string, MutableAgentSection>();
+	/** Position of the next rule over both files and every agents section: ties go to the earliest rule. */
+	private ruleCount = 0;
 	private authorizerChain: readonly string[] = [];
 	private defaultMode: PermissionMode | null = null;
 	private unanswered: UnansweredPolicy | null = null;
@@ -160,31 +177,24 @@ class Merge {
 			jsonPath: formatJsonPath(path),
 			line: file.lineOf(path),
 		});
-		const rules = config.rules ?? [];
-		for (const [index, rule] of rules.entries()) {
-			const origin = locationOf(["rules", index]);
-			if (scope === "project" && rule.action === "allow") {
-				this.warn(origin, "ignored: a project file may only tighten, so its allow rules are dropped");
-				continue;
+		const ruleError = this.compileRules(file, config.rules ?? [], [], null, this.rules);
+		if (ruleError) return ruleError;
+		for (const [name, section] of Object.entries(config.agents ?? {})) {
+			const at = ["agents", name];
+			const merged = this.agentSection(name);
+			const sectionError = this.compileRules(file, section.rules ?? [], at, name, merged.rules);
+			if (sectionError) return sectionError;
+			for (const tier of TIERS) {
+				const mode = section.tiers?.[tier];
+				if (mode === undefined) continue;
+				merged.tiers.push({ tier, mode, origin: locationOf([...at, "tiers", tier]) });
 			}
-			if (rule.directory !== undefined && !within(this.cwd, expandHome(rule.directory, this.homeDir)))
-				continue;
-			const examples = (["match", "notMatch"] as const).flatMap((expect) =>
-				(rule.examples?.[expect] ?? []).map(
-					(text, at): RuleExample => ({
-						expect,
-						text,
-						origin: locationOf(["rules", index, "examples", expect, at]),
-					}),
-				),
-			);
-			try {
-				this.rules.push(compileRule(rule, origin, this.rules.length, this.homeDir, examples));
-			} catch (error) {
-				const problem = `pattern cannot be compiled: ${errorMessage(error)}`;
-				return configFileError(file.file, scope, [
-					{ jsonPath: formatJsonPath(["rules", index, "pattern"]), line: origin.line, problem },
-				]);
+			for (const [index, entry] of (section.commandTiers ?? []).entries()) {
+				merged.commandTiers.push({
+					matcher: compileWildcard(entry.pattern),
+					tier: entry.tier,
+					origin: locationOf([...at, "commandTiers", index]),
+				});
 			}
 		}
 		for (const tier of TIERS) {
@@ -251,6 +261,8 @@ class Merge {
 			toolTiers: this.toolTiers,
 			toolTierFloors: this.toolTierFloors,
 			agentRules: { allow: this.agentAllow, deny: this.agentDeny },
+			agents: this.agents,
+			limits: null,
 			authorizerChain: this.authorizerChain,
 			defaultMode: this.defaultMode,
 			unanswered: this.unanswered,
@@ -259,6 +271,60 @@ class Merge {
 			grantCeiling,
 			sandbox: this.sandbox,
 		};
+	}
+
+	/**
+	 * Compiles the rules of one list (`rules`, or `agents.<name>.rules` with `at` and `agent`) into `target`;
+	 * returns a config error if a pattern cannot be compiled.
+	 */
+	private compileRules(
+		file: ParsedConfig,
+		rules: readonly ConfigRule[],
+		at: JsonPathSegments,
+		agent: string | null,
+		target: PolicyRule[],
+	): ConfigFileError | null {
+		const locationOf = (path: JsonPathSegments): ConfigLocation => ({
+			file: file.file,
+			jsonPath: formatJsonPath(path),
+			line: file.lineOf(path),
+		});
+		for (const [index, rule] of rules.entries()) {
+			const origin = locationOf([...at, "rules", index]);
+			if (file.scope === "project" && rule.action === "allow") {
+				this.warn(origin, "ignored: a project file may only tighten, so its allow rules are dropped");
+				continue;
+			}
+			if (rule.directory !== undefined && !within(this.cwd, expandHome(rule.directory, this.homeDir)))
+				continue;
+			const examples = (["match", "notMatch"] as const).flatMap((expect) =>
+				(rule.examples?.[expect] ?? []).map(
+					(text, position): RuleExample => ({
+						expect,
+						text,
+						origin: locationOf([...at, "rules", index, "examples", expect, position]),
+					}),
+				),
+			);
+			try {
+				target.push(compileRule(rule, origin, this.ruleCount++, this.homeDir, examples, agent));
+			} catch (error) {
+				const problem = `pattern cannot be compiled: ${errorMessage(error)}`;
+				return configFileError(file.file, file.scope, [
+					{ jsonPath: formatJsonPath([...at, "rules", index, "pattern"]), line: origin.line, problem },
+				]);
+			}
+		}
+		return null;
+	}
+
+	/** Both files' sections of one name are one section: the union of their rules, tiers and command tiers. */
+	private agentSection(name: string): MutableAgentSection {
+		const existing = this.agents.get(name);
+		if (existing) return existing;
+		const created: MutableAgentSection = { name, rules: [], tiers: [], commandTiers: [] };
+		this.agents.set(name, created);
+		return created;
 	}
 
 	private warn(origin: ConfigLocation, message: string): void {

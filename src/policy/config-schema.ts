@@ -6,6 +6,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { NAMED_ORIGIN_KINDS } from "../origin/origin.ts";
+import { sanitizeLabel } from "../origin/sanitize-label.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { PERMISSION_MODES } from "../vocabulary/permission-mode.ts";
 import { MODES, TIERS } from "../vocabulary/tier.ts";
@@ -51,7 +52,33 @@ const tierSchema = lazySchema(() =>
 const patternSchema = lazySchema(() => z.string().min(1).max(MAX_PATTERN_LENGTH));
 
 const ruleSchema = lazySchema(() =>
-	z
+	ruleSchemaWith(
+		z
+			.enum(RULE_ACTIONS)
+			.describe(
+				"`allow` runs without asking (read and write tiers only, unless the grant ceiling is raised), `ask` asks a human, `deny` refuses.",
+			),
+	),
+);
+
+/**
+ * A rule of an `agents` section: the same shape, but the name it is keyed by is claimed by whoever starts the
+ * subagent, so the section may only restrict (adr/0022).
+ */
+const agentRuleSchema = lazySchema(() =>
+	ruleSchemaWith(
+		z
+			.enum(RULE_ACTIONS)
+			.refine((action) => action !== "allow", {
+				message:
+					'an agents section may only tighten: "allow" is not allowed here (the agent name is claimed by whoever starts the subagent); use "ask" or "deny", or an allow rule at the top level',
+			})
+			.describe("`ask` asks a human (no grant, allow rule or authorizer link answers it), `deny` refuses."),
+	),
+);
+
+function ruleSchemaWith(action: z.ZodType<RuleAction>) {
+	return z
 		.strictObject({
 			surface: z
 				.enum(RULE_SURFACES)
@@ -64,11 +91,7 @@ const ruleSchema = lazySchema(() =>
 					"command must match, and a trailing ` *` is optional (`git push *` matches `git push`). For path surfaces: a glob " +
 					"(`**`, `*`, `{a,b}`), dotfiles included; `~/` is the home directory; relative globs are taken from the working directory.",
 			),
-			action: z
-				.enum(RULE_ACTIONS)
-				.describe(
-					"`allow` runs without asking (read and write tiers only, unless the grant ceiling is raised), `ask` asks a human, `deny` refuses.",
-				),
+			action,
 			reason: z
 				.string()
 				.max(MAX_REASON_LENGTH)
@@ -131,8 +154,8 @@ const ruleSchema = lazySchema(() =>
 					"`maxTier` and `insideCwd` limit what an `allow` rule covers; on a deny or ask rule they would only narrow it",
 			},
 		)
-		.describe("One policy rule: a surface and a pattern decide an action."),
-);
+		.describe("One policy rule: a surface and a pattern decide an action.");
+}
 
 const tierModesSchema = lazySchema(() =>
 	z
@@ -166,6 +189,56 @@ const commandTierSchema = lazySchema(() =>
 );
 
 const nameSchema = lazySchema(() => z.string().min(1).max(MAX_NAME_LENGTH));
+
+const agentTierModesSchema = lazySchema(() =>
+	z
+		.strictObject(
+			Object.fromEntries(
+				TIERS.map((tier) => [
+					tier,
+					z
+						.enum(MODES)
+						.refine((mode) => mode !== "auto", {
+							message: 'an agents section may only tighten: "auto" is not allowed here; use "ask" or "deny"',
+						})
+						.optional()
+						.describe(
+							`Mode for this agent at the ${tier} tier and every tier above it: \`ask\` asks a human even where a grant, an allow rule or an authorizer link would approve, \`deny\` refuses. May not be looser than the top-level mode of the tier.`,
+						),
+				]),
+			),
+		)
+		.describe("Per-tier mode for this agent; it can only tighten the top-level tiers."),
+);
+
+/**
+ * One `agents.<name>` section: applied to every ask whose origin path (root ← … ← asker) holds that name. The
+ * name is caller-claimed, so the section can only tighten: no allow rules, no `auto` tiers.
+ */
+const agentSectionSchema = lazySchema(() =>
+	z
+		.strictObject({
+			rules: z
+				.array(agentRuleSchema())
+				.optional()
+				.describe("Deny and ask rules for this agent and every subagent it starts."),
+			tiers: agentTierModesSchema().optional(),
+			commandTiers: z
+				.array(commandTierSchema())
+				.optional()
+				.describe("Command classifications for this agent's asks. They only raise tiers."),
+		})
+		.describe(
+			"Limits for the subagent of this name and its descendants. Only tightens: deny and ask rules, stricter tiers, raised command tiers.",
+		),
+);
+
+/** An `agents` key: a label as the gate sanitizes it, so the section can match some origin at all. */
+const agentNameSchema = lazySchema(() =>
+	nameSchema().refine((name) => sanitizeLabel(name) === name, {
+		message: "an agent name without leading or trailing blanks, control or invisible characters",
+	}),
+);
 
 const noName = lazySchema(() =>
 	z
@@ -252,6 +325,12 @@ function sharedShape() {
 				"Tier for tools that are not built in (tool name → tier). Unlisted unknown tools take the highest tier. In a project file these can only raise a tool's tier.",
 			),
 		agentRules: agentRulesSchema().optional(),
+		agents: z
+			.record(agentNameSchema(), agentSectionSchema())
+			.optional()
+			.describe(
+				"Limits per subagent name (`agents.reviewer`), applied to the asks of that subagent and of every subagent below it. Names are claimed by whoever starts a subagent, so a section may only tighten (adr/0022).",
+			),
 		unanswered: z
 			.enum(UNANSWERED_POLICIES)
 			.optional()

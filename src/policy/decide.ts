@@ -8,12 +8,15 @@
  *        an ask rule → ask (not grantable) | a session grant → auto |
  *        an allow rule within the grant ceiling → auto | the tier's mode
  * Grants and approvals come after every deny, so nothing a human clicked can outrank a deny rule. A decision
- * names its basis: the provenance the audit records.
+ * names its basis: the provenance the audit records. An ask from a subagent is decided by the policy limited by
+ * the `agents` sections on its path (adr/0022): their asks come first in step 4, answered by a human alone, and a
+ * parked approval counts for them only when it was given to a request from such an origin.
  */
 import type { ClassifiedAction, PathGuard } from "../classify/action.ts";
 import { type Origin, originName } from "../origin/origin.ts";
 import type { UserSurface } from "../provenance/decision-source.ts";
 import { tierRank, withinCeiling } from "../vocabulary/tier.ts";
+import { approvalFitsLimits, policyForOrigin } from "./agent-limits.ts";
 import type { ConfigFileError } from "./config-error.ts";
 import type { AgentMatcher, EffectivePolicy } from "./effective-policy.ts";
 import { findGrantForPart, type SessionGrant } from "./grant-coverage.ts";
@@ -70,6 +73,12 @@ export interface ParkedApprovalRef {
 	readonly approvedVia: UserSurface;
 }
 
+/** An approval found for the action's hash, with who the parked request came from. */
+export interface ParkedApprovalFound extends ParkedApprovalRef {
+	/** The agent names of the parked request's origin, root first: what the human saw as "requested by". */
+	readonly askerPath: readonly string[];
+}
+
 /** A human approved a parked request for exactly this action hash. */
 export interface ParkedApprovalBasis extends ParkedApprovalRef {
 	readonly kind: "parked_approval";
@@ -94,7 +103,7 @@ export interface AskDecision extends DecisionCommon {
 	readonly basis: RuleBasis | TierBasis | GuardBasis;
 	/** False when an explicit ask rule or a guard forced the ask: a session grant would not stop it asking. */
 	readonly grantable: boolean;
-	/** A guarded path: only a human may answer, no authorizer link (adr/0014). */
+	/** A guarded path (adr/0014) or an agents section's ask (adr/0022): only a human may answer, no authorizer link. */
 	readonly humanOnly: boolean;
 	/** The parts that asked (what a dialog shows and a forwarded request carries). */
 	readonly askingParts: readonly DecidedPart[];
@@ -112,17 +121,23 @@ export interface DecideContext {
 	readonly origin: Origin;
 	readonly grants: readonly SessionGrant[];
 	/** The approval of a parked request for exactly `action.hash`, when there is one. */
-	readonly parkedApproval: ParkedApprovalRef | null;
+	readonly parkedApproval: ParkedApprovalFound | null;
 }
 
-export function decide(action: ClassifiedAction, policy: EffectivePolicy, context: DecideContext): Decision {
+export function decide(
+	action: ClassifiedAction,
+	topLevel: EffectivePolicy,
+	context: DecideContext,
+): Decision {
+	const policy = policyForOrigin(topLevel, context.origin);
 	const parts = decidedParts(action, policy);
 	const denied = denyFor(action, policy, context.origin, parts);
 	if (denied) return denied;
 	const agentAllow = matchAgentRule(policy.agentRules.allow, context.origin);
 	const approval = context.parkedApproval;
-	if (approval) {
-		const basis = { kind: "parked_approval", hash: action.hash, ...approval } as const;
+	if (approval && approvalFitsLimits(policy, approval.askerPath)) {
+		const { requestId, approvedVia } = approval;
+		const basis = { kind: "parked_approval", hash: action.hash, requestId, approvedVia } as const;
 		return { mode: "auto", basis, agentAllow, notes: [] };
 	}
 	const notes: string[] = [];
@@ -151,7 +166,7 @@ export function decide(action: ClassifiedAction, policy: EffectivePolicy, contex
 			mode: "ask",
 			basis: (forced ?? highestTier(asking)).basis,
 			grantable: forced === undefined,
-			humanOnly: false,
+			humanOnly: asking.some((o) => o.byAgentSection),
 			askingParts: asking.map((o) => o.basis.part),
 			agentAllow,
 			notes,
@@ -166,30 +181,64 @@ export function decide(action: ClassifiedAction, policy: EffectivePolicy, contex
  */
 export function findDeny(
 	action: ClassifiedAction,
-	policy: EffectivePolicy,
+	topLevel: EffectivePolicy,
 	origin: Origin,
 ): DenyDecision | null {
+	const policy = policyForOrigin(topLevel, origin);
 	return denyFor(action, policy, origin, decidedParts(action, policy));
 }
 
 /**
  * When every part is covered by some grant, the grant covering the highest-tier part; else null. Grants are
- * checked after `findDeny`, never instead of it.
+ * checked after `findDeny`, never instead of it, and never answer what an agents section of `origin` asks.
  */
 export function findCoveringGrant(
 	action: ClassifiedAction,
 	grants: readonly SessionGrant[],
-	policy: EffectivePolicy,
+	topLevel: EffectivePolicy,
+	origin: Origin,
 ): SessionGrant | null {
 	let best: { grant: SessionGrant; part: DecidedPart } | null = null;
+	const policy = policyForOrigin(topLevel, origin);
 	const parts = decidedParts(action, policy);
 	if (parts.some((part) => part.part.guard !== undefined)) return null;
+	if (parts.some((part) => agentSectionAsk(action, policy, part) !== null)) return null;
 	for (const part of parts) {
 		const grant = findGrantForPart(grants, policy.context, action, part.part, part.tier);
 		if (grant === null) return null;
 		if (best === null || tierRank(part.tier) > tierRank(best.part.tier)) best = { grant, part };
 	}
 	return best?.grant ?? null;
+}
+
+/**
+ * Whether an agents section on `origin`'s path asks about some part of the action: that ask is for a human alone
+ * (no link), and no grant may be offered for it. A parent deciding a child's forwarded ask checks this.
+ */
+export function asksByAgentSection(
+	action: ClassifiedAction,
+	topLevel: EffectivePolicy,
+	origin: Origin,
+): boolean {
+	const policy = policyForOrigin(topLevel, origin);
+	return decidedParts(action, policy).some((part) => agentSectionAsk(action, policy, part) !== null);
+}
+
+/**
+ * The ask an agents section forces on the part, if any: one of its ask rules, else its `ask` tier setting. It
+ * comes before grants and allow rules, since those were given for everyone and the section restricts one agent.
+ */
+function agentSectionAsk(
+	action: ClassifiedAction,
+	policy: EffectivePolicy,
+	part: DecidedPart,
+): RuleBasis | TierBasis | null {
+	if (policy.limits === null) return null;
+	const rule = findMatchingRule(policy.limits.ask, action, part.part, policy.context.cwd);
+	if (rule) return { kind: "rule", rule: rule.ref, part };
+	const tier = policy.tiers[part.tier];
+	if (tier.mode === "ask" && tier.ref.agent !== undefined) return { kind: "tier", rule: tier.ref, part };
+	return null;
 }
 
 function denyFor(
@@ -228,6 +277,8 @@ interface AskOutcome {
 	readonly basis: RuleBasis | TierBasis;
 	/** An explicit ask rule, which a session grant does not override. */
 	readonly forced: boolean;
+	/** An agents section's ask, which only a human answers. */
+	readonly byAgentSection: boolean;
 }
 
 interface AutoOutcome {
@@ -243,8 +294,16 @@ function decidePart(
 	notes: string[],
 ): AskOutcome | AutoOutcome {
 	const { cwd } = policy.context;
+	const agentAsk = agentSectionAsk(action, policy, part);
+	if (agentAsk) return { mode: "ask", basis: agentAsk, forced: true, byAgentSection: true };
 	const askRule = findMatchingRule(policy.index.ask, action, part.part, cwd);
-	if (askRule) return { mode: "ask", basis: { kind: "rule", rule: askRule.ref, part }, forced: true };
+	if (askRule)
+		return {
+			mode: "ask",
+			basis: { kind: "rule", rule: askRule.ref, part },
+			forced: true,
+			byAgentSection: false,
+		};
 	const grant = findGrantForPart(grants, policy.context, action, part.part, part.tier);
 	if (grant) return { mode: "auto", basis: { kind: "session_grant", grant, part } };
 	const readsRunUnasked = policy.tiers.read.mode === "auto";
@@ -264,7 +323,9 @@ function decidePart(
 	}
 	const tier = policy.tiers[part.tier];
 	const basis: TierBasis = { kind: "tier", rule: tier.ref, part };
-	return tier.mode === "auto" ? { mode: "auto", basis } : { mode: "ask", basis, forced: false };
+	return tier.mode === "auto"
+		? { mode: "auto", basis }
+		: { mode: "ask", basis, forced: false, byAgentSection: false };
 }
 
 function highestTier<T extends { readonly basis: { readonly part: DecidedPart } }>(

@@ -6,7 +6,7 @@ import type { Mode, Tier } from "../vocabulary/tier.ts";
 import type { WildcardMatcher } from "../vocabulary/wildcard-pattern.ts";
 import type { ConfigFileError } from "./config-error.ts";
 import type { ConfigScope, UnansweredPolicy } from "./config-schema.ts";
-import type { ConfigLocation, PolicyRule, RuleIndex, TierRef } from "./policy-rule.ts";
+import type { ActionRuleIndex, ConfigLocation, PolicyRule, RuleIndex, TierRef } from "./policy-rule.ts";
 
 export const DEFAULT_DIALOG_TIMEOUT_SECONDS = 300;
 export const DEFAULT_DEFER_EXPIRY_HOURS = 24;
@@ -34,6 +34,32 @@ export interface CommandTierRule {
 	readonly matcher: WildcardMatcher;
 	readonly tier: Tier;
 	readonly origin: ConfigLocation;
+}
+
+/** A `tiers` entry of an `agents` section: never `auto`, and never looser than the top-level mode (adr/0022). */
+export interface AgentTierSetting {
+	readonly tier: Tier;
+	readonly mode: Exclude<Mode, "auto">;
+	readonly origin: ConfigLocation;
+}
+
+/**
+ * One `agents.<name>` section, from either file (both files' sections of one name are merged into one). It
+ * applies to an ask whose origin path holds the name, and can only tighten: its rules are deny and ask rules.
+ */
+export interface AgentSection {
+	readonly name: string;
+	readonly rules: readonly PolicyRule[];
+	readonly tiers: readonly AgentTierSetting[];
+	readonly commandTiers: readonly CommandTierRule[];
+}
+
+/** What the `agents` sections on an origin's path add that the top-level fields cannot say (adr/0022). */
+export interface AgentLimits {
+	/** The names of the sections in force, in path order. */
+	readonly names: readonly string[];
+	/** Their ask rules: each asks a human alone, before any grant, allow rule or link is consulted. */
+	readonly ask: ActionRuleIndex;
 }
 
 export interface TierAssignment {
@@ -81,6 +107,13 @@ export interface EffectivePolicy {
 	/** Raise-only tool tiers from the project file. */
 	readonly toolTierFloors: ReadonlyMap<string, TierAssignment>;
 	readonly agentRules: { readonly allow: readonly AgentMatcher[]; readonly deny: readonly AgentMatcher[] };
+	/**
+	 * The `agents` sections by name. The decision applies those on the asking origin's path (`policyForOrigin`);
+	 * `rules`, `index`, `tiers` and `commandTiers` above are the top level, for everyone.
+	 */
+	readonly agents: ReadonlyMap<string, AgentSection>;
+	/** Set only on a policy limited for an origin (`policyForOrigin`): the sections that limit it. */
+	readonly limits: AgentLimits | null;
 	readonly authorizerChain: readonly string[];
 	/** The user file's `defaultMode`, or null (adr/0023). */
 	readonly defaultMode: PermissionMode | null;

@@ -47,6 +47,8 @@ export interface RuleRef {
 	readonly origin: ConfigLocation;
 	/** When a human saved it from a dialog. */
 	readonly saved?: string;
+	/** The `agents` section it belongs to: its ask is answered by a human alone (adr/0022). */
+	readonly agent?: string;
 }
 
 /** The rule-like reference behind a tier's mode: a built-in default or a `tiers` override. */
@@ -56,6 +58,8 @@ export interface TierRef {
 	readonly action: Mode;
 	readonly reason: null;
 	readonly origin: ConfigLocation;
+	/** The `agents` section that set this mode: its ask holds against grants, allow rules and links (adr/0022). */
+	readonly agent?: string;
 }
 
 /**
@@ -106,6 +110,7 @@ export function compileRule(
 	seq: number,
 	homeDir: string,
 	examples: readonly RuleExample[],
+	agent: string | null = null,
 ): PolicyRule {
 	const ref = {
 		surface: rule.surface,
@@ -114,6 +119,7 @@ export function compileRule(
 		reason: rule.reason ?? null,
 		origin,
 		...(rule.saved === undefined ? {} : { saved: rule.saved }),
+		...(agent === null ? {} : { agent }),
 	};
 	const limit =
 		rule.maxTier === undefined && rule.insideCwd === undefined

@@ -74,7 +74,8 @@ export function failingRuleExamples(
 			agentDir: classifier.agentDir,
 		});
 	const issuesByFile = new Map<string, ConfigIssue[]>();
-	for (const rule of policy.rules) {
+	const agentRules = [...policy.agents.values()].flatMap((section) => section.rules);
+	for (const rule of [...policy.rules, ...agentRules]) {
 		for (const example of rule.examples) {
 			const problem = exampleProblem(rule, example, classify, cwd, readsRunUnasked);
 			if (problem === null) continue;

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
 import { describeAskWhy, sourceOfBasis } from "../../src/gate/basis-source.ts";
 import type { Origin } from "../../src/origin/origin.ts";
-import { type Decision, decide, type ParkedApprovalRef } from "../../src/policy/decide.ts";
+import { type Decision, decide, type ParkedApprovalFound } from "../../src/policy/decide.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
 import type { SessionGrant } from "../../src/policy/grant-coverage.ts";
 import { readDecisionSource } from "../../src/provenance/decision-source.ts";
@@ -17,7 +17,7 @@ beforeAll(async () => {
 function decideFor(
 	command: string,
 	policy: EffectivePolicy,
-	options: { origin?: Origin; grants?: SessionGrant[]; parkedApproval?: ParkedApprovalRef } = {},
+	options: { origin?: Origin; grants?: SessionGrant[]; parkedApproval?: ParkedApprovalFound } = {},
 ): Decision {
 	return decide(classifyBash(bash, command), policy, {
 		origin: options.origin ?? HUMAN,
@@ -82,7 +82,11 @@ describe("sourceOfBasis", () => {
 			pattern: "git checkout *",
 			scope: "session",
 		});
-		const approval = { requestId: "01ARZ3NDEKTSV4RRFFQ69G5FAV", approvedVia: "cli" } as const;
+		const approval = {
+			requestId: "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+			approvedVia: "cli",
+			askerPath: ["root"],
+		} as const;
 		expect(recorded(decideFor("rm -rf build", policyFrom(null), { parkedApproval: approval }))).toEqual({
 			kind: "parked_approval",
 			requestId: "01ARZ3NDEKTSV4RRFFQ69G5FAV",

@@ -11,6 +11,7 @@ import {
 	ctx,
 	grant,
 	HOME,
+	HUMAN,
 	pathPart,
 	policyFromConfig,
 	subagent,
@@ -432,10 +433,10 @@ describe("primitives for a parent deciding a child's forwarded ask", () => {
 		const install = grant("command", "npm install *", "g1");
 		const build = grant("command", "npm run build", "g2");
 		const chain = bash(["npm run build", "write"], ["npm install x", "network-egress"]);
-		expect(findCoveringGrant(chain, [build, install], policy)?.id).toBe("g1");
-		expect(findCoveringGrant(chain, [build], policy)).toBeNull();
-		expect(findCoveringGrant(action("mystery", []), [grant("command", "*")], policy)).toBeNull();
-		expect(findCoveringGrant(action("mystery", []), [grant("tool", "mystery")], policy)?.surface).toBe(
+		expect(findCoveringGrant(chain, [build, install], policy, HUMAN)?.id).toBe("g1");
+		expect(findCoveringGrant(chain, [build], policy, HUMAN)).toBeNull();
+		expect(findCoveringGrant(action("mystery", []), [grant("command", "*")], policy, HUMAN)).toBeNull();
+		expect(findCoveringGrant(action("mystery", []), [grant("tool", "mystery")], policy, HUMAN)?.surface).toBe(
 			"tool",
 		);
 	});

@@ -70,7 +70,11 @@ export function subagent(name: string): Origin {
 }
 
 /** A later approval of a parked request, given with the CLI. */
-export const APPROVED = { requestId: "01ARZ3NDEKTSV4RRFFQ69G5FAV", approvedVia: "cli" } as const;
+export const APPROVED = {
+	requestId: "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+	approvedVia: "cli",
+	askerPath: ["root"],
+} as const;
 
 export function ctx(overrides: Partial<DecideContext> = {}): DecideContext {
 	return { origin: HUMAN, grants: [], parkedApproval: null, ...overrides };

@@ -1,13 +1,20 @@
 /**
  * Properties over seeded random policies and actions:
  * - a trusted project file never makes any decision more permissive than the user file alone;
+ * - an `agents` section never makes any decision more permissive, and changes none for an origin it does not name;
  * - the order of keys and of rule lists in a config never changes a decision.
  */
 import { describe, expect, it } from "vitest";
 import { type Decision, decide } from "../../src/policy/decide.ts";
 import { modeRank } from "../../src/vocabulary/tier.ts";
 import { policyFrom, prng } from "./fixtures.ts";
-import { randomAction, randomConfig, randomContext } from "./random-policy.ts";
+import {
+	randomAction,
+	randomAgentContext,
+	randomAgents,
+	randomConfig,
+	randomContext,
+} from "./random-policy.ts";
 
 type Rng = ReturnType<typeof prng>;
 
@@ -45,6 +52,45 @@ describe("a project file only tightens", () => {
 			const merged = policyFrom(userText, `{ "rules": [ { "surface": "tool" } ] }`);
 			expect(decide(randomAction(rng), merged, randomContext(rng)).mode).toBe("deny");
 		}
+	});
+});
+
+/** How much a decision lets through: the mode, then for an ask whether a grant or a link could answer it. */
+function permissiveness(decision: Decision): number {
+	if (decision.mode !== "ask") return decision.mode === "auto" ? 3 : 0;
+	return decision.humanOnly ? 1 : decision.grantable ? 2 : 1.5;
+}
+
+describe("an agents section only tightens", () => {
+	it("decide(U + agents) is never more permissive than decide(U), and equal where no name applies (400 seeds × 8)", () => {
+		let tightened = 0;
+		let validSections = 0;
+		for (let seed = 1; seed <= 400; seed++) {
+			const rng = prng(20_000 + seed);
+			const user = randomConfig(rng, "user");
+			const userText = JSON.stringify(user);
+			const limitedText = JSON.stringify({ ...user, agents: randomAgents(rng) });
+			const alone = policyFrom(userText);
+			const limited = policyFrom(limitedText);
+			if (limited.configErrors.length === 0) validSections++;
+			for (let i = 0; i < 8; i++) {
+				const action = randomAction(rng);
+				const context = randomAgentContext(rng);
+				const before = decide(action, alone, context);
+				const after = decide(action, limited, context);
+				const why = `seed ${seed} action ${i}: ${before.mode} → ${after.mode}\n${limitedText}\n${JSON.stringify(context)}\n${JSON.stringify(action.parts)}`;
+				expect(permissiveness(after), why).toBeLessThanOrEqual(permissiveness(before));
+				if (permissiveness(after) < permissiveness(before)) tightened++;
+				const named =
+					context.origin.kind === "subagent" && context.origin.path.some((name) => limited.agents.has(name));
+				if (!named && limited.configErrors.length === 0) {
+					expect(after, why).toEqual(before);
+				}
+			}
+		}
+		// The generators must exercise both valid sections and real tightening, or the property says nothing.
+		expect(validSections).toBeGreaterThan(200);
+		expect(tightened).toBeGreaterThan(100);
 	});
 });
 

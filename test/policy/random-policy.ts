@@ -65,6 +65,13 @@ const PATH_PATTERNS = [
 	"**/*.ts",
 ];
 const AGENT_NAMES = ["planner", "worker", "scraper"];
+/** Who a parked request came from: the root's own run, a subagent, a grandchild. */
+const ASKER_PATHS: readonly (readonly string[])[] = [
+	["root"],
+	["root", "planner"],
+	["root", "worker", "scraper"],
+];
+const TIGHTENING_MODES = ["ask", "deny"] as const;
 
 function some<T>(rng: Rng, max: number, make: () => T): T[] {
 	return Array.from({ length: rng.int(max + 1) }, make);
@@ -122,6 +129,40 @@ export function randomConfig(rng: Rng, scope: "user" | "project"): Record<string
 		config.grantCeiling = { tier: rng.pick(TIERS), reason: "testing" };
 	if (scope === "user" && chance(rng, 0.2)) config.authorizerChain = ["a", "b"];
 	return config;
+}
+
+/**
+ * A random `agents` section list keyed by AGENT_NAMES: deny and ask rules, tier settings and command tiers. Its
+ * tier settings may be looser than the top level they meet; such a policy fails closed (a config error).
+ */
+export function randomAgents(rng: Rng): Record<string, unknown> {
+	return Object.fromEntries(
+		some(rng, 3, () => {
+			const section: Record<string, unknown> = {};
+			if (chance(rng, 0.8)) {
+				section.rules = some(rng, 4, () => ({ ...randomRule(rng), action: rng.pick(TIGHTENING_MODES) }));
+			}
+			if (chance(rng, 0.6)) {
+				section.tiers = Object.fromEntries(some(rng, 2, () => [rng.pick(TIERS), rng.pick(TIGHTENING_MODES)]));
+			}
+			if (chance(rng, 0.4)) {
+				section.commandTiers = some(rng, 2, () => ({
+					pattern: rng.pick(COMMAND_PATTERNS),
+					tier: rng.pick(TIERS),
+				}));
+			}
+			return [rng.pick(AGENT_NAMES), section];
+		}),
+	);
+}
+
+/** Any origin, including subagents at depth 2 whose parent is another named agent. */
+export function randomAgentContext(rng: Rng): DecideContext {
+	const base = randomContext(rng);
+	if (!chance(rng, 0.4)) return base;
+	const parent = rng.pick(AGENT_NAMES);
+	const name = rng.pick(AGENT_NAMES);
+	return { ...base, origin: { kind: "subagent", name, depth: 2, path: ["root", parent, name] } };
 }
 
 function randomTouch(rng: Rng): PathTouch {
@@ -187,7 +228,7 @@ export function randomContext(rng: Rng): DecideContext {
 		origin: randomOrigin(rng),
 		grants: some(rng, 2, () => randomGrant(rng, rng.int(1000))),
 		parkedApproval: chance(rng, 0.15)
-			? { requestId: "01ARZ3NDEKTSV4RRFFQ69G5FAV", approvedVia: "cli" }
+			? { requestId: "01ARZ3NDEKTSV4RRFFQ69G5FAV", approvedVia: "cli", askerPath: rng.pick(ASKER_PATHS) }
 			: null,
 	};
 }

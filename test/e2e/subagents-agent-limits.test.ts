@@ -1,0 +1,98 @@
+/**
+ * Per-agent limits (adr/0022) with real pi: a root whose rule allows writes, and a child the launcher fixture
+ * names `reviewer` (PI_SUBAGENT_CHILD_AGENT). The `agents.reviewer` section of the same user config holds in the
+ * child's own gate and in the root deciding the child's forwarded ask.
+ */
+import { existsSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { writeUserConfig } from "./gate-support.ts";
+import {
+	auditNow,
+	bashCall,
+	childRun,
+	cleanUpHubWorlds,
+	conversation,
+	hubSandbox,
+	isForwarded,
+	launch,
+	optionStarting,
+	rootAllowsOwn,
+	startRoot,
+	writeTree,
+} from "./hub-support.ts";
+
+afterEach(cleanUpHubWorlds);
+
+const WRITES_ALLOWED = [{ surface: "write", pattern: "**/*.txt", action: "allow" }];
+
+async function reviewerTree(reviewerWrite: "deny" | "ask") {
+	const hub = await hubSandbox();
+	await writeUserConfig(hub.sb, {
+		rules: WRITES_ALLOWED,
+		agents: { reviewer: { tiers: { write: reviewerWrite } } },
+	});
+	await writeTree(hub.sb, [
+		conversation("[child]", [bashCall("touch reviewer.txt")]),
+		conversation(
+			undefined,
+			[bashCall("touch own.txt")],
+			[launch("child", "[child] review the change", { name: "reviewer" })],
+		),
+	]);
+	return hub;
+}
+
+describe("agents sections with a named subagent", () => {
+	it("a reviewer's touch is denied by its section while the root's own touch is allowed by the rule", async () => {
+		const hub = await reviewerTree("deny");
+		const { rpc, sessionId: rootId } = await startRoot(hub, rootAllowsOwn(optionStarting("Allow once")), {
+			args: ["--approve"],
+		});
+
+		const run = await rpc.prompt("write, then delegate the review");
+
+		expect(existsSync(hub.sb.workPath("own.txt"))).toBe(true);
+		expect(existsSync(hub.sb.workPath("reviewer.txt"))).toBe(false);
+		expect(run.dialogs).toEqual([]);
+		const child = childRun(hub, "child");
+		expect(child.toolResults[0]?.text).toContain("agents.reviewer.tiers.write");
+		const lines = () => auditNow(hub.sb).filter((e) => e.tool === "bash");
+		await expect.poll(() => lines().length, { timeout: 5_000 }).toBe(2);
+		expect(lines().find((e) => e.sessionId === rootId)).toMatchObject({
+			outcome: "allow",
+			source: { kind: "rule", action: "allow", pattern: "**/*.txt" },
+		});
+		expect(lines().find((e) => e.sessionId === child.sessionId)).toMatchObject({
+			outcome: "deny",
+			mode: "deny",
+			origin: { kind: "subagent", name: "reviewer" },
+			source: {
+				kind: "rule",
+				surface: "tier",
+				origin: expect.objectContaining({ jsonPath: "agents.reviewer.tiers.write" }),
+			},
+		});
+	});
+
+	it("a reviewer's ask reaches the root's human with no grant to offer, though the root's rule allows the write", async () => {
+		const hub = await reviewerTree("ask");
+		const offered: string[][] = [];
+		const { rpc } = await startRoot(
+			hub,
+			rootAllowsOwn((request) => {
+				if (request.method === "select") offered.push([...request.options]);
+				return optionStarting("Deny")(request);
+			}),
+			{ args: ["--approve"] },
+		);
+
+		const run = await rpc.prompt("write, then delegate the review");
+
+		expect(existsSync(hub.sb.workPath("own.txt"))).toBe(true);
+		expect(existsSync(hub.sb.workPath("reviewer.txt"))).toBe(false);
+		expect(run.dialogs.filter((d) => isForwarded(d.request))).toHaveLength(1);
+		expect(offered).toHaveLength(1);
+		expect(offered[0]?.some((option) => option.startsWith("Allow for"))).toBe(false);
+		expect(offered[0]?.some((option) => option.startsWith("Always allow"))).toBe(false);
+	});
+});
