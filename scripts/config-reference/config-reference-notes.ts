@@ -9,6 +9,7 @@ import { type RuleSurface, UNANSWERED_POLICIES, type UserConfig } from "../../sr
 import {
 	DEFAULT_DEFER_EXPIRY_HOURS,
 	DEFAULT_DIALOG_TIMEOUT_SECONDS,
+	DEFAULT_NOTIFY,
 } from "../../src/policy/effective-policy.ts";
 import {
 	DEFAULT_GRANT_CEILING,
@@ -106,6 +107,13 @@ export const KEY_NOTES: Readonly<Record<TopLevelKey, KeyNotes>> = {
 		project: {
 			kind: "user-only",
 			why: "It widens what `allow` rules approve without asking. Only the user may loosen the policy, and only with a written reason.",
+		},
+	},
+	notify: {
+		default: `\`"${DEFAULT_NOTIFY}"\` (once per run of dialogs, in pi's terminal UI only)`,
+		project: {
+			kind: "user-only",
+			why: "It decides what is written to your terminal, a preference of yours, not of the repository.",
 		},
 	},
 };

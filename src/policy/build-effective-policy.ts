@@ -18,6 +18,7 @@ import type { ConfigFileState } from "./config-file.ts";
 import { expandHome } from "./config-paths.ts";
 import {
 	type ConfigScope,
+	type NotifyStyle,
 	UNANSWERED_POLICIES,
 	type UnansweredPolicy,
 	type UserConfig,
@@ -27,6 +28,7 @@ import {
 	type CommandTierRule,
 	DEFAULT_DEFER_EXPIRY_HOURS,
 	DEFAULT_DIALOG_TIMEOUT_SECONDS,
+	DEFAULT_NOTIFY,
 	type EffectivePolicy,
 	type GrantCeiling,
 	type PatternContext,
@@ -122,6 +124,7 @@ export function failClosedPolicy(
 		grantCeiling: { tier: DEFAULT_GRANT_CEILING, reason: null, origin: builtInLocation("grantCeiling") },
 		// Every call is blocked under this policy: no bash runs to be sandboxed.
 		sandbox: DEFAULT_SANDBOX,
+		notify: DEFAULT_NOTIFY,
 	};
 }
 
@@ -141,6 +144,7 @@ class Merge {
 	private deferExpiryHours: number | null = null;
 	private grantCeiling: GrantCeiling | null = null;
 	private sandbox: SandboxSettings = DEFAULT_SANDBOX;
+	private notify: NotifyStyle = DEFAULT_NOTIFY;
 
 	private readonly cwd: string;
 
@@ -217,6 +221,7 @@ class Merge {
 		if (config.sandbox) this.sandbox = mergeSandbox(this.sandbox, config.sandbox, scope);
 		if (scope === "user") {
 			this.authorizerChain = config.authorizerChain ?? [];
+			if (config.notify !== undefined) this.notify = config.notify;
 			if (config.grantCeiling) {
 				this.grantCeiling = { ...config.grantCeiling, origin: locationOf(["grantCeiling"]) };
 			}
@@ -253,6 +258,7 @@ class Merge {
 			deferExpiryHours: this.deferExpiryHours ?? DEFAULT_DEFER_EXPIRY_HOURS,
 			grantCeiling,
 			sandbox: this.sandbox,
+			notify: this.notify,
 		};
 	}
 
