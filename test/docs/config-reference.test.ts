@@ -167,6 +167,7 @@ describe("docs/configuration.md", () => {
 		expect(topLevelKeys.filter((key) => isForbidden(projectSchema.properties?.[key] ?? {}))).toEqual([
 			"authorizerChain",
 			"grantCeiling",
+			"notify",
 		]);
 	});
 
