@@ -9,6 +9,17 @@ import { queryDecision } from "./gate/policy-query.ts";
 
 export const API_VERSION = 1;
 
+export {
+	ASK_CLOSED_CHANNEL,
+	ASK_OPENED_CHANNEL,
+	type AskClosedEvent,
+	type AskEvent,
+	type AskEventBase,
+	type AskListener,
+	type AskOpenedEvent,
+	type AskOutcome,
+	onAsk,
+} from "./authority/ask-events.ts";
 export type {
 	AuthorizerLink,
 	AuthorizerRequest,
@@ -23,6 +34,7 @@ export {
 	UNREGISTER_AUTHORIZER_CHANNEL,
 	unregisterAuthorizer,
 } from "./authority/authorizer-link.ts";
+export type { QueuePosition } from "./authority/dialog-queue.ts";
 export type { ActionPart, CommandUnit, PathTouch } from "./classify/action.ts";
 export {
 	DECISION_EVENT_CHANNEL,

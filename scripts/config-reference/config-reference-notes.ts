@@ -9,6 +9,7 @@ import { type RuleSurface, UNANSWERED_POLICIES, type UserConfig } from "../../sr
 import {
 	DEFAULT_DEFER_EXPIRY_HOURS,
 	DEFAULT_DIALOG_TIMEOUT_SECONDS,
+	DEFAULT_NOTIFY,
 } from "../../src/policy/effective-policy.ts";
 import {
 	DEFAULT_GRANT_CEILING,
@@ -122,6 +123,13 @@ export const KEY_NOTES: Readonly<Record<TopLevelKey, KeyNotes>> = {
 			why: "A mode such as `trusted` or `accept-edits` lets calls run without asking. A repository must not choose that for you.",
 		},
 	},
+	notify: {
+		default: `\`"${DEFAULT_NOTIFY}"\` (once per run of dialogs, in pi's terminal UI only)`,
+		project: {
+			kind: "user-only",
+			why: "It decides what is written to your terminal, a preference of yours, not of the repository.",
+		},
+	},
 };
 
 export const SURFACE_MATCHES: Readonly<Record<RuleSurface, string>> = {
@@ -174,7 +182,9 @@ const USER_EXAMPLE = `{
 	// Only here, only with a reason: it is shown in the status line and recorded in every audit line.
 	"grantCeiling": { "tier": "network-egress", "reason": "the docs fetcher downloads pages all day" },
 	// The mode sessions start in: "plan", "accept-edits", "dont-ask" or "trusted" change what asks (Alt+M cycles).
-	"defaultMode": "default"
+	"defaultMode": "default",
+	// A desktop notification instead of the bell when a dialog opens in pi's terminal UI.
+	"notify": "osc777"
 }`;
 
 const PROJECT_EXAMPLE = `{

@@ -1,6 +1,9 @@
 import type { ExtensionContext, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import type { ParkedStore } from "../hub/parked-store.ts";
 import type { SessionHub } from "../hub/session-hub.ts";
+import type { NotifyStyle } from "../policy/config-schema.ts";
+import type { AskEventSink } from "./ask-events.ts";
+import { announceToTerminal, type TerminalOutput } from "./ask-notification.ts";
 import { buildForwardRequest, type ForwardingIdentity } from "./build-forward-request.ts";
 import { type DialogPresenter, selectDialog } from "./dialog-presenter.ts";
 import type { DialogQueue } from "./dialog-queue.ts";
@@ -16,6 +19,12 @@ export interface TerminalChoiceDeps {
 	readonly parked: ParkedStore;
 	readonly dialogs: DialogQueue;
 	readonly tuiKit: TuiKit;
+	/** Where every dialog's opened and closed events go. */
+	readonly announce: AskEventSink;
+	/** The `notify` setting in force, read when a dialog opens. */
+	readonly notify: () => NotifyStyle;
+	/** The terminal pi's TUI draws on, for the notification. */
+	readonly terminal: TerminalOutput;
 }
 
 /**
@@ -24,7 +33,7 @@ export interface TerminalChoiceDeps {
  * has nobody to ask, and parks the ask or refuses it.
  */
 export function chooseTerminal(ctx: ExtensionContext, deps: TerminalChoiceDeps): TerminalAuthorizer {
-	const { hub, identity, parked, dialogs, tuiKit } = deps;
+	const { hub, identity, parked, dialogs, tuiKit, announce } = deps;
 	const park = parker(parked, identity);
 	if (hub.parent.kind === "child") {
 		return new ParentForwardingAuthorizer({
@@ -35,10 +44,15 @@ export function chooseTerminal(ctx: ExtensionContext, deps: TerminalChoiceDeps):
 			transport: hub.transport,
 		});
 	}
-	if (ctx.hasUI) {
-		const presenter = ctx.mode === "tui" ? lazyTuiDialog(ctx.ui, tuiKit) : selectDialog(ctx.ui);
-		return new LocalDialogAuthorizer(presenter, dialogs, park);
+	if (ctx.hasUI && ctx.mode === "tui") {
+		// Only pi's own terminal UI gets the bell or escape sequence: an RPC client owns its stdout protocol.
+		const notifying: AskEventSink = (event) => {
+			announce(event);
+			announceToTerminal(event, deps.notify(), deps.terminal);
+		};
+		return new LocalDialogAuthorizer(lazyTuiDialog(ctx.ui, tuiKit), dialogs, park, notifying);
 	}
+	if (ctx.hasUI) return new LocalDialogAuthorizer(selectDialog(ctx.ui), dialogs, park, announce);
 	const why =
 		hub.parent.kind === "orphan"
 			? hub.parent.why

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { originLabel } from "../origin/origin.ts";
 import type { SessionGrant } from "../policy/grant-coverage.ts";
 import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
+import { type AskEventSink, askOutcomeOf, DialogEvents } from "./ask-events.ts";
 import { buildAskPrompt } from "./ask-prompt.ts";
 import type { DialogPresenter, DialogResult } from "./dialog-presenter.ts";
 import type { DialogQueue } from "./dialog-queue.ts";
@@ -17,11 +18,14 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 	private readonly presenter: DialogPresenter;
 	private readonly queue: DialogQueue;
 	private readonly park: Parker | null;
+	private readonly announce: AskEventSink;
 
-	constructor(presenter: DialogPresenter, queue: DialogQueue, park: Parker | null) {
+	/** `announce` hears each dialog open and close; it must not throw (the sinks isolate their listeners). */
+	constructor(presenter: DialogPresenter, queue: DialogQueue, park: Parker | null, announce: AskEventSink) {
 		this.presenter = presenter;
 		this.queue = queue;
 		this.park = park;
+		this.announce = announce;
 	}
 
 	async decide(ask: Ask): Promise<TerminalDecision> {
@@ -56,14 +60,25 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 			const settled = settledElsewhere();
 			if (settled) return settled;
 			if (ask.signal?.aborted) return this.toDecision(ask, { kind: "withdrawn" });
+			const at = position();
 			const prompt = buildAskPrompt(ask, {
 				forwarded: ask.kind === "forwarded",
-				position: position(),
+				position: at,
 				...(ask.kind === "forwarded" && ask.reoffered
 					? { parked: { createdAt: ask.request.createdAt, now: Date.now() } }
 					: {}),
 			});
-			const result = await this.presenter.present(prompt, { timeoutMs: ask.timeoutMs, signal });
+			const events = new DialogEvents(ask, item.id);
+			this.announce(events.opened(ask, at));
+			let result: DialogResult;
+			try {
+				result = await this.presenter.present(prompt, { timeoutMs: ask.timeoutMs, signal });
+			} catch (error) {
+				// Closed all the same, or a status bar would show an ask that no longer waits.
+				this.announce(events.closed("failed"));
+				throw error;
+			}
+			this.announce(events.closed(askOutcomeOf(result)));
 			const decision = await this.toDecision(ask, result);
 			if (ask.kind === "forwarded" && decision.outcome === "allow" && decision.grants.length > 0) {
 				ask.keepGrants(decision.grants);

@@ -13,6 +13,12 @@ import type {
 } from "@earendil-works/pi-coding-agent";
 import type { SandboxRecord } from "../audit/audit-entry.ts";
 import { AuditWriter } from "../audit/audit-writer.ts";
+import {
+	ASK_CLOSED_CHANNEL,
+	ASK_OPENED_CHANNEL,
+	type AskEventSink,
+	publishAsk,
+} from "../authority/ask-events.ts";
 import { getAuthorizer } from "../authority/authorizer-link.ts";
 import { chooseTerminal } from "../authority/choose-terminal.ts";
 import { DialogQueue } from "../authority/dialog-queue.ts";
@@ -154,6 +160,14 @@ export class SessionGate {
 			},
 		};
 		this.status = new StatusReporter(ctx);
+		const announceAsk: AskEventSink = (event) => {
+			publishAsk(event);
+			try {
+				pi.events.emit(event.phase === "opened" ? ASK_OPENED_CHANNEL : ASK_CLOSED_CHANNEL, event);
+			} catch {
+				// pi's bus isolates its handlers; this only keeps a dialog from failing if the bus itself is gone.
+			}
+		};
 		const annotations = (tool: string): ToolAnnotations | undefined =>
 			pi.getAllTools().find((t) => t.name === tool)?.annotations;
 		this.delegations = new DelegationGuard({
@@ -233,6 +247,9 @@ export class SessionGate {
 						parked: this.parked,
 						dialogs: this.dialogs,
 						tuiKit: options.tuiKit,
+						announce: announceAsk,
+						notify: () => this.store.current().notify,
+						terminal: { stream: process.stdout, inTmux: Boolean(env.TMUX) },
 					}),
 				// A human is reachable with a UI or through a parent: wait for them; otherwise park the ask.
 				defaultUnanswered: ctx.hasUI || this.hub.forwards ? "wait" : "defer",

@@ -21,6 +21,7 @@ import { expandHome } from "./config-paths.ts";
 import {
 	type ConfigRule,
 	type ConfigScope,
+	type NotifyStyle,
 	UNANSWERED_POLICIES,
 	type UnansweredPolicy,
 	type UserConfig,
@@ -32,6 +33,7 @@ import {
 	type CommandTierRule,
 	DEFAULT_DEFER_EXPIRY_HOURS,
 	DEFAULT_DIALOG_TIMEOUT_SECONDS,
+	DEFAULT_NOTIFY,
 	type EffectivePolicy,
 	type GrantCeiling,
 	type PatternContext,
@@ -132,6 +134,7 @@ export function failClosedPolicy(
 		grantCeiling: { tier: DEFAULT_GRANT_CEILING, reason: null, origin: builtInLocation("grantCeiling") },
 		// Every call is blocked under this policy: no bash runs to be sandboxed.
 		sandbox: DEFAULT_SANDBOX,
+		notify: DEFAULT_NOTIFY,
 	};
 }
 
@@ -161,6 +164,7 @@ class Merge {
 	private deferExpiryHours: number | null = null;
 	private grantCeiling: GrantCeiling | null = null;
 	private sandbox: SandboxSettings = DEFAULT_SANDBOX;
+	private notify: NotifyStyle = DEFAULT_NOTIFY;
 
 	private readonly cwd: string;
 
@@ -231,6 +235,7 @@ class Merge {
 		if (scope === "user") {
 			this.authorizerChain = config.authorizerChain ?? [];
 			this.defaultMode = config.defaultMode ?? null;
+			if (config.notify !== undefined) this.notify = config.notify;
 			if (config.grantCeiling) {
 				this.grantCeiling = { ...config.grantCeiling, origin: locationOf(["grantCeiling"]) };
 			}
@@ -270,6 +275,7 @@ class Merge {
 			deferExpiryHours: this.deferExpiryHours ?? DEFAULT_DEFER_EXPIRY_HOURS,
 			grantCeiling,
 			sandbox: this.sandbox,
+			notify: this.notify,
 		};
 	}
 

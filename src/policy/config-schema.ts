@@ -21,6 +21,10 @@ export type RuleAction = (typeof RULE_ACTIONS)[number];
 export const UNANSWERED_POLICIES = ["wait", "defer", "deny"] as const;
 export type UnansweredPolicy = (typeof UNANSWERED_POLICIES)[number];
 
+/** How the terminal UI tells a human that a dialog waits for them (adr/0020). */
+export const NOTIFY_STYLES = ["bell", "osc9", "osc777", "off"] as const;
+export type NotifyStyle = (typeof NOTIFY_STYLES)[number];
+
 const MAX_PATTERN_LENGTH = 1000;
 const MAX_REASON_LENGTH = 500;
 const MAX_NAME_LENGTH = 200;
@@ -435,6 +439,12 @@ export const UserConfigSchema = lazySchema(() =>
 				.describe(
 					"The permission mode a session starts in (`--permission-mode` and `/permissions mode` change it): `default`, `plan` (only reads run), `accept-edits` (edits inside the project run unasked), `dont-ask` (every ask is refused), `trusted` (asks up to destructive are allowed).",
 				),
+			notify: z
+				.enum(NOTIFY_STYLES)
+				.optional()
+				.describe(
+					"How pi's terminal UI tells you a permission dialog is waiting, when the first of a run of dialogs opens: `bell` the terminal bell (a multiplexer flags the window), `osc9` / `osc777` a desktop notification escape sequence naming the tool and tier, never the command (inside tmux, with `set -g allow-passthrough on`), `off` nothing. Not written in RPC, print or JSON mode.",
+				),
 		})
 		.meta({
 			title: "pi-permission-hub user config",
@@ -451,6 +461,7 @@ export const ProjectConfigSchema = lazySchema(() =>
 			authorizerChain: userOnly("authorizerChain"),
 			grantCeiling: userOnly("grantCeiling"),
 			defaultMode: userOnly("defaultMode"),
+			notify: userOnly("notify"),
 		})
 		.meta({
 			title: "pi-permission-hub project config",

@@ -21,10 +21,14 @@ const CONSUMER = `
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import {
 	API_VERSION,
+	ASK_CLOSED_CHANNEL,
+	type AskEvent,
+	type AskOutcome,
 	type AuthorizerRequest,
 	type DecisionEvent,
 	type DecisionSource,
 	type LinkVerdict,
+	onAsk,
 	onDecision,
 	queryDecision,
 	registerAuthorizer,
@@ -54,9 +58,16 @@ export default function consumer(pi: ExtensionAPI): void {
 		const text: string = \`\${event.tool} \${event.outcome} \${describeSource(event.source)}\`;
 		void text;
 	});
+	const stopAsks = onAsk((event: AskEvent) => {
+		const waiting: string =
+			event.phase === "opened" ? \`\${event.position.index} of \${event.position.total} until \${event.deadline}\` : "";
+		const outcome: AskOutcome | null = event.phase === "closed" ? event.outcome : null;
+		void [waiting, outcome];
+	});
+	pi.events.on(ASK_CLOSED_CHANNEL, (data: unknown) => void data);
 	pi.events.emit(REGISTER_AUTHORIZER_CHANNEL, { name: "consumer-bus", authorize: decide });
 	void queryDecision({ tool: "bash", input: { command: "ls" } }).then((r) => r.mode satisfies "auto" | "ask" | "deny");
-	void [version, tiers, names, unregister, stop, unregisterAuthorizer];
+	void [version, tiers, names, unregister, stop, stopAsks, unregisterAuthorizer];
 }
 `;
 

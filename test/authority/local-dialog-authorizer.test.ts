@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import type { AskEvent, AskEventSink } from "../../src/authority/ask-events.ts";
 import type { DialogPresenter, DialogResult } from "../../src/authority/dialog-presenter.ts";
 import { DialogQueue } from "../../src/authority/dialog-queue.ts";
 import { LocalDialogAuthorizer, type Parker } from "../../src/authority/local-dialog-authorizer.ts";
@@ -14,8 +15,13 @@ beforeAll(async () => {
 	bash = await bashParser();
 });
 
-function authorizer(presenter: DialogPresenter, park: Parker | null = null, queue = new DialogQueue()) {
-	return new LocalDialogAuthorizer(presenter, queue, park);
+function authorizer(
+	presenter: DialogPresenter,
+	park: Parker | null = null,
+	queue = new DialogQueue(),
+	announce: AskEventSink = () => undefined,
+) {
+	return new LocalDialogAuthorizer(presenter, queue, park, announce);
 }
 
 /** The source must survive the trip to disk and back (the audit log and inbox read it with the strict reader). */
@@ -277,5 +283,124 @@ describe("LocalDialogAuthorizer: the shared queue", () => {
 		expect(await open).toEqual(settled);
 		expect(presenter.shown[0]?.options.signal?.aborted).toBe(true);
 		expect((await after).outcome).toBe("allow");
+	});
+});
+
+describe("LocalDialogAuthorizer: ask events", () => {
+	function recorder(): { events: AskEvent[]; sink: AskEventSink } {
+		const events: AskEvent[] = [];
+		return { events, sink: (event) => events.push(event) };
+	}
+	const phases = (events: readonly AskEvent[]) =>
+		events.map((e) => (e.phase === "opened" ? `opened ${e.preview}` : `closed ${e.preview} ${e.outcome}`));
+
+	it("opened when the dialog is shown, closed with its outcome; both name the ask, who asks and its place", async () => {
+		const { events, sink } = recorder();
+		const ask = askFor(bash, "rm -rf build");
+		const decision = await authorizer(
+			new ScriptedPresenter({ kind: "answer", answer: { kind: "allow", scope: "once" } }),
+			null,
+			new DialogQueue(),
+			sink,
+		).decide(ask);
+		expect(decision.outcome).toBe("allow");
+		const [opened, closed] = events;
+		expect(opened).toMatchObject({
+			version: 1,
+			phase: "opened",
+			sessionId: "session-under-test",
+			kind: "own",
+			origin: { kind: "human" },
+			tool: "bash",
+			tier: "destructive",
+			actionHash: ask.action.hash,
+			preview: "rm -rf build",
+			cwd: ask.action.cwd,
+			why: ask.why,
+			position: { index: 1, total: 1 },
+		});
+		if (opened?.phase !== "opened") throw new Error("expected the opened event first");
+		expect(Date.parse(opened.deadline) - Date.parse(opened.time)).toBe(ask.timeoutMs);
+		expect(opened).not.toHaveProperty("requestId");
+		expect(closed).toMatchObject({ phase: "closed", askId: opened.askId, outcome: "allow" });
+		expect(events).toHaveLength(2);
+	});
+
+	it("a queued ask opens only when its turn comes, with its position; one cancelled while queued never opens", async () => {
+		const { events, sink } = recorder();
+		const queue = new DialogQueue();
+		let release: (r: DialogResult) => void = () => undefined;
+		const presenter = new ScriptedPresenter(() => new Promise((resolve) => (release = resolve)), {
+			kind: "answer",
+			answer: { kind: "deny", withReason: false },
+		});
+		const caller = new AbortController();
+		const first = authorizer(presenter, null, queue, sink).decide(askFor(bash, "git checkout main"));
+		const cancelled = authorizer(presenter, null, queue, sink).decide(
+			askFor(bash, "rm -rf build", { signal: caller.signal }),
+		);
+		const third = authorizer(presenter, null, queue, sink).decide(askFor(bash, "npm install x"));
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(phases(events)).toEqual(["opened git checkout main"]);
+		caller.abort();
+		release({ kind: "dismissed" });
+		await Promise.all([first, cancelled, third]);
+		expect(phases(events)).toEqual([
+			"opened git checkout main",
+			"closed git checkout main dismissed",
+			"opened npm install x",
+			"closed npm install x deny",
+		]);
+		expect(events[0]).toMatchObject({ position: { index: 1, total: 3 } });
+		expect(events[2]).toMatchObject({ position: { index: 3, total: 3 } });
+	});
+
+	it("a forwarded ask names the subagent and its request; a timeout and a failing dialog close it too", async () => {
+		const { events, sink } = recorder();
+		const ask = forwardedAskFor(bash, "rm -rf build");
+		const timedOut = await authorizer(
+			new ScriptedPresenter(waitForDeadline),
+			null,
+			new DialogQueue(),
+			sink,
+		).decide({ ...ask, timeoutMs: 20 });
+		expect(timedOut.source.kind).toBe("unavailable");
+		const failing = new ScriptedPresenter(async () => {
+			throw new Error("UI gone");
+		});
+		await expect(authorizer(failing, null, new DialogQueue(), sink).decide(ask)).rejects.toThrow("UI gone");
+		expect(events.map((e) => [e.phase, e.phase === "closed" ? e.outcome : e.kind])).toEqual([
+			["opened", "forwarded"],
+			["closed", "timeout"],
+			["opened", "forwarded"],
+			["closed", "failed"],
+		]);
+		expect(events[0]).toMatchObject({ requestId: ask.request.id, origin: ask.origin });
+	});
+
+	it("a dialog withdrawn because a grant settled its ask closes as withdrawn", async () => {
+		const { events, sink } = recorder();
+		let covered = false;
+		const settled: TerminalDecision = {
+			outcome: "allow",
+			source: {
+				kind: "session_grant",
+				grantId: "g",
+				surface: "command",
+				pattern: "rm -rf build",
+				scope: "tree",
+			},
+			scope: "once",
+			grants: [],
+		};
+		const queue = new DialogQueue();
+		const open = authorizer(new ScriptedPresenter(waitForDeadline), null, queue, sink).decide(
+			forwardedAskFor(bash, "rm -rf build", { settledElsewhere: () => (covered ? settled : null) }),
+		);
+		await new Promise((resolve) => setImmediate(resolve));
+		covered = true;
+		queue.recheckWaiting();
+		expect(await open).toEqual(settled);
+		await expect.poll(() => phases(events)).toEqual(["opened rm -rf build", "closed rm -rf build withdrawn"]);
 	});
 });

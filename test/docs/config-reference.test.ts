@@ -168,6 +168,7 @@ describe("docs/configuration.md", () => {
 			"authorizerChain",
 			"grantCeiling",
 			"defaultMode",
+			"notify",
 		]);
 	});
 

@@ -65,7 +65,8 @@ function world(
 	const parked = new ParkedStore(join(agentDir, "pi-permission-hub", "parked"), agentDir);
 	const grants = new SessionGrants(`pipeline-test-${Math.random()}`);
 	const presenter = new ScriptedPresenter(...(options.script ?? []));
-	const terminal = options.terminal ?? new LocalDialogAuthorizer(presenter, new DialogQueue(), null);
+	const terminal =
+		options.terminal ?? new LocalDialogAuthorizer(presenter, new DialogQueue(), null, () => undefined);
 	const linkCalls: string[] = [];
 	const saved: World["saved"] = [];
 	const real = sessionClassifier(

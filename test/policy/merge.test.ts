@@ -85,6 +85,11 @@ describe("merging user and project files", () => {
 		expect(policyFromConfig({}, { unanswered: "deny" }).unanswered).toBe("deny");
 	});
 
+	it("notifies with the bell unless the user file says otherwise", () => {
+		expect(policyFromConfig({}).notify).toBe("bell");
+		expect(policyFromConfig({ notify: "off" }).notify).toBe("off");
+	});
+
 	it("keeps authorizerChain and grantCeiling from the user file, with origin and reason", () => {
 		const policy = policyFromConfig({
 			authorizerChain: ["corp", "ml"],

@@ -138,6 +138,17 @@ describe("parsing config text", () => {
 		expect(found[1]?.problem).toMatch(/only the user-level config .* may set grantCeiling/);
 	});
 
+	it("takes notify from the user file only: a terminal preference, not the repository's", () => {
+		expect(parseConfigText(`{"notify": "osc777"}`, FILE, "user").status).toBe("loaded");
+		expect(issues(`{"notify": "osc777"}`, "project")[0]?.problem).toMatch(
+			/only the user-level config .* may set notify/,
+		);
+		expect(issues(`{"notify": "beep"}`)[0]).toMatchObject({
+			jsonPath: "notify",
+			problem: expect.stringContaining('must be one of "bell", "osc9", "osc777", "off"'),
+		});
+	});
+
 	it("validates numbers, strings and record keys", () => {
 		expect(issues(`{"dialogTimeoutSeconds": 1.5}`)[0]).toEqual({
 			jsonPath: "dialogTimeoutSeconds",
