@@ -9,6 +9,7 @@ import { type RuleSurface, UNANSWERED_POLICIES, type UserConfig } from "../../sr
 import {
 	DEFAULT_DEFER_EXPIRY_HOURS,
 	DEFAULT_DIALOG_TIMEOUT_SECONDS,
+	DEFAULT_FORWARDED_DIALOG_KEYS,
 } from "../../src/policy/effective-policy.ts";
 import {
 	DEFAULT_GRANT_CEILING,
@@ -106,6 +107,13 @@ export const KEY_NOTES: Readonly<Record<TopLevelKey, KeyNotes>> = {
 		project: {
 			kind: "user-only",
 			why: "It widens what `allow` rules approve without asking. Only the user may loosen the policy, and only with a written reason.",
+		},
+	},
+	forwardedDialogKeys: {
+		default: `\`${DEFAULT_FORWARDED_DIALOG_KEYS}\`: keys pressed in the first 400 ms of a forwarded dialog are ignored`,
+		project: {
+			kind: "user-only",
+			why: "It is how your keyboard meets the dialog, nothing a repository should choose.",
 		},
 	},
 };

@@ -1,6 +1,7 @@
 import type { ExtensionContext, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import type { ParkedStore } from "../hub/parked-store.ts";
 import type { SessionHub } from "../hub/session-hub.ts";
+import type { ForwardedDialogKeys } from "../policy/config-schema.ts";
 import { buildForwardRequest, type ForwardingIdentity } from "./build-forward-request.ts";
 import { type DialogPresenter, selectDialog } from "./dialog-presenter.ts";
 import type { DialogQueue } from "./dialog-queue.ts";
@@ -16,6 +17,8 @@ export interface TerminalChoiceDeps {
 	readonly parked: ParkedStore;
 	readonly dialogs: DialogQueue;
 	readonly tuiKit: TuiKit;
+	/** How the TUI dialog guards the keys of an ask forwarded from a subagent. */
+	readonly forwardedDialogKeys: ForwardedDialogKeys;
 }
 
 /**
@@ -24,7 +27,7 @@ export interface TerminalChoiceDeps {
  * has nobody to ask, and parks the ask or refuses it.
  */
 export function chooseTerminal(ctx: ExtensionContext, deps: TerminalChoiceDeps): TerminalAuthorizer {
-	const { hub, identity, parked, dialogs, tuiKit } = deps;
+	const { hub, identity, parked, dialogs, tuiKit, forwardedDialogKeys } = deps;
 	const park = parker(parked, identity);
 	if (hub.parent.kind === "child") {
 		return new ParentForwardingAuthorizer({
@@ -36,7 +39,8 @@ export function chooseTerminal(ctx: ExtensionContext, deps: TerminalChoiceDeps):
 		});
 	}
 	if (ctx.hasUI) {
-		const presenter = ctx.mode === "tui" ? lazyTuiDialog(ctx.ui, tuiKit) : selectDialog(ctx.ui);
+		const presenter =
+			ctx.mode === "tui" ? lazyTuiDialog(ctx.ui, tuiKit, forwardedDialogKeys) : selectDialog(ctx.ui);
 		return new LocalDialogAuthorizer(presenter, dialogs, park);
 	}
 	const why =
@@ -79,11 +83,15 @@ export class DenyingAuthorizer implements TerminalAuthorizer {
 }
 
 /** The TUI dialog's code loads only when a dialog is actually shown in the TUI. */
-export function lazyTuiDialog(ui: ExtensionUIContext, kit: TuiKit): DialogPresenter {
+export function lazyTuiDialog(
+	ui: ExtensionUIContext,
+	kit: TuiKit,
+	forwardedKeys: ForwardedDialogKeys,
+): DialogPresenter {
 	return {
 		async present(prompt, options) {
 			const { tuiDialog } = await import("./tui-dialog.ts");
-			return tuiDialog(ui, kit).present(prompt, options);
+			return tuiDialog(ui, kit, forwardedKeys).present(prompt, options);
 		},
 	};
 }

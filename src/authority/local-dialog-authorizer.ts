@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
+import type { ClassifiedAction } from "../classify/action.ts";
 import { originLabel } from "../origin/origin.ts";
 import type { SessionGrant } from "../policy/grant-coverage.ts";
 import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import { buildAskPrompt } from "./ask-prompt.ts";
+import type { ChangePreview } from "./change-preview.ts";
 import type { DialogPresenter, DialogResult } from "./dialog-presenter.ts";
 import type { DialogQueue } from "./dialog-queue.ts";
 import type { SuggestedGrant } from "./suggest-grant.ts";
@@ -56,14 +59,20 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 			const settled = settledElsewhere();
 			if (settled) return settled;
 			if (ask.signal?.aborted) return this.toDecision(ask, { kind: "withdrawn" });
+			const change = await changeOf(ask.action);
 			const prompt = buildAskPrompt(ask, {
 				forwarded: ask.kind === "forwarded",
 				position: position(),
+				...(change ? { change } : {}),
 				...(ask.kind === "forwarded" && ask.reoffered
 					? { parked: { createdAt: ask.request.createdAt, now: Date.now() } }
 					: {}),
 			});
-			const result = await this.presenter.present(prompt, { timeoutMs: ask.timeoutMs, signal });
+			const result = await this.presenter.present(prompt, {
+				timeoutMs: ask.timeoutMs,
+				signal,
+				forwarded: ask.kind === "forwarded",
+			});
 			const decision = await this.toDecision(ask, result);
 			if (ask.kind === "forwarded" && decision.outcome === "allow" && decision.grants.length > 0) {
 				ask.keepGrants(decision.grants);
@@ -120,6 +129,24 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 			case "withdrawn":
 				return unavailable("the call was cancelled while the dialog was open");
 		}
+	}
+}
+
+/**
+ * What an `edit` or `write` would change, read from disk as its dialog opens (not when it was queued: the file
+ * may have changed meanwhile). The diff code loads only for such a dialog. A failure shows as a note: the dialog
+ * still asks, with the one-line preview above it.
+ */
+async function changeOf(action: ClassifiedAction): Promise<ChangePreview | undefined> {
+	if (action.tool !== "edit" && action.tool !== "write") return undefined;
+	try {
+		const { previewChange } = await import("./change-preview.ts");
+		return await previewChange(action);
+	} catch (error) {
+		return {
+			summary: "the change cannot be shown",
+			lines: [{ kind: "note", text: `(${errorMessage(error)})` }],
+		};
 	}
 }
 

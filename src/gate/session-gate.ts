@@ -223,6 +223,7 @@ export class SessionGate {
 						parked: this.parked,
 						dialogs: this.dialogs,
 						tuiKit: options.tuiKit,
+						forwardedDialogKeys: this.store.current().forwardedDialogKeys,
 					}),
 				// A human is reachable with a UI or through a parent: wait for them; otherwise park the ask.
 				defaultUnanswered: ctx.hasUI || this.hub.forwards ? "wait" : "defer",

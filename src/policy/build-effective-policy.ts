@@ -18,6 +18,7 @@ import type { ConfigFileState } from "./config-file.ts";
 import { expandHome } from "./config-paths.ts";
 import {
 	type ConfigScope,
+	type ForwardedDialogKeys,
 	UNANSWERED_POLICIES,
 	type UnansweredPolicy,
 	type UserConfig,
@@ -27,6 +28,7 @@ import {
 	type CommandTierRule,
 	DEFAULT_DEFER_EXPIRY_HOURS,
 	DEFAULT_DIALOG_TIMEOUT_SECONDS,
+	DEFAULT_FORWARDED_DIALOG_KEYS,
 	type EffectivePolicy,
 	type GrantCeiling,
 	type PatternContext,
@@ -120,6 +122,7 @@ export function failClosedPolicy(
 		dialogTimeoutSeconds: DEFAULT_DIALOG_TIMEOUT_SECONDS,
 		deferExpiryHours: DEFAULT_DEFER_EXPIRY_HOURS,
 		grantCeiling: { tier: DEFAULT_GRANT_CEILING, reason: null, origin: builtInLocation("grantCeiling") },
+		forwardedDialogKeys: DEFAULT_FORWARDED_DIALOG_KEYS,
 		// Every call is blocked under this policy: no bash runs to be sandboxed.
 		sandbox: DEFAULT_SANDBOX,
 	};
@@ -140,6 +143,7 @@ class Merge {
 	private dialogTimeoutSeconds: number | null = null;
 	private deferExpiryHours: number | null = null;
 	private grantCeiling: GrantCeiling | null = null;
+	private forwardedDialogKeys: ForwardedDialogKeys = DEFAULT_FORWARDED_DIALOG_KEYS;
 	private sandbox: SandboxSettings = DEFAULT_SANDBOX;
 
 	private readonly cwd: string;
@@ -217,6 +221,7 @@ class Merge {
 		if (config.sandbox) this.sandbox = mergeSandbox(this.sandbox, config.sandbox, scope);
 		if (scope === "user") {
 			this.authorizerChain = config.authorizerChain ?? [];
+			this.forwardedDialogKeys = config.forwardedDialogKeys ?? DEFAULT_FORWARDED_DIALOG_KEYS;
 			if (config.grantCeiling) {
 				this.grantCeiling = { ...config.grantCeiling, origin: locationOf(["grantCeiling"]) };
 			}
@@ -252,6 +257,7 @@ class Merge {
 			dialogTimeoutSeconds: this.dialogTimeoutSeconds ?? DEFAULT_DIALOG_TIMEOUT_SECONDS,
 			deferExpiryHours: this.deferExpiryHours ?? DEFAULT_DEFER_EXPIRY_HOURS,
 			grantCeiling,
+			forwardedDialogKeys: this.forwardedDialogKeys,
 			sandbox: this.sandbox,
 		};
 	}

@@ -19,6 +19,14 @@ export type RuleAction = (typeof RULE_ACTIONS)[number];
 export const UNANSWERED_POLICIES = ["wait", "defer", "deny"] as const;
 export type UnansweredPolicy = (typeof UNANSWERED_POLICIES)[number];
 
+/**
+ * How a dialog forwarded from a subagent guards against keys meant for something else (it opens whenever the
+ * child asks, often while the human is typing): `pause` ignores keys for its first moment, `twice` takes an
+ * answer only when its key is pressed twice in a row.
+ */
+export const FORWARDED_DIALOG_KEYS = ["pause", "twice"] as const;
+export type ForwardedDialogKeys = (typeof FORWARDED_DIALOG_KEYS)[number];
+
 const MAX_PATTERN_LENGTH = 1000;
 const MAX_REASON_LENGTH = 500;
 const MAX_NAME_LENGTH = 200;
@@ -349,6 +357,12 @@ export const UserConfigSchema = lazySchema(() =>
 					"Authorizer links (registered by other extensions) that decide an ask, in order, before a human is asked.",
 				),
 			grantCeiling: grantCeilingSchema().optional(),
+			forwardedDialogKeys: z
+				.enum(FORWARDED_DIALOG_KEYS)
+				.optional()
+				.describe(
+					"How a dialog forwarded from a subagent in pi's terminal guards against keys meant for the editor (it may open while you type): `pause` ignores keys for its first 400 ms, `twice` takes an answer only when its key is pressed twice in a row.",
+				),
 		})
 		.meta({
 			title: "pi-permission-hub user config",
@@ -364,6 +378,7 @@ export const ProjectConfigSchema = lazySchema(() =>
 			sandbox: sandboxSchema("project"),
 			authorizerChain: userOnly("authorizerChain"),
 			grantCeiling: userOnly("grantCeiling"),
+			forwardedDialogKeys: userOnly("forwardedDialogKeys"),
 		})
 		.meta({
 			title: "pi-permission-hub project config",

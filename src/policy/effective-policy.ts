@@ -3,11 +3,12 @@ import type { OriginKind } from "../origin/origin.ts";
 import type { Mode, Tier } from "../vocabulary/tier.ts";
 import type { WildcardMatcher } from "../vocabulary/wildcard-pattern.ts";
 import type { ConfigFileError } from "./config-error.ts";
-import type { ConfigScope, UnansweredPolicy } from "./config-schema.ts";
+import type { ConfigScope, ForwardedDialogKeys, UnansweredPolicy } from "./config-schema.ts";
 import type { ConfigLocation, PolicyRule, RuleIndex, TierRef } from "./policy-rule.ts";
 
 export const DEFAULT_DIALOG_TIMEOUT_SECONDS = 300;
 export const DEFAULT_DEFER_EXPIRY_HOURS = 24;
+export const DEFAULT_FORWARDED_DIALOG_KEYS: ForwardedDialogKeys = "pause";
 
 /** What relative path patterns are relative to, and what `~` means. */
 export interface PatternContext {
@@ -85,6 +86,8 @@ export interface EffectivePolicy {
 	readonly dialogTimeoutSeconds: number;
 	readonly deferExpiryHours: number;
 	readonly grantCeiling: GrantCeiling;
+	/** How a forwarded dialog in the TUI guards its keys (user file only). */
+	readonly forwardedDialogKeys: ForwardedDialogKeys;
 	/** How bash commands run in the sandbox of their tier (adr/0017). */
 	readonly sandbox: SandboxSettings;
 }
