@@ -166,7 +166,8 @@ const USER_EXAMPLE = `{
 	// Links are registered by other extensions; a name nobody registered is skipped.
 	"authorizerChain": ["git-guard"],
 	// Only here, only with a reason: it is shown in the status line and recorded in every audit line.
-	"grantCeiling": { "tier": "network-egress", "reason": "the docs fetcher downloads pages all day" }
+	"grantCeiling": { "tier": "network-egress", "reason": "the docs fetcher downloads pages all day" },
+	"forwardedDialogKeys": "twice"
 }`;
 
 const PROJECT_EXAMPLE = `{

@@ -167,6 +167,7 @@ describe("docs/configuration.md", () => {
 		expect(topLevelKeys.filter((key) => isForbidden(projectSchema.properties?.[key] ?? {}))).toEqual([
 			"authorizerChain",
 			"grantCeiling",
+			"forwardedDialogKeys",
 		]);
 	});
 
@@ -193,6 +194,7 @@ describe("docs/configuration.md", () => {
 		expect(policy.tiers.spend.mode).toBe("ask");
 		expect(policy.grantCeiling.tier).toBe("network-egress");
 		expect(policy.dialogTimeoutSeconds).toBe(120);
+		expect(policy.forwardedDialogKeys).toBe("twice");
 	});
 
 	it("has unique heading anchors and links only to headings that exist", () => {
