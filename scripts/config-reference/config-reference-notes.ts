@@ -9,6 +9,7 @@ import { type RuleSurface, UNANSWERED_POLICIES, type UserConfig } from "../../sr
 import {
 	DEFAULT_DEFER_EXPIRY_HOURS,
 	DEFAULT_DIALOG_TIMEOUT_SECONDS,
+	DEFAULT_FORWARDED_DIALOG_KEYS,
 	DEFAULT_NOTIFY,
 } from "../../src/policy/effective-policy.ts";
 import {
@@ -130,6 +131,13 @@ export const KEY_NOTES: Readonly<Record<TopLevelKey, KeyNotes>> = {
 			why: "It decides what is written to your terminal, a preference of yours, not of the repository.",
 		},
 	},
+	forwardedDialogKeys: {
+		default: `\`${DEFAULT_FORWARDED_DIALOG_KEYS}\`: keys pressed in the first 400 ms of a forwarded dialog are ignored`,
+		project: {
+			kind: "user-only",
+			why: "It is how your keyboard meets the dialog, nothing a repository should choose.",
+		},
+	},
 };
 
 export const SURFACE_MATCHES: Readonly<Record<RuleSurface, string>> = {
@@ -184,7 +192,8 @@ const USER_EXAMPLE = `{
 	// The mode sessions start in: "plan", "accept-edits", "dont-ask" or "trusted" change what asks (Alt+M cycles).
 	"defaultMode": "default",
 	// A desktop notification instead of the bell when a dialog opens in pi's terminal UI.
-	"notify": "osc777"
+	"notify": "osc777",
+	"forwardedDialogKeys": "twice"
 }`;
 
 const PROJECT_EXAMPLE = `{

@@ -1,5 +1,6 @@
 import { originDescription, originLabel } from "../origin/origin.ts";
 import type { GrantScope } from "../policy/grant-coverage.ts";
+import type { ChangePreview } from "./change-preview.ts";
 import type { Ask, SaveWhere } from "./terminal-authorizer.ts";
 
 /** One answer a human can give, with the key the TUI dialog binds to it and the label select() shows. */
@@ -28,6 +29,8 @@ export interface AskPrompt {
 	/** Body lines: what, where, tier, why, who. */
 	readonly lines: readonly string[];
 	readonly choices: readonly DialogChoice[];
+	/** What an `edit` or `write` would change, shown below the body lines. */
+	readonly change?: ChangePreview;
 	/** What Esc (closing the dialog without a choice) means for this ask. */
 	readonly dismiss: "deny" | "later";
 }
@@ -42,6 +45,8 @@ export interface PromptContext {
 	readonly parked?: { readonly createdAt: string; readonly now: number };
 	/** 1-based position in the queue of pending asks, and the queue length. */
 	readonly position?: { readonly index: number; readonly total: number };
+	/** The change an `edit` or `write` would make, read from disk when the dialog opens. */
+	readonly change?: ChangePreview;
 }
 
 /** What Esc does, as the dialogs spell it out. */
@@ -62,7 +67,8 @@ export function buildAskPrompt(ask: Ask, context: PromptContext): AskPrompt {
 			: "";
 	// "write (write)" says nothing twice: the tier goes in the title only when it adds something.
 	const what = action.tool === action.tier ? action.tool : `${action.tool} (${action.tier})`;
-	if (context.parked) return parkedPrompt(ask, what, queue, context.parked);
+	const change = context.change ? { change: context.change } : {};
+	if (context.parked) return { ...parkedPrompt(ask, what, queue, context.parked), ...change };
 	const lines = [
 		`${action.tool}: ${action.preview}`,
 		`Tier: ${action.tier}`,
@@ -115,7 +121,7 @@ export function buildAskPrompt(ask: Ask, context: PromptContext): AskPrompt {
 			answer: { kind: "always", verdict: "deny", where: "project" },
 		});
 	}
-	return { title: `Permission needed: ${what}${queue}`, lines, choices, dismiss: "deny" };
+	return { title: `Permission needed: ${what}${queue}`, lines, choices, ...change, dismiss: "deny" };
 }
 
 const DENIALS: readonly DialogChoice[] = [

@@ -1,7 +1,7 @@
 import type { ExtensionContext, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import type { ParkedStore } from "../hub/parked-store.ts";
 import type { SessionHub } from "../hub/session-hub.ts";
-import type { NotifyStyle } from "../policy/config-schema.ts";
+import type { ForwardedDialogKeys, NotifyStyle } from "../policy/config-schema.ts";
 import type { AskEventSink } from "./ask-events.ts";
 import { announceToTerminal, type TerminalOutput } from "./ask-notification.ts";
 import { buildForwardRequest, type ForwardingIdentity } from "./build-forward-request.ts";
@@ -25,6 +25,8 @@ export interface TerminalChoiceDeps {
 	readonly notify: () => NotifyStyle;
 	/** The terminal pi's TUI draws on, for the notification. */
 	readonly terminal: TerminalOutput;
+	/** How the TUI dialog guards the keys of an ask forwarded from a subagent. */
+	readonly forwardedDialogKeys: ForwardedDialogKeys;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface TerminalChoiceDeps {
  * has nobody to ask, and parks the ask or refuses it.
  */
 export function chooseTerminal(ctx: ExtensionContext, deps: TerminalChoiceDeps): TerminalAuthorizer {
-	const { hub, identity, parked, dialogs, tuiKit, announce } = deps;
+	const { hub, identity, parked, dialogs, tuiKit, announce, forwardedDialogKeys } = deps;
 	const park = parker(parked, identity);
 	if (hub.parent.kind === "child") {
 		return new ParentForwardingAuthorizer({
@@ -50,7 +52,12 @@ export function chooseTerminal(ctx: ExtensionContext, deps: TerminalChoiceDeps):
 			announce(event);
 			announceToTerminal(event, deps.notify(), deps.terminal);
 		};
-		return new LocalDialogAuthorizer(lazyTuiDialog(ctx.ui, tuiKit), dialogs, park, notifying);
+		return new LocalDialogAuthorizer(
+			lazyTuiDialog(ctx.ui, tuiKit, forwardedDialogKeys),
+			dialogs,
+			park,
+			notifying,
+		);
 	}
 	if (ctx.hasUI) return new LocalDialogAuthorizer(selectDialog(ctx.ui), dialogs, park, announce);
 	const why =
@@ -93,11 +100,15 @@ export class DenyingAuthorizer implements TerminalAuthorizer {
 }
 
 /** The TUI dialog's code loads only when a dialog is actually shown in the TUI. */
-export function lazyTuiDialog(ui: ExtensionUIContext, kit: TuiKit): DialogPresenter {
+export function lazyTuiDialog(
+	ui: ExtensionUIContext,
+	kit: TuiKit,
+	forwardedKeys: ForwardedDialogKeys,
+): DialogPresenter {
 	return {
 		async present(prompt, options) {
 			const { tuiDialog } = await import("./tui-dialog.ts");
-			return tuiDialog(ui, kit).present(prompt, options);
+			return tuiDialog(ui, kit, forwardedKeys).present(prompt, options);
 		},
 	};
 }

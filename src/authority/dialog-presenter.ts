@@ -1,5 +1,6 @@
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import type { AskPrompt, DialogAnswer } from "./ask-prompt.ts";
+import type { ChangeLine, ChangePreview } from "./change-preview.ts";
 
 /**
  * How a dialog ended. Only `answer` and `dismissed` come from a human; the others mean nobody decided. What
@@ -16,6 +17,11 @@ export type DialogResult =
 export interface DialogOptions {
 	readonly timeoutMs: number;
 	readonly signal?: AbortSignal;
+	/**
+	 * Set for an ask forwarded from a subagent: it opens whenever the child asks, often while the human is typing,
+	 * so the TUI guards its keys (a keystroke meant for the editor must never answer it).
+	 */
+	readonly forwarded?: boolean;
 }
 
 /** A way to put an ask in front of a human: the TUI component, or select/input elsewhere (RPC, other UIs). */
@@ -70,7 +76,7 @@ export function selectDialog(ui: ExtensionUIContext): DialogPresenter {
 		async present(prompt: AskPrompt, options: DialogOptions): Promise<DialogResult> {
 			const deadline = dialogDeadline(options);
 			try {
-				const title = [prompt.title, ...prompt.lines].join("\n");
+				const title = [prompt.title, ...prompt.lines, ...plainChange(prompt.change)].join("\n");
 				const labels = prompt.choices.map((c) => c.label);
 				const picked = await ui.select(title, labels, {
 					signal: deadline.signal,
@@ -98,4 +104,28 @@ export function selectDialog(ui: ExtensionUIContext): DialogPresenter {
 			}
 		},
 	};
+}
+
+/** The diff lines a select title holds: enough to judge a small change, without flooding the client. */
+export const SELECT_CHANGE_LINES = 60;
+
+/** The change as plain unified-diff text (no colors: the client shows the title as it is), capped. */
+function plainChange(change: ChangePreview | undefined): string[] {
+	if (!change) return [];
+	const shown = change.lines.slice(0, SELECT_CHANGE_LINES).map(plainLine);
+	const left = change.lines.length - shown.length;
+	return ["", `Change: ${change.summary}`, ...shown, ...(left > 0 ? [`… ${left} more lines`] : [])];
+}
+
+function plainLine(line: ChangeLine): string {
+	switch (line.kind) {
+		case "added":
+			return `+${line.text}`;
+		case "removed":
+			return `-${line.text}`;
+		case "context":
+			return ` ${line.text}`;
+		default:
+			return line.text;
+	}
 }

@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
+import type { ClassifiedAction } from "../classify/action.ts";
 import { originLabel } from "../origin/origin.ts";
 import type { SessionGrant } from "../policy/grant-coverage.ts";
 import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import { type AskEventSink, askOutcomeOf, DialogEvents } from "./ask-events.ts";
 import { buildAskPrompt } from "./ask-prompt.ts";
+import type { ChangePreview } from "./change-preview.ts";
 import type { DialogPresenter, DialogResult } from "./dialog-presenter.ts";
 import type { DialogQueue } from "./dialog-queue.ts";
 import type { SuggestedGrant } from "./suggest-grant.ts";
@@ -61,9 +64,11 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 			if (settled) return settled;
 			if (ask.signal?.aborted) return this.toDecision(ask, { kind: "withdrawn" });
 			const at = position();
+			const change = await changeOf(ask.action);
 			const prompt = buildAskPrompt(ask, {
 				forwarded: ask.kind === "forwarded",
 				position: at,
+				...(change ? { change } : {}),
 				...(ask.kind === "forwarded" && ask.reoffered
 					? { parked: { createdAt: ask.request.createdAt, now: Date.now() } }
 					: {}),
@@ -72,7 +77,11 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 			this.announce(events.opened(ask, at));
 			let result: DialogResult;
 			try {
-				result = await this.presenter.present(prompt, { timeoutMs: ask.timeoutMs, signal });
+				result = await this.presenter.present(prompt, {
+					timeoutMs: ask.timeoutMs,
+					signal,
+					forwarded: ask.kind === "forwarded",
+				});
 			} catch (error) {
 				// Closed all the same, or a status bar would show an ask that no longer waits.
 				this.announce(events.closed("failed"));
@@ -135,6 +144,24 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 			case "withdrawn":
 				return unavailable("the call was cancelled while the dialog was open");
 		}
+	}
+}
+
+/**
+ * What an `edit` or `write` would change, read from disk as its dialog opens (not when it was queued: the file
+ * may have changed meanwhile). The diff code loads only for such a dialog. A failure shows as a note: the dialog
+ * still asks, with the one-line preview above it.
+ */
+async function changeOf(action: ClassifiedAction): Promise<ChangePreview | undefined> {
+	if (action.tool !== "edit" && action.tool !== "write") return undefined;
+	try {
+		const { previewChange } = await import("./change-preview.ts");
+		return await previewChange(action);
+	} catch (error) {
+		return {
+			summary: "the change cannot be shown",
+			lines: [{ kind: "note", text: `(${errorMessage(error)})` }],
+		};
 	}
 }
 

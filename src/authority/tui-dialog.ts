@@ -1,6 +1,8 @@
 import type { ExtensionUIContext, Theme } from "@earendil-works/pi-coding-agent";
 import type * as PiTui from "@earendil-works/pi-tui";
+import type { ForwardedDialogKeys } from "../policy/config-schema.ts";
 import { type AskPrompt, DISMISS_LABELS, type DialogChoice } from "./ask-prompt.ts";
+import type { ChangeLine, ChangePreview } from "./change-preview.ts";
 import {
 	type DialogOptions,
 	type DialogPresenter,
@@ -10,23 +12,44 @@ import {
 
 /**
  * The inline TUI dialog: single-key choices, a live countdown, and Esc to dismiss. A typed deny reason is
- * asked with pi's own input dialog right after `r`, so the component stays a plain key handler.
+ * asked with pi's own input dialog right after `r`, so the component stays a plain key handler. An edit or
+ * write shows its change, a screenful of it until `d` shows it whole; an ask forwarded from a subagent guards
+ * its keys (`forwardedDialogKeys`).
  */
+
 /**
  * The pieces of pi-tui the dialog uses, handed in by the composition root: pi's own module instance, imported
  * through pi (the gate itself is imported natively, where pi's package aliases do not apply).
  */
 export type TuiKit = Pick<typeof PiTui, "Key" | "matchesKey" | "truncateToWidth" | "wrapTextWithAnsi">;
 
-export function tuiDialog(ui: ExtensionUIContext, kit: TuiKit): DialogPresenter {
+/** Keys pressed this soon after a forwarded dialog opens were meant for something else (`pause`). */
+export const FORWARDED_KEY_PAUSE_MS = 400;
+
+/** What a key picks: a choice, or Esc. */
+type Picked = DialogChoice | "dismissed";
+
+/** The key that shows the whole change, or only its first screenful again (no answer uses it). */
+const CHANGE_KEY = "d";
+
+/** Rows kept for the change however small the terminal: a dialog that shows no change would hide it. */
+const MIN_CHANGE_ROWS = 6;
+
+export function tuiDialog(
+	ui: ExtensionUIContext,
+	kit: TuiKit,
+	forwardedKeys: ForwardedDialogKeys,
+): DialogPresenter {
 	return {
 		async present(prompt: AskPrompt, options: DialogOptions): Promise<DialogResult> {
 			const deadline = dialogDeadline(options);
 			const started = Date.now();
+			const guard = options.forwarded ? forwardedKeys : null;
 			try {
-				const picked = await ui.custom<DialogChoice | "dismissed" | "ended">((tui, theme, _keys, done) => {
+				const picked = await ui.custom<Picked | "ended">((tui, theme, _keys, done) => {
 					const tick = setInterval(() => tui.requestRender(), 1000);
-					const finish = (value: DialogChoice | "dismissed" | "ended"): void => {
+					const view: DialogView = { expanded: false, armed: null };
+					const finish = (value: Picked | "ended"): void => {
 						clearInterval(tick);
 						deadline.signal.removeEventListener("abort", onEnd);
 						done(value);
@@ -35,11 +58,31 @@ export function tuiDialog(ui: ExtensionUIContext, kit: TuiKit): DialogPresenter 
 					deadline.signal.addEventListener("abort", onEnd, { once: true });
 					return {
 						render: (width: number) =>
-							renderDialog(kit, prompt, theme, width, remaining(started, options.timeoutMs)),
+							renderDialog(
+								kit,
+								prompt,
+								theme,
+								width,
+								tui.terminal.rows,
+								view,
+								remaining(started, options.timeoutMs),
+							),
 						handleInput: (data: string) => {
-							if (kit.matchesKey(data, kit.Key.escape)) return finish("dismissed");
-							const choice = prompt.choices.find((c) => data === c.key || data === c.key.toUpperCase());
-							if (choice) finish(choice);
+							if (guard === "pause" && Date.now() - started < FORWARDED_KEY_PAUSE_MS) return;
+							const picked = pickedBy(kit, prompt, data);
+							const armed = view.armed;
+							view.armed = null;
+							if (picked === undefined) {
+								if (prompt.change && data.toLowerCase() === CHANGE_KEY) view.expanded = !view.expanded;
+								tui.requestRender();
+								return;
+							}
+							if (guard === "twice" && armed !== picked) {
+								view.armed = picked;
+								tui.requestRender();
+								return;
+							}
+							finish(picked);
 						},
 						invalidate: () => undefined,
 						dispose: () => clearInterval(tick),
@@ -66,6 +109,17 @@ export function tuiDialog(ui: ExtensionUIContext, kit: TuiKit): DialogPresenter 
 	};
 }
 
+/** What the human changed on screen: the whole change shown, an answer waiting for its second key (`twice`). */
+interface DialogView {
+	expanded: boolean;
+	armed: Picked | null;
+}
+
+function pickedBy(kit: TuiKit, prompt: AskPrompt, data: string): Picked | undefined {
+	if (kit.matchesKey(data, kit.Key.escape)) return "dismissed";
+	return prompt.choices.find((c) => data === c.key || data === c.key.toUpperCase());
+}
+
 function remaining(started: number, timeoutMs: number): number {
 	return Math.max(0, Math.ceil((timeoutMs - (Date.now() - started)) / 1000));
 }
@@ -75,24 +129,70 @@ function renderDialog(
 	prompt: AskPrompt,
 	theme: Theme,
 	width: number,
+	rows: number,
+	view: DialogView,
 	secondsLeft: number,
 ): string[] {
 	const inner = Math.max(20, width - 2);
 	const bar = theme.fg("warning", "│ ");
 	const minutes = Math.floor(secondsLeft / 60);
 	const clock = `${minutes}:${String(secondsLeft % 60).padStart(2, "0")}`;
-	const lines = [
+	const head = [
 		kit.truncateToWidth(
 			theme.fg("warning", theme.bold(`⚠ ${prompt.title}`)) + theme.fg("dim", `  (answer within ${clock})`),
 			width,
 		),
 	];
 	for (const line of prompt.lines) {
-		for (const wrapped of kit.wrapTextWithAnsi(line, inner)) lines.push(bar + wrapped);
+		for (const wrapped of kit.wrapTextWithAnsi(line, inner)) head.push(bar + wrapped);
 	}
-	lines.push(bar);
+	const tail = [bar];
 	const keys = prompt.choices.map((c) => `${theme.fg("accent", `[${c.key}]`)} ${c.label}`);
-	for (const key of keys) lines.push(bar + kit.truncateToWidth(key, inner));
-	lines.push(bar + theme.fg("dim", `[Esc] ${DISMISS_LABELS[prompt.dismiss]}`));
-	return lines;
+	for (const key of keys) tail.push(bar + kit.truncateToWidth(key, inner));
+	tail.push(bar + theme.fg("dim", `[Esc] ${DISMISS_LABELS[prompt.dismiss]}`));
+	if (view.armed !== null) {
+		const what = view.armed === "dismissed" ? DISMISS_LABELS[prompt.dismiss] : view.armed.label;
+		const key = view.armed === "dismissed" ? "Esc" : view.armed.key;
+		tail.push(bar + kit.truncateToWidth(theme.fg("warning", `Press ${key} again to answer: ${what}`), inner));
+	}
+	if (!prompt.change) return [...head, ...tail];
+	// A screenful: whatever the rest of the dialog leaves, less the change's title and its key line.
+	const room = Math.max(MIN_CHANGE_ROWS, rows - head.length - tail.length - 3);
+	const change = changeRows(kit, prompt.change, theme, inner).map((row) => bar + row);
+	const shown = view.expanded ? change : change.slice(0, room);
+	const title = bar + theme.bold(`Change: ${prompt.change.summary}`);
+	const hidden = change.length - shown.length;
+	const toggle =
+		hidden > 0
+			? [
+					bar +
+						theme.fg(
+							"dim",
+							`${theme.fg("accent", `[${CHANGE_KEY}]`)} show the whole change (${hidden} more rows)`,
+						),
+				]
+			: view.expanded && change.length > room
+				? [bar + theme.fg("dim", `${theme.fg("accent", `[${CHANGE_KEY}]`)} show only its first rows`)]
+				: [];
+	return [...head, bar, title, ...shown, ...toggle, ...tail];
+}
+
+/** The change as rows of the terminal: diff lines colored as pi colors its own edit diffs, wrapped to the width. */
+function changeRows(kit: TuiKit, change: ChangePreview, theme: Theme, inner: number): string[] {
+	return change.lines.flatMap((line) => kit.wrapTextWithAnsi(coloredLine(line, theme), inner));
+}
+
+function coloredLine(line: ChangeLine, theme: Theme): string {
+	switch (line.kind) {
+		case "added":
+			return theme.fg("toolDiffAdded", `+${line.text}`);
+		case "removed":
+			return theme.fg("toolDiffRemoved", `-${line.text}`);
+		case "context":
+			return theme.fg("toolDiffContext", ` ${line.text}`);
+		case "hunk":
+			return theme.fg("accent", line.text);
+		case "note":
+			return theme.fg("dim", line.text);
+	}
 }

@@ -250,6 +250,7 @@ export class SessionGate {
 						announce: announceAsk,
 						notify: () => this.store.current().notify,
 						terminal: { stream: process.stdout, inTmux: Boolean(env.TMUX) },
+						forwardedDialogKeys: this.store.current().forwardedDialogKeys,
 					}),
 				// A human is reachable with a UI or through a parent: wait for them; otherwise park the ask.
 				defaultUnanswered: ctx.hasUI || this.hub.forwards ? "wait" : "defer",

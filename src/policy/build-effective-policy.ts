@@ -21,6 +21,7 @@ import { expandHome } from "./config-paths.ts";
 import {
 	type ConfigRule,
 	type ConfigScope,
+	type ForwardedDialogKeys,
 	type NotifyStyle,
 	UNANSWERED_POLICIES,
 	type UnansweredPolicy,
@@ -33,6 +34,7 @@ import {
 	type CommandTierRule,
 	DEFAULT_DEFER_EXPIRY_HOURS,
 	DEFAULT_DIALOG_TIMEOUT_SECONDS,
+	DEFAULT_FORWARDED_DIALOG_KEYS,
 	DEFAULT_NOTIFY,
 	type EffectivePolicy,
 	type GrantCeiling,
@@ -132,6 +134,7 @@ export function failClosedPolicy(
 		dialogTimeoutSeconds: DEFAULT_DIALOG_TIMEOUT_SECONDS,
 		deferExpiryHours: DEFAULT_DEFER_EXPIRY_HOURS,
 		grantCeiling: { tier: DEFAULT_GRANT_CEILING, reason: null, origin: builtInLocation("grantCeiling") },
+		forwardedDialogKeys: DEFAULT_FORWARDED_DIALOG_KEYS,
 		// Every call is blocked under this policy: no bash runs to be sandboxed.
 		sandbox: DEFAULT_SANDBOX,
 		notify: DEFAULT_NOTIFY,
@@ -163,6 +166,7 @@ class Merge {
 	private dialogTimeoutSeconds: number | null = null;
 	private deferExpiryHours: number | null = null;
 	private grantCeiling: GrantCeiling | null = null;
+	private forwardedDialogKeys: ForwardedDialogKeys = DEFAULT_FORWARDED_DIALOG_KEYS;
 	private sandbox: SandboxSettings = DEFAULT_SANDBOX;
 	private notify: NotifyStyle = DEFAULT_NOTIFY;
 
@@ -236,6 +240,7 @@ class Merge {
 			this.authorizerChain = config.authorizerChain ?? [];
 			this.defaultMode = config.defaultMode ?? null;
 			if (config.notify !== undefined) this.notify = config.notify;
+			this.forwardedDialogKeys = config.forwardedDialogKeys ?? DEFAULT_FORWARDED_DIALOG_KEYS;
 			if (config.grantCeiling) {
 				this.grantCeiling = { ...config.grantCeiling, origin: locationOf(["grantCeiling"]) };
 			}
@@ -274,6 +279,7 @@ class Merge {
 			dialogTimeoutSeconds: this.dialogTimeoutSeconds ?? DEFAULT_DIALOG_TIMEOUT_SECONDS,
 			deferExpiryHours: this.deferExpiryHours ?? DEFAULT_DEFER_EXPIRY_HOURS,
 			grantCeiling,
+			forwardedDialogKeys: this.forwardedDialogKeys,
 			sandbox: this.sandbox,
 			notify: this.notify,
 		};

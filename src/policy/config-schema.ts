@@ -24,6 +24,13 @@ export type UnansweredPolicy = (typeof UNANSWERED_POLICIES)[number];
 /** How the terminal UI tells a human that a dialog waits for them (adr/0020). */
 export const NOTIFY_STYLES = ["bell", "osc9", "osc777", "off"] as const;
 export type NotifyStyle = (typeof NOTIFY_STYLES)[number];
+/**
+ * How a dialog forwarded from a subagent guards against keys meant for something else (it opens whenever the
+ * child asks, often while the human is typing): `pause` ignores keys for its first moment, `twice` takes an
+ * answer only when its key is pressed twice in a row.
+ */
+export const FORWARDED_DIALOG_KEYS = ["pause", "twice"] as const;
+export type ForwardedDialogKeys = (typeof FORWARDED_DIALOG_KEYS)[number];
 
 const MAX_PATTERN_LENGTH = 1000;
 const MAX_REASON_LENGTH = 500;
@@ -445,6 +452,12 @@ export const UserConfigSchema = lazySchema(() =>
 				.describe(
 					"How pi's terminal UI tells you a permission dialog is waiting, when the first of a run of dialogs opens: `bell` the terminal bell (a multiplexer flags the window), `osc9` / `osc777` a desktop notification escape sequence naming the tool and tier, never the command (inside tmux, with `set -g allow-passthrough on`), `off` nothing. Not written in RPC, print or JSON mode.",
 				),
+			forwardedDialogKeys: z
+				.enum(FORWARDED_DIALOG_KEYS)
+				.optional()
+				.describe(
+					"How a dialog forwarded from a subagent in pi's terminal guards against keys meant for the editor (it may open while you type): `pause` ignores keys for its first 400 ms, `twice` takes an answer only when its key is pressed twice in a row.",
+				),
 		})
 		.meta({
 			title: "pi-permission-hub user config",
@@ -462,6 +475,7 @@ export const ProjectConfigSchema = lazySchema(() =>
 			grantCeiling: userOnly("grantCeiling"),
 			defaultMode: userOnly("defaultMode"),
 			notify: userOnly("notify"),
+			forwardedDialogKeys: userOnly("forwardedDialogKeys"),
 		})
 		.meta({
 			title: "pi-permission-hub project config",

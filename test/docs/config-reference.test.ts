@@ -169,6 +169,7 @@ describe("docs/configuration.md", () => {
 			"grantCeiling",
 			"defaultMode",
 			"notify",
+			"forwardedDialogKeys",
 		]);
 	});
 
@@ -195,6 +196,7 @@ describe("docs/configuration.md", () => {
 		expect(policy.tiers.spend.mode).toBe("ask");
 		expect(policy.grantCeiling.tier).toBe("network-egress");
 		expect(policy.dialogTimeoutSeconds).toBe(120);
+		expect(policy.forwardedDialogKeys).toBe("twice");
 	});
 
 	it("has unique heading anchors and links only to headings that exist", () => {
