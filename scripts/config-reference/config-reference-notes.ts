@@ -178,6 +178,8 @@ const USER_EXAMPLE = `{
 		"allow": [{ "kind": "subagent", "name": "worker" }],
 		"deny": [{ "kind": "ci" }]
 	},
+	// A subagent started as "reviewer" (and those it starts) only reads: a section may only tighten.
+	"agents": { "reviewer": { "tiers": { "write": "deny" } } },
 	"unanswered": "defer",
 	"dialogTimeoutSeconds": 120,
 	"deferExpiryHours": 8,
