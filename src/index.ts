@@ -117,9 +117,12 @@ export default function piPermissionHub(pi: ExtensionAPI): void {
 			await gateFor(ctx).catch(() => null);
 			const view = permissionsViewFor(ctx.sessionManager.getSessionId());
 			if (!view) return;
-			const mode = nextPermissionMode(view.permissionMode());
-			view.setPermissionMode(mode);
-			ctx.ui.notify(`pi-permission-hub: ${mode} mode — ${PERMISSION_MODE_MEANINGS[mode]}`, "info");
+			// Past the modes the managed config forbids, to the next one it allows (at most once round).
+			let mode = nextPermissionMode(view.permissionMode());
+			for (let tries = 1; view.setPermissionMode(mode) !== null && tries < PERMISSION_MODES.length; tries++)
+				mode = nextPermissionMode(mode);
+			const now = view.permissionMode();
+			ctx.ui.notify(`pi-permission-hub: ${now} mode — ${PERMISSION_MODE_MEANINGS[now]}`, "info");
 		},
 	});
 

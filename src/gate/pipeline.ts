@@ -318,6 +318,7 @@ function modeOutcome(
 function savableRules(plan: AskPlan, policy: EffectivePolicy): AskCommon["savable"] {
 	const parts = plan.askingParts;
 	if (
+		!policy.allowSavedRules ||
 		plan.suggestions.length === 0 ||
 		plan.humanOnly ||
 		parts.some(({ part, tier }) => tier === "privileged" || part.guard !== undefined)

@@ -36,7 +36,7 @@ import { gatePackageAt } from "../launchers/package-manifest.ts";
 import type { Origin } from "../origin/origin.ts";
 import { resolveOrigin } from "../origin/origin.ts";
 import { refreshSchemaCopies } from "../policy/config-json-schema.ts";
-import { resolveAgentDir, userConfigPath } from "../policy/config-paths.ts";
+import { managedConfigPath, resolveAgentDir, userConfigPath } from "../policy/config-paths.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { createPolicyStore, type PolicyStore } from "../policy/load-policy.ts";
 import { addRules, removeSavedRule, rulesToSave, type SavedRuleRef } from "../policy/saved-rules.ts";
@@ -148,6 +148,7 @@ export class SessionGate {
 			homeDir,
 			isProjectTrusted: () => ctx.isProjectTrusted(),
 			bash: () => grammar,
+			managedFile: managedConfigPath(env),
 		});
 		this.grants = new SessionGrants(this.sessionId);
 		this.audit = new AuditWriter({ file: join(this.agentDir, "pi-permission-hub", "audit.jsonl") });
@@ -292,6 +293,12 @@ export class SessionGate {
 		if (value === undefined || value === "") return;
 		if (isPermissionMode(value)) {
 			this.chosenMode = value;
+			if (this.permissionMode() !== value) {
+				this.notify(
+					`pi-permission-hub: --${PERMISSION_MODE_FLAG} ${value} is not allowed by the managed config; this session is in ${this.permissionMode()} mode.`,
+					"warning",
+				);
+			}
 			return;
 		}
 		this.chosenMode = "plan";
@@ -460,16 +467,28 @@ export class SessionGate {
 			: undefined;
 	}
 
-	/** The session's permission mode now: the one chosen here, else the user config's `defaultMode`. */
+	/**
+	 * The session's permission mode now: the one chosen here, else the user config's `defaultMode` — within what
+	 * the managed layer allows (adr/0024): a mode it forbids gives way to `default`, or to the first it allows.
+	 */
 	permissionMode(): PermissionMode {
-		return this.chosenMode ?? this.store.current().defaultMode ?? "default";
+		const policy = this.store.current();
+		const wanted = this.chosenMode ?? policy.defaultMode ?? "default";
+		const allowed = policy.allowedModes;
+		if (allowed === null || allowed.includes(wanted)) return wanted;
+		return allowed.includes("default") ? "default" : (allowed[0] ?? "default");
 	}
 
-	/** Switch this session's permission mode (the flag, `/permissions mode`, the shortcut). */
-	setPermissionMode(mode: PermissionMode): void {
+	/** Switch this session's permission mode (`/permissions mode`, the shortcut); why not, when the managed layer forbids it. */
+	setPermissionMode(mode: PermissionMode): string | null {
+		const allowed = this.store.current().allowedModes;
+		if (allowed !== null && !allowed.includes(mode)) {
+			return `the managed config allows only ${allowed.join(", ")}`;
+		}
 		this.chosenMode = mode;
 		this.status.permissionModeChanged(mode);
 		this.hub.log.write("gate.permission_mode", { mode });
+		return null;
 	}
 
 	/** What `/permissions` shows. */

@@ -7,7 +7,7 @@
 import { isAbsolute, relative } from "node:path";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
-import { DEFAULT_GRANT_CEILING, TIERS, type Tier, withinCeiling } from "../vocabulary/tier.ts";
+import { DEFAULT_GRANT_CEILING, TIERS, type Tier, tierRank, withinCeiling } from "../vocabulary/tier.ts";
 import { compileWildcard } from "../vocabulary/wildcard-pattern.ts";
 import { looserAgentTiers } from "./agent-limits.ts";
 import {
@@ -61,6 +61,8 @@ export interface PolicyInputs {
 	readonly context: PatternContext;
 	readonly user: ConfigFileState;
 	readonly project: ConfigFileState;
+	/** The managed layer (adr/0024): merged last, as a file that only tightens, with its own caps. */
+	readonly managed: ConfigFileState;
 	/**
 	 * With it, every rule's `examples` are tested and a failing one makes the policy fail closed; without it (no
 	 * bash grammar at hand) they are not tested, and the policy is what the rules say.
@@ -70,7 +72,7 @@ export interface PolicyInputs {
 
 export function buildEffectivePolicy(inputs: PolicyInputs): EffectivePolicy {
 	const { context } = inputs;
-	const files = [inputs.user, inputs.project];
+	const files = [inputs.user, inputs.project, inputs.managed];
 	const sources: PolicySource[] = files.map((f) => ({
 		scope: f.scope,
 		file: f.file,
@@ -130,6 +132,8 @@ export function failClosedPolicy(
 		limits: null,
 		authorizerChain: [],
 		defaultMode: null,
+		allowedModes: null,
+		allowSavedRules: false,
 		unanswered: "deny",
 		dialogTimeoutSeconds: DEFAULT_DIALOG_TIMEOUT_SECONDS,
 		deferExpiryHours: DEFAULT_DEFER_EXPIRY_HOURS,
@@ -162,6 +166,11 @@ class Merge {
 	private ruleCount = 0;
 	private authorizerChain: readonly string[] = [];
 	private defaultMode: PermissionMode | null = null;
+	private managedCeiling: GrantCeiling | null = null;
+	private allowedModes: readonly PermissionMode[] | null = null;
+	private allowedLinks: { readonly names: readonly string[]; readonly origin: ConfigLocation } | null = null;
+	/** Where the managed layer forbids saved rules, or null. */
+	private savedRulesForbidden: ConfigLocation | null = null;
 	private unanswered: UnansweredPolicy | null = null;
 	private dialogTimeoutSeconds: number | null = null;
 	private deferExpiryHours: number | null = null;
@@ -245,27 +254,66 @@ class Merge {
 				this.grantCeiling = { ...config.grantCeiling, origin: locationOf(["grantCeiling"]) };
 			}
 		}
+		if (scope === "managed") {
+			if (config.grantCeiling) {
+				this.managedCeiling = { ...config.grantCeiling, origin: locationOf(["grantCeiling"]) };
+			}
+			this.allowedModes = config.allowedModes ?? null;
+			if (config.allowedLinks)
+				this.allowedLinks = { names: config.allowedLinks, origin: locationOf(["allowedLinks"]) };
+			if (config.allowSavedRules === false) this.savedRulesForbidden = locationOf(["allowSavedRules"]);
+		}
 		return null;
 	}
 
-	finish(context: PatternContext, sources: readonly PolicySource[]): EffectivePolicy {
-		const { tiers, warnings: tierWarnings } = resolveTierModes(this.tierOverrides);
-		const grantCeiling = this.grantCeiling ?? {
+	/** The user's ceiling, never above the managed layer's (the managed one decides when it is lower). */
+	private ceiling(): GrantCeiling {
+		const user = this.grantCeiling ?? {
 			tier: DEFAULT_GRANT_CEILING,
 			reason: null,
 			origin: builtInLocation("grantCeiling"),
 		};
+		const managed = this.managedCeiling;
+		return managed && tierRank(managed.tier) < tierRank(user.tier) ? managed : user;
+	}
+
+	/** The user's chain without the links the managed layer does not allow (each dropped one is a warning). */
+	private chain(): readonly string[] {
+		const allowed = this.allowedLinks;
+		if (allowed === null) return this.authorizerChain;
+		for (const name of this.authorizerChain.filter((link) => !allowed.names.includes(link)))
+			this.warn(
+				allowed.origin,
+				`the authorizer link "${name}" is not in the managed allowedLinks: it is skipped`,
+			);
+		return this.authorizerChain.filter((link) => allowed.names.includes(link));
+	}
+
+	/** The rules in force: without saved ones when the managed layer forbids them. */
+	private rulesInForce(): PolicyRule[] {
+		const forbidden = this.savedRulesForbidden;
+		if (forbidden === null) return this.rules;
+		const kept = this.rules.filter((rule) => rule.ref.saved === undefined);
+		if (kept.length < this.rules.length)
+			this.warn(
+				forbidden,
+				`${this.rules.length - kept.length} saved rule(s) ignored: the managed config forbids saved rules`,
+			);
+		return kept;
+	}
+
+	finish(context: PatternContext, sources: readonly PolicySource[]): EffectivePolicy {
+		const { tiers, warnings: tierWarnings } = resolveTierModes(this.tierOverrides);
+		const grantCeiling = this.ceiling();
+		const rules = this.rulesInForce();
+		const authorizerChain = this.chain();
 		return {
 			context,
 			sources,
 			configErrors: [],
-			warnings: [
-				...this.warnings,
-				...tierWarnings,
-				...allowAboveCeilingWarnings(this.rules, grantCeiling.tier),
-			],
-			rules: this.rules,
-			index: buildRuleIndex(this.rules),
+			warnings: [...this.warnings, ...tierWarnings, ...allowAboveCeilingWarnings(rules, grantCeiling.tier)],
+			rules,
+			index: buildRuleIndex(rules),
 			tiers,
 			commandTiers: this.commandTiers,
 			toolTiers: this.toolTiers,
@@ -273,8 +321,10 @@ class Merge {
 			agentRules: { allow: this.agentAllow, deny: this.agentDeny },
 			agents: this.agents,
 			limits: null,
-			authorizerChain: this.authorizerChain,
+			authorizerChain,
 			defaultMode: this.defaultMode,
+			allowedModes: this.allowedModes,
+			allowSavedRules: this.savedRulesForbidden === null,
 			unanswered: this.unanswered,
 			dialogTimeoutSeconds: this.dialogTimeoutSeconds ?? DEFAULT_DIALOG_TIMEOUT_SECONDS,
 			deferExpiryHours: this.deferExpiryHours ?? DEFAULT_DEFER_EXPIRY_HOURS,

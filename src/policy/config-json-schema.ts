@@ -7,11 +7,12 @@ import { dirname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { userConfigPath } from "./config-paths.ts";
-import { ProjectConfigSchema, UserConfigSchema } from "./config-schema.ts";
+import { ManagedConfigSchema, ProjectConfigSchema, UserConfigSchema } from "./config-schema.ts";
 
 export const JSON_SCHEMA_FILES = {
 	user: "config.schema.json",
 	project: "project-config.schema.json",
+	managed: "managed-config.schema.json",
 } as const;
 
 /** File name → file content (pretty, stable, trailing newline). */
@@ -19,6 +20,7 @@ export function renderConfigJsonSchemas(): Record<string, string> {
 	return {
 		[JSON_SCHEMA_FILES.user]: render(UserConfigSchema()),
 		[JSON_SCHEMA_FILES.project]: render(ProjectConfigSchema()),
+		[JSON_SCHEMA_FILES.managed]: render(ManagedConfigSchema()),
 	};
 }
 

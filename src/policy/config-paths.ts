@@ -19,6 +19,17 @@ export function userConfigPath(agentDir: string): string {
 	return join(agentDir, "pi-permission-hub", "config.json");
 }
 
+/**
+ * The managed layer (adr/0024): `$PI_PERMISSION_HUB_MANAGED_CONFIG` when set, else the system-wide file. Read by
+ * every session and command; a missing file is no managed layer.
+ */
+export function managedConfigPath(env: Readonly<Record<string, string | undefined>>): string {
+	const configured = env.PI_PERMISSION_HUB_MANAGED_CONFIG;
+	return configured !== undefined && configured !== ""
+		? resolve(configured)
+		: "/etc/pi-permission-hub/config.json";
+}
+
 export function projectConfigPath(cwd: string): string {
 	return join(cwd, ".pi", "pi-permission-hub.json");
 }

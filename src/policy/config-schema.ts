@@ -484,14 +484,68 @@ export const ProjectConfigSchema = lazySchema(() =>
 		}),
 );
 
+/**
+ * The managed layer (`/etc/pi-permission-hub/config.json`, or `$PI_PERMISSION_HUB_MANAGED_CONFIG`), written by
+ * whoever runs the machine (adr/0024): what it denies, asks and caps no user or project file loosens, and it
+ * says which permission modes, links and saved rules the user may have at all.
+ */
+export const ManagedConfigSchema = lazySchema(() =>
+	z
+		.strictObject({
+			...sharedShape(),
+			sandbox: sandboxSchema("project"),
+			grantCeiling: grantCeilingSchema()
+				.optional()
+				.describe("The highest tier any `allow` rule may approve: a user file may lower it, never raise it."),
+			allowedModes: z
+				.array(z.enum(PERMISSION_MODES))
+				.min(1)
+				.optional()
+				.describe(
+					"The permission modes a session may be in; any other is refused (the flag, `/permissions mode`, `defaultMode`). Omitted: every mode.",
+				),
+			allowedLinks: z
+				.array(nameSchema())
+				.optional()
+				.describe(
+					"The authorizer links the user's `authorizerChain` may name; the others are skipped. Omitted: any link.",
+				),
+			allowSavedRules: z
+				.boolean()
+				.optional()
+				.describe(
+					"`false`: dialogs offer no Always allow / Always deny, and rules saved earlier (`saved`) do not apply.",
+				),
+			authorizerChain: userOnly("authorizerChain"),
+			defaultMode: userOnly("defaultMode"),
+			notify: userOnly("notify"),
+			forwardedDialogKeys: userOnly("forwardedDialogKeys"),
+		})
+		.meta({
+			title: "pi-permission-hub managed config",
+			description:
+				"System-wide permission policy for pi-permission-hub (JSON with comments), read before the user file: no user or project file loosens it.",
+		}),
+);
+
 export type UserConfig = z.infer<ReturnType<typeof UserConfigSchema>>;
+export type ManagedConfig = z.infer<ReturnType<typeof ManagedConfigSchema>>;
+/**
+ * A loaded file of any scope: the project and managed schemas accept a subset of the user file's keys, plus the
+ * managed layer's own.
+ */
+export type AnyConfig = UserConfig & Pick<ManagedConfig, "allowedModes" | "allowedLinks" | "allowSavedRules">;
 export type ProjectConfig = z.infer<ReturnType<typeof ProjectConfigSchema>>;
 export type ConfigRule = NonNullable<UserConfig["rules"]>[number];
 
-export type ConfigScope = "user" | "project";
+export type ConfigScope = "managed" | "user" | "project";
 
 export function schemaForScope(
 	scope: ConfigScope,
-): ReturnType<typeof UserConfigSchema> | ReturnType<typeof ProjectConfigSchema> {
+):
+	| ReturnType<typeof UserConfigSchema>
+	| ReturnType<typeof ProjectConfigSchema>
+	| ReturnType<typeof ManagedConfigSchema> {
+	if (scope === "managed") return ManagedConfigSchema();
 	return scope === "user" ? UserConfigSchema() : ProjectConfigSchema();
 }

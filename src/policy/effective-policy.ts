@@ -120,6 +120,10 @@ export interface EffectivePolicy {
 	readonly authorizerChain: readonly string[];
 	/** The user file's `defaultMode`, or null (adr/0023). */
 	readonly defaultMode: PermissionMode | null;
+	/** The modes the managed layer allows, or null for every mode (adr/0024). */
+	readonly allowedModes: readonly PermissionMode[] | null;
+	/** False when the managed layer forbids saved rules: none is offered, none applies (adr/0024). */
+	readonly allowSavedRules: boolean;
 	/** Null when no file sets it: the caller picks (wait with a UI, defer without). */
 	readonly unanswered: UnansweredPolicy | null;
 	readonly dialogTimeoutSeconds: number;

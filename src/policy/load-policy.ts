@@ -19,7 +19,7 @@ import {
 	readConfigFile,
 	readTextFromDisk,
 } from "./config-file.ts";
-import { projectConfigPath, userConfigPath } from "./config-paths.ts";
+import { managedConfigPath, projectConfigPath, userConfigPath } from "./config-paths.ts";
 import type { ConfigScope } from "./config-schema.ts";
 import type { EffectivePolicy, PatternContext } from "./effective-policy.ts";
 import { fsErrorCode } from "./fs-error-code.ts";
@@ -32,6 +32,8 @@ export interface LoadPolicyOptions {
 	readonly readText?: ReadText;
 	/** The bash grammar: with it the rules' examples are tested (rule-examples.ts), without it they are not. */
 	readonly bash?: BashParser;
+	/** The managed layer's file (adr/0024); by default where this process's environment says. */
+	readonly managedFile?: string;
 }
 
 /** One uncached load (for the CLI and tests); sessions use `createPolicyStore`, which re-reads only on change. */
@@ -44,6 +46,7 @@ export function loadPolicy(options: LoadPolicyOptions): EffectivePolicy {
 		project: options.projectTrusted
 			? readConfigFile(projectFile, "project", readText)
 			: { status: "not-trusted", file: projectFile, scope: "project" },
+		managed: readConfigFile(options.managedFile ?? managedConfigPath(process.env), "managed", readText),
 		...(options.bash === undefined ? {} : { examples: { bash: options.bash, agentDir: options.agentDir } }),
 	});
 }
@@ -56,6 +59,8 @@ export interface PolicyStoreOptions {
 	readonly homeDir: string;
 	/** pi's verdict (`ctx.isProjectTrusted()`); asked on every `current()` so a change of trust takes effect. */
 	readonly isProjectTrusted: () => boolean;
+	/** The managed layer's file (adr/0024); by default where this process's environment says. */
+	readonly managedFile?: string;
 	readonly readText?: ReadText;
 	/**
 	 * The bash grammar once it has loaded, else null: from then on the rules' examples are tested. A session
@@ -78,6 +83,7 @@ interface CachedFile {
 export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
 	const context: PatternContext = { cwd: resolve(options.cwd), homeDir: resolve(options.homeDir) };
 	const userFile = userConfigPath(resolve(options.agentDir));
+	const managedFile = options.managedFile ?? managedConfigPath(process.env);
 	const projectFile = projectConfigPath(context.cwd);
 	const readText = options.readText ?? readTextFromDisk;
 	const files = new Map<ConfigScope, CachedFile>();
@@ -118,13 +124,15 @@ export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
 		current(): EffectivePolicy {
 			try {
 				const user = fileState(userFile, "user");
+				const managed = fileState(managedFile, "managed");
 				const project = projectState();
 				const bash = options.bash?.() ?? null;
-				const key = `${user.identity}|${project.identity}|${bash === null ? "examples untested" : "examples tested"}`;
+				const key = `${managed.identity}|${user.identity}|${project.identity}|${bash === null ? "examples untested" : "examples tested"}`;
 				if (last?.key === key) return last.policy;
 				const policy = buildEffectivePolicy({
 					context,
 					user: user.state,
+					managed: managed.state,
 					project: project.state,
 					...(bash === null ? {} : { examples: { bash, agentDir: resolve(options.agentDir) } }),
 				});
@@ -135,6 +143,7 @@ export function createPolicyStore(options: PolicyStoreOptions): PolicyStore {
 				return failClosedPolicy(
 					context,
 					[
+						{ scope: "managed", file: managedFile, state: "invalid" },
 						{ scope: "user", file: userFile, state: "invalid" },
 						{ scope: "project", file: projectFile, state: "invalid" },
 					],

@@ -22,7 +22,7 @@ import {
 	formatJsonPath,
 	type JsonPathSegments,
 } from "./config-error.ts";
-import { type ConfigScope, schemaForScope, type UserConfig } from "./config-schema.ts";
+import { type AnyConfig, type ConfigScope, schemaForScope } from "./config-schema.ts";
 
 /** Config files are small; anything bigger is a mistake or an attack on the loader. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -34,7 +34,7 @@ export interface ParsedConfig {
 	readonly file: string;
 	readonly scope: ConfigScope;
 	/** Project configs validate against the stricter schema; its values are a subset of a user config's. */
-	readonly config: UserConfig;
+	readonly config: AnyConfig;
 	/** 1-based line of a JSON path (the nearest existing ancestor when the path itself is absent). */
 	readonly lineOf: (path: JsonPathSegments) => number;
 }

@@ -15,7 +15,8 @@ export interface PermissionsView {
 	snapshot(): PermissionsSnapshot;
 	revokeGrant(id: string): boolean;
 	permissionMode(): PermissionMode;
-	setPermissionMode(mode: PermissionMode): void;
+	/** Switch the mode; returns why not when it is not allowed, else null. */
+	setPermissionMode(mode: PermissionMode): string | null;
 	/** Remove a saved rule from the user config; rejects with why when it cannot. */
 	removeSavedRule(rule: SavedRuleRef): Promise<void>;
 }
@@ -127,7 +128,11 @@ async function chooseMode(
 		);
 		return;
 	}
-	gate.setPermissionMode(mode);
+	const refused = gate.setPermissionMode(mode);
+	if (refused !== null) {
+		ctx.ui.notify(`pi-permission-hub: ${mode} mode is not available: ${refused}`, "warning");
+		return;
+	}
 	ctx.ui.notify(
 		`pi-permission-hub: ${mode} mode — ${PERMISSION_MODE_MEANINGS[mode]}`,
 		mode === "trusted" ? "warning" : "info",

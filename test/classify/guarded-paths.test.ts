@@ -120,6 +120,7 @@ describe("the policy: only a human may allow a guarded write", () => {
 				file: path.join(project, ".pi", "pi-permission-hub.json"),
 				scope: "project",
 			},
+			managed: { status: "missing", file: "/etc/pi-permission-hub/config.json", scope: "managed" },
 		});
 	}
 	const origin = { kind: "human" } as const;

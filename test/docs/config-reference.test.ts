@@ -189,7 +189,7 @@ describe("docs/configuration.md", () => {
 		const policy = loadPolicy({ agentDir, cwd, homeDir: home, projectTrusted: true });
 		expect(policy.configErrors).toEqual([]);
 		expect(policy.warnings).toEqual([]);
-		expect(policy.sources.map((s) => s.state)).toEqual(["loaded", "loaded"]);
+		expect(policy.sources.map((s) => s.state)).toEqual(["loaded", "loaded", "missing"]);
 		// The merge rules the page states: the stricter unanswered policy, the tightened tier, the user-only ceiling.
 		expect(policy.unanswered).toBe("deny");
 		expect(policy.tiers.destructive.mode).toBe("deny");

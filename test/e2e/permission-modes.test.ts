@@ -111,4 +111,35 @@ describe("permission modes (adr/0023)", () => {
 			["deny", "user", "trusted"],
 		]);
 	});
+
+	it("a managed config that forbids trusted keeps the session out of it: the flag and /permissions mode are refused", async () => {
+		const sb = await gateSandbox();
+		await sb.writeWorkFile("old.log", "x");
+		const managed = sb.workPath("managed-config.json");
+		await sb.writeWorkFile("managed-config.json", JSON.stringify({ allowedModes: ["default", "plan"] }));
+		await writeScript(sb, scriptOf([bash("rm -f old.log")]));
+		const rpc = await startRpc({
+			sandbox: sb,
+			extensions: [EXTENSION_ENTRY],
+			args: ["--permission-mode", "trusted"],
+			env: { PI_PERMISSION_HUB_MANAGED_CONFIG: managed },
+			dialog: pickOption("Deny"),
+		});
+
+		await rpc.prompt("/permissions mode trusted");
+		const run = await rpc.prompt("clean up");
+
+		expect(titles(run)).toEqual(["bash: rm -f old.log"]);
+		expect(existsSync(sb.workPath("old.log"))).toBe(true);
+		expect(rpc.statuses.get("pi-permission-hub") ?? "").not.toContain("TRUSTED");
+		const messages = rpc.notifications.map((n) => n.message);
+		expect(messages).toContain(
+			"pi-permission-hub: --permission-mode trusted is not allowed by the managed config; this session is in default mode.",
+		);
+		expect(messages).toContain(
+			"pi-permission-hub: trusted mode is not available: the managed config allows only default, plan",
+		);
+		const [entry] = await auditEntries(sb, 1);
+		expect([entry?.source.kind, entry?.permissionMode]).toEqual(["user", "default"]);
+	});
 });

@@ -10,6 +10,7 @@ import type { ActionPart, ClassifiedAction, PathAccess, PathTouch } from "../../
 import type { Origin } from "../../src/origin/origin.ts";
 import { buildEffectivePolicy } from "../../src/policy/build-effective-policy.ts";
 import type { ConfigFileState } from "../../src/policy/config-file.ts";
+import type { ConfigScope } from "../../src/policy/config-schema.ts";
 import type { DecideContext } from "../../src/policy/decide.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
 import type { SessionGrant } from "../../src/policy/grant-coverage.ts";
@@ -20,6 +21,7 @@ export const HOME = "/home/dev";
 export const CWD = "/home/dev/project";
 export const USER_FILE = "/home/dev/.pi/agent/pi-permission-hub/config.json";
 export const PROJECT_FILE = "/home/dev/project/.pi/pi-permission-hub.json";
+export const MANAGED_FILE = "/etc/pi-permission-hub/config.json";
 
 export function touch(access: PathAccess, absolute: string, resolved = absolute, cwd = CWD): PathTouch {
 	const inside = (p: string): boolean => p === cwd || p.startsWith(`${cwd}/`);
@@ -90,16 +92,21 @@ export function grant(
 	return { id, surface, pattern, scope: "session", limit, grantedAt: "2025-01-01T00:00:00.000Z" };
 }
 
-function state(text: string | null, file: string, scope: "user" | "project"): ConfigFileState {
+function state(text: string | null, file: string, scope: ConfigScope): ConfigFileState {
 	return text === null ? { status: "missing", file, scope } : parseConfigText(text, file, scope);
 }
 
 /** The policy from a user config text and a (trusted) project config text; null means no such file. */
-export function policyFrom(user: string | null, project: string | null = null): EffectivePolicy {
+export function policyFrom(
+	user: string | null,
+	project: string | null = null,
+	managed: string | null = null,
+): EffectivePolicy {
 	return buildEffectivePolicy({
 		context: { cwd: CWD, homeDir: HOME },
 		user: state(user, USER_FILE, "user"),
 		project: state(project, PROJECT_FILE, "project"),
+		managed: state(managed, MANAGED_FILE, "managed"),
 	});
 }
 

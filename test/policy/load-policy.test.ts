@@ -53,7 +53,7 @@ describe("loading policy files", () => {
 		const policy = loadIn(w, true);
 		expect(policy.configErrors).toEqual([]);
 		expect(policy.rules).toEqual([]);
-		expect(policy.sources.map((s) => s.state)).toEqual(["missing", "missing"]);
+		expect(policy.sources.map((s) => s.state)).toEqual(["missing", "missing", "missing"]);
 		expect(policy.tiers.read.mode).toBe("auto");
 		expect(policy.tiers.write.mode).toBe("ask");
 		expect(policy.tiers.write.ref.origin.file).toBe("built-in");

@@ -5,7 +5,12 @@ import { buildEffectivePolicy } from "../../policy/build-effective-policy.ts";
 import { type ConfigIssue, describeJsonPath, placeText } from "../../policy/config-error.ts";
 import { brokenConfigPath, type MissingConfig } from "../../policy/config-file.ts";
 import { refreshSchemaCopies } from "../../policy/config-json-schema.ts";
-import { expandHome, projectConfigPath, userConfigPath } from "../../policy/config-paths.ts";
+import {
+	expandHome,
+	managedConfigPath,
+	projectConfigPath,
+	userConfigPath,
+} from "../../policy/config-paths.ts";
 import type { ConfigScope } from "../../policy/config-schema.ts";
 import type { PolicyWarning } from "../../policy/effective-policy.ts";
 import { fsErrorCode } from "../../policy/fs-error-code.ts";
@@ -66,6 +71,7 @@ Options:
 				context: { cwd: projectDir, homeDir: io.homeDir },
 				user: scope === "user" ? parsed : missing("user", userConfigPath(input.agentDir)),
 				project: scope === "project" ? parsed : missing("project", projectConfigPath(projectDir)),
+				managed: missing("managed", managedConfigPath(io.env)),
 				examples: { bash: await loadBashParser(), agentDir: input.agentDir },
 			});
 			problems = policy.configErrors.flatMap((e) => e.issues);
