@@ -18,15 +18,9 @@ import type { TuiKit } from "./authority/tui-dialog.ts";
 import type { BashKit } from "./gate/sandboxed-bash-tool.ts";
 import type { SessionGate, startSessionGate } from "./gate/session-gate.ts";
 import { claimSession, gatedByAnother, releaseSession } from "./gate/session-owners.ts";
+import { registerPermissionModeControls } from "./slash-command/permission-mode-controls.ts";
 import { permissionsViewFor, registerPermissionsCommand } from "./slash-command/permissions-command.ts";
 import { errorMessage } from "./vocabulary/error-message.ts";
-import {
-	nextPermissionMode,
-	PERMISSION_MODE_FLAG,
-	PERMISSION_MODE_MEANINGS,
-	PERMISSION_MODE_SHORTCUT,
-	PERMISSION_MODES,
-} from "./vocabulary/permission-mode.ts";
 
 /** This copy either gates the session, or leaves it to the copy that claimed it first. */
 type Role =
@@ -107,24 +101,7 @@ export default function piPermissionHub(pi: ExtensionAPI): void {
 		return (await gateFor(ctx).catch(() => null))?.onBeforeAgentStart(event);
 	});
 
-	pi.registerFlag(PERMISSION_MODE_FLAG, {
-		type: "string",
-		description: `The session's permission mode: ${PERMISSION_MODES.join(", ")} (pi-permission-hub)`,
-	});
-	pi.registerShortcut(PERMISSION_MODE_SHORTCUT, {
-		description: "Cycle the permission mode: default, accept-edits, plan (pi-permission-hub)",
-		handler: async (ctx) => {
-			await gateFor(ctx).catch(() => null);
-			const view = permissionsViewFor(ctx.sessionManager.getSessionId());
-			if (!view) return;
-			// Past the modes the managed config forbids, to the next one it allows (at most once round).
-			let mode = nextPermissionMode(view.permissionMode());
-			for (let tries = 1; view.setPermissionMode(mode) !== null && tries < PERMISSION_MODES.length; tries++)
-				mode = nextPermissionMode(mode);
-			const now = view.permissionMode();
-			ctx.ui.notify(`pi-permission-hub: ${now} mode — ${PERMISSION_MODE_MEANINGS[now]}`, "info");
-		},
-	});
+	registerPermissionModeControls(pi, (ctx) => gateFor(ctx));
 
 	pi.on("session_shutdown", async () => {
 		const closing = role;

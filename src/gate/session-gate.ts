@@ -40,6 +40,7 @@ import { managedConfigPath, resolveAgentDir, userConfigPath } from "../policy/co
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { createPolicyStore, type PolicyStore } from "../policy/load-policy.ts";
 import { addRules, removeSavedRule, rulesToSave, type SavedRuleRef } from "../policy/saved-rules.ts";
+import { permissionModeFlag } from "../slash-command/permission-mode-controls.ts";
 import { publishPermissionsView } from "../slash-command/permissions-command.ts";
 import type { PermissionsSnapshot } from "../slash-command/permissions-report.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
@@ -281,7 +282,7 @@ export class SessionGate {
 		});
 		this.currentCtx = ctx;
 		this.status.policyChanged(this.store.current());
-		this.chooseModeFromFlag(pi.getFlag(PERMISSION_MODE_FLAG));
+		this.chooseModeFromFlag(permissionModeFlag());
 		this.status.permissionModeChanged(this.permissionMode());
 	}
 

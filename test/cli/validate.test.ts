@@ -18,7 +18,7 @@ afterEach(cleanupCliSandboxes);
 
 const reportSchema = z.object({
 	file: z.string(),
-	scope: z.enum(["user", "project"]),
+	scope: z.enum(["user", "project", "managed"]),
 	valid: z.boolean(),
 	problems: z.array(
 		z.object({
@@ -42,6 +42,28 @@ const INVALID = `{
 `;
 
 describe("validate", () => {
+	it("--managed checks the managed config with its own schema: the user's own keys are errors there", async () => {
+		const sb = await cliSandbox();
+		const managed = path.join(sb.root, "etc", "managed.json");
+		mkdirSync(path.dirname(managed), { recursive: true });
+		writeFileSync(managed, `{ "allowedModes": ["default", "plan"], "defaultMode": "trusted" }\n`);
+		const env = { PI_PERMISSION_HUB_MANAGED_CONFIG: managed };
+
+		const { code, json } = await runCliJson(sb, ["validate", "--managed"], { env });
+		expect(code).toBe(1);
+		const report = reportSchema.parse(json);
+		expect(report).toMatchObject({ file: managed, scope: "managed", valid: false });
+		expect(report.problems.map((p) => p.json_path)).toEqual(["defaultMode"]);
+
+		writeFileSync(managed, `{ "allowedModes": ["default", "plan"], "allowSavedRules": false }\n`);
+		const fixed = await runCli(sb, ["validate", "--managed"], { env });
+		expect(fixed.code).toBe(0);
+		expect(fixed.stdout).toContain(`${managed} is a valid managed config`);
+		const both = await runCli(sb, ["validate", "--managed", "--project", "."], { env });
+		expect(both.code).toBe(1);
+		expect(both.stderr).toContain("give one of a FILE, --project DIR or --managed");
+	});
+
 	it("accepts a valid file (exit 0) and reports warnings", async () => {
 		const sb = await cliSandbox();
 		const file = await sb.writeWorkFile(

@@ -113,6 +113,8 @@ describe("the interactive demo in a terminal (tmux)", () => {
 				} else {
 					expect(dialog.text).not.toContain("Requested by:");
 				}
+				// A subagent's dialog ignores keys for its first 400 ms (adr/0021): a human reads it first.
+				if (expected.requestedBy !== null) await new Promise((resolve) => setTimeout(resolve, 600));
 				terminal.sendKeys(expected.answer.key);
 				await waitForScreen(terminal, `dialog ${index + 1} to close`, (s) => {
 					const shown = dialogOnScreen(s);

@@ -12,6 +12,7 @@ import {
 	auditEntries,
 	bash,
 	cleanupSandboxes,
+	copyOfBuild,
 	gateSandbox,
 	promptsOf,
 	resultOf,
@@ -141,5 +142,24 @@ describe("permission modes (adr/0023)", () => {
 		);
 		const [entry] = await auditEntries(sb, 1);
 		expect([entry?.source.kind, entry?.permissionMode]).toEqual(["user", "default"]);
+	});
+
+	it("installed twice, pi still starts and the flag holds whichever copy gates the session", async () => {
+		const sb = await gateSandbox();
+		const secondCopy = await copyOfBuild(sb);
+		await writeScript(sb, scriptOf([bash("touch plan.txt")]));
+		const rpc = await startRpc({
+			sandbox: sb,
+			extensions: [secondCopy, EXTENSION_ENTRY],
+			args: ["--permission-mode", "plan"],
+			dialog: pickOption("Allow once"),
+		});
+
+		const run = await rpc.prompt("change something");
+
+		expect(run.dialogs).toEqual([]);
+		expect(existsSync(sb.workPath("plan.txt"))).toBe(false);
+		const [entry] = await auditEntries(sb, 1);
+		expect([entry?.source.kind, entry?.permissionMode]).toEqual(["mode", "plan"]);
 	});
 });

@@ -75,10 +75,12 @@ describe("ParkedStore: park, entries, answer", () => {
 		parked.answer(allowed.id, "allow", "dialog", "root");
 		parked.answer(denied.id, "deny", "dialog", "root");
 		const approval = parked.find(allowed.actionHash);
+		// The approval remembers which agents asked (adr/0022): an agents section limits who may use it.
 		expect(approval).toEqual({
 			requestId: allowed.id,
 			actionHash: allowed.actionHash,
 			approvedVia: "dialog",
+			askerPath: allowed.path,
 		});
 		expect(parked.find(denied.actionHash)).toBeNull();
 		expect(parked.find("0".repeat(64))).toBeNull();

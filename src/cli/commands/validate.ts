@@ -23,7 +23,7 @@ import { ownPackageRoot } from "../own-package.ts";
 export const validateCommand: CommandSpec = {
 	name: "validate",
 	summary: "check a config file and list every problem with its JSON path and line",
-	synopsis: "[FILE] [--project DIR]",
+	synopsis: "[FILE] [--project DIR | --managed]",
 	help: `Checks a config file exactly as the gate loads it (JSONC, the same zod schema, patterns compiled, every
 rule's examples tested against their rule) and lists every problem with its JSON path and line, plus warnings
 (e.g. an allow rule that matches actions above the grant ceiling). Relative path examples are taken from the
@@ -32,26 +32,30 @@ Exit code 0 valid, 1 invalid, 2 missing or unreadable.
 
 Options:
   --project DIR          check DIR/.pi/pi-permission-hub.json with the project schema (which may only
-                         tighten: no authorizerChain, no grantCeiling)`,
-	options: { project: { type: "string" } },
+                         tighten: no authorizerChain, no grantCeiling)
+  --managed              check the managed config ($PI_PERMISSION_HUB_MANAGED_CONFIG, else
+                         /etc/pi-permission-hub/config.json) with the managed schema (adr/0024)`,
+	options: { project: { type: "string" }, managed: { type: "boolean" } },
 	positionals: { min: 0, max: 1, name: "the config file" },
 	async run(input) {
 		const project = input.options.string("project");
 		const { io } = input;
-		if (project !== undefined && input.args.length > 0) {
-			throw usageError("give either a FILE or --project DIR, not both");
+		const managed = input.options.flag("managed");
+		if ([project !== undefined, input.args.length > 0, managed].filter(Boolean).length > 1) {
+			throw usageError("give one of a FILE, --project DIR or --managed");
 		}
-		const scope: ConfigScope = project === undefined ? "user" : "project";
+		const scope: ConfigScope = managed ? "managed" : project === undefined ? "user" : "project";
 		const projectDir = project === undefined ? io.cwd : resolve(io.cwd, expandHome(project, io.homeDir));
-		const file =
-			project !== undefined
+		const file = managed
+			? managedConfigPath(io.env)
+			: project !== undefined
 				? projectConfigPath(projectDir)
 				: input.args[0] !== undefined
 					? resolve(io.cwd, expandHome(input.args[0], io.homeDir))
 					: userConfigPath(input.agentDir);
 
 		// The schema an editor checks the file against, next to the user config (`"$schema": "./config.schema.json"`).
-		if (project === undefined && input.args[0] === undefined) {
+		if (scope === "user" && input.args[0] === undefined) {
 			await refreshSchemaCopies(input.agentDir, ownPackageRoot()).catch(() => undefined);
 		}
 		const text = readConfigText(file);
@@ -71,7 +75,7 @@ Options:
 				context: { cwd: projectDir, homeDir: io.homeDir },
 				user: scope === "user" ? parsed : missing("user", userConfigPath(input.agentDir)),
 				project: scope === "project" ? parsed : missing("project", projectConfigPath(projectDir)),
-				managed: missing("managed", managedConfigPath(io.env)),
+				managed: scope === "managed" ? parsed : missing("managed", managedConfigPath(io.env)),
 				examples: { bash: await loadBashParser(), agentDir: input.agentDir },
 			});
 			problems = policy.configErrors.flatMap((e) => e.issues);
