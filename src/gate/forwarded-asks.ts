@@ -13,6 +13,7 @@ import type { ParkedStore } from "../hub/parked-store.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import type { ServedAsk, ServerAnswer } from "../hub/transport.ts";
 import { originDescription } from "../origin/origin.ts";
+import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { type DecisionSource, innermostSource } from "../provenance/decision-source.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import { type DecisionSinks, recordDecision } from "./decision-events.ts";
@@ -28,8 +29,8 @@ export interface ForwardedAsksOptions {
 	readonly log: HubLog;
 	/** How many forwarded asks are in flight (served and re-offered), for the status line. */
 	readonly onPendingChange: (pending: number) => void;
-	/** This session's permission mode, recorded with each decision (adr/0023). */
-	readonly permissionMode: () => PermissionMode;
+	/** This session's permission mode under the policy the ask was decided by, recorded with it (adr/0023). */
+	readonly permissionMode: (policy: EffectivePolicy | null) => PermissionMode;
 }
 
 export class ForwardedAsks {
@@ -75,7 +76,7 @@ export class ForwardedAsks {
 				fallbackPreview: request.preview,
 				latencyMs: performance.now() - started,
 				policy,
-				permissionMode: this.options.permissionMode(),
+				permissionMode: this.options.permissionMode(policy),
 			},
 			sinks,
 		).catch(() => undefined);

@@ -38,8 +38,11 @@ export interface GateDeps {
 	 * `directory`. Never rejects: a file that cannot be written is reported, and the answer stands for this call.
 	 */
 	readonly saveRules: (save: RulesToSave, directory: string) => Promise<void>;
-	/** The session's permission mode now (adr/0023); for a forwarded ask, the mode of the session deciding it. */
-	readonly permissionMode: () => PermissionMode;
+	/**
+	 * The session's permission mode under `policy` (adr/0023); for a forwarded ask, the mode of the session
+	 * deciding it. Given the policy in hand, so a decision reads the config files once.
+	 */
+	readonly permissionMode: (policy: EffectivePolicy) => PermissionMode;
 }
 
 /**

@@ -176,7 +176,9 @@ async function decideAsk(
 		request.kind === "tool_call" && request.call.tool === "bash" ? await deps.sandboxMissing() : null;
 	const step = policyStep(request, action, origin, what, deps, policy, unsandboxed);
 	if ("again" in step) return decideAsk(request, origin, deps, policy);
-	const moded = request.kind === "user_bash" ? null : modeOutcome(deps.permissionMode(), action, step, what);
+	// The human's own commands (`!`) are theirs: no permission mode applies to them.
+	const mode = request.kind === "user_bash" ? "default" : deps.permissionMode(policy);
+	const moded = modeOutcome(mode, action, step, what);
 	if (moded) return moded;
 	if ("settled" in step) return { ...step.settled, action, chain: [], step: "policy" };
 	const { plan } = step;
@@ -236,7 +238,7 @@ async function decideAsk(
 		savable: savableRules(plan, policy),
 	};
 	const ask: Ask = forwarded ? { ...common, ...forwarded } : { ...common, kind: "own" };
-	if (deps.permissionMode() === "dont-ask") {
+	if (mode === "dont-ask") {
 		const refused = dontAskRefusal(what);
 		return { ...asked, outcome: "deny", source: refused.source, reason: refused.reason, step: "terminal" };
 	}

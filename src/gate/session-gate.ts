@@ -182,24 +182,14 @@ export class SessionGate {
 		});
 		this.delegationWatch = new DelegationWatch({
 			childrenSince: (sinceMs) => this.hub.childrenSince(sinceMs),
-			warn: (message) => {
-				try {
-					this.currentCtx.ui.notify(message, "warning");
-				} catch {
-					// The UI is gone (session replaced): the hub log below still has it.
-				}
-			},
+			warn: (message) => this.notify(message, "warning"),
 			log: (event, details) => this.hub.log.write(event, details),
 		});
 		this.sandboxing = new Sandboxing({
 			agentDir: this.agentDir,
 			kit: options.bashKit,
 			warn: (message) => {
-				try {
-					this.currentCtx.ui.notify(message, "warning");
-				} catch {
-					// The UI is gone; the hub log below still has it.
-				}
+				this.notify(message, "warning");
 				this.hub.log.write("sandbox.unavailable", { message });
 			},
 			foreignBash: () => foreignBashSource(pi.getAllTools()),
@@ -259,7 +249,7 @@ export class SessionGate {
 				delegation: (call: ToolCall) => this.delegations.inspect(call),
 				sandboxMissing: () => this.sandboxing.missing(this.store.current().sandbox),
 				saveRules: (save: RulesToSave, directory: string) => this.saveRules(save, directory),
-				permissionMode: () => this.permissionMode(),
+				permissionMode: (current: EffectivePolicy) => this.permissionMode(current),
 			};
 		});
 		// Every call awaits `deps` and fails closed on a rejection; this only keeps it from being unhandled.
@@ -273,7 +263,7 @@ export class SessionGate {
 			dialogs: this.dialogs,
 			log: this.hub.log,
 			onPendingChange: (pending) => this.status.pendingAsks(pending),
-			permissionMode: () => this.permissionMode(),
+			permissionMode: (current) => this.permissionMode(current ?? undefined),
 		});
 		this.unpublishView = publishPermissionsView(this.sessionId, this);
 		this.unpublishBash = publishBashRunner(this.sessionId, this.sandboxing);
@@ -374,11 +364,12 @@ export class SessionGate {
 		}
 	}
 
+	/** Tell the human, if the session still has its UI (a replaced session has none). */
 	private notify(message: string, level: "info" | "warning"): void {
 		try {
 			this.currentCtx.ui.notify(message, level);
 		} catch {
-			// The UI is gone (session replaced): the hub log has it.
+			// The UI is gone: the hub log has it.
 		}
 	}
 
@@ -472,8 +463,7 @@ export class SessionGate {
 	 * The session's permission mode now: the one chosen here, else the user config's `defaultMode` — within what
 	 * the managed layer allows (adr/0024): a mode it forbids gives way to `default`, or to the first it allows.
 	 */
-	permissionMode(): PermissionMode {
-		const policy = this.store.current();
+	permissionMode(policy: EffectivePolicy = this.store.current()): PermissionMode {
 		const wanted = this.chosenMode ?? policy.defaultMode ?? "default";
 		const allowed = policy.allowedModes;
 		if (allowed === null || allowed.includes(wanted)) return wanted;
@@ -575,7 +565,7 @@ export class SessionGate {
 					latencyMs: performance.now() - started,
 					policy,
 					...(sandbox ? { sandbox } : {}),
-					permissionMode: this.permissionMode(),
+					permissionMode: this.permissionMode(policy ?? undefined),
 				},
 				this.sinks,
 			);

@@ -4,7 +4,7 @@
  * numbers and unanswered policy can only make waiting shorter or answers stricter. A file in force that is
  * invalid yields the fail-closed policy instead.
  */
-import { isAbsolute, relative } from "node:path";
+import { resolve } from "node:path";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import { DEFAULT_GRANT_CEILING, TIERS, type Tier, tierRank, withinCeiling } from "../vocabulary/tier.ts";
@@ -46,6 +46,7 @@ import {
 	type TierSetting,
 } from "./effective-policy.ts";
 import type { ParsedConfig } from "./parse-config-text.ts";
+import { relativeInside } from "./path-pattern.ts";
 import {
 	buildRuleIndex,
 	builtInLocation,
@@ -357,7 +358,10 @@ class Merge {
 				this.warn(origin, "ignored: a project file may only tighten, so its allow rules are dropped");
 				continue;
 			}
-			if (rule.directory !== undefined && !within(this.cwd, expandHome(rule.directory, this.homeDir)))
+			if (
+				rule.directory !== undefined &&
+				relativeInside(resolve(expandHome(rule.directory, this.homeDir)), this.cwd) === null
+			)
 				continue;
 			const examples = (["match", "notMatch"] as const).flatMap((expect) =>
 				(rule.examples?.[expect] ?? []).map(
@@ -481,10 +485,4 @@ function allowAboveCeilingWarnings(rules: readonly PolicyRule[], ceiling: Tier):
 		});
 	}
 	return warnings;
-}
-
-/** Whether `path` is `directory` or below it. */
-function within(path: string, directory: string): boolean {
-	const inside = relative(directory, path);
-	return inside === "" || (inside !== ".." && !inside.startsWith("../") && !isAbsolute(inside));
 }

@@ -171,8 +171,9 @@ export function savedRulesOf(
 const EDIT_ATTEMPTS = 3;
 
 /**
- * Read, edit, validate, write — again if the file changed meanwhile (another session saving at the same time),
- * so neither save is lost. An invalid file is never edited: the human must see and fix it first.
+ * Read, edit, validate, write — again if the file changed meanwhile (another session saving at the same time).
+ * That narrows, not closes, the window in which one of two simultaneous saves is lost: there is no lock (the
+ * lost one still holds as this session's grant). An invalid file is never edited: the human must fix it first.
  */
 async function editConfig(file: string, edit: (text: string) => string): Promise<void> {
 	for (let attempt = 1; ; attempt++) {

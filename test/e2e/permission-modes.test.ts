@@ -2,8 +2,9 @@
  * Permission modes (adr/0023) in real pi over RPC: the flag, the config's `defaultMode` and `/permissions mode`
  * set them; each mode's effect is seen by the model, the dialogs and the audit line.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
+import { PLAN_MODE_PROMPT } from "../../src/vocabulary/permission-mode.ts";
 import { pickOption, scripted } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
@@ -32,10 +33,12 @@ describe("permission modes (adr/0023)", () => {
 	it("--permission-mode plan: a write is refused without a dialog, the model is told why, reads run", async () => {
 		const sb = await gateSandbox();
 		await writeScript(sb, scriptOf([bash("touch plan.txt"), bash("ls")]));
+		const prompts = sb.workPath("system-prompts.jsonl");
 		const rpc = await startRpc({
 			sandbox: sb,
 			extensions: [EXTENSION_ENTRY],
 			args: ["--permission-mode", "plan"],
+			env: { PPH_FAUX_SYSTEM_PROMPTS: prompts },
 			dialog: pickOption("Allow once"),
 		});
 
@@ -48,11 +51,36 @@ describe("permission modes (adr/0023)", () => {
 		expect(refused.text).toContain("this session is in plan mode, where only reads run");
 		expect(resultOf(run.records, run.toolResults, "ls").isError).toBe(false);
 		expect(rpc.statuses.get("pi-permission-hub")).toContain("plan mode");
+		// Told before it tried anything: every request of the run carried plan mode in its system prompt.
+		const requests = readFileSync(prompts, "utf8").trim().split("\n");
+		expect(requests.length).toBeGreaterThan(0);
+		expect(requests.every((told) => told.includes(PLAN_MODE_PROMPT))).toBe(true);
 		const entries = await auditEntries(sb, 2);
 		expect(entries.map((e) => [e.outcome, e.source.kind, e.permissionMode])).toEqual([
 			["deny", "mode", "plan"],
 			["allow", "rule", "plan"],
 		]);
+	});
+
+	it("a --permission-mode value that names no mode starts the session in plan, the narrowest, and says so", async () => {
+		const sb = await gateSandbox();
+		await writeScript(sb, scriptOf([bash("touch typo.txt")]));
+		const rpc = await startRpc({
+			sandbox: sb,
+			extensions: [EXTENSION_ENTRY],
+			args: ["--permission-mode", "trustd"],
+			dialog: pickOption("Allow once"),
+		});
+
+		const run = await rpc.prompt("change something");
+
+		expect(run.dialogs).toEqual([]);
+		expect(existsSync(sb.workPath("typo.txt"))).toBe(false);
+		expect(rpc.notifications.map((n) => n.message)).toContain(
+			"pi-permission-hub: --permission-mode trustd names no mode (default, plan, accept-edits, dont-ask, trusted); this session starts in plan mode instead.",
+		);
+		const [entry] = await auditEntries(sb, 1);
+		expect([entry?.source.kind, entry?.permissionMode]).toEqual(["mode", "plan"]);
 	});
 
 	it("defaultMode accept-edits lets a project write run unasked; /permissions mode dont-ask then refuses asks without a dialog", async () => {

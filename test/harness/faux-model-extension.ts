@@ -2,7 +2,10 @@
  * A pi extension that registers the scripted model `faux/faux-1` (pi-ai's in-process faux provider).
  * Its replies come from the JSON script named by `PPH_FAUX_SCRIPT`, re-read on every model request so a test can
  * rewrite it between prompts. Load it with `-e` (the harness always passes it first) or via settings `extensions`.
+ * With `PPH_FAUX_SYSTEM_PROMPTS` set, the system messages of every request are appended to that file, a JSON
+ * line per request: what the model was told.
  */
+import { appendFileSync } from "node:fs";
 import {
 	type AssistantMessage,
 	type FauxResponseFactory,
@@ -27,6 +30,11 @@ export default function fauxModelExtension(pi: ExtensionAPI): void {
 
 	const step: FauxResponseFactory = (context): AssistantMessage => {
 		if (faux.getPendingResponseCount() < QUEUE_LOW_WATER) faux.appendResponses(steps(QUEUE_REFILL));
+		const promptLog = process.env.PPH_FAUX_SYSTEM_PROMPTS;
+		if (promptLog) {
+			const told = context.messages.filter((message) => message.role === "system");
+			appendFileSync(promptLog, `${JSON.stringify(told)}\n`);
+		}
 		const reply = replyFromScriptFile(process.env[FAUX_SCRIPT_ENV], context.messages);
 		if (reply.kind === "text") return fauxAssistantMessage(fauxText(reply.text));
 		return fauxAssistantMessage(

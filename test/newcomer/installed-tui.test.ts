@@ -135,6 +135,9 @@ async function answerInTui(sb: Sandbox): Promise<void> {
 	);
 	expect(first).toContain("[y] Allow once");
 	expect(first).toContain("[n] Deny");
+	// The keys that save a rule (adr/0018) are there in the installed package too.
+	expect(first).toContain("[p] Always allow in");
+	expect(first).toContain("[x] Always deny in");
 	terminal.sendKeys("y");
 	await waitForScreen(terminal, "allowed.txt to be created", () =>
 		existsSync(sb.workPath("allowed.txt")) ? true : null,
@@ -156,6 +159,12 @@ async function answerInTui(sb: Sandbox): Promise<void> {
 		s.split("RESULTS: [").length > 3 ? true : null,
 	);
 	expect(existsSync(sb.workPath("escaped.txt"))).toBe(false);
+
+	// Alt+M, the shortcut the installed package registers, switches the permission mode (adr/0023).
+	terminal.sendKeys("M-m");
+	await waitForScreen(terminal, "the status line to show accept-edits mode", (s) =>
+		s.includes("accept-edits mode") ? true : null,
+	);
 
 	const auditFile = path.join(sb.agentDir, "pi-permission-hub", "audit.jsonl");
 	const audit = () =>
