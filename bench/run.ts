@@ -5,8 +5,10 @@
  * What each figure means and how it is measured: bench/README.md.
  */
 import { availableParallelism, cpus, loadavg } from "node:os";
+import { childGateCostFigure } from "./child-gate-cost.ts";
 import { coldStartFigure } from "./cold-start.ts";
 import { decisionLatencyFigure } from "./decision-latency.ts";
+import { forwardedInPiFigure } from "./forwarded-in-pi.ts";
 import { gateLatencyFigure } from "./gate-latency.ts";
 import { hostileInputsFigure } from "./hostile-inputs.ts";
 import { hubFanInFigure } from "./hub-fan-in.ts";
@@ -32,6 +34,8 @@ const FIGURES: readonly {
 	{ id: "8", name: "8. Read tier", run: readTierFigure },
 	{ id: "9", name: "9. Hostile inputs outside the parser", run: hostileInputsFigure },
 	{ id: "10", name: "10. Sandbox cost per command", run: sandboxCostFigure },
+	{ id: "11", name: "11. Forwarded round trip in real pi", run: forwardedInPiFigure },
+	{ id: "12", name: "12. The gate's cost on a subagent's run", run: childGateCostFigure },
 ];
 
 const write = (line: string): void => {

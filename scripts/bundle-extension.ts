@@ -1,27 +1,22 @@
 /**
- * Bundles the extension into dist/extension/ with esbuild: pi loads one small entry file and, at session start,
- * the gate as one module Node imports natively, instead of ~130 modules each resolved and transformed by pi's
- * loader (most of the gate's load cost; see adr/0012-bundled-extension.md). The lazily imported parts
- * (chokidar, the TUI dialog) stay separate chunks, so a run pays only for what it uses.
+ * Bundles the extension into dist/extension/ with esbuild, as two builds (adr/0012):
+ * - `index.js`, the entry pi loads: the composition root alone, in a `type: commonjs` scope. pi's loader then
+ *   transforms it and hands its imports of pi's packages the copy of pi that runs; an ES-module entry is imported
+ *   natively instead, and its imports load a second, unbundled pi (~1 s of CPU and ~65 MiB per process).
+ * - `gate/session-gate.js` and its chunks, in a `type: module` scope: the gate, which the entry loads with Node's
+ *   own loader at session start. The lazily imported parts (chokidar, the TUI dialog, the change preview) stay
+ *   separate chunks, so a run pays only for what it uses.
  *
  * Kept external: pi's own packages (pi provides them), the parser (it finds its .wasm files next to itself) and
  * the two CommonJS dependencies (an ESM bundle cannot `require`). Run after `tsc` (npm run build does both).
  */
-import { rmSync } from "node:fs";
-import { build } from "esbuild";
+import { rmSync, writeFileSync } from "node:fs";
+import { type BuildOptions, build } from "esbuild";
 
 const started = performance.now();
 rmSync("dist/extension", { recursive: true, force: true });
-const result = await build({
-	// The gate is its own entry at the same relative place as in tsc's output: the composition root imports
-	// it by URL with Node's loader (see src/index.ts).
-	entryPoints: [
-		{ in: "src/index.ts", out: "index" },
-		{ in: "src/gate/session-gate.ts", out: "gate/session-gate" },
-	],
-	outdir: "dist/extension",
+const shared: BuildOptions & { metafile: true } = {
 	bundle: true,
-	splitting: true,
 	format: "esm",
 	platform: "node",
 	target: "node22",
@@ -34,12 +29,27 @@ const result = await build({
 		"write-file-atomic",
 		"picomatch",
 	],
-	chunkNames: "chunks/[name]-[hash]",
 	legalComments: "none",
 	logLevel: "warning",
 	metafile: true,
+};
+const gate = await build({
+	...shared,
+	entryPoints: [{ in: "src/gate/session-gate.ts", out: "session-gate" }],
+	outdir: "dist/extension/gate",
+	splitting: true,
+	chunkNames: "chunks/[name]-[hash]",
 });
-const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
+writeFileSync("dist/extension/gate/package.json", `${JSON.stringify({ type: "module" })}\n`);
+const entry = await build({
+	...shared,
+	entryPoints: [{ in: "src/index.ts", out: "index" }],
+	outdir: "dist/extension",
+});
+writeFileSync("dist/extension/package.json", `${JSON.stringify({ type: "commonjs" })}\n`);
+const bytes = [gate, entry]
+	.flatMap((result) => Object.values(result.metafile.outputs))
+	.reduce((sum, output) => sum + output.bytes, 0);
 process.stdout.write(
 	`bundled the extension into dist/extension (${Math.round(bytes / 1024)} KiB) in ${Math.round(performance.now() - started)} ms\n`,
 );

@@ -121,8 +121,9 @@ type GateModule = { readonly startSessionGate: typeof startSessionGate };
 
 /**
  * pi-tui as pi provides it, for the TUI dialog. It must be imported here, statically: pi resolves a static import
- * of its own packages in the entry it loads (to its bundled copy), while a dynamic `import()` or any import from
- * the natively loaded gate resolves through this package's `node_modules`, which an installed copy does not have
+ * of its own packages in the entry it transforms (to the copy it runs; the built entry sits in a `commonjs` scope
+ * so that pi transforms it rather than importing it natively), while a dynamic `import()` or any import from the
+ * natively loaded gate resolves through this package's `node_modules`, which an installed copy does not have
  * (pi and npm install extensions without their peers; adr/0012).
  */
 const tuiKit: TuiKit = { Key, matchesKey, truncateToWidth, wrapTextWithAnsi };

@@ -42,7 +42,11 @@ import { createPolicyStore, type PolicyStore } from "../policy/load-policy.ts";
 import { addRules, removeSavedRule, rulesToSave, type SavedRuleRef } from "../policy/saved-rules.ts";
 import { permissionModeFlag } from "../slash-command/permission-mode-controls.ts";
 import { publishPermissionsView } from "../slash-command/permissions-command.ts";
-import type { PermissionsSnapshot } from "../slash-command/permissions-report.ts";
+import {
+	type PermissionsSnapshot,
+	permissionsReport,
+	type ReportLine,
+} from "../slash-command/permissions-report.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import {
 	isPermissionMode,
@@ -482,12 +486,16 @@ export class SessionGate {
 		return null;
 	}
 
-	/** What `/permissions` shows. */
 	removeSavedRule(rule: SavedRuleRef): Promise<void> {
 		return removeSavedRule(rule);
 	}
 
-	snapshot(): PermissionsSnapshot {
+	/** What `/permissions` shows. */
+	report(): readonly ReportLine[] {
+		return permissionsReport(this.snapshot());
+	}
+
+	private snapshot(): PermissionsSnapshot {
 		const policy = this.store.current();
 		const { parent } = this.hub;
 		const reach =

@@ -71,9 +71,17 @@ export function isCode(error: unknown, code: string): boolean {
  * Write `file` atomically, readable by this user alone, once each directory of `privateDirs` is checked to be
  * private: a directory someone else controls is refused, not written into.
  */
-export function writePrivateFileSync(file: string, content: string, privateDirs: readonly string[]): void {
+export function writePrivateFileSync(
+	file: string,
+	content: string,
+	privateDirs: readonly string[],
+	options: { readonly fsync?: boolean } = {},
+): void {
 	for (const dir of privateDirs) checkPrivateDir(dir);
-	writeFileAtomic.sync(file, content, { mode: 0o600 });
+	writeFileAtomic.sync(file, content, {
+		mode: 0o600,
+		...(options.fsync === undefined ? {} : { fsync: options.fsync }),
+	});
 }
 
 /** `writePrivateFileSync`, without blocking; `fsync` when the file must survive a crash (a parked request). */

@@ -49,12 +49,15 @@ export function manifestIn(dir: string, files: FileView): PackageManifest | null
 	};
 }
 
-/** The nearest package.json at or above `dir` (how Node tells which package a file belongs to). */
+/**
+ * The nearest package.json at or above `dir` that names a package: the package a file belongs to. A nameless one
+ * only gives its folder a module type (this package's build has two, adr/0012) and belongs to the package around it.
+ */
 export function owningManifest(dir: string, files: FileView): PackageManifest | null {
 	let current = dir;
 	for (;;) {
 		const manifest = manifestIn(current, files);
-		if (manifest) return manifest;
+		if (manifest && (manifest.name !== null || manifest.listsResources)) return manifest;
 		const parent = dirname(current);
 		if (parent === current) return null;
 		current = parent;

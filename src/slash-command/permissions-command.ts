@@ -8,11 +8,12 @@ import {
 	PERMISSION_MODES,
 	type PermissionMode,
 } from "../vocabulary/permission-mode.ts";
-import { type PermissionsSnapshot, permissionsReport } from "./permissions-report.ts";
+import type { ReportLine } from "./permissions-report.ts";
 
 /** What the command needs from the running gate. */
 export interface PermissionsView {
-	snapshot(): PermissionsSnapshot;
+	/** The report's lines, built by the gate: the entry pi loads stays small (adr/0012). */
+	report(): readonly ReportLine[];
 	revokeGrant(id: string): boolean;
 	permissionMode(): PermissionMode;
 	/** Switch the mode; returns why not when it is not allowed, else null. */
@@ -77,7 +78,7 @@ export function registerPermissionsCommand(
 				);
 				return;
 			}
-			const lines = permissionsReport(gate.snapshot());
+			const lines = gate.report();
 			const picked = await ctx.ui.select(
 				TITLE,
 				lines.map((line) => line.text),

@@ -33,6 +33,18 @@ describe("which paths load a copy of the gate", () => {
 		expect(own?.entries).not.toContain(path.join(REPO_ROOT, "src", "index.ts"));
 	});
 
+	it("the built bundle belongs to this package, past the two nameless package.json files that set its module types", () => {
+		const built = path.join(REPO_ROOT, "dist", "extension");
+		const gate = path.join(built, "gate", "session-gate.js");
+		// Run after the build: both scope markers are there, and name no package.
+		for (const marker of [path.join(built, "package.json"), path.join(built, "gate", "package.json")]) {
+			expect(JSON.parse(readFileSync(marker, "utf8"))).not.toHaveProperty("name");
+		}
+		expect(gatePackageAt(gate, nodeFileView)?.root).toBe(REPO_ROOT);
+		expect(loadsGate(path.join(built, "index.js"), nodeFileView)).toBe(true);
+		expect(loadsGate(gate, nodeFileView)).toBe(false);
+	});
+
 	it("the package directory and its entry files load it; another module of it, another package, a missing path do not", () => {
 		const world = launcherWorld();
 		expect(loadsGate(world.gateDir, nodeFileView)).toBe(true);

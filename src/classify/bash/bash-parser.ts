@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { performance } from "node:perf_hooks";
 import { Language, Parser, type Tree } from "web-tree-sitter";
 import { processWide } from "../../process-wide.ts";
+import { compiledWithBaselineOnly } from "./baseline-wasm.ts";
 
 /** A syntax node copied out of the wasm tree. Ranges are UTF-16 offsets into the parsed source. */
 export interface SyntaxNode {
@@ -76,9 +77,11 @@ export function sharedUntilFailure<T>(start: () => Promise<T>): () => Promise<T>
 
 async function createBashParser(): Promise<BashParser> {
 	const started = performance.now();
-	await Parser.init();
 	const grammarPath = createRequire(import.meta.url).resolve("tree-sitter-bash/tree-sitter-bash.wasm");
-	const language = await Language.load(grammarPath);
+	const language = await compiledWithBaselineOnly(async () => {
+		await Parser.init();
+		return Language.load(grammarPath);
+	});
 	const parser = new Parser();
 	parser.setLanguage(language);
 	const typeNames = language.types;

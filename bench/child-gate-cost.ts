@@ -1,0 +1,120 @@
+/**
+ * Figure 12: what the gate costs a subagent's whole run. `pi --mode json -p` with the scripted model making N
+ * sequential `echo k` calls (N = 1, 5, 20, 40), with and without `-e dist/extension/index.js`, runs interleaved;
+ * wall time from spawn to exit, CPU time and peak RSS of pi's process from `/usr/bin/time`; medians compared.
+ * The targets hold for the gate with its sandbox off; the same runs with the sandbox on (the default) are
+ * reported, since every sandboxed call adds figure 10's cost.
+ */
+import { writeScript } from "../test/harness/faux-script.ts";
+import { EXTENSION_ENTRY } from "../test/harness/paths.ts";
+import { createSandbox, type Sandbox } from "../test/harness/sandbox.ts";
+import type { FigureResult, Measurement } from "./report.ts";
+import { median } from "./stats.ts";
+import { type TimedChildRun, timedChildRun } from "./timed-child.ts";
+
+const SIZES = [1, 5, 20, 40] as const;
+const RUNS = 5;
+
+interface Cost {
+	readonly wallMs: number;
+	readonly cpuMs: number;
+	readonly peakRssMiB: number;
+}
+
+async function run(sb: Sandbox, calls: number, gated: boolean): Promise<TimedChildRun> {
+	const result = await timedChildRun({ sandbox: sb, extensions: gated ? [EXTENSION_ENTRY] : [] }, "go");
+	if (result.callMs.length !== calls || result.errors > 0) {
+		throw new Error(`a ${gated ? "gated" : "bare"} run made ${result.callMs.length} of ${calls} calls`);
+	}
+	return result;
+}
+
+function medianCost(runs: readonly TimedChildRun[]): Cost {
+	return {
+		wallMs: median(runs.map((r) => r.wallMs)),
+		cpuMs: median(runs.map((r) => r.cpuMs)),
+		peakRssMiB: median(runs.map((r) => r.peakRssMiB)),
+	};
+}
+
+async function addedCost(sb: Sandbox, calls: number): Promise<Cost> {
+	await writeScript(sb, {
+		conversations: [
+			{
+				turns: [
+					...Array.from({ length: calls }, (_, k) => ({
+						calls: [{ tool: "bash", input: { command: `echo ${k}` } }],
+					})),
+					{ text: "done" },
+				],
+			},
+		],
+	});
+	await run(sb, calls, true);
+	const gated: TimedChildRun[] = [];
+	const bare: TimedChildRun[] = [];
+	for (let i = 0; i < RUNS; i++) {
+		// The order flips every pair, so a drift in the machine's speed hits both alike.
+		for (const withGate of i % 2 === 0 ? [true, false] : [false, true]) {
+			(withGate ? gated : bare).push(await run(sb, calls, withGate));
+		}
+	}
+	const g = medianCost(gated);
+	const b = medianCost(bare);
+	return { wallMs: g.wallMs - b.wallMs, cpuMs: g.cpuMs - b.cpuMs, peakRssMiB: g.peakRssMiB - b.peakRssMiB };
+}
+
+export async function childGateCostFigure(): Promise<FigureResult> {
+	const sb = await createSandbox();
+	try {
+		const measurements: Measurement[] = [];
+		const notes: string[] = [];
+		await sb.writeAgentFile(
+			"pi-permission-hub/config.json",
+			`${JSON.stringify({ sandbox: { enabled: false } })}\n`,
+		);
+		for (const calls of SIZES) {
+			const cost = await addedCost(sb, calls);
+			measurements.push(
+				{
+					label: `N = ${calls}: added wall time`,
+					value: cost.wallMs,
+					unit: "ms",
+					target: { op: "<=", value: 100 },
+				},
+				{
+					label: `N = ${calls}: added CPU time`,
+					value: cost.cpuMs,
+					unit: "ms",
+					target: { op: "<=", value: 100 },
+				},
+				{
+					label: `N = ${calls}: added peak RSS`,
+					value: cost.peakRssMiB,
+					unit: "MiB",
+					target: { op: "<=", value: 15 },
+				},
+			);
+		}
+		await sb.writeAgentFile("pi-permission-hub/config.json", "{}\n");
+		for (const calls of [1, 20] as const) {
+			const cost = await addedCost(sb, calls);
+			measurements.push(
+				{ label: `sandbox on (the default), N = ${calls}: added wall time`, value: cost.wallMs, unit: "ms" },
+				{ label: "  added CPU time", value: cost.cpuMs, unit: "ms" },
+				{ label: "  added peak RSS", value: cost.peakRssMiB, unit: "MiB" },
+			);
+		}
+		notes.push(
+			`medians of ${RUNS} interleaved runs each; CPU and RSS are pi's own process (/usr/bin/time), not the commands it runs`,
+			"with the sandbox on, each call also runs inside bubblewrap: figure 10's per-call cost times N",
+		);
+		return {
+			figure: `12. The gate's cost on a subagent's run (pi --mode json -p, N sequential bash calls, gate with its sandbox off)`,
+			measurements,
+			notes,
+		};
+	} finally {
+		await sb.cleanup();
+	}
+}

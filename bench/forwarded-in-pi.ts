@@ -1,0 +1,160 @@
+/**
+ * Figure 11: a subagent's ask forwarded to the root and answered, in real pi. A root `pi --mode rpc` with the
+ * extension serves its inbox; a child `pi --mode json -p` with the extension, started as launchers start one
+ * (`PI_SUBAGENT_PARENT_SESSION`, `PI_SUBAGENT_CHILD`), makes sequential write-tier bash calls its own policy
+ * asks about. The root decides them either with an authorizer link or with a dialog this process answers at once
+ * (the RPC client plays the human). The round trip is the child's `tool_execution_start → tool_execution_end`
+ * minus the median of the same call allowed by the child's own rule (run in the same sandbox, same commands).
+ * The 250 ms polling transport of figure 5 runs in the same figure for the ratio.
+ */
+import { join } from "node:path";
+import { writeScript } from "../test/harness/faux-script.ts";
+import { EXTENSION_ENTRY, REPO_ROOT } from "../test/harness/paths.ts";
+import { type RpcSession, startRpc } from "../test/harness/rpc-session.ts";
+import { createSandbox, type Sandbox } from "../test/harness/sandbox.ts";
+import { HubProc, stopAll } from "./hub-proc.ts";
+import type { FigureResult, Measurement } from "./report.ts";
+import { summarize } from "./stats.ts";
+import { timedChildRun } from "./timed-child.ts";
+
+const CALLS = 20;
+const RUNS = 3;
+const POLLING_ASKS = 12;
+const LINKS_FIXTURE = join(REPO_ROOT, "test", "fixtures", "authorizer-links-extension.ts");
+
+type Path = "link" | "dialog";
+
+async function writeConfig(sb: Sandbox, config: object): Promise<void> {
+	await sb.writeAgentFile("pi-permission-hub/config.json", `${JSON.stringify(config)}\n`);
+}
+
+/** The sandbox is off: this figure measures forwarding, figure 10 measures the sandbox. */
+const BASE_CONFIG = { sandbox: { enabled: false } };
+
+async function startRoot(sb: Sandbox, path: Path): Promise<{ rpc: RpcSession; sessionId: string }> {
+	await writeConfig(
+		sb,
+		path === "link" ? { ...BASE_CONFIG, authorizerChain: ["fixture-allow"] } : BASE_CONFIG,
+	);
+	const rpc = await startRpc({
+		sandbox: sb,
+		extensions: path === "link" ? [EXTENSION_ENTRY, LINKS_FIXTURE] : [EXTENSION_ENTRY],
+		dialog: (request) => {
+			if (request.method !== "select") throw new Error(`unexpected ${request.method}: ${request.title}`);
+			const allow = request.options.find((o) => o.startsWith("Allow once"));
+			if (allow === undefined) throw new Error(`no Allow once in ${request.options.join(" | ")}`);
+			return { select: allow };
+		},
+		timeoutMs: 60_000,
+	});
+	const { sessionId } = await rpc.getState();
+	return { rpc, sessionId };
+}
+
+async function childCalls(sb: Sandbox, parent: string | null): Promise<number[]> {
+	const run = await timedChildRun(
+		{
+			sandbox: sb,
+			extensions: [EXTENSION_ENTRY],
+			env: parent === null ? {} : { PI_SUBAGENT_PARENT_SESSION: parent, PI_SUBAGENT_CHILD: "1" },
+		},
+		"make the files",
+	);
+	if (run.callMs.length !== CALLS || run.errors > 0) {
+		throw new Error(
+			`the child made ${run.callMs.length} of ${CALLS} calls, ${run.errors} failed: ${run.stderr.slice(-600)}`,
+		);
+	}
+	return [...run.callMs];
+}
+
+export async function forwardedInPiFigure(): Promise<FigureResult> {
+	const sb = await createSandbox();
+	const procs: HubProc[] = [];
+	try {
+		await writeScript(sb, {
+			conversations: [
+				{
+					turns: [
+						...Array.from({ length: CALLS }, (_, k) => ({
+							calls: [{ tool: "bash", input: { command: `touch out-${k}.txt` } }],
+						})),
+						{ text: "done" },
+					],
+				},
+			],
+		});
+		// The same calls allowed by the child's own rule: what a call costs when nothing is forwarded.
+		await writeConfig(sb, {
+			...BASE_CONFIG,
+			rules: [{ surface: "command", pattern: "touch out-*", action: "allow" }],
+		});
+		await childCalls(sb, null);
+		const local: number[] = [];
+		for (let r = 0; r < RUNS; r++) local.push(...(await childCalls(sb, null)));
+		const localMedian = summarize(local).median;
+
+		const roundTrips: Record<Path, number[]> = { link: [], dialog: [] };
+		for (const path of ["link", "dialog"] as const) {
+			const root = await startRoot(sb, path);
+			try {
+				await childCalls(sb, root.sessionId);
+				for (let r = 0; r < RUNS; r++) {
+					const calls = await childCalls(sb, root.sessionId);
+					roundTrips[path].push(...calls.map((ms) => ms - localMedian));
+				}
+			} finally {
+				root.rpc.kill();
+				await root.rpc.exited;
+			}
+		}
+
+		const pollDir = join(sb.root, "polling-inbox");
+		const pollParent = new HubProc({ role: "poll-serve", dir: pollDir });
+		procs.push(pollParent);
+		await pollParent.waitFor("serving");
+		const poller = new HubProc({ role: "poll-ask", dir: pollDir, count: POLLING_ASKS });
+		procs.push(poller);
+		await poller.waitFor("ready");
+		poller.send("go");
+		await poller.waitFor("done", 60_000);
+		const polling = summarize(
+			poller.records
+				.filter((r) => r.event === "outcome")
+				.map((r) => (typeof r.ms === "number" ? r.ms : Number.NaN)),
+		);
+		pollParent.endInput();
+
+		const measurements: Measurement[] = [];
+		for (const path of ["link", "dialog"] as const) {
+			const s = summarize(roundTrips[path]);
+			const name = path === "link" ? "decided by an authorizer link" : "root dialog answered at once";
+			measurements.push(
+				{ label: `${name}: round trip median`, value: s.median, unit: "ms", target: { op: "<=", value: 5 } },
+				{ label: "  p90", value: s.p90, unit: "ms" },
+				{ label: "  p99", value: s.p99, unit: "ms", target: { op: "<=", value: 25 } },
+				{
+					label: "  ratio: polling median / round trip median",
+					value: polling.median / s.median,
+					unit: "×",
+					target: { op: ">=", value: 40 },
+				},
+			);
+		}
+		measurements.push(
+			{ label: "  the same call allowed locally, median", value: localMedian, unit: "ms" },
+			{ label: "  250 ms polling transport, median", value: polling.median, unit: "ms" },
+		);
+		return {
+			figure: `11. Forwarded round trip in real pi (child pi --mode json -p → root pi --mode rpc, ${RUNS} runs × ${CALLS} sequential asks per path)`,
+			measurements,
+			notes: [
+				"round trip = the child's tool_execution_start → tool_execution_end minus the median of the same call allowed by the child's own rule",
+				"the sandbox is off in this figure (figure 10 measures it); the polling transport is figure 5's, between two Node processes",
+			],
+		};
+	} finally {
+		await stopAll(procs);
+		await sb.cleanup();
+	}
+}

@@ -1,0 +1,84 @@
+/**
+ * One `pi --mode json -p` run as a subagent would be started, with every stdout record stamped with the time this
+ * process received it (for the real-pi figures 11 and 12), and its resource use read by `/usr/bin/time`.
+ */
+import { spawn } from "node:child_process";
+import { node22Binary } from "../test/harness/paths.ts";
+import { createLineSplitter, type PiLaunchOptions, piArguments } from "../test/harness/pi-process.ts";
+
+export interface TimedChildRun {
+	/** Spawn to exit. */
+	readonly wallMs: number;
+	/** User + system CPU of pi's process (not of the bash commands it started). */
+	readonly cpuMs: number;
+	readonly peakRssMiB: number;
+	/** Each tool call's `tool_execution_start` → `tool_execution_end`, in order. */
+	readonly callMs: readonly number[];
+	readonly errors: number;
+	readonly stderr: string;
+}
+
+const TIME_FORMAT = "PPH-TIME %e %U %S %M";
+
+export function timedChildRun(options: PiLaunchOptions, prompt: string): Promise<TimedChildRun> {
+	const started = performance.now();
+	const child = spawn(
+		"/usr/bin/time",
+		["-f", TIME_FORMAT, node22Binary(), ...piArguments(options, ["--mode", "json", "-p", prompt])],
+		{
+			cwd: options.cwd ?? options.sandbox.workDir,
+			env: options.sandbox.env(options.env),
+			stdio: ["ignore", "pipe", "pipe"],
+		},
+	);
+	const starts = new Map<string, number>();
+	const callMs: number[] = [];
+	let errors = 0;
+	let stderr = "";
+	child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+		stderr += chunk;
+	});
+	child.stdout.setEncoding("utf8").on(
+		"data",
+		createLineSplitter((line) => {
+			const at = performance.now();
+			let record: unknown;
+			try {
+				record = JSON.parse(line);
+			} catch {
+				return;
+			}
+			if (typeof record !== "object" || record === null) return;
+			const type = Reflect.get(record, "type");
+			const id = String(Reflect.get(record, "toolCallId"));
+			if (type === "tool_execution_start") starts.set(id, at);
+			if (type === "tool_execution_end") {
+				const start = starts.get(id);
+				if (start !== undefined) callMs.push(at - start);
+				if (Reflect.get(record, "isError") === true) errors++;
+			}
+		}),
+	);
+	return new Promise((resolve, reject) => {
+		const watchdog = setTimeout(() => child.kill("SIGKILL"), 120_000);
+		child.once("error", reject);
+		child.once("close", (code) => {
+			clearTimeout(watchdog);
+			const wallMs = performance.now() - started;
+			const time = stderr.split("\n").find((l) => l.startsWith("PPH-TIME "));
+			const [elapsed, user, system, rssKiB] = (time ?? "").split(" ").slice(1).map(Number);
+			if (code !== 0 || time === undefined || elapsed === undefined) {
+				reject(new Error(`a child run failed (exit ${code}): ${stderr.slice(-800)}`));
+				return;
+			}
+			resolve({
+				wallMs,
+				cpuMs: ((user ?? Number.NaN) + (system ?? Number.NaN)) * 1000,
+				peakRssMiB: (rssKiB ?? Number.NaN) / 1024,
+				callMs,
+				errors,
+				stderr,
+			});
+		});
+	});
+}
