@@ -9,7 +9,7 @@ import {
 	childrenAnnouncedSince,
 	endAnnouncement,
 } from "./child-announcement.ts";
-import { deliverRequest, forwardAsk } from "./hub-client.ts";
+import { deliverRequest, forwardAsk, parentUnreachable } from "./hub-client.ts";
 import { HubLog } from "./hub-log.ts";
 import { HubServer } from "./hub-server.ts";
 import type { ParkedStore } from "./parked-store.ts";
@@ -31,6 +31,7 @@ import type { HubTransport, ServeOptions, ServingEndpoint } from "./transport.ts
 export const fileTransport: HubTransport = {
 	forward: forwardAsk,
 	deliver: deliverRequest,
+	unreachable: parentUnreachable,
 	serve: (options) => new HubServer({ ...options, layout: inboxLayout(options.base, options.sessionId) }),
 };
 
