@@ -9,6 +9,7 @@ import { type RuleSurface, UNANSWERED_POLICIES, type UserConfig } from "../../sr
 import {
 	DEFAULT_DEFER_EXPIRY_HOURS,
 	DEFAULT_DIALOG_TIMEOUT_SECONDS,
+	DEFAULT_FORWARD_WITH_UI,
 	DEFAULT_FORWARDED_DIALOG_KEYS,
 	DEFAULT_NOTIFY,
 } from "../../src/policy/effective-policy.ts";
@@ -138,6 +139,13 @@ export const KEY_NOTES: Readonly<Record<TopLevelKey, KeyNotes>> = {
 			why: "It is how your keyboard meets the dialog, nothing a repository should choose.",
 		},
 	},
+	forwardWithUI: {
+		default: `\`${DEFAULT_FORWARD_WITH_UI}\`: a subagent whose parent cannot be asked asks in its own UI, if it has one`,
+		project: {
+			kind: "user-only",
+			why: "It says which of your terminals a subagent's question may appear in, nothing a repository should choose.",
+		},
+	},
 };
 
 export const SURFACE_MATCHES: Readonly<Record<RuleSurface, string>> = {
@@ -195,7 +203,9 @@ const USER_EXAMPLE = `{
 	"defaultMode": "default",
 	// A desktop notification instead of the bell when a dialog opens in pi's terminal UI.
 	"notify": "osc777",
-	"forwardedDialogKeys": "twice"
+	"forwardedDialogKeys": "twice",
+	// A subagent in its own pane never asks there: with its parent gone, its asks are parked or refused.
+	"forwardWithUI": "parent-only"
 }`;
 
 const PROJECT_EXAMPLE = `{

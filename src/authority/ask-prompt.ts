@@ -74,6 +74,9 @@ export function buildAskPrompt(ask: Ask, context: PromptContext): AskPrompt {
 		`Tier: ${action.tier}`,
 		`Why: ${ask.why}`,
 		...(ask.origin.kind === "subagent" ? [`Requested by: ${originLabel(ask.origin)}`] : []),
+		...(ask.parentUnreachable
+			? [`Asked here: this subagent's parent cannot be asked (${ask.parentUnreachable})`]
+			: []),
 		`Directory: ${action.cwd}`,
 	];
 	const choices: DialogChoice[] = [

@@ -1,7 +1,8 @@
 import type { ExtensionContext, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import type { ParkedStore } from "../hub/parked-store.ts";
+import type { ParentResolution } from "../hub/resolve-parent.ts";
 import type { SessionHub } from "../hub/session-hub.ts";
-import type { ForwardedDialogKeys, NotifyStyle } from "../policy/config-schema.ts";
+import type { ForwardedDialogKeys, ForwardWithUI, NotifyStyle } from "../policy/config-schema.ts";
 import type { AskEventSink } from "./ask-events.ts";
 import { announceToTerminal, type TerminalOutput } from "./ask-notification.ts";
 import { buildForwardRequest, type ForwardingIdentity } from "./build-forward-request.ts";
@@ -9,6 +10,7 @@ import { type DialogPresenter, selectDialog } from "./dialog-presenter.ts";
 import type { DialogQueue } from "./dialog-queue.ts";
 import { LocalDialogAuthorizer, type Parker } from "./local-dialog-authorizer.ts";
 import { ParentForwardingAuthorizer } from "./parent-forwarding-authorizer.ts";
+import { ParentThenLocalAuthorizer } from "./parent-then-local-authorizer.ts";
 import { parkRequest } from "./parking.ts";
 import type { Ask, TerminalAuthorizer, TerminalDecision } from "./terminal-authorizer.ts";
 import type { TuiKit } from "./tui-dialog.ts";
@@ -27,26 +29,80 @@ export interface TerminalChoiceDeps {
 	readonly terminal: TerminalOutput;
 	/** How the TUI dialog guards the keys of an ask forwarded from a subagent. */
 	readonly forwardedDialogKeys: ForwardedDialogKeys;
+	/** Whether a subagent with a UI of its own asks there when its parent cannot be asked (adr/0028). */
+	readonly forwardWithUI: ForwardWithUI;
 }
 
 /**
- * The terminal authorizer for this call, chosen from what the session is: a subagent forwards to its parent
- * (even with a UI of its own, unless configured otherwise); a session with a UI asks its human; anything else
- * has nobody to ask, and parks the ask or refuses it.
+ * Who decides an ask that reached the end of the chain, from what the session is (adr/0010, adr/0028):
+ * - `parent`: a subagent forwards to its parent;
+ * - `parent-then-local`: a subagent with a UI of its own forwards, and asks there when its parent cannot be asked;
+ * - `local`: a root session with a UI asks its human;
+ * - `local-for-orphan`: a subagent whose parent was never found asks in its own UI;
+ * - `nobody`: no UI and no parent (or a subagent kept from asking its UI): the ask is parked or refused.
  */
+export type TerminalRoute = "parent" | "parent-then-local" | "local" | "local-for-orphan" | "nobody";
+
+export function terminalRoute(
+	parent: ParentResolution["kind"],
+	hasUI: boolean,
+	forwardWithUI: ForwardWithUI,
+): TerminalRoute {
+	const ownUI = hasUI && forwardWithUI === "parent-then-local";
+	switch (parent) {
+		case "child":
+			return ownUI ? "parent-then-local" : "parent";
+		case "orphan":
+			return ownUI ? "local-for-orphan" : "nobody";
+		case "root":
+			return hasUI ? "local" : "nobody";
+	}
+}
+
+/** The terminal authorizer for this call, on the route `terminalRoute` chooses. */
 export function chooseTerminal(ctx: ExtensionContext, deps: TerminalChoiceDeps): TerminalAuthorizer {
-	const { hub, identity, parked, dialogs, tuiKit, announce, forwardedDialogKeys } = deps;
+	const { hub, identity, parked } = deps;
 	const park = parker(parked, identity);
-	if (hub.parent.kind === "child") {
-		return new ParentForwardingAuthorizer({
-			target: hub.parent.parent,
+	const { parent } = hub;
+	const route = terminalRoute(parent.kind, ctx.hasUI, deps.forwardWithUI);
+	if (parent.kind === "child") {
+		const forwarding = new ParentForwardingAuthorizer({
+			target: parent.parent,
 			identity,
 			log: hub.log,
 			parked,
 			transport: hub.transport,
 		});
+		if (route !== "parent-then-local") return forwarding;
+		return new ParentThenLocalAuthorizer({
+			unreachable: () => hub.transport.unreachable(parent.parent),
+			forwarding,
+			local: localDialog(ctx, deps, park),
+		});
 	}
-	if (ctx.hasUI && ctx.mode === "tui") {
+	const why =
+		parent.kind === "orphan"
+			? parent.why
+			: "this session has no interactive UI (print or JSON mode) and no parent session to forward to";
+	const nobody = new DenyingAuthorizer(why, park);
+	switch (route) {
+		case "local":
+			return localDialog(ctx, deps, park);
+		case "local-for-orphan":
+			return new ParentThenLocalAuthorizer({
+				unreachable: () => why,
+				forwarding: nobody,
+				local: localDialog(ctx, deps, park),
+			});
+		default:
+			return nobody;
+	}
+}
+
+/** This session's own UI: pi's terminal UI with its dialog component and notification, or an RPC client's dialogs. */
+function localDialog(ctx: ExtensionContext, deps: TerminalChoiceDeps, park: Parker): LocalDialogAuthorizer {
+	const { dialogs, tuiKit, announce, forwardedDialogKeys } = deps;
+	if (ctx.mode === "tui") {
 		// Only pi's own terminal UI gets the bell or escape sequence: an RPC client owns its stdout protocol.
 		const notifying: AskEventSink = (event) => {
 			announce(event);
@@ -59,12 +115,7 @@ export function chooseTerminal(ctx: ExtensionContext, deps: TerminalChoiceDeps):
 			notifying,
 		);
 	}
-	if (ctx.hasUI) return new LocalDialogAuthorizer(selectDialog(ctx.ui), dialogs, park, announce);
-	const why =
-		hub.parent.kind === "orphan"
-			? hub.parent.why
-			: "this session has no interactive UI (print or JSON mode) and no parent session to forward to";
-	return new DenyingAuthorizer(why, park);
+	return new LocalDialogAuthorizer(selectDialog(ctx.ui), dialogs, park, announce);
 }
 
 /** Park an ask durably: the call is blocked now, and an approval given later lets the identical action through. */

@@ -104,6 +104,7 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 	}
 
 	private async toDecision(ask: Ask, result: DialogResult): Promise<TerminalDecision> {
+		const userSource = humanAt(ask);
 		if (ask.kind === "forwarded" && ask.reoffered && this.park) {
 			// Parked earlier: only an explicit answer settles it; anything else leaves it parked as it was.
 			if (result.kind === "dismissed") ask.reoffered.stopReview();
@@ -138,9 +139,17 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 			}
 			case "dismissed":
 				return { outcome: "deny", source: userSource("deny", "once", "dismissed the dialog") };
-			case "timeout":
+			case "timeout": {
 				if (ask.unanswered === "defer" && this.park) return this.park(ask);
-				return unavailable(`no answer within ${Math.round(ask.timeoutMs / 1000)} s`);
+				const seconds = Math.round(ask.timeoutMs / 1000);
+				return unavailable(
+					ask.parentUnreachable
+						? capSourceText(
+								`its parent could not be asked (${ask.parentUnreachable}), and nobody answered this subagent's own dialog within ${seconds} s`,
+							)
+						: `no answer within ${seconds} s`,
+				);
+			}
 			case "withdrawn":
 				return unavailable("the call was cancelled while the dialog was open");
 		}
@@ -165,12 +174,23 @@ async function changeOf(action: ClassifiedAction): Promise<ChangePreview | undef
 	}
 }
 
-function userSource(
+/** The source of an answer given at this dialog; it says so when a subagent's own human answered for its parent. */
+function humanAt(
+	ask: Ask,
+): (
 	verdict: "allow" | "deny",
 	scope: "once" | "session" | "subagent" | "tree" | "always",
 	reason?: string,
-): DecisionSource {
-	return { kind: "user", via: "dialog", verdict, scope, ...(reason ? { reason } : {}) };
+) => DecisionSource {
+	const instead = ask.parentUnreachable ? { parentUnreachable: capSourceText(ask.parentUnreachable) } : {};
+	return (verdict, scope, reason) => ({
+		kind: "user",
+		via: "dialog",
+		verdict,
+		scope,
+		...(reason ? { reason } : {}),
+		...instead,
+	});
 }
 
 function unavailable(reason: string): TerminalDecision {

@@ -28,6 +28,11 @@ export interface AskCommon {
 	readonly deferExpiryMs: number;
 	/** Aborted when the call is cancelled (Esc, the child died): the dialog is withdrawn. */
 	readonly signal?: AbortSignal;
+	/**
+	 * Set when this session is a subagent asking its own human because its parent cannot be asked: why. The
+	 * dialog says so, and so does the DecisionSource of the answer (adr/0028).
+	 */
+	readonly parentUnreachable?: string;
 }
 
 /** This session's own ask (its model's call). */
@@ -94,7 +99,7 @@ export interface RulesToSave {
 	readonly suggestions: readonly SuggestedGrant[];
 }
 
-export type TerminalKind = "local-dialog" | "parent-forwarding" | "denying";
+export type TerminalKind = "local-dialog" | "parent-forwarding" | "parent-then-local" | "denying";
 
 export interface TerminalAuthorizer {
 	readonly kind: TerminalKind;

@@ -20,7 +20,7 @@ import {
 	publishAsk,
 } from "../authority/ask-events.ts";
 import { getAuthorizer } from "../authority/authorizer-link.ts";
-import { chooseTerminal } from "../authority/choose-terminal.ts";
+import { chooseTerminal, terminalRoute } from "../authority/choose-terminal.ts";
 import { DialogQueue } from "../authority/dialog-queue.ts";
 import { SessionGrants } from "../authority/session-grants.ts";
 import type { RulesToSave } from "../authority/terminal-authorizer.ts";
@@ -236,8 +236,9 @@ export class SessionGate {
 					origin: this.origin,
 					cwd: ctx.cwd,
 				}),
-				terminal: () =>
-					chooseTerminal(this.currentCtx, {
+				terminal: () => {
+					const current = this.store.current();
+					return chooseTerminal(this.currentCtx, {
 						hub: this.hub,
 						identity,
 						parked: this.parked,
@@ -246,8 +247,10 @@ export class SessionGate {
 						announce: announceAsk,
 						notify: () => this.store.current().notify,
 						terminal: { stream: process.stdout, inTmux: Boolean(env.TMUX) },
-						forwardedDialogKeys: this.store.current().forwardedDialogKeys,
-					}),
+						forwardedDialogKeys: current.forwardedDialogKeys,
+						forwardWithUI: current.forwardWithUI,
+					});
+				},
 				// A human is reachable with a UI or through a parent: wait for them; otherwise park the ask.
 				defaultUnanswered: ctx.hasUI || this.hub.forwards ? "wait" : "defer",
 				delegation: (call: ToolCall) => this.delegations.inspect(call),
@@ -498,13 +501,17 @@ export class SessionGate {
 	private snapshot(): PermissionsSnapshot {
 		const policy = this.store.current();
 		const { parent } = this.hub;
+		const route = terminalRoute(parent.kind, this.currentCtx.hasUI, policy.forwardWithUI);
+		const ownUI = "this session's own UI";
 		const reach =
 			parent.kind === "child"
-				? `through parent session ${parent.parent.sessionId} (${parent.parent.location}, found via ${parent.parent.via})`
+				? `through parent session ${parent.parent.sessionId} (${parent.parent.location}, found via ${parent.parent.via})${route === "parent-then-local" ? `; ${ownUI} when the parent cannot be asked` : ""}`
 				: parent.kind === "orphan"
-					? `nobody: ${parent.why}`
+					? route === "local-for-orphan"
+						? `${ownUI} (${parent.why})`
+						: `nobody: ${parent.why}`
 					: this.currentCtx.hasUI
-						? "this session's own UI"
+						? ownUI
 						: "nobody (no UI and no parent): asks are parked or refused";
 		return {
 			sessionId: this.sessionId,

@@ -45,6 +45,12 @@ export async function forwardAsk(
 	});
 }
 
+/** Why the parent cannot take an ask now: its process is gone or it no longer serves its inbox; null when it can. */
+export function parentUnreachable(target: ParentTarget): string | null {
+	const parent = parentProcess(target, inboxLayoutAt(target.inbox));
+	return parent.kind === "unavailable" ? parent.reason : null;
+}
+
 type ParentProcess =
 	| { readonly kind: "ok"; readonly check: () => boolean }
 	| { readonly kind: "unavailable"; readonly reason: string };

@@ -9,7 +9,7 @@ import {
 	childrenAnnouncedSince,
 	endAnnouncement,
 } from "./child-announcement.ts";
-import { deliverRequest, forwardAsk } from "./hub-client.ts";
+import { deliverRequest, forwardAsk, parentUnreachable } from "./hub-client.ts";
 import { HubLog } from "./hub-log.ts";
 import { HubServer } from "./hub-server.ts";
 import type { ParkedStore } from "./parked-store.ts";
@@ -31,6 +31,7 @@ import type { HubTransport, ServeOptions, ServingEndpoint } from "./transport.ts
 export const fileTransport: HubTransport = {
 	forward: forwardAsk,
 	deliver: deliverRequest,
+	unreachable: parentUnreachable,
 	serve: (options) => new HubServer({ ...options, layout: inboxLayout(options.base, options.sessionId) }),
 };
 
@@ -85,7 +86,8 @@ export class SessionHub {
 			pid: process.pid,
 			sessionFile: options.sessionFile,
 		});
-		// A child forwards to its parent even when it has a UI of its own: the human the tree answers to is there.
+		// A child forwards to its parent even when it has a UI of its own: the human the tree answers to is there
+		// (its own UI is asked only when that parent cannot be, adr/0028).
 		this.parent = found;
 		// The prompt tag belongs to this session; the environment may be the root's (an in-process child).
 		const label =

@@ -63,4 +63,6 @@ export interface HubTransport {
 	forward(target: ParentTarget, request: ForwardRequest, options: ForwardOptions): Promise<ForwardOutcome>;
 	/** Hand `request` to the parent without waiting (the answer goes to the parked store); why it failed, or null. */
 	deliver(target: ParentTarget, request: ForwardRequest): Promise<string | null>;
+	/** Why the parent cannot take an ask now (it is gone, or does not serve its inbox), or null when it can. */
+	unreachable(target: ParentTarget): string | null;
 }

@@ -21,7 +21,9 @@ import { expandHome } from "./config-paths.ts";
 import {
 	type ConfigRule,
 	type ConfigScope,
+	FORWARD_WITH_UI,
 	type ForwardedDialogKeys,
+	type ForwardWithUI,
 	type NotifyStyle,
 	UNANSWERED_POLICIES,
 	type UnansweredPolicy,
@@ -34,6 +36,7 @@ import {
 	type CommandTierRule,
 	DEFAULT_DEFER_EXPIRY_HOURS,
 	DEFAULT_DIALOG_TIMEOUT_SECONDS,
+	DEFAULT_FORWARD_WITH_UI,
 	DEFAULT_FORWARDED_DIALOG_KEYS,
 	DEFAULT_NOTIFY,
 	type EffectivePolicy,
@@ -140,6 +143,7 @@ export function failClosedPolicy(
 		deferExpiryHours: DEFAULT_DEFER_EXPIRY_HOURS,
 		grantCeiling: { tier: DEFAULT_GRANT_CEILING, reason: null, origin: builtInLocation("grantCeiling") },
 		forwardedDialogKeys: DEFAULT_FORWARDED_DIALOG_KEYS,
+		forwardWithUI: "parent-only",
 		// Every call is blocked under this policy: no bash runs to be sandboxed.
 		sandbox: DEFAULT_SANDBOX,
 		notify: DEFAULT_NOTIFY,
@@ -177,6 +181,8 @@ class Merge {
 	private deferExpiryHours: number | null = null;
 	private grantCeiling: GrantCeiling | null = null;
 	private forwardedDialogKeys: ForwardedDialogKeys = DEFAULT_FORWARDED_DIALOG_KEYS;
+	private userForwardWithUI: ForwardWithUI = DEFAULT_FORWARD_WITH_UI;
+	private managedForwardWithUI: ForwardWithUI | null = null;
 	private sandbox: SandboxSettings = DEFAULT_SANDBOX;
 	private notify: NotifyStyle = DEFAULT_NOTIFY;
 
@@ -251,6 +257,7 @@ class Merge {
 			this.defaultMode = config.defaultMode ?? null;
 			if (config.notify !== undefined) this.notify = config.notify;
 			this.forwardedDialogKeys = config.forwardedDialogKeys ?? DEFAULT_FORWARDED_DIALOG_KEYS;
+			this.userForwardWithUI = config.forwardWithUI ?? DEFAULT_FORWARD_WITH_UI;
 			if (config.grantCeiling) {
 				this.grantCeiling = { ...config.grantCeiling, origin: locationOf(["grantCeiling"]) };
 			}
@@ -263,6 +270,7 @@ class Merge {
 			if (config.allowedLinks)
 				this.allowedLinks = { names: config.allowedLinks, origin: locationOf(["allowedLinks"]) };
 			if (config.allowSavedRules === false) this.savedRulesForbidden = locationOf(["allowSavedRules"]);
+			this.managedForwardWithUI = config.forwardWithUI ?? null;
 		}
 		return null;
 	}
@@ -331,6 +339,7 @@ class Merge {
 			deferExpiryHours: this.deferExpiryHours ?? DEFAULT_DEFER_EXPIRY_HOURS,
 			grantCeiling,
 			forwardedDialogKeys: this.forwardedDialogKeys,
+			forwardWithUI: stricterForwardWithUI(this.userForwardWithUI, this.managedForwardWithUI),
 			sandbox: this.sandbox,
 			notify: this.notify,
 		};
@@ -431,6 +440,12 @@ function mergeSandbox(
 function stricterUnanswered(a: UnansweredPolicy | null, b: UnansweredPolicy): UnansweredPolicy {
 	if (a === null) return b;
 	return UNANSWERED_POLICIES.indexOf(a) >= UNANSWERED_POLICIES.indexOf(b) ? a : b;
+}
+
+/** The managed layer's value holds when it is the stricter one: it can keep subagents from asking locally. */
+function stricterForwardWithUI(user: ForwardWithUI, managed: ForwardWithUI | null): ForwardWithUI {
+	if (managed === null) return user;
+	return FORWARD_WITH_UI.indexOf(managed) < FORWARD_WITH_UI.indexOf(user) ? managed : user;
 }
 
 function smaller(a: number | null, b: number | undefined): number | null {

@@ -31,6 +31,12 @@ export type NotifyStyle = (typeof NOTIFY_STYLES)[number];
  */
 export const FORWARDED_DIALOG_KEYS = ["pause", "twice"] as const;
 export type ForwardedDialogKeys = (typeof FORWARDED_DIALOG_KEYS)[number];
+/**
+ * Whom a subagent with a UI of its own asks when its parent cannot take the ask (adr/0028). Ordered from
+ * strictest to loosest; where two files set it, the stricter wins.
+ */
+export const FORWARD_WITH_UI = ["parent-only", "parent-then-local"] as const;
+export type ForwardWithUI = (typeof FORWARD_WITH_UI)[number];
 
 const MAX_PATTERN_LENGTH = 1000;
 const MAX_REASON_LENGTH = 500;
@@ -417,6 +423,15 @@ function sandboxSchema(scope: ConfigScope) {
 		.describe("The OS sandbox for bash commands (adr/0017).");
 }
 
+function forwardWithUISchema() {
+	return z
+		.enum(FORWARD_WITH_UI)
+		.optional()
+		.describe(
+			"Whom a subagent that has a UI of its own (a child pi in another terminal pane) asks: `parent-then-local` forwards to its parent and, when the parent is gone or not serving (or none was found), asks you in the subagent's own UI, with the same dialog timeout; `parent-only` never asks there: the ask is parked or refused, as for a subagent without a UI.",
+		);
+}
+
 function userOnly(key: string) {
 	return z
 		.never({ error: `only the user-level config (<agent dir>/pi-permission-hub/config.json) may set ${key}` })
@@ -458,6 +473,7 @@ export const UserConfigSchema = lazySchema(() =>
 				.describe(
 					"How a dialog forwarded from a subagent in pi's terminal guards against keys meant for the editor (it may open while you type): `pause` ignores keys for its first 400 ms, `twice` takes an answer only when its key is pressed twice in a row.",
 				),
+			forwardWithUI: forwardWithUISchema(),
 		})
 		.meta({
 			title: "pi-permission-hub user config",
@@ -476,6 +492,7 @@ export const ProjectConfigSchema = lazySchema(() =>
 			defaultMode: userOnly("defaultMode"),
 			notify: userOnly("notify"),
 			forwardedDialogKeys: userOnly("forwardedDialogKeys"),
+			forwardWithUI: userOnly("forwardWithUI"),
 		})
 		.meta({
 			title: "pi-permission-hub project config",
@@ -520,6 +537,9 @@ export const ManagedConfigSchema = lazySchema(() =>
 			defaultMode: userOnly("defaultMode"),
 			notify: userOnly("notify"),
 			forwardedDialogKeys: userOnly("forwardedDialogKeys"),
+			forwardWithUI: forwardWithUISchema().describe(
+				"`parent-only`: no subagent asks in a UI of its own, whatever the user file says (adr/0028). `parent-then-local` leaves the choice to the user file.",
+			),
 		})
 		.meta({
 			title: "pi-permission-hub managed config",

@@ -5,7 +5,13 @@ import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import type { Mode, Tier } from "../vocabulary/tier.ts";
 import type { WildcardMatcher } from "../vocabulary/wildcard-pattern.ts";
 import type { ConfigFileError } from "./config-error.ts";
-import type { ConfigScope, ForwardedDialogKeys, NotifyStyle, UnansweredPolicy } from "./config-schema.ts";
+import type {
+	ConfigScope,
+	ForwardedDialogKeys,
+	ForwardWithUI,
+	NotifyStyle,
+	UnansweredPolicy,
+} from "./config-schema.ts";
 import type { ActionRuleIndex, ConfigLocation, PolicyRule, RuleIndex, TierRef } from "./policy-rule.ts";
 
 export const DEFAULT_DIALOG_TIMEOUT_SECONDS = 300;
@@ -13,6 +19,8 @@ export const DEFAULT_DEFER_EXPIRY_HOURS = 24;
 /** The bell: one byte every terminal and multiplexer understands, carrying nothing of the ask (adr/0020). */
 export const DEFAULT_NOTIFY: NotifyStyle = "bell";
 export const DEFAULT_FORWARDED_DIALOG_KEYS: ForwardedDialogKeys = "pause";
+/** A subagent's own UI is asked when its parent cannot be: a human there answers, nothing else can (adr/0028). */
+export const DEFAULT_FORWARD_WITH_UI: ForwardWithUI = "parent-then-local";
 
 /** What relative path patterns are relative to, and what `~` means. */
 export interface PatternContext {
@@ -131,6 +139,8 @@ export interface EffectivePolicy {
 	readonly grantCeiling: GrantCeiling;
 	/** How a forwarded dialog in the TUI guards its keys (user file only). */
 	readonly forwardedDialogKeys: ForwardedDialogKeys;
+	/** Whether a subagent with a UI of its own asks there when its parent cannot be asked (adr/0028). */
+	readonly forwardWithUI: ForwardWithUI;
 	/** How bash commands run in the sandbox of their tier (adr/0017). */
 	readonly sandbox: SandboxSettings;
 	/** How the terminal UI announces a dialog (user file only). */

@@ -43,6 +43,11 @@ export type DecisionSource =
 			/** `always`: they also saved a rule (adr/0018). */
 			readonly scope: "once" | "session" | "subagent" | "tree" | "always";
 			readonly reason?: string;
+			/**
+			 * Set when a subagent asked its own human because its parent could not be asked: why (adr/0028). The
+			 * human who answered is the one at this subagent's UI, not the parent's.
+			 */
+			readonly parentUnreachable?: string;
 	  }
 	| {
 			readonly kind: "authorizer";
@@ -105,6 +110,7 @@ const decisionSourceSchema = lazySchema((): z.ZodType<DecisionSource> => {
 			verdict: z.enum(["allow", "deny"]),
 			scope: z.enum(["once", "session", "subagent", "tree", "always"]),
 			reason: text.optional(),
+			parentUnreachable: text.optional(),
 		}),
 		z.object({
 			kind: z.literal("authorizer"),

@@ -20,8 +20,12 @@ export function describeDecisionSource(source: DecisionSource | null): string {
 
 function describeFrame(source: FlatDecisionSource): string {
 	switch (source.kind) {
-		case "user":
-			return `user(${source.via}, ${source.verdict} ${source.scope}${source.reason ? `: ${oneLine(source.reason)}` : ""})`;
+		case "user": {
+			const where = source.parentUnreachable
+				? `; in this subagent's own UI, its parent could not be asked: ${oneLine(source.parentUnreachable)}`
+				: "";
+			return `user(${source.via}, ${source.verdict} ${source.scope}${source.reason ? `: ${oneLine(source.reason)}` : ""}${where})`;
+		}
 		case "authorizer":
 			return `authorizer(${oneLine(source.link)}: ${source.verdict}${source.reason ? `, ${oneLine(source.reason)}` : ""})`;
 		case "rule":

@@ -170,6 +170,7 @@ describe("docs/configuration.md", () => {
 			"defaultMode",
 			"notify",
 			"forwardedDialogKeys",
+			"forwardWithUI",
 		]);
 	});
 
@@ -197,6 +198,7 @@ describe("docs/configuration.md", () => {
 		expect(policy.grantCeiling.tier).toBe("network-egress");
 		expect(policy.dialogTimeoutSeconds).toBe(120);
 		expect(policy.forwardedDialogKeys).toBe("twice");
+		expect(policy.forwardWithUI).toBe("parent-only");
 	});
 
 	it("has unique heading anchors and links only to headings that exist", () => {

@@ -88,6 +88,21 @@ describe("the managed layer", () => {
 		);
 	});
 
+	it("forwardWithUI: the user file chooses, a managed parent-only holds, a project file may not set it", () => {
+		expect(policyFrom(null).forwardWithUI).toBe("parent-then-local");
+		const userOnly = json({ forwardWithUI: "parent-only" });
+		expect(policyFrom(userOnly).forwardWithUI).toBe("parent-only");
+		const managedOnly = json({ forwardWithUI: "parent-only" });
+		const local = json({ forwardWithUI: "parent-then-local" });
+		expect(policyFrom(local, null, managedOnly).forwardWithUI).toBe("parent-only");
+		// The managed layer only tightens: its parent-then-local does not override a user's parent-only.
+		expect(policyFrom(userOnly, null, local).forwardWithUI).toBe("parent-only");
+		const project = policyFrom(null, local);
+		expect(project.configErrors[0]?.message).toContain("forwardWithUI");
+		// A broken file: no subagent asks locally (nothing asks at all).
+		expect(policyFrom(null, null, "{ not json").forwardWithUI).toBe("parent-only");
+	});
+
 	it("a broken managed file fails closed; keys that are the user's own are config errors there", () => {
 		const broken = policyFrom(null, null, "{ not json");
 		expect(broken.configErrors[0]?.file).toBe(MANAGED_FILE);
