@@ -1,11 +1,11 @@
 /**
  * How this session shows the children it serves (adr/0025). A child's own request says what it calls itself; a
  * child without an agent name is shown as the agent this session's own delegation call started (a guess, matched
- * by process ancestry, timing and command line), else by its stable id. Hops further down are shown as the
+ * by process ancestry, timing and the arguments it announced), else by its stable id. Hops further down are shown as the
  * relaying child saw them: it named its own children the same way.
  */
 import type { ChildAnnouncement } from "../hub/child-announcement.ts";
-import { commandLine, descendsFrom } from "../hub/process-lineage.ts";
+import { descendsFrom } from "../hub/process-lineage.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import { type DelegationRun, guessDelegatedAgent } from "../launchers/delegated-child.ts";
 import type { DelegatedTask } from "../launchers/known-launcher.ts";
@@ -90,7 +90,7 @@ export class ChildNames {
 			{
 				startedAt: Date.parse(child.startedAt),
 				descendant: child.inProcess || descendsFrom(child.pid, pid),
-				argv: child.inProcess ? null : commandLine(child.pid),
+				argDigests: child.argDigests ?? null,
 			},
 			[...this.runs.values()] satisfies readonly DelegationRun[],
 		);

@@ -1,7 +1,7 @@
 /**
- * What this session can read about another local process: whether it descends from a given process, and its
- * command line. Read from `/proc` (Linux); where there is none the answers are "unknown" and a child is shown by
- * its stable id instead of a guessed name (adr/0025).
+ * Whether another local process descends from this one, read from `/proc` (Linux); where there is none the
+ * answer is "no" and a child is shown by its stable id instead of a guessed name (adr/0025). Its command line is
+ * not read from there: pi overwrites it with its process title.
  */
 import { readFileSync } from "node:fs";
 
@@ -30,14 +30,4 @@ export function descendsFrom(pid: number, ancestor: number): boolean {
 		current = parentOf(current);
 	}
 	return false;
-}
-
-/** The arguments `pid` was started with, or null when they cannot be read. */
-export function commandLine(pid: number): string[] | null {
-	try {
-		const raw = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-		return raw === "" ? null : raw.replace(/\0$/, "").split("\0");
-	} catch {
-		return null;
-	}
 }

@@ -1,5 +1,6 @@
 import { isAbsolute, join, relative } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { argDigest } from "../launchers/delegated-child.ts";
 import type { SubagentClaim } from "../origin/origin.ts";
 import { sanitizeLabel } from "../origin/sanitize-label.ts";
 import { claimedHop, safeShownLabel, shownHop, stableId, UNNAMED } from "../origin/shown-name.ts";
@@ -9,6 +10,7 @@ import {
 	type ChildAnnouncement,
 	childrenAnnouncedSince,
 	endAnnouncement,
+	MAX_ARG_DIGESTS,
 } from "./child-announcement.ts";
 import { deliverRequest, forwardAsk } from "./hub-client.ts";
 import { HubLog } from "./hub-log.ts";
@@ -216,6 +218,10 @@ export class SessionHub {
 			pid: process.pid,
 			inProcess: parent.location === "same-process",
 			startedAt: new Date().toISOString(),
+			// An in-process child shares its parent's arguments: they would say nothing about it.
+			...(parent.location === "other-process"
+				? { argDigests: process.argv.slice(2, 2 + MAX_ARG_DIGESTS).map(argDigest) }
+				: {}),
 		});
 		if (failed) this.log.write("child.announce_failed", { parent: parent.sessionId, reason: failed });
 	}

@@ -2,10 +2,11 @@
  * Which agent a child without a name of its own was started as (adr/0025). A process launcher such as pi's
  * example `subagent` tool tells its child nothing, but the session that called the tool knows the agents the call
  * named. A child is matched to a call by process ancestry (it descends from this process), by timing (it
- * announced itself while the call ran) and, when the call started several agents, by its command line carrying
- * one task's text. The answer is a guess: a child can lie about its pid and a launcher can pass the task another
- * way, so it is shown marked and never used by the policy.
+ * announced itself while the call ran) and, when the call started several agents, by one of the arguments it
+ * was started with being one task's text. The answer is a guess: a child can lie about its pid and its arguments,
+ * and a launcher can pass the task another way, so it is shown marked and never used by the policy.
  */
+import { createHash } from "node:crypto";
 import type { DelegatedTask } from "./known-launcher.ts";
 
 /** A delegation call of this session, as it ran. */
@@ -23,8 +24,8 @@ export interface ChildFacts {
 	readonly startedAt: number;
 	/** This process is the child's process or one of its ancestors. */
 	readonly descendant: boolean;
-	/** The child's command line, when it can be read (another process's, on Linux). */
-	readonly argv: readonly string[] | null;
+	/** What the child announced of its arguments (`argDigest` of each); null for none. */
+	readonly argDigests: readonly string[] | null;
 }
 
 export interface AgentGuess {
@@ -33,8 +34,18 @@ export interface AgentGuess {
 	readonly shared: boolean;
 }
 
-/** pi's example substitutes the previous step's output here in a chain's task. */
-const PREVIOUS = "{previous}";
+/**
+ * The arguments a task may reach a child process as: pi's example launcher (and its copies) passes
+ * `Task: <task>`, others the task itself.
+ */
+function taskArguments(task: string): string[] {
+	return [task, `Task: ${task}`];
+}
+
+/** The digest a child announces for each of its arguments (it never writes the arguments themselves). */
+export function argDigest(arg: string): string {
+	return createHash("sha256").update(arg).digest("hex");
+}
 
 export function guessDelegatedAgent(child: ChildFacts, runs: readonly DelegationRun[]): AgentGuess | null {
 	if (!child.descendant) return null;
@@ -44,39 +55,13 @@ export function guessDelegatedAgent(child: ChildFacts, runs: readonly Delegation
 		)
 		.flatMap((run) => run.tasks);
 	if (tasks.length === 0) return null;
-	const carried = child.argv === null ? [] : carriedTasks(child.argv, tasks);
+	const digests = new Set(child.argDigests ?? []);
+	const carried = tasks.filter(
+		(task) => task.task !== null && taskArguments(task.task).some((arg) => digests.has(argDigest(arg))),
+	);
 	const agents = new Set((carried.length > 0 ? carried : tasks).map((task) => task.agent));
 	if (agents.size !== 1) return null;
 	const [agent] = agents;
 	if (agent === undefined) return null;
 	return { agent, shared: tasks.filter((task) => task.agent === agent).length > 1 };
-}
-
-/** The tasks whose text the command line carries; of several, the longest (one task's text may hold another's). */
-function carriedTasks(argv: readonly string[], tasks: readonly DelegatedTask[]): DelegatedTask[] {
-	const found = tasks.filter(
-		(task) => task.task !== null && argv.some((arg) => carries(arg, task.task ?? "")),
-	);
-	const longest = Math.max(0, ...found.map((task) => literalLength(task.task ?? "")));
-	return found.filter((task) => literalLength(task.task ?? "") === longest);
-}
-
-/** The task's literal parts appear in the argument in order (a chain step's `{previous}` is filled in). */
-function carries(arg: string, task: string): boolean {
-	const parts = task
-		.split(PREVIOUS)
-		.map((part) => part.trim())
-		.filter((part) => part !== "");
-	if (parts.length === 0) return false;
-	let from = 0;
-	for (const part of parts) {
-		const at = arg.indexOf(part, from);
-		if (at < 0) return false;
-		from = at + part.length;
-	}
-	return true;
-}
-
-function literalLength(task: string): number {
-	return task.split(PREVIOUS).join("").trim().length;
 }

@@ -1,12 +1,13 @@
 /**
- * How a parent shows the children it serves, with real child processes of this test (their pids, their command
- * lines, their ancestry read from /proc): the agent its own delegation call named, else a stable id.
+ * How a parent shows the children it serves, with real child processes of this test (their pids and ancestry
+ * read from /proc): the agent its own delegation call named, else a stable id.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { ChildNames } from "../../src/gate/child-names.ts";
 import type { ChildAnnouncement } from "../../src/hub/child-announcement.ts";
 import { PROTOCOL } from "../../src/hub/protocol.ts";
+import { argDigest } from "../../src/launchers/delegated-child.ts";
 import { makeRequest } from "../hub/sample-request.ts";
 
 const running: ChildProcess[] = [];
@@ -15,7 +16,7 @@ afterEach(() => {
 	for (const child of running.splice(0)) child.kill();
 });
 
-/** A process started the way pi's example launcher starts a child: the task as its last argument. */
+/** A process of this one, as a launcher's child is. */
 function startChild(task: string): number {
 	const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)", `Task: ${task}`], {
 		stdio: "ignore",
@@ -25,7 +26,8 @@ function startChild(task: string): number {
 	return child.pid;
 }
 
-function announced(sessionId: string, pid: number, startedAt = Date.now()): ChildAnnouncement {
+/** What such a child announces: its pid and the digests of its arguments. */
+function announced(sessionId: string, pid: number, args: readonly string[] = []): ChildAnnouncement {
 	return {
 		protocol: PROTOCOL,
 		sessionId,
@@ -33,7 +35,8 @@ function announced(sessionId: string, pid: number, startedAt = Date.now()): Chil
 		path: ["root", "subagent"],
 		pid,
 		inProcess: false,
-		startedAt: new Date(startedAt).toISOString(),
+		startedAt: new Date().toISOString(),
+		argDigests: args.map(argDigest),
 	};
 }
 
@@ -52,7 +55,10 @@ describe.runIf(process.platform === "linux")(
 			const t0 = Date.now() - 1_000;
 			const scout = startChild("[scout] look around");
 			const worker = startChild("[worker] clean up");
-			const children = [announced("scout-session", scout), announced("worker-session", worker)];
+			const children = [
+				announced("scout-session", scout, ["--mode", "json", "Task: [scout] look around"]),
+				announced("worker-session", worker, ["--mode", "json", "Task: [worker] clean up"]),
+			];
 			const names = new ChildNames({ pid: process.pid, ownShown: ["root"], announced: () => children });
 			names.delegationStarted(
 				"call-1",
@@ -71,7 +77,10 @@ describe.runIf(process.platform === "linux")(
 		it("the same agent started twice: each guess carries its pid", () => {
 			const a = startChild("[worker] part one");
 			const b = startChild("[worker] part two");
-			const children = [announced("a", a), announced("b", b)];
+			const children = [
+				announced("a", a, ["Task: [worker] part one"]),
+				announced("b", b, ["Task: [worker] part two"]),
+			];
 			const names = new ChildNames({ pid: process.pid, ownShown: ["root"], announced: () => children });
 			names.delegationStarted(
 				"call-1",
