@@ -27,7 +27,7 @@ export const childAnnouncementSchema = lazySchema(() =>
 		/**
 		 * SHA-256 of each argument the child's process started with (a process child only): its parent can tell
 		 * which task of its own delegation call started it (adr/0025) without the child writing its arguments
-		 * (an API key may be one) into the parent's inbox. Optional: written since 0.3.
+		 * (an API key may be one) into the parent's inbox. Optional: older children do not write it.
 		 */
 		argDigests: z
 			.array(z.string().regex(/^[0-9a-f]{64}$/))
