@@ -1,4 +1,5 @@
-import { originDescription, originLabel } from "../origin/origin.ts";
+import { type Origin, originDescription, originLabel, shownPath } from "../origin/origin.ts";
+import { isGuessed } from "../origin/shown-name.ts";
 import type { GrantScope } from "../policy/grant-coverage.ts";
 import type { ChangePreview } from "./change-preview.ts";
 import type { Ask, SaveWhere } from "./terminal-authorizer.ts";
@@ -73,7 +74,7 @@ export function buildAskPrompt(ask: Ask, context: PromptContext): AskPrompt {
 		`${action.tool}: ${action.preview}`,
 		`Tier: ${action.tier}`,
 		`Why: ${ask.why}`,
-		...(ask.origin.kind === "subagent" ? [`Requested by: ${originLabel(ask.origin)}`] : []),
+		...(ask.origin.kind === "subagent" ? [`Requested by: ${requesterText(ask.origin)}`] : []),
 		...(ask.parentUnreachable
 			? [`Asked here: this subagent's parent cannot be asked (${ask.parentUnreachable})`]
 			: []),
@@ -167,4 +168,10 @@ export function agoText(ms: number): string {
 	const hours = Math.floor(minutes / 60);
 	if (hours < 48) return `${hours} h ago`;
 	return `${Math.floor(hours / 24)} days ago`;
+}
+
+/** The requesting subagent; a name the gate guessed says so (adr/0025). */
+function requesterText(origin: Extract<Origin, { kind: "subagent" }>): string {
+	const guessed = shownPath(origin).some(isGuessed);
+	return `${originLabel(origin)}${guessed ? " (? = the agent its parent's delegation call named: a guess)" : ""}`;
 }

@@ -13,6 +13,7 @@ import type { ParkedStore } from "../hub/parked-store.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import type { ServedAsk, ServerAnswer } from "../hub/transport.ts";
 import { originDescription } from "../origin/origin.ts";
+import { UNNAMED } from "../origin/shown-name.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { type DecisionSource, innermostSource } from "../provenance/decision-source.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
@@ -27,16 +28,22 @@ export interface ForwardedAsksOptions {
 	readonly sinks: DecisionSinks;
 	readonly dialogs: DialogQueue;
 	readonly log: HubLog;
-	/** How many forwarded asks are in flight (served and re-offered), for the status line. */
-	readonly onPendingChange: (pending: number) => void;
+	/**
+	 * How many forwarded asks are in flight (served and re-offered), and who asks the ones being served (each
+	 * asker's label once), for the status line.
+	 */
+	readonly onPendingChange: (pending: number, askers: readonly string[]) => void;
 	/** This session's permission mode under the policy the ask was decided by, recorded with it (adr/0023). */
 	readonly permissionMode: (policy: EffectivePolicy | null) => PermissionMode;
+	/** How this session shows a request's hops (adr/0025). */
+	readonly shownFor: (request: ForwardRequest) => readonly string[] | null;
 }
 
 export class ForwardedAsks {
 	private readonly options: ForwardedAsksOptions;
 	private served = 0;
 	private reoffered = 0;
+	private readonly askers = new Map<symbol, string>();
 
 	constructor(options: ForwardedAsksOptions) {
 		this.options = options;
@@ -52,11 +59,18 @@ export class ForwardedAsks {
 	async serve(ask: ServedAsk, reoffered?: Reoffer): Promise<ServerAnswer> {
 		const { pipeline, parked, sessionId, sinks, dialogs } = this.options;
 		const started = performance.now();
-		const { outcome, origin, policy } = await pipeline.run({
-			kind: "forwarded",
-			served: ask,
-			...(reoffered ? { reoffered } : {}),
-		});
+		const shown = reoffered ? null : this.shownOf(ask.request);
+		// The status line names who waits, by the same label as the dialog (the asker's own hop).
+		const asker = Symbol(ask.request.id);
+		this.askers.set(asker, (shown ?? ask.request.path).at(-1) ?? UNNAMED);
+		this.reportPending();
+		const decided = pipeline
+			.run({ kind: "forwarded", served: ask, ...(reoffered ? { reoffered } : { shown }) })
+			.finally(() => {
+				this.askers.delete(asker);
+				this.reportPending();
+			});
+		const { outcome, origin, policy } = await decided;
 		const answer = serverAnswerOf(outcome);
 		if (answer.scope === "tree") dialogs.recheckWaiting();
 		const { request } = ask;
@@ -121,7 +135,17 @@ export class ForwardedAsks {
 	}
 
 	private reportPending(): void {
-		this.options.onPendingChange(this.served + this.reoffered);
+		this.options.onPendingChange(this.served + this.reoffered, [...new Set(this.askers.values())]);
+	}
+
+	/** Naming is for display: a failure shows the names the request claims, it never fails the ask. */
+	private shownOf(request: ForwardRequest): readonly string[] | null {
+		try {
+			return this.options.shownFor(request);
+		} catch (error) {
+			this.options.log.write("server.naming_failed", { requestId: request.id, error: String(error) });
+			return null;
+		}
 	}
 }
 

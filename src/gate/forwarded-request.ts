@@ -9,15 +9,26 @@ import { isBuiltInTool } from "../classify/builtin-tools.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import type { Origin } from "../origin/origin.ts";
 import { resolveOrigin } from "../origin/origin.ts";
+import { UNNAMED } from "../origin/shown-name.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import type { SessionGrant } from "../policy/grant-coverage.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import { maxTier, tierRank } from "../vocabulary/tier.ts";
 
-/** The child's identity as the request claims it: a subagent with its path from the root (sanitized). */
-export function originOfRequest(request: Pick<ForwardRequest, "path">): Origin {
-	const name = request.path.at(-1) ?? "subagent";
-	return resolveOrigin({ subagent: { name, path: request.path }, env: {}, hasUI: false });
+/**
+ * The child's identity as the request claims it: a subagent with its path from the root (sanitized), shown by
+ * the labels this session worked out for it (adr/0025) when given.
+ */
+export function originOfRequest(
+	request: Pick<ForwardRequest, "path">,
+	shown?: readonly string[] | null,
+): Origin {
+	const name = request.path.at(-1) ?? UNNAMED;
+	return resolveOrigin({
+		subagent: { name, path: request.path, ...(shown ? { shown } : {}) },
+		env: {},
+		hasUI: false,
+	});
 }
 
 /**

@@ -49,7 +49,13 @@ import { dontAskRefusal, type PolicyVerdict, permissionModeEffect } from "./perm
 export type GateRequest =
 	| { readonly kind: "tool_call"; readonly call: ToolCall; readonly signal?: AbortSignal }
 	| { readonly kind: "user_bash"; readonly command: string; readonly cwd: string }
-	| { readonly kind: "forwarded"; readonly served: ServedAsk; readonly reoffered?: Reoffer };
+	| {
+			readonly kind: "forwarded";
+			readonly served: ServedAsk;
+			readonly reoffered?: Reoffer;
+			/** How this session shows the request's hops (adr/0025); the claimed names when absent. */
+			readonly shown?: readonly string[] | null;
+	  };
 
 /** The step of the pipeline that decided. */
 export type PipelineStep = "classify" | "policy" | "links" | "terminal" | "error";
@@ -558,7 +564,7 @@ function policyStep(
 function originOf(request: GateRequest, own: Origin): Origin {
 	if (request.kind !== "forwarded") return own;
 	const { request: forwarded } = request.served;
-	return request.reoffered && forwarded.origin ? forwarded.origin : originOfRequest(forwarded);
+	return request.reoffered && forwarded.origin ? forwarded.origin : originOfRequest(forwarded, request.shown);
 }
 
 function toolOf(request: GateRequest): string {

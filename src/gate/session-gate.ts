@@ -55,6 +55,7 @@ import {
 	type PermissionMode,
 	PLAN_MODE_PROMPT,
 } from "../vocabulary/permission-mode.ts";
+import { ChildNames } from "./child-names.ts";
 import {
 	DECISION_EVENT_CHANNEL,
 	type DecisionEvent,
@@ -120,6 +121,7 @@ export class SessionGate {
 	private readonly sinks: DecisionSinks;
 	private readonly delegations: DelegationGuard;
 	private readonly delegationWatch: DelegationWatch;
+	private readonly childNames: ChildNames;
 	private readonly sandboxing: Sandboxing;
 	private readonly unsubscribeToolResult: () => void;
 	/** The permission mode chosen in this session (flag, command, shortcut); null: the config's `defaultMode`. */
@@ -189,6 +191,11 @@ export class SessionGate {
 			warn: (message) => this.notify(message, "warning"),
 			log: (event, details) => this.hub.log.write(event, details),
 		});
+		this.childNames = new ChildNames({
+			pid: process.pid,
+			ownShown: this.hub.shown,
+			announced: () => this.hub.childrenSince(0) ?? [],
+		});
 		this.sandboxing = new Sandboxing({
 			agentDir: this.agentDir,
 			kit: options.bashKit,
@@ -201,6 +208,7 @@ export class SessionGate {
 		// Registered here, not in the factory: only the copy that gates this session watches its delegations.
 		this.unsubscribeToolResult = pi.on("tool_result", (event) => {
 			this.delegationWatch.finished(event.toolCallId, event.isError);
+			this.childNames.delegationFinished(event.toolCallId, Date.now());
 			if (event.toolName === "bash") this.sandboxing.finished(event.toolCallId);
 		});
 		const policy = (): EffectivePolicy => {
@@ -269,7 +277,8 @@ export class SessionGate {
 			sinks: this.sinks,
 			dialogs: this.dialogs,
 			log: this.hub.log,
-			onPendingChange: (pending) => this.status.pendingAsks(pending),
+			onPendingChange: (pending, askers) => this.status.pendingAsks(pending, askers),
+			shownFor: (request) => this.childNames.shownFor(request),
 			permissionMode: (current) => this.permissionMode(current ?? undefined),
 		});
 		this.unpublishView = publishPermissionsView(this.sessionId, this);
@@ -418,7 +427,11 @@ export class SessionGate {
 		if (outcome.outcome === "allow") {
 			// Already worked out while deciding (cached per call), so this reads no files again.
 			const delegation = this.delegations.inspect(call);
-			if (delegation) this.delegationWatch.started(event.toolCallId, event.toolName, delegation, startedAt);
+			if (delegation) {
+				this.delegationWatch.started(event.toolCallId, event.toolName, delegation, startedAt);
+				if (delegation.call.launches && delegation.call.foreground)
+					this.childNames.delegationStarted(event.toolCallId, delegation.call.tasks, startedAt);
+			}
 			return undefined;
 		}
 		return { block: true, reason: outcome.reason };
@@ -522,7 +535,7 @@ export class SessionGate {
 			links: policy.authorizerChain.map((name) => ({ name, registered: getAuthorizer(name) !== undefined })),
 			pending: this.dialogs.pending().map((item) => item.label ?? item.id),
 			children: this.hub.children().map((child) => ({
-				label: child.path.join(" ← "),
+				label: this.childNames.labelOf(child).join(" ← "),
 				where: `${child.inProcess ? "in-process" : `pid ${child.pid}`}, depth ${child.path.length - 1}, since ${child.startedAt.slice(11, 19)}`,
 			})),
 			recent: this.recent.map((d) => ({

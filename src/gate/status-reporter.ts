@@ -16,6 +16,7 @@ export class StatusReporter {
 	private ceiling: string | null = null;
 	private readonly unregistered = new Set<string>();
 	private pending = 0;
+	private askers: readonly string[] = [];
 	private noSandbox: string | null = null;
 	private permissionMode: PermissionMode = "default";
 	private shown: string | undefined;
@@ -70,8 +71,10 @@ export class StatusReporter {
 		this.render();
 	}
 
-	pendingAsks(count: number): void {
+	/** `askers`: who the asks being served come from, as the dialogs name them. */
+	pendingAsks(count: number, askers: readonly string[] = []): void {
 		this.pending = count;
+		this.askers = askers;
 		this.render();
 	}
 
@@ -91,12 +94,20 @@ export class StatusReporter {
 			...(this.ceiling ? [this.ceiling] : []),
 			...(this.noSandbox ? [`no sandbox: ${this.noSandbox}`] : []),
 			...[...this.unregistered].map((name) => `link "${name}" not registered`),
-			...(this.pending > 0 ? [`${this.pending} forwarded ask${this.pending === 1 ? "" : "s"} pending`] : []),
+			...(this.pending > 0
+				? [`${this.pending} forwarded ask${this.pending === 1 ? "" : "s"} pending${this.askersText()}`]
+				: []),
 		];
 		const text = parts.length > 0 ? `permissions: ${parts.join(" · ")}` : undefined;
 		if (text === this.shown) return;
 		this.shown = text;
 		this.safely(() => this.ctx.ui.setStatus(STATUS_KEY, text));
+	}
+
+	private askersText(): string {
+		if (this.askers.length === 0) return "";
+		const listed = this.askers.slice(0, 3).join(", ");
+		return ` (${listed}${this.askers.length > 3 ? `, +${this.askers.length - 3}` : ""})`;
 	}
 
 	private notify(message: string, level: "info" | "warning" | "error"): void {

@@ -24,9 +24,21 @@ export const childAnnouncementSchema = lazySchema(() =>
 		inProcess: z.boolean(),
 		startedAt: z.iso.datetime(),
 		endedAt: z.iso.datetime().optional(),
+		/**
+		 * SHA-256 of each argument the child's process started with (a process child only): its parent can tell
+		 * which task of its own delegation call started it (adr/0025) without the child writing its arguments
+		 * (an API key may be one) into the parent's inbox. Optional: older children do not write it.
+		 */
+		argDigests: z
+			.array(z.string().regex(/^[0-9a-f]{64}$/))
+			.max(MAX_ARG_DIGESTS)
+			.optional(),
 	}),
 );
 export type ChildAnnouncement = z.infer<ReturnType<typeof childAnnouncementSchema>>;
+
+/** pi's own options come first; a launcher's task is among the first arguments. */
+export const MAX_ARG_DIGESTS = 64;
 
 const SESSION_FILE = /^[A-Za-z0-9._%-]{1,300}\.json$/;
 

@@ -12,6 +12,8 @@ export interface ProcessSession {
 	readonly inbox: string | null;
 	/** Agent labels from the root down to this session. */
 	readonly path: readonly string[];
+	/** How each hop of `path` is shown (adr/0025). */
+	readonly shown: readonly string[];
 	/** pi's session file, when persisted: launchers file a child's session under its parent's. */
 	readonly sessionFile: string | null;
 	readonly startedAt: number;

@@ -224,6 +224,8 @@ const parentLinkSchema = lazySchema(() =>
 		pid: z.number().int().positive(),
 		/** Agent labels from the root down to the parent itself. */
 		path: z.array(z.string().max(256)).min(1).max(32),
+		/** How each of those hops is shown (adr/0025); optional, older parents do not write it. */
+		shown: z.array(z.string().max(256)).min(1).max(32).optional(),
 	}),
 );
 

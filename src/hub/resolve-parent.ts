@@ -19,6 +19,8 @@ export interface ParentTarget {
 	readonly pid: number | null;
 	/** Agent labels from the root down to the parent. */
 	readonly path: readonly string[];
+	/** How each hop of `path` is shown (adr/0025), when the parent said; else `path` is. */
+	readonly shown?: readonly string[];
 	/** How the parent was found, for `/permissions` and the audit. */
 	readonly via: string;
 }
@@ -72,6 +74,7 @@ export function resolveParent(inputs: ParentInputs): ParentResolution {
 				location: "other-process",
 				pid: link.pid,
 				path: link.path,
+				shown: link.shown?.length === link.path.length ? link.shown : link.path,
 				via: "PI_PERMISSION_HUB_PARENT",
 			},
 		};
@@ -93,6 +96,7 @@ export function resolveParent(inputs: ParentInputs): ParentResolution {
 				location: "other-process",
 				pid: null,
 				path: ["root"],
+				shown: ["root"],
 				via: variable,
 			},
 		};
@@ -119,6 +123,7 @@ function inProcess(session: ProcessSession & { readonly inbox: string }, via: st
 		location: "same-process",
 		pid: null,
 		path: session.path,
+		shown: session.shown,
 		via,
 	};
 }

@@ -1,13 +1,16 @@
 import { isAbsolute, join, relative } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { argDigest } from "../launchers/delegated-child.ts";
 import type { SubagentClaim } from "../origin/origin.ts";
 import { sanitizeLabel } from "../origin/sanitize-label.ts";
+import { claimedHop, safeShownLabel, shownHop, stableId, UNNAMED } from "../origin/shown-name.ts";
 import {
 	announcedChildren,
 	announceToParent,
 	type ChildAnnouncement,
 	childrenAnnouncedSince,
 	endAnnouncement,
+	MAX_ARG_DIGESTS,
 } from "./child-announcement.ts";
 import { deliverRequest, forwardAsk, parentUnreachable } from "./hub-client.ts";
 import { HubLog } from "./hub-log.ts";
@@ -61,6 +64,8 @@ export interface SessionHubOptions {
 export class SessionHub {
 	readonly parent: ParentResolution;
 	readonly path: readonly string[];
+	/** How this session shows itself, hop by hop (adr/0025): its parent's labels, then its own. */
+	readonly shown: readonly string[];
 	readonly subagent: SubagentClaim | null;
 	readonly log: HubLog;
 	readonly transport: HubTransport;
@@ -90,11 +95,11 @@ export class SessionHub {
 		// (its own UI is asked only when that parent cannot be, adr/0028).
 		this.parent = found;
 		// The prompt tag belongs to this session; the environment may be the root's (an in-process child).
-		const label =
-			sanitizeLabel(options.promptAgentName ?? claimedAgentName(options.env) ?? "") ||
-			(this.parent.kind === "root" ? "root" : "subagent");
+		const claimed = sanitizeLabel(options.promptAgentName ?? claimedAgentName(options.env) ?? "");
+		const label = claimed || (this.parent.kind === "root" ? "root" : UNNAMED);
 		this.path = this.parent.kind === "child" ? [...this.parent.parent.path, label] : [label];
-		this.subagent = this.parent.kind === "root" ? null : { name: label, path: this.path };
+		this.shown = shownPathOf(this.parent, label, options.sessionId);
+		this.subagent = this.parent.kind === "root" ? null : { name: label, path: this.path, shown: this.shown };
 		for (const channel of CHILD_CREATED_CHANNELS) {
 			this.unsubscribe.push(options.pi.events.on(channel, (data) => this.onChildAnnounced(data)));
 		}
@@ -125,6 +130,7 @@ export class SessionHub {
 			// Only a serving session can be a parent: an in-process child must not pick a headless root.
 			inbox: serves ? layout.root : null,
 			path: this.path,
+			shown: this.shown,
 			sessionFile: this.options.sessionFile,
 			startedAt: Date.now(),
 		});
@@ -149,6 +155,7 @@ export class SessionHub {
 				inbox: layout.root,
 				pid: process.pid,
 				path: [...this.path],
+				shown: [...this.shown],
 			});
 			this.restoreEnv = () => {
 				if (previous === undefined) delete process.env[PARENT_ENV];
@@ -208,11 +215,15 @@ export class SessionHub {
 		const failed = announceToParent(inboxLayoutAt(parent.inbox), {
 			protocol: PROTOCOL,
 			sessionId: this.options.sessionId,
-			agent: this.path.at(-1) ?? "subagent",
+			agent: this.path.at(-1) ?? UNNAMED,
 			path: [...this.path],
 			pid: process.pid,
 			inProcess: parent.location === "same-process",
 			startedAt: new Date().toISOString(),
+			// An in-process child shares its parent's arguments: they would say nothing about it.
+			...(parent.location === "other-process"
+				? { argDigests: process.argv.slice(2, 2 + MAX_ARG_DIGESTS).map(argDigest) }
+				: {}),
 		});
 		if (failed) this.log.write("child.announce_failed", { parent: parent.sessionId, reason: failed });
 	}
@@ -224,6 +235,19 @@ export class SessionHub {
 		if (typeof child !== "string" || child === this.options.sessionId) return;
 		announceChild(child, typeof parent === "string" ? parent : this.options.sessionId);
 	}
+}
+
+/**
+ * A session's labels: its parent's, then its own — the agent name it claims, else its stable id (its pid, or for
+ * a child inside its parent's process the start of its session id). Only the parent can guess more (adr/0025).
+ */
+function shownPathOf(parent: ParentResolution, label: string, sessionId: string): readonly string[] {
+	if (parent.kind === "root") return [label];
+	const inProcess = parent.kind === "child" && parent.parent.location === "same-process";
+	const own = shownHop(claimedHop(label), stableId({ inProcess, pid: process.pid, sessionId }));
+	if (parent.kind === "orphan") return [own];
+	const { shown, path } = parent.parent;
+	return [...(shown?.length === path.length ? shown : path).map(safeShownLabel), own];
 }
 
 function inside(root: string, path: string): boolean {

@@ -48,6 +48,14 @@ export interface DelegationCall {
 	readonly agents: readonly string[] | null;
 	/** The directories its children run in (absolute). */
 	readonly cwds: readonly string[];
+	/** Each child it starts that names its agent, with its task text (to tell its children apart, adr/0025). */
+	readonly tasks: readonly DelegatedTask[];
+}
+
+/** One child a delegation call names: the agent, and its task as the call wrote it (null when it has none). */
+export interface DelegatedTask {
+	readonly agent: string;
+	readonly task: string | null;
 }
 
 /** pi-subagents actions that only read or report: no child is started by them. */
@@ -91,6 +99,7 @@ export function readDelegationCall(
 			foreground: input.async === false && typeof action !== "string",
 			agents: typeof input.agent === "string" ? [input.agent] : null,
 			cwds: [cwdOf(input.cwd)],
+			tasks: tasksOf([input]),
 		};
 	}
 	// pi's example: a single `{agent, task}`, or `tasks` / `chain` lists of them, each with an optional cwd.
@@ -101,7 +110,16 @@ export function readDelegationCall(
 		foreground: true,
 		agents: named.length > 0 ? named : null,
 		cwds: [...new Set(items.map((item) => cwdOf(item.cwd)))],
+		tasks: tasksOf(items),
 	};
+}
+
+function tasksOf(items: readonly Readonly<Record<string, unknown>>[]): DelegatedTask[] {
+	return items.flatMap((item) =>
+		typeof item.agent === "string"
+			? [{ agent: item.agent, task: typeof item.task === "string" ? item.task : null }]
+			: [],
+	);
 }
 
 function listOf(value: unknown): Readonly<Record<string, unknown>>[] {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { sanitizeLabel } from "./sanitize-label.ts";
+import { safeShownLabel } from "./shown-name.ts";
 
 /**
  * Who is asking. Every label here is caller-claimed (environment, launcher announcements) and sanitized before
@@ -14,6 +15,11 @@ export type Origin =
 			readonly depth: number;
 			/** Agent names from the root down to this session, e.g. `["root", "planner", "worker"]`. */
 			readonly path: readonly string[];
+			/**
+			 * How each hop of `path` is shown to a human (adr/0025): the agent name, a guess marked `?`, or a stable
+			 * id. Same length as `path`; absent where nobody worked it out (older lines, CLI checks).
+			 */
+			readonly shown?: readonly string[];
 	  }
 	| { readonly kind: "headless" }
 	| { readonly kind: "ci"; readonly provider: string | null };
@@ -39,12 +45,18 @@ export function originName(origin: Origin): string | null {
 export function originLabel(origin: Origin): string {
 	switch (origin.kind) {
 		case "subagent":
-			return `subagent ${origin.path.join(" ← ")}`;
+			return `subagent ${shownPath(origin).join(" ← ")}`;
 		case "ci":
 			return `ci (${origin.provider ?? "unknown provider"})`;
 		default:
 			return origin.kind;
 	}
+}
+
+/** Each hop as a human is shown it: the worked-out labels when they fit the path, else the claimed names. */
+export function shownPath(origin: Extract<Origin, { kind: "subagent" }>): readonly string[] {
+	const { shown, path } = origin;
+	return (shown && shown.length === path.length ? shown : path).map(safeShownLabel);
 }
 
 /** Who asked, in words a person recognizes as their own earlier run (or a subagent, or CI). */
@@ -68,6 +80,7 @@ export const originSchema = lazySchema(() =>
 			name: z.string().max(256),
 			depth: z.number().int().nonnegative(),
 			path: z.array(z.string().max(256)).max(64).readonly(),
+			shown: z.array(z.string().max(256)).max(64).readonly().optional(),
 		}),
 		z.object({ kind: z.literal("headless") }),
 		z.object({ kind: z.literal("ci"), provider: z.string().max(64).nullable() }),
@@ -79,6 +92,8 @@ export interface SubagentClaim {
 	readonly name: string;
 	/** Agent names from the root down to this session. */
 	readonly path: readonly string[];
+	/** How each hop of `path` is shown (adr/0025), when worked out. */
+	readonly shown?: readonly string[];
 }
 
 export interface OriginInputs {
@@ -103,7 +118,13 @@ export function resolveOrigin(inputs: OriginInputs): Origin {
 		// Depth counts every claimed hop; only the labels kept are capped (the nearest MAX_PATH, this one last).
 		const hops = claimed.length + (endsWithName ? 0 : 1) - 1;
 		const fullPath = endsWithName ? path : [...path, name].slice(-MAX_PATH);
-		return { kind: "subagent", name, depth: Math.max(1, hops), path: fullPath };
+		const { shown } = inputs.subagent;
+		// Kept only when it labels exactly the claimed hops: a label must never slide onto another hop.
+		const labels =
+			endsWithName && shown && shown.length === claimed.length
+				? { shown: shown.slice(-MAX_PATH).map(safeShownLabel) }
+				: {};
+		return { kind: "subagent", name, depth: Math.max(1, hops), path: fullPath, ...labels };
 	}
 	const ci = detectCi(inputs.env);
 	if (ci.ci) return { kind: "ci", provider: ci.provider };

@@ -70,7 +70,9 @@ describe("a child started by pi's example subagent extension (environment inheri
 		expect(request.title).toContain("Permission needed: bash (destructive)");
 		expect(request.title).toContain(`bash: ${RM}`);
 		expect(request.title).toContain("Tier: destructive");
-		expect(request.title).toContain("Requested by: subagent root ← subagent");
+		expect(request.title).toContain(
+			"Requested by: subagent root ← worker? (? = the agent its parent's delegation call named: a guess)",
+		);
 		expect(request.options).toEqual([
 			"Allow once",
 			`Allow for this subagent: ${RM}`,

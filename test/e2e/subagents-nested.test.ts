@@ -79,12 +79,14 @@ describe("pi-subagents: a child that delegates again", () => {
 				name: "nester",
 				depth: 1,
 				path: ["root", "nester"],
+				shown: ["root", "nester"],
 			});
 			expect(grandchild?.origin).toEqual({
 				kind: "subagent",
 				name: "nester",
 				depth: 2,
 				path: ["root", "nester", "nester"],
+				shown: ["root", "nester", "nester"],
 			});
 			expect(unwrap(grandchild?.source ?? { kind: "gate_error", reason: "none" })).toEqual({
 				responders: [middle?.sessionId, rootId],

@@ -42,7 +42,7 @@ function child(sessionId: string, startedAt: Date): ChildAnnouncement {
 
 const UNGATED: Delegation = {
 	launcher: { kind: "pi-subagents", packageRoot: "/pkgs/pi-subagents" },
-	call: { launches: true, foreground: true, agents: ["delegate"], cwds: ["/work"] },
+	call: { launches: true, foreground: true, agents: ["delegate"], cwds: ["/work"], tasks: [] },
 	verdict: {
 		gated: false,
 		why: "no extensions are configured",

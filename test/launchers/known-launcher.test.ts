@@ -43,6 +43,7 @@ describe("recognising a launcher and what one call of it starts", () => {
 			foreground: true,
 			agents: ["delegate"],
 			cwds: ["/repo"],
+			tasks: [{ agent: "delegate", task: "x" }],
 		});
 		const background = readDelegationCall(PI_SUBAGENTS, { agent: "delegate", task: "x", cwd: "sub" }, cwd);
 		expect(background).toMatchObject({ foreground: false, cwds: ["/repo/sub"] });
@@ -67,6 +68,10 @@ describe("recognising a launcher and what one call of it starts", () => {
 			foreground: true,
 			agents: ["scout", "worker"],
 			cwds: ["/repo", "/elsewhere"],
+			tasks: [
+				{ agent: "scout", task: "a" },
+				{ agent: "worker", task: "b" },
+			],
 		});
 		expect(readDelegationCall(PROCESS_SUBAGENT, { chain: [{ agent: "a" }] }, "/r").agents).toEqual(["a"]);
 	});

@@ -84,7 +84,14 @@ export function launcherWorld(): LauncherWorld {
 		query(launcher, call = {}, extra = {}) {
 			return {
 				launcher,
-				call: { launches: true, foreground: true, agents: null, cwds: [path.join(root, "work")], ...call },
+				call: {
+					launches: true,
+					foreground: true,
+					agents: null,
+					cwds: [path.join(root, "work")],
+					tasks: [],
+					...call,
+				},
 				agentDir: path.join(root, "agent"),
 				homeDir: path.join(root, "home"),
 				projectTrusted: false,

@@ -1,5 +1,5 @@
 import type { AuditEntry, SandboxRecord } from "../../audit/audit-entry.ts";
-import { originLabel } from "../../origin/origin.ts";
+import { type Origin, originLabel } from "../../origin/origin.ts";
 import { innermostSource } from "../../provenance/decision-source.ts";
 import { describeDecisionSource } from "../../provenance/describe-decision-source.ts";
 import { auditLogFiles, describeScan, scanAuditLogs, scanJson } from "../audit-logs.ts";
@@ -134,7 +134,8 @@ function explainQuery(raw: string): ExplainQuery {
 /**
  * Exact session id; request id (any case: ids are upper-case Crockford, people type them either way); action
  * hash by prefix of at least 8 hex digits; or a case-insensitive substring of the redacted preview or of the
- * origin label (`subagent root ← planner ← worker`, `ci (github-actions)`, `headless`, `unknown`).
+ * origin label as shown or by its claimed names (`subagent root ← planner ← worker`, `subagent root ← scout?`,
+ * `ci (github-actions)`, `headless`, `unknown`).
  */
 function matchEntry(entry: AuditEntry, query: ExplainQuery): MatchField | null {
 	if (entry.sessionId === query.text) return "session";
@@ -147,9 +148,16 @@ function matchEntry(entry: AuditEntry, query: ExplainQuery): MatchField | null {
 		return "action_hash";
 	}
 	if (entry.preview.toLowerCase().includes(query.lower)) return "preview";
-	const label = entry.origin === null ? "unknown" : originLabel(entry.origin);
-	if (label.toLowerCase().includes(query.lower)) return "origin";
+	const labels = entry.origin === null ? ["unknown"] : originLabels(entry.origin);
+	if (labels.some((label) => label.toLowerCase().includes(query.lower))) return "origin";
 	return null;
+}
+
+/** The origin as shown (a child's best name, adr/0025) and by the names it claims (what agent rules match). */
+function originLabels(origin: Origin): string[] {
+	if (origin.kind !== "subagent") return [originLabel(origin)];
+	const { shown: _, ...claimed } = origin;
+	return [originLabel(origin), originLabel(claimed)];
 }
 
 /**
