@@ -31,7 +31,7 @@ import type { ToolAnnotations } from "../classify/classify-action.ts";
 import { ParkedStore } from "../hub/parked-store.ts";
 import { SessionHub } from "../hub/session-hub.ts";
 import { nodeFileView } from "../launchers/file-view.ts";
-import { identifyLauncher, type KnownLauncher } from "../launchers/known-launcher.ts";
+import { identifyLauncher, type KnownLauncher, launcherDescription } from "../launchers/known-launcher.ts";
 import { gatePackageAt } from "../launchers/package-manifest.ts";
 import type { Origin } from "../origin/origin.ts";
 import { resolveOrigin } from "../origin/origin.ts";
@@ -577,7 +577,7 @@ export class SessionGate {
 }
 
 function launcherText(launcher: KnownLauncher): string {
-	return launcher.kind === "pi-subagents" ? "pi-subagents" : "a launcher that starts pi processes";
+	return launcherDescription(launcher.kind).label;
 }
 
 /** The agent name a launcher wrote into this session's system prompt (pi-subagents: `<active_agent name="…"/>`). */

@@ -9,7 +9,7 @@ import {
 	type SettingsResource,
 	scopeResources,
 } from "../../launchers/settings-resources.ts";
-import { packagesEntryFor } from "../own-package.ts";
+import { packagesEntryFor } from "../../launchers/packages-entry.ts";
 import {
 	agentDefinitions,
 	agentFinding,
