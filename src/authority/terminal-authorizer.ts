@@ -28,6 +28,11 @@ export interface AskCommon {
 	readonly deferExpiryMs: number;
 	/** Aborted when the call is cancelled (Esc, the child died): the dialog is withdrawn. */
 	readonly signal?: AbortSignal;
+	/**
+	 * For a delegation whose children would run ungated: the settings file a fix may change so that they run
+	 * gated, offered as "Add the gate to <file> and continue". Absent when no program can make the fix.
+	 */
+	readonly fixAndContinue?: { readonly file: string };
 }
 
 /** This session's own ask (its model's call). */
@@ -75,6 +80,8 @@ export type TerminalDecision =
 			/** Grants that come with the answer, each carrying its scope. */
 			readonly grants: readonly SessionGrant[];
 			readonly save?: RulesToSave;
+			/** The human chose "Add the gate … and continue": allowed only once the fix is written and holds. */
+			readonly fix?: true;
 	  }
 	| {
 			readonly outcome: "deny";

@@ -27,6 +27,7 @@ import {
 	readPiSettings,
 	type UsableSettings,
 } from "./pi-settings.ts";
+import type { PlannedChange, SettingsKey } from "./settings-change.ts";
 import {
 	resourceLoads,
 	resourceMayLoad,
@@ -34,7 +35,6 @@ import {
 	type SettingsScope,
 	scopeResources,
 } from "./settings-resources.ts";
-import type { PlannedChange, SettingsKey } from "./settings-change.ts";
 import { type TintinwebAgent, tintinwebAgentAt } from "./tintinweb-agent.ts";
 
 /** Everything the check needs; nothing else is read (the FileView is the only door to the disk). */
@@ -206,7 +206,11 @@ function agentDirChildrenVerdict(query: ChildGateQuery): ChildGateVerdict {
 				via ||= narrowed.via;
 				continue;
 			}
-			const verdict = settingsChildrenVerdict({ ...query, call: { ...query.call, cwds: [cwd] } }, true, AGENT_DIR_CHILDREN);
+			const verdict = settingsChildrenVerdict(
+				{ ...query, call: { ...query.call, cwds: [cwd] } },
+				true,
+				AGENT_DIR_CHILDREN,
+			);
 			if (!verdict.gated) return verdict;
 			via ||= verdict.via;
 		}
@@ -250,17 +254,26 @@ function tintinwebAgentVerdict(
 	}
 	if (definition === null) return null;
 	if (definition.excluded.some((name) => name.toLowerCase() === GATE_PACKAGE_NAME)) {
-		return byFile(`with ${gateName} in its \`exclude_extensions:\``, "exclude_extensions:", `remove ${gateName} from \`exclude_extensions:\``);
+		return byFile(
+			`with ${gateName} in its \`exclude_extensions:\``,
+			"exclude_extensions:",
+			`remove ${gateName} from \`exclude_extensions:\``,
+		);
 	}
 	const { extensions } = definition;
 	if (extensions === false) {
-		return byFile("with `extensions: false` (no extension at all)", "extensions:", `list ${gateName} in \`extensions:\``);
+		return byFile(
+			"with `extensions: false` (no extension at all)",
+			"extensions:",
+			`list ${gateName} in \`extensions:\``,
+		);
 	}
 	if (extensions === true || extensions.includes("*")) return null;
 	const path = extensions
 		.map((entry) => childExtensionEntry(entry, cwd, query.homeDir, query.files))
 		.find((entry) => entry.kind === "path" && entry.loadsGate);
-	if (path) return { gated: true, via: `${JSON.stringify(path.written)} in the agent file ${definition.file}` };
+	if (path)
+		return { gated: true, via: `${JSON.stringify(path.written)} in the agent file ${definition.file}` };
 	if (extensions.some((name) => name.toLowerCase() === GATE_PACKAGE_NAME)) return null;
 	return byFile(
 		`with only the extensions its \`extensions:\` names (${extensions.map((e) => JSON.stringify(e)).join(", ")}), not the gate`,
@@ -333,7 +346,12 @@ function defaultListFix(settings: UsableSettings, query: ChildGateQuery): Settin
 	const automatic =
 		query.fixEntries === null
 			? null
-			: appendChange(settings, key, keysOf(settings).subagents?.defaultExtensions, query.fixEntries.childList);
+			: appendChange(
+					settings,
+					key,
+					keysOf(settings).subagents?.defaultExtensions,
+					query.fixEntries.childList,
+				);
 	return settingsFix(settings.file, key, query.gate, DEFAULTS_NOTE, automatic);
 }
 

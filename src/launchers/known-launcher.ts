@@ -43,7 +43,10 @@ export interface LauncherDescription {
 	/** `sourceInfo.path` of the tool when the package registers it from an inline factory (no file to look up). */
 	readonly inlineSource: RegExp | null;
 	readonly children: ChildRun;
-	readonly readCall: (input: Readonly<Record<string, unknown>>, cwdOf: (value: unknown) => string) => DelegationCall;
+	readonly readCall: (
+		input: Readonly<Record<string, unknown>>,
+		cwdOf: (value: unknown) => string,
+	) => DelegationCall;
 }
 
 export type LauncherKind = "pi-subagents" | "tintinweb-pi-subagents" | "process-subagent";
@@ -179,7 +182,9 @@ export function identifyLauncher(tool: ToolSource, files: FileView): KnownLaunch
 	const rows = KNOWN_LAUNCHERS.filter((launcher) => launcher.tool === tool.name);
 	if (rows.length === 0) return null;
 	const { sourcePath } = tool;
-	const manifest = sourcePath ? owningManifest(dirname(files.realPath(sourcePath) ?? sourcePath), files) : null;
+	const manifest = sourcePath
+		? owningManifest(dirname(files.realPath(sourcePath) ?? sourcePath), files)
+		: null;
 	for (const row of rows) {
 		if (row.packageName === null) return { kind: row.kind, packageRoot: null, source: sourcePath };
 		if (sourcePath && row.inlineSource?.test(sourcePath))

@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { applyEdits, type JSONPath, modify, parse, type ParseError } from "jsonc-parser";
+import { applyEdits, type JSONPath, modify, type ParseError, parse } from "jsonc-parser";
 import writeFileAtomic from "write-file-atomic";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { FileView } from "./file-view.ts";
@@ -80,7 +80,13 @@ export function writeSettingsChanges(planned: readonly PlannedChange[], view: Fi
 			throw new SettingsWriteError(`${file} changed while it was being checked; nothing was written`);
 		}
 		try {
-			return { file, text: changedSettingsText(now, mine.map((p) => p.change)) };
+			return {
+				file,
+				text: changedSettingsText(
+					now,
+					mine.map((p) => p.change),
+				),
+			};
 		} catch (error) {
 			throw new SettingsWriteError(`cannot change ${file}: ${errorMessage(error)}`);
 		}

@@ -68,16 +68,24 @@ describe("recognising a launcher and what one call of it starts", () => {
 	});
 
 	it("@tintinweb/pi-subagents: the agent type, the session's cwd, foreground unless in the background, isolated", () => {
-		expect(readDelegationCall(TINTINWEB, { subagent_type: "Explore", prompt: "x", cwd: "/x" }, "/repo")).toEqual({
+		expect(
+			readDelegationCall(TINTINWEB, { subagent_type: "Explore", prompt: "x", cwd: "/x" }, "/repo"),
+		).toEqual({
 			launches: true,
 			foreground: true,
 			agents: ["Explore"],
 			cwds: ["/repo"],
 			withoutExtensions: false,
 		});
-		const call = readDelegationCall(TINTINWEB, { prompt: "x", run_in_background: true, isolated: true }, "/r");
+		const call = readDelegationCall(
+			TINTINWEB,
+			{ prompt: "x", run_in_background: true, isolated: true },
+			"/r",
+		);
 		expect(call).toMatchObject({ foreground: false, agents: null, withoutExtensions: true });
-		expect(readDelegationCall(TINTINWEB, { subagent_type: "a", schedule: "in 5m" }, "/r").foreground).toBe(false);
+		expect(readDelegationCall(TINTINWEB, { subagent_type: "a", schedule: "in 5m" }, "/r").foreground).toBe(
+			false,
+		);
 	});
 
 	it("pi's example: single, parallel and chain forms, each with its own cwd", () => {

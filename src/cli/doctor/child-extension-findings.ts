@@ -26,8 +26,8 @@ import {
 	type LoadedSettings,
 	type UsableSettings,
 } from "../../launchers/pi-settings.ts";
-import { resourceMayLoad, type SettingsResource } from "../../launchers/settings-resources.ts";
 import type { SettingsChange } from "../../launchers/settings-change.ts";
+import { resourceMayLoad, type SettingsResource } from "../../launchers/settings-resources.ts";
 import { type DoctorInput, type Finding, finding } from "./finding.ts";
 import { describeResource } from "./gate-findings.ts";
 

@@ -2,6 +2,7 @@ import { dirname, join } from "node:path";
 import { projectRootCandidates, projectSettingsFile } from "../../launchers/agent-definition.ts";
 import { PI_SUBAGENTS_PACKAGE } from "../../launchers/known-launcher.ts";
 import { GATE_PACKAGE_NAME } from "../../launchers/package-manifest.ts";
+import { packagesEntryFor } from "../../launchers/packages-entry.ts";
 import { type LoadedSettings, readPiSettings } from "../../launchers/pi-settings.ts";
 import {
 	resourceLoads,
@@ -9,7 +10,6 @@ import {
 	type SettingsResource,
 	scopeResources,
 } from "../../launchers/settings-resources.ts";
-import { packagesEntryFor } from "../../launchers/packages-entry.ts";
 import {
 	agentDefinitions,
 	agentFinding,

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { GATE_PACKAGE_NAME, packageOf } from "../../launchers/package-manifest.ts";
-import { keysOf, type UsableSettings } from "../../launchers/pi-settings.ts";
-import { resourceMayLoad, type SettingsResource } from "../../launchers/settings-resources.ts";
 import { packagesEntryFor } from "../../launchers/packages-entry.ts";
+import { keysOf, type UsableSettings } from "../../launchers/pi-settings.ts";
 import type { SettingsChange } from "../../launchers/settings-change.ts";
+import { resourceMayLoad, type SettingsResource } from "../../launchers/settings-resources.ts";
 import { type DoctorInput, type Finding, finding } from "./finding.ts";
 
 /**
