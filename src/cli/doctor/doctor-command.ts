@@ -35,6 +35,8 @@ export const doctorCommand: CommandSpec = {
   - with pi-subagents installed: "subagents.defaultExtensions" in <agent dir>/settings.json and in the project's
     .pi/settings.json (which replaces it, trusted or not) loading the gate, agents with their own "extensions:",
     "subagents.agentOverrides", and entries that fail open (missing or relative paths, npm: specs);
+  - with @tintinweb/pi-subagents installed (its children load what the agent dir loads): agent files whose
+    "isolated", "extensions:" or "exclude_extensions:" leave the gate out;
   - whether the OS sandbox for bash commands is on, and whether bubblewrap can build one here.
 Each finding has an id, a severity (problem, warning, info), an explanation and the exact fix. Without --fix
 nothing is written. Exit code 0 no problems (warnings allowed), 1 problems (after --fix: problems left), 2 a

@@ -27,6 +27,7 @@ export const FINDING_SEVERITY = {
 	"agent-override-extensions-without-gate": "problem",
 	"agent-definitions-not-all-read": "problem",
 	"package-entry-unloadable": "problem",
+	"tintinweb-agent-without-gate": "problem",
 	"subagents-children-lose-extensions": "warning",
 	"extension-path-missing": "warning",
 	"extension-path-relative": "warning",
@@ -34,6 +35,7 @@ export const FINDING_SEVERITY = {
 	"sandbox-unavailable": "warning",
 	"gate-installed": "info",
 	"subagents-not-installed": "info",
+	"tintinweb-subagents-installed": "info",
 	"sandbox-on": "info",
 	"sandbox-off": "info",
 } as const;
