@@ -140,6 +140,7 @@ export function askOutcomeOf(result: DialogResult): AskOutcome {
 	const { answer } = result;
 	switch (answer.kind) {
 		case "allow":
+		case "fix":
 			return "allow";
 		case "always":
 			return answer.verdict;

@@ -20,6 +20,11 @@ export type DialogChoice =
 	  }
 	| { readonly key: "n"; readonly label: string; readonly answer: { kind: "deny"; withReason: false } }
 	| { readonly key: "r"; readonly label: string; readonly answer: { kind: "deny"; withReason: true } }
+	/**
+	 * Only for a delegation whose children would run ungated, when a settings change `doctor --fix` makes would
+	 * gate them: write it, then let the delegation go on with gated children.
+	 */
+	| { readonly key: "f"; readonly label: string; readonly answer: { kind: "fix" } }
 	/** Only for an ask parked in an earlier run: decide nothing now, it stays parked. */
 	| { readonly key: "l"; readonly label: string; readonly answer: { kind: "later" } };
 
@@ -80,9 +85,16 @@ export function buildAskPrompt(ask: Ask, context: PromptContext): AskPrompt {
 			: []),
 		`Directory: ${action.cwd}`,
 	];
-	const choices: DialogChoice[] = [
-		{ key: "y", label: "Allow once", answer: { kind: "allow", scope: "once" } },
-	];
+	const choices: DialogChoice[] = [];
+	// Never on a forwarded ask: the fix is in this session's own settings, for this session's own delegation.
+	if (ask.kind === "own" && ask.fixAndContinue) {
+		choices.push({
+			key: "f",
+			label: `Add the gate to ${ask.fixAndContinue.file} and continue`,
+			answer: { kind: "fix" },
+		});
+	}
+	choices.push({ key: "y", label: "Allow once", answer: { kind: "allow", scope: "once" } });
 	if (patterns.length > 0) {
 		if (context.forwarded) {
 			choices.push({

@@ -116,6 +116,15 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 				if (answer.kind === "later") {
 					return unavailable("left for later, but this ask cannot be parked");
 				}
+				if (answer.kind === "fix") {
+					return {
+						outcome: "allow",
+						source: userSource("allow", "once"),
+						scope: "once",
+						grants: [],
+						fix: true,
+					};
+				}
 				if (answer.kind === "always") {
 					const save = { verdict: answer.verdict, where: answer.where, suggestions: ask.suggestions };
 					if (answer.verdict === "deny")

@@ -33,6 +33,11 @@ export interface AskCommon {
 	 * dialog says so, and so does the DecisionSource of the answer (adr/0028).
 	 */
 	readonly parentUnreachable?: string;
+	/**
+	 * For a delegation whose children would run ungated: the settings file a fix may change so that they run
+	 * gated, offered as "Add the gate to <file> and continue". Absent when no program can make the fix.
+	 */
+	readonly fixAndContinue?: { readonly file: string };
 }
 
 /** This session's own ask (its model's call). */
@@ -80,6 +85,8 @@ export type TerminalDecision =
 			/** Grants that come with the answer, each carrying its scope. */
 			readonly grants: readonly SessionGrant[];
 			readonly save?: RulesToSave;
+			/** The human chose "Add the gate … and continue": allowed only once the fix is written and holds. */
+			readonly fix?: true;
 	  }
 	| {
 			readonly outcome: "deny";

@@ -2,15 +2,17 @@ import { fileURLToPath } from "node:url";
 import type { ToolCall } from "../classify/action.ts";
 import type { ChildAnnouncement } from "../hub/child-announcement.ts";
 import type { ChildGateVerdict } from "../launchers/child-gate.ts";
-import { childGateVerdict } from "../launchers/child-gate.ts";
+import { childGateVerdict, type FixEntries } from "../launchers/child-gate.ts";
 import type { FileView } from "../launchers/file-view.ts";
 import {
 	type DelegationCall,
 	identifyLauncher,
 	type KnownLauncher,
+	LAUNCHER_TOOLS,
 	readDelegationCall,
 } from "../launchers/known-launcher.ts";
 import { type GatePackage, gatePackageAt } from "../launchers/package-manifest.ts";
+import { packagesEntryFor } from "../launchers/packages-entry.ts";
 
 /** A call of a known launcher's tool: what it starts, and whether those children would carry the gate. */
 export interface Delegation {
@@ -40,11 +42,15 @@ const OWN_MODULE = fileURLToPath(import.meta.url);
 export class DelegationGuard {
 	private readonly options: DelegationGuardOptions;
 	private readonly gate: GatePackage | null;
+	private readonly fixEntries: FixEntries | null;
 	private readonly seen = new WeakMap<object, Delegation | null>();
 
 	constructor(options: DelegationGuardOptions) {
 		this.options = options;
 		this.gate = gatePackageAt(OWN_MODULE, options.files);
+		// As `doctor --fix`: a change is offered only for a lasting copy of the gate (not a temporary one).
+		const packages = this.gate && packagesEntryFor(this.gate.root, options.agentDir, options.files);
+		this.fixEntries = this.gate && packages ? { packages, childList: this.gate.root } : null;
 	}
 
 	inspect(call: ToolCall): Delegation | null {
@@ -55,9 +61,16 @@ export class DelegationGuard {
 		return found;
 	}
 
+	/** The call checked again against the settings as they are now (after a fix was written), replacing the first answer. */
+	recheck(call: ToolCall): Delegation | null {
+		const found = this.evaluate(call);
+		this.seen.set(call.input, found);
+		return found;
+	}
+
 	private evaluate(call: ToolCall): Delegation | null {
 		const { options } = this;
-		if (call.tool !== "subagent") return null;
+		if (!LAUNCHER_TOOLS.has(call.tool)) return null;
 		const launcher = identifyLauncher(
 			{ name: call.tool, sourcePath: options.toolSource(call.tool) },
 			options.files,
@@ -72,6 +85,7 @@ export class DelegationGuard {
 			projectTrusted: options.projectTrusted(),
 			env: options.env,
 			gate: this.gate,
+			fixEntries: this.fixEntries,
 			files: options.files,
 		});
 		return { launcher, call: delegation, verdict };

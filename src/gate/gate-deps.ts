@@ -29,6 +29,11 @@ export interface GateDeps {
 	/** Whether the call delegates to a known subagent launcher, and whether its children would be gated. */
 	readonly delegation: (call: ToolCall) => Delegation | null;
 	/**
+	 * "Add the gate to <file> and continue": write the delegation's settings fix as `doctor --fix` does, then
+	 * check the call again. `gated` only when the write succeeded and the children now load the gate.
+	 */
+	readonly fixDelegation: (call: ToolCall) => DelegationFixResult;
+	/**
 	 * Why a bash call cannot be sandboxed although the policy requires it (`sandbox.required`), or null when
 	 * it can be or need not be: such a call is then for a human to decide (adr/0017).
 	 */
@@ -44,6 +49,10 @@ export interface GateDeps {
 	 */
 	readonly permissionMode: (policy: EffectivePolicy) => PermissionMode;
 }
+
+export type DelegationFixResult =
+	| { readonly gated: true; readonly file: string; readonly via: string }
+	| { readonly gated: false; readonly reason: string };
 
 /**
  * Classification with the operator's tier assignments from the policy in force. Built per policy object

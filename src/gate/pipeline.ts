@@ -128,7 +128,10 @@ type AskKind = "tool_call" | "user_bash" | "forwarded" | "delegation";
  * (always in mode `ask`), and how the links and the outcome treat it.
  */
 interface AskPlan
-	extends Pick<AskCommon, "why" | "askingParts" | "suggestions" | "unanswered" | "timeoutMs" | "signal"> {
+	extends Pick<
+		AskCommon,
+		"why" | "askingParts" | "suggestions" | "unanswered" | "timeoutMs" | "signal" | "fixAndContinue"
+	> {
 	readonly kind: AskKind;
 	/** A guarded path or an ungated delegation: only a human answers, no authorizer link is asked. */
 	readonly humanOnly: boolean;
@@ -227,7 +230,7 @@ async function decideAsk(
 	}
 
 	// 4. terminal
-	const { why, askingParts, suggestions, unanswered, signal, forwarded, deadline } = plan;
+	const { why, askingParts, suggestions, unanswered, signal, forwarded, deadline, fixAndContinue } = plan;
 	const timeoutMs =
 		deadline === undefined ? plan.timeoutMs : Math.max(1, Math.min(plan.timeoutMs, deadline - Date.now()));
 	const common: AskCommon = {
@@ -237,6 +240,7 @@ async function decideAsk(
 		unanswered,
 		timeoutMs,
 		...(signal ? { signal } : {}),
+		...(fixAndContinue ? { fixAndContinue } : {}),
 		action,
 		origin,
 		sessionId: deps.sessionId,
@@ -253,6 +257,28 @@ async function decideAsk(
 	const decided = { ...asked, step: "terminal", terminal } as const;
 	switch (terminal.outcome) {
 		case "allow":
+			if (terminal.fix) {
+				// Fail closed: only a fix that was offered, written, and now gates the children lets the call run.
+				const fixed =
+					request.kind === "tool_call" && plan.fixAndContinue
+						? deps.fixDelegation(request.call)
+						: { gated: false as const, reason: "no settings fix was offered for this call" };
+				if (!fixed.gated) {
+					const source: DecisionSource = { kind: "gate_error", reason: capSourceText(fixed.reason) };
+					return {
+						...decided,
+						outcome: "deny",
+						source,
+						reason: `Blocked by pi-permission-hub: the user chose to add the gate to the settings and continue, but ${fixed.reason}, so ${what} was blocked. Do not retry the delegation; tell the user.`,
+					};
+				}
+				return {
+					...decided,
+					outcome: "allow",
+					source: terminal.source,
+					reason: `allowed at the terminal authorizer after the gate was added to ${fixed.file}: the subagent runs with permission checks (${fixed.via})`,
+				};
+			}
 			if (keepsGrants(plan.kind, terminal.scope)) deps.grants.add(terminal.grants);
 			return {
 				...decided,
@@ -437,6 +463,7 @@ function policyStep(
 						...(request.signal ? { signal: request.signal } : {}),
 						blockReason: (source, userReason) =>
 							ungatedDelegationBlockReason(what, action.tier, verdict, source, userReason),
+						...(verdict.fix.automatic ? { fixAndContinue: { file: verdict.fix.automatic.change.file } } : {}),
 					},
 				};
 			}

@@ -31,8 +31,9 @@ import type { ToolAnnotations } from "../classify/classify-action.ts";
 import { ParkedStore } from "../hub/parked-store.ts";
 import { SessionHub } from "../hub/session-hub.ts";
 import { nodeFileView } from "../launchers/file-view.ts";
-import { identifyLauncher, type KnownLauncher } from "../launchers/known-launcher.ts";
+import { identifyLauncher, type KnownLauncher, launcherDescription } from "../launchers/known-launcher.ts";
 import { gatePackageAt } from "../launchers/package-manifest.ts";
+import { SettingsWriteError, writeSettingsChanges } from "../launchers/settings-change.ts";
 import type { Origin } from "../origin/origin.ts";
 import { resolveOrigin } from "../origin/origin.ts";
 import { refreshSchemaCopies } from "../policy/config-json-schema.ts";
@@ -64,7 +65,7 @@ import {
 } from "./decision-events.ts";
 import { DelegationGuard, DelegationWatch } from "./delegation-guard.ts";
 import { ForwardedAsks } from "./forwarded-asks.ts";
-import { type GateDeps, sessionClassifier } from "./gate-deps.ts";
+import { type DelegationFixResult, type GateDeps, sessionClassifier } from "./gate-deps.ts";
 import { toolsForRun } from "./hidden-tools.ts";
 import { type GateOutcome, GatePipeline } from "./pipeline.ts";
 import { createPolicyQuery, publishPolicyQuery } from "./policy-query.ts";
@@ -262,6 +263,7 @@ export class SessionGate {
 				// A human is reachable with a UI or through a parent: wait for them; otherwise park the ask.
 				defaultUnanswered: ctx.hasUI || this.hub.forwards ? "wait" : "defer",
 				delegation: (call: ToolCall) => this.delegations.inspect(call),
+				fixDelegation: (call: ToolCall) => this.fixDelegation(call),
 				sandboxMissing: () => this.sandboxing.missing(this.store.current().sandbox),
 				saveRules: (save: RulesToSave, directory: string) => this.saveRules(save, directory),
 				permissionMode: (current: EffectivePolicy) => this.permissionMode(current),
@@ -356,6 +358,35 @@ export class SessionGate {
 		}
 		registerSandboxedBash(this.pi, this.bashKit);
 		this.sandboxing.start();
+	}
+
+	/**
+	 * "Add the gate to <file> and continue": the settings change of the delegation's verdict, written by the
+	 * writer `doctor --fix` uses (only while the file still holds what was checked), then the call checked again.
+	 */
+	private fixDelegation(call: ToolCall): DelegationFixResult {
+		const before = this.delegations.inspect(call);
+		const automatic = before && !before.verdict.gated ? before.verdict.fix.automatic : null;
+		if (automatic === null) return { gated: false, reason: "no settings change can gate these subagents" };
+		const { file } = automatic.change;
+		try {
+			writeSettingsChanges([automatic], nodeFileView);
+		} catch (error) {
+			const reason = error instanceof SettingsWriteError ? error.message : errorMessage(error);
+			this.hub.log.write("delegation.fix_failed", { file, reason });
+			return { gated: false, reason: `the change to ${file} could not be written: ${reason}` };
+		}
+		this.hub.log.write("delegation.fixed", { file, key: automatic.change.key });
+		this.notify(`pi-permission-hub: added the gate to ${file} (${automatic.change.key}).`, "info");
+		const after = this.delegations.recheck(call);
+		if (after === null || !after.verdict.gated) {
+			const why = after && !after.verdict.gated ? after.verdict.why : "the call is no longer a delegation";
+			return {
+				gated: false,
+				reason: `after the change to ${file} the subagent would still run ungated (${why})`,
+			};
+		}
+		return { gated: true, file, via: after.verdict.via };
 	}
 
 	/** Write the rules a human saved from a dialog into their user config (adr/0018), and say what happened. */
@@ -605,7 +636,7 @@ export class SessionGate {
 }
 
 function launcherText(launcher: KnownLauncher): string {
-	return launcher.kind === "pi-subagents" ? "pi-subagents" : "a launcher that starts pi processes";
+	return launcherDescription(launcher.kind).label;
 }
 
 /** The agent name a launcher wrote into this session's system prompt (pi-subagents: `<active_agent name="…"/>`). */

@@ -17,7 +17,7 @@ import {
 	type ListFrom,
 } from "./child-extensions.ts";
 import type { FileView } from "./file-view.ts";
-import type { DelegationCall, KnownLauncher } from "./known-launcher.ts";
+import { type DelegationCall, type KnownLauncher, launcherDescription } from "./known-launcher.ts";
 import { GATE_PACKAGE_NAME, type GatePackage } from "./package-manifest.ts";
 import {
 	type AgentOverride,
@@ -27,12 +27,15 @@ import {
 	readPiSettings,
 	type UsableSettings,
 } from "./pi-settings.ts";
+import type { PlannedChange, SettingsKey } from "./settings-change.ts";
 import {
 	resourceLoads,
+	resourceMayLoad,
 	type SettingsResource,
 	type SettingsScope,
 	scopeResources,
 } from "./settings-resources.ts";
+import { type TintinwebAgent, tintinwebAgentAt } from "./tintinweb-agent.ts";
 
 /** Everything the check needs; nothing else is read (the FileView is the only door to the disk). */
 export interface ChildGateQuery {
@@ -47,19 +50,29 @@ export interface ChildGateQuery {
 	readonly env: Readonly<Record<string, string | undefined>>;
 	/** The copy of the gate the fix names; null when it cannot be located. */
 	readonly gate: GatePackage | null;
+	/**
+	 * The entries a settings change may write, as `doctor --fix` would: the `packages` entry that loads a lasting
+	 * copy of the gate, and the path children's lists get. Null when there is no lasting copy: no change is offered.
+	 */
+	readonly fixEntries: FixEntries | null;
 	readonly files: FileView;
 }
 
-/** The one settings change that puts the gate into the children, named exactly. */
+export interface FixEntries {
+	readonly packages: string;
+	readonly childList: string;
+}
+
+/** The one change that puts the gate into the children, named exactly. */
 export interface SettingsFix {
-	/** The file to edit. */
-	readonly file: string;
+	/** The file to edit; null when the change is not in a file (the call's own `isolated`). */
+	readonly file: string | null;
 	/** Where in it: a JSON path (`subagents.defaultExtensions`, `packages`) or an agent file's frontmatter field. */
 	readonly field: string;
-	/** The entry to add to that list: this package's directory. */
-	readonly add: string;
 	/** The change in one sentence, for dialogs, block reasons and `doctor`. */
 	readonly text: string;
+	/** The settings change that makes it, written the way `doctor --fix` writes it; null when a person must. */
+	readonly automatic: PlannedChange | null;
 }
 
 export type ChildGateVerdict =
@@ -73,10 +86,29 @@ function gateEntry(gate: GatePackage | null): string {
 	return gate?.root ?? "<the pi-permission-hub package directory>";
 }
 
-function settingsFix(file: string, field: string, gate: GatePackage | null, note = ""): SettingsFix {
-	const add = gateEntry(gate);
+function settingsFix(
+	file: string,
+	field: string,
+	gate: GatePackage | null,
+	note = "",
+	automatic: PlannedChange | null = null,
+): SettingsFix {
+	const add = automatic ? String(automatic.change.after.at(-1)) : gateEntry(gate);
 	const where = field.endsWith(":") ? `the \`${field}\` list of ${file}` : `\`${field}\` in ${file}`;
-	return { file, field, add, text: `add ${JSON.stringify(add)} to ${where}${note}` };
+	return { file, field, automatic, text: `add ${JSON.stringify(add)} to ${where}${note}` };
+}
+
+/** Appending `entry` to a list key of a settings file as it was read (missing: created). */
+function appendChange(
+	settings: UsableSettings,
+	key: SettingsKey,
+	before: readonly unknown[] | undefined,
+	entry: string,
+): PlannedChange {
+	return {
+		change: { file: settings.file, key, before: before ?? null, after: [...(before ?? []), entry] },
+		analysedText: settings.state === "loaded" ? settings.text : null,
+	};
 }
 
 /**
@@ -86,53 +118,168 @@ function settingsFix(file: string, field: string, gate: GatePackage | null, note
  */
 export function childGateVerdict(query: ChildGateQuery): ChildGateVerdict {
 	if (!query.call.launches) return { gated: true, via: "the call starts no subagent" };
-	return query.launcher.kind === "pi-subagents"
-		? piSubagentsChildrenVerdict(query)
-		: processChildrenVerdict(query);
+	switch (launcherDescription(query.launcher.kind).children) {
+		case "listed-in-process":
+			return piSubagentsChildrenVerdict(query);
+		case "agent-dir-in-process":
+			return agentDirChildrenVerdict(query);
+		case "process":
+			return settingsChildrenVerdict(query, query.projectTrusted, PROCESS_CHILDREN);
+	}
 }
 
+/** How children that load what the settings load come to run, for the reason given when they are ungated. */
+const PROCESS_CHILDREN =
+	"a subagent runs as a separate pi process, which does not inherit this session's -e flags and loads only the extensions in";
+const AGENT_DIR_CHILDREN =
+	"@tintinweb/pi-subagents runs a subagent inside this process with the extensions pi discovers afresh, never this session's -e flags: those in";
+
 /**
- * A child `pi` process loads what pi loads from settings — the agent dir's `packages`, `extensions` and
- * `extensions/` directory, and a trusted project's `.pi/` equivalents — and never the parent's `-e` flags.
+ * Children that load what pi loads from settings — the agent dir's `packages`, `extensions` and `extensions/`
+ * directory, and (`projectRead`) a project's `.pi/` equivalents — and never the parent's `-e` flags: a child
+ * `pi` process (a trusted project only), or @tintinweb/pi-subagents' in-process child (every project).
  */
-function processChildrenVerdict(query: ChildGateQuery): ChildGateVerdict {
+function settingsChildrenVerdict(query: ChildGateQuery, projectRead: boolean, how: string): ChildGateVerdict {
 	const { agentDir, homeDir, files, gate } = query;
 	const userFile = join(agentDir, "settings.json");
 	const userSettings = readPiSettings(userFile, files);
-	const fix = settingsFix(
-		userFile,
-		"packages",
-		gate,
-		` (what \`pi install\` writes), so every pi process started from this agent dir loads it`,
-	);
+	const note = " (what `pi install` writes), so every pi process started from this agent dir loads it";
 	if (userSettings.state === "invalid") {
-		return { gated: false, why: `${userFile} cannot be read as pi settings`, fix };
+		return {
+			gated: false,
+			why: `${userFile} cannot be read as pi settings`,
+			fix: settingsFix(userFile, "packages", gate, note),
+		};
 	}
 	const user: SettingsScope = { settings: userSettings, baseDir: agentDir };
 	let via = "";
 	for (const cwd of query.call.cwds) {
 		let project: SettingsScope | null = null;
-		if (query.projectTrusted) {
+		if (projectRead) {
 			const projectDir = join(cwd, ".pi");
 			const settings = readPiSettings(join(projectDir, "settings.json"), files);
 			if (settings.state === "invalid") {
-				return { gated: false, why: `${settings.file} cannot be read as pi settings`, fix };
+				return {
+					gated: false,
+					why: `${settings.file} cannot be read as pi settings`,
+					fix: settingsFix(userFile, "packages", gate, note),
+				};
 			}
 			project = { settings, baseDir: projectDir };
 		}
-		const loading = scopeResources(user, project, homeDir, files).find((resource) =>
-			resourceLoads(resource, GATE_PACKAGE_NAME, files),
-		);
+		const resources = scopeResources(user, project, homeDir, files);
+		const loading = resources.find((resource) => resourceLoads(resource, GATE_PACKAGE_NAME, files));
 		if (loading === undefined) {
+			// As `doctor --fix`: no change when an entry names the gate but does not load it now (pi keeps the
+			// first entry of a package, so another would not help).
+			const named = resources.some((resource) => resourceMayLoad(resource, GATE_PACKAGE_NAME, files));
+			const automatic =
+				named || query.fixEntries === null
+					? null
+					: appendChange(userSettings, "packages", keysOf(userSettings).packages, query.fixEntries.packages);
 			return {
 				gated: false,
-				why: `a subagent runs as a separate pi process, which does not inherit this session's -e flags and loads only the extensions in ${userFile}${project ? ` and ${project.settings.file}` : ""}; none of them is pi-permission-hub`,
-				fix,
+				why: `${how} ${userFile}${project ? ` and ${project.settings.file}` : ""}; none of them is pi-permission-hub`,
+				fix: settingsFix(userFile, "packages", gate, note, automatic),
 			};
 		}
 		via ||= describeResource(loading);
 	}
 	return { gated: true, via };
+}
+
+/**
+ * @tintinweb/pi-subagents starts each child with what pi discovers from settings (`settingsChildrenVerdict`),
+ * narrowed by the agent's file: `isolated` (the file's, else the call's) or `extensions: false` load nothing; an
+ * `extensions:` list keeps only the discovered extensions it names (`*` keeps all) and loads its paths afresh;
+ * `exclude_extensions:` drops what it names. Only the settings' part is a change a program can make.
+ */
+function agentDirChildrenVerdict(query: ChildGateQuery): ChildGateVerdict {
+	let via = "";
+	for (const cwd of query.call.cwds) {
+		const agents = query.call.agents ?? [null];
+		for (const agent of agents) {
+			const definition = agent === null ? null : tintinwebAgentAt(agent, query.agentDir, cwd, query.files);
+			const narrowed = tintinwebAgentVerdict(agent, definition, query.call, cwd, query);
+			if (narrowed !== null) {
+				if (!narrowed.gated) return narrowed;
+				via ||= narrowed.via;
+				continue;
+			}
+			const verdict = settingsChildrenVerdict(
+				{ ...query, call: { ...query.call, cwds: [cwd] } },
+				true,
+				AGENT_DIR_CHILDREN,
+			);
+			if (!verdict.gated) return verdict;
+			via ||= verdict.via;
+		}
+	}
+	return { gated: true, via };
+}
+
+/**
+ * What the agent's own fields decide: ungated (no extensions, or the gate left out), gated (a path to the gate is
+ * loaded afresh), or null when what settings load decides.
+ */
+function tintinwebAgentVerdict(
+	agent: string | null,
+	definition: TintinwebAgent | null,
+	call: DelegationCall,
+	cwd: string,
+	query: ChildGateQuery,
+): ChildGateVerdict | null {
+	const who = agent === null ? "an agent" : `agent "${agent}"`;
+	const gateName = JSON.stringify(GATE_PACKAGE_NAME);
+	const byFile = (why: string, field: string, change: string): ChildGateVerdict => ({
+		gated: false,
+		why: `@tintinweb/pi-subagents would run ${who} inside this process ${why}`,
+		fix: {
+			file: definition?.file ?? null,
+			field,
+			text: `${change} in ${definition?.file ?? "its agent file"}`,
+			automatic: null,
+		},
+	});
+	const isolated = definition?.isolated ?? call.withoutExtensions;
+	if (isolated) {
+		if (definition?.isolated === true) {
+			return byFile("with `isolated: true` (no extension at all)", "isolated:", "remove `isolated: true`");
+		}
+		return {
+			gated: false,
+			why: `the call asks @tintinweb/pi-subagents to run ${who} with \`isolated: true\`: no extension at all, the gate included`,
+			fix: { file: null, field: "isolated", text: "call it without `isolated: true`", automatic: null },
+		};
+	}
+	if (definition === null) return null;
+	if (definition.excluded.some((name) => name.toLowerCase() === GATE_PACKAGE_NAME)) {
+		return byFile(
+			`with ${gateName} in its \`exclude_extensions:\``,
+			"exclude_extensions:",
+			`remove ${gateName} from \`exclude_extensions:\``,
+		);
+	}
+	const { extensions } = definition;
+	if (extensions === false) {
+		return byFile(
+			"with `extensions: false` (no extension at all)",
+			"extensions:",
+			`list ${gateName} in \`extensions:\``,
+		);
+	}
+	if (extensions === true || extensions.includes("*")) return null;
+	const path = extensions
+		.map((entry) => childExtensionEntry(entry, cwd, query.homeDir, query.files))
+		.find((entry) => entry.kind === "path" && entry.loadsGate);
+	if (path)
+		return { gated: true, via: `${JSON.stringify(path.written)} in the agent file ${definition.file}` };
+	if (extensions.some((name) => name.toLowerCase() === GATE_PACKAGE_NAME)) return null;
+	return byFile(
+		`with only the extensions its \`extensions:\` names (${extensions.map((e) => JSON.stringify(e)).join(", ")}), not the gate`,
+		"extensions:",
+		`add ${gateName} to \`extensions:\``,
+	);
 }
 
 function describeResource(resource: SettingsResource): string {
@@ -150,12 +297,13 @@ function describeResource(resource: SettingsResource): string {
  * candidate must load the gate: each project root from the cwd upward, each definition of the agent's name.
  */
 function piSubagentsChildrenVerdict(query: ChildGateQuery): ChildGateVerdict {
-	if (query.launcher.kind !== "pi-subagents") throw new Error("not a pi-subagents launcher");
 	const { agentDir, homeDir, files, gate } = query;
 	const userFile = join(agentDir, "settings.json");
 	const user = readPiSettings(userFile, files);
-	const defaultsFix = settingsFix(userFile, "subagents.defaultExtensions", gate, DEFAULTS_NOTE);
-	if (user.state === "invalid") return unreadable(user, defaultsFix);
+	if (user.state === "invalid") {
+		return unreadable(user, settingsFix(userFile, "subagents.defaultExtensions", gate, DEFAULTS_NOTE));
+	}
+	const defaultsFix = defaultListFix(user, query);
 	const { packageRoot } = query.launcher;
 	// Without the package directory its built-in agents are not read; they name no extensions of their own (0.67).
 	const builtin: AgentScan[] = packageRoot
@@ -190,6 +338,21 @@ function piSubagentsChildrenVerdict(query: ChildGateQuery): ChildGateVerdict {
 		}
 	}
 	return { gated: true, via };
+}
+
+/** Add the gate to a settings file's `subagents.defaultExtensions`: a change `doctor --fix` makes too. */
+function defaultListFix(settings: UsableSettings, query: ChildGateQuery): SettingsFix {
+	const key = "subagents.defaultExtensions";
+	const automatic =
+		query.fixEntries === null
+			? null
+			: appendChange(
+					settings,
+					key,
+					keysOf(settings).subagents?.defaultExtensions,
+					query.fixEntries.childList,
+				);
+	return settingsFix(settings.file, key, query.gate, DEFAULTS_NOTE, automatic);
 }
 
 const DEFAULTS_NOTE =
@@ -249,9 +412,11 @@ function launchVerdict(launch: Launch, context: LaunchContext): ChildGateVerdict
 		const loading = entries.find((entry) => entry.kind === "path" && entry.loadsGate);
 		if (loading === undefined) {
 			const fix =
-				source.from === "defaults" && source.file === user.file
-					? defaultsFix
-					: settingsFix(source.file, source.field, query.gate, source.from === "agent" ? "" : DEFAULTS_NOTE);
+				source.from !== "defaults"
+					? settingsFix(source.file, source.field, query.gate, source.from === "agent" ? "" : DEFAULTS_NOTE)
+					: source.file === user.file || project === null
+						? defaultsFix
+						: defaultListFix(project, query);
 			return { gated: false, why: whyUngated(launch, source, entries), fix };
 		}
 		via ||= `${JSON.stringify(loading.written)} in ${describeSource(source, loading.written, definition)}`;

@@ -3,40 +3,19 @@ import type { FileView } from "./file-view.ts";
 import { owningManifest } from "./package-manifest.ts";
 
 export const PI_SUBAGENTS_PACKAGE = "pi-subagents";
+export const TINTINWEB_SUBAGENTS_PACKAGE = "@tintinweb/pi-subagents";
 
 /**
- * A subagent launcher whose children we know how to check:
- * - `pi-subagents`: its `subagent` tool runs foreground children inside this process, and they load only the
- *   extensions its settings and agent files name (never the agent dir's own extensions). A child allowed to
- *   delegate again gets the tool from an inline extension, so its package directory is not known there;
- * - `process-subagent`: any other tool named `subagent` (pi's example extension and its copies) starts a `pi`
- *   process, which loads the agent dir's settings and extensions but never this process's `-e` flags.
+ * How a launcher's children come to run, which decides what loads the gate in them (child-gate.ts):
+ * - `listed-in-process`: inside this process, with only the extensions the launcher's settings and agent files
+ *   list (pi-subagents), never the agent dir's own;
+ * - `agent-dir-in-process`: inside this process, with a fresh resource loader that discovers what the agent dir
+ *   and the project's `.pi/` load — the project's whether or not pi trusts it — narrowed by the agent file
+ *   (@tintinweb/pi-subagents); never this process's `-e` flags;
+ * - `process`: a separate `pi` process, which loads the agent dir's settings and extensions (a trusted
+ *   project's too) but never this process's `-e` flags.
  */
-export type KnownLauncher =
-	/** `packageRoot`: where its built-in agents are; null when the tool came from its inline child extension. */
-	| { readonly kind: "pi-subagents"; readonly packageRoot: string | null }
-	| { readonly kind: "process-subagent"; readonly source: string | null };
-
-export interface ToolSource {
-	readonly name: string;
-	/** `sourceInfo.path` of the tool in `pi.getAllTools()`. */
-	readonly sourcePath: string | null;
-}
-
-/** pi names an extension given as a factory `<inline:<name>>`; pi-subagents names its child hooks `pi-subagents:…`. */
-const PI_SUBAGENTS_INLINE = /^<inline:pi-subagents:[^>]*>$/;
-
-export function identifyLauncher(tool: ToolSource, files: FileView): KnownLauncher | null {
-	if (tool.name !== "subagent") return null;
-	if (tool.sourcePath && PI_SUBAGENTS_INLINE.test(tool.sourcePath))
-		return { kind: "pi-subagents", packageRoot: null };
-	if (tool.sourcePath) {
-		const real = files.realPath(tool.sourcePath) ?? tool.sourcePath;
-		const manifest = owningManifest(dirname(real), files);
-		if (manifest?.name === PI_SUBAGENTS_PACKAGE) return { kind: "pi-subagents", packageRoot: manifest.root };
-	}
-	return { kind: "process-subagent", source: tool.sourcePath };
-}
+export type ChildRun = "listed-in-process" | "agent-dir-in-process" | "process";
 
 /** What one call of a launcher's tool would start, read from its input (caller data: anything may be missing). */
 export interface DelegationCall {
@@ -48,6 +27,8 @@ export interface DelegationCall {
 	readonly agents: readonly string[] | null;
 	/** The directories its children run in (absolute). */
 	readonly cwds: readonly string[];
+	/** The call itself asks for children without any extension (@tintinweb/pi-subagents' `isolated: true`). */
+	readonly withoutExtensions: boolean;
 	/** Each child it starts that names its agent, with its task text (to tell its children apart, adr/0025). */
 	readonly tasks: readonly DelegatedTask[];
 }
@@ -56,6 +37,41 @@ export interface DelegationCall {
 export interface DelegatedTask {
 	readonly agent: string;
 	readonly task: string | null;
+}
+
+/** One row of the table of known launchers: adding a launcher is adding a row. */
+export interface LauncherDescription {
+	readonly kind: LauncherKind;
+	/** The launcher in words, for dialogs, warnings and the tier's reason. */
+	readonly label: string;
+	/** The tool it registers. */
+	readonly tool: string;
+	/** The package the tool must come from; null: any tool of that name (a catch-all row, matched last). */
+	readonly packageName: string | null;
+	/** `sourceInfo.path` of the tool when the package registers it from an inline factory (no file to look up). */
+	readonly inlineSource: RegExp | null;
+	readonly children: ChildRun;
+	readonly readCall: (
+		input: Readonly<Record<string, unknown>>,
+		cwdOf: (value: unknown) => string,
+	) => DelegationCall;
+}
+
+export type LauncherKind = "pi-subagents" | "tintinweb-pi-subagents" | "process-subagent";
+
+/** A launcher found in this session: its row, and where its package is (null: not known, or no package). */
+export interface KnownLauncher {
+	readonly kind: LauncherKind;
+	/** Where its built-in agents are; null when the tool came from an inline extension or no package. */
+	readonly packageRoot: string | null;
+	/** `sourceInfo.path` of its tool. */
+	readonly source: string | null;
+}
+
+export interface ToolSource {
+	readonly name: string;
+	/** `sourceInfo.path` of the tool in `pi.getAllTools()`. */
+	readonly sourcePath: string | null;
 }
 
 /** pi-subagents actions that only read or report: no child is started by them. */
@@ -80,6 +96,119 @@ const READ_ONLY_ACTIONS = new Set([
 	"refine.show",
 ]);
 
+/** pi-subagents (0.67): `{agent, task, cwd, async, action, …}`; without `async: false` it may run in the background. */
+function readPiSubagentsCall(
+	input: Readonly<Record<string, unknown>>,
+	cwdOf: (value: unknown) => string,
+): DelegationCall {
+	const action = input.action;
+	return {
+		launches: typeof action !== "string" || !READ_ONLY_ACTIONS.has(action),
+		foreground: input.async === false && typeof action !== "string",
+		agents: typeof input.agent === "string" ? [input.agent] : null,
+		cwds: [cwdOf(input.cwd)],
+		withoutExtensions: false,
+		tasks: tasksOf([input]),
+	};
+}
+
+/**
+ * @tintinweb/pi-subagents (0.14): `Agent({subagent_type, prompt, run_in_background, isolated, schedule, …})`; its
+ * children run in this session's directory (a worktree's config is still read from there). An agent file's
+ * `run_in_background` and `isolated` win over the call's; child-gate.ts reads the file for `isolated`.
+ */
+function readTintinwebCall(
+	input: Readonly<Record<string, unknown>>,
+	cwdOf: (value: unknown) => string,
+): DelegationCall {
+	return {
+		launches: true,
+		foreground: input.run_in_background !== true && input.schedule === undefined,
+		agents: typeof input.subagent_type === "string" ? [input.subagent_type] : null,
+		cwds: [cwdOf(undefined)],
+		withoutExtensions: input.isolated === true,
+		tasks:
+			typeof input.subagent_type === "string"
+				? [{ agent: input.subagent_type, task: typeof input.prompt === "string" ? input.prompt : null }]
+				: [],
+	};
+}
+
+/** pi's example: a single `{agent, task}`, or `tasks` / `chain` lists of them, each with an optional cwd. */
+function readProcessCall(
+	input: Readonly<Record<string, unknown>>,
+	cwdOf: (value: unknown) => string,
+): DelegationCall {
+	const items = [input, ...listOf(input.tasks), ...listOf(input.chain)];
+	const named = items.flatMap((item) => (typeof item.agent === "string" ? [item.agent] : []));
+	return {
+		launches: true,
+		foreground: true,
+		agents: named.length > 0 ? named : null,
+		cwds: [...new Set(items.map((item) => cwdOf(item.cwd)))],
+		withoutExtensions: false,
+		tasks: tasksOf(items),
+	};
+}
+
+/** The known launchers, most specific first: a row with a package before the catch-all for its tool name. */
+export const KNOWN_LAUNCHERS: readonly LauncherDescription[] = [
+	{
+		kind: "pi-subagents",
+		label: "pi-subagents",
+		tool: "subagent",
+		packageName: PI_SUBAGENTS_PACKAGE,
+		// pi names an extension given as a factory `<inline:<name>>`; pi-subagents names its child hooks `pi-subagents:…`.
+		inlineSource: /^<inline:pi-subagents:[^>]*>$/,
+		children: "listed-in-process",
+		readCall: readPiSubagentsCall,
+	},
+	{
+		kind: "tintinweb-pi-subagents",
+		label: "@tintinweb/pi-subagents",
+		tool: "Agent",
+		packageName: TINTINWEB_SUBAGENTS_PACKAGE,
+		inlineSource: null,
+		children: "agent-dir-in-process",
+		readCall: readTintinwebCall,
+	},
+	{
+		kind: "process-subagent",
+		label: "a launcher that starts pi processes",
+		tool: "subagent",
+		packageName: null,
+		inlineSource: null,
+		children: "process",
+		readCall: readProcessCall,
+	},
+];
+
+export function launcherDescription(kind: LauncherKind): LauncherDescription {
+	const row = KNOWN_LAUNCHERS.find((launcher) => launcher.kind === kind);
+	if (row === undefined) throw new Error(`no launcher ${kind}`);
+	return row;
+}
+
+/** The tool names some known launcher registers: any other tool is never a delegation. */
+export const LAUNCHER_TOOLS: ReadonlySet<string> = new Set(KNOWN_LAUNCHERS.map((launcher) => launcher.tool));
+
+export function identifyLauncher(tool: ToolSource, files: FileView): KnownLauncher | null {
+	const rows = KNOWN_LAUNCHERS.filter((launcher) => launcher.tool === tool.name);
+	if (rows.length === 0) return null;
+	const { sourcePath } = tool;
+	const manifest = sourcePath
+		? owningManifest(dirname(files.realPath(sourcePath) ?? sourcePath), files)
+		: null;
+	for (const row of rows) {
+		if (row.packageName === null) return { kind: row.kind, packageRoot: null, source: sourcePath };
+		if (sourcePath && row.inlineSource?.test(sourcePath))
+			return { kind: row.kind, packageRoot: null, source: sourcePath };
+		if (manifest?.name === row.packageName)
+			return { kind: row.kind, packageRoot: manifest.root, source: sourcePath };
+	}
+	return null;
+}
+
 export function readDelegationCall(
 	launcher: KnownLauncher,
 	input: Readonly<Record<string, unknown>>,
@@ -91,27 +220,7 @@ export function readDelegationCall(
 				? resolve(value)
 				: resolve(sessionCwd, value)
 			: sessionCwd;
-	if (launcher.kind === "pi-subagents") {
-		const action = input.action;
-		return {
-			launches: typeof action !== "string" || !READ_ONLY_ACTIONS.has(action),
-			// Without `async: false` the launch may go to the background runner (its default).
-			foreground: input.async === false && typeof action !== "string",
-			agents: typeof input.agent === "string" ? [input.agent] : null,
-			cwds: [cwdOf(input.cwd)],
-			tasks: tasksOf([input]),
-		};
-	}
-	// pi's example: a single `{agent, task}`, or `tasks` / `chain` lists of them, each with an optional cwd.
-	const items = [input, ...listOf(input.tasks), ...listOf(input.chain)];
-	const named = items.flatMap((item) => (typeof item.agent === "string" ? [item.agent] : []));
-	return {
-		launches: true,
-		foreground: true,
-		agents: named.length > 0 ? named : null,
-		cwds: [...new Set(items.map((item) => cwdOf(item.cwd)))],
-		tasks: tasksOf(items),
-	};
+	return launcherDescription(launcher.kind).readCall(input, cwdOf);
 }
 
 function tasksOf(items: readonly Readonly<Record<string, unknown>>[]): DelegatedTask[] {

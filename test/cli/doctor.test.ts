@@ -33,6 +33,7 @@ afterEach(async () => {
 });
 
 const SUBAGENTS = path.join(REPO_ROOT, "node_modules", "pi-subagents");
+const TINTINWEB = path.join(REPO_ROOT, "node_modules", "@tintinweb", "pi-subagents");
 
 const changeSchema = z.object({
 	file: z.string(),
@@ -159,14 +160,14 @@ describe("doctor: the gate in the agent dir and pi-subagents' default extensions
 		expect(text.stdout).toContain("Applied 2 changes.");
 		// The launcher findings and the sandbox finding (off, bubblewrap usable).
 		expect(text.stdout).toContain("After the changes: 0 problems, 1 warning, 2 info.");
-		// Every other key kept, in its place; plain JSON with a 2-space indent.
+		// Every other key kept, in its place, in the file's own layout (tabs here).
 		const fixed = {
 			packages: [SUBAGENTS, REPO_ROOT],
 			extensions: [FAUX_MODEL_EXTENSION],
 			theme: "dark",
 			subagents: { defaultExtensions: [REPO_ROOT] },
 		};
-		expect(readFileSync(settingsFile(sb), "utf8")).toBe(`${JSON.stringify(fixed, null, 2)}\n`);
+		expect(readFileSync(settingsFile(sb), "utf8")).toBe(`${JSON.stringify(fixed, null, "\t")}\n`);
 
 		const second = await doctor(sb, ["--fix"]);
 		expect(second.code).toBe(0);
@@ -177,7 +178,7 @@ describe("doctor: the gate in the agent dir and pi-subagents' default extensions
 		expect(second.report.counts).toEqual({ problem: 0, warning: 1, info: 2 });
 		expect(ids(second.report.findings)).toEqual(["subagents-children-lose-extensions", "gate-installed"]);
 		expect(second.report.fix).toEqual({ mode: "apply", applied: false, changes: [] });
-		expect(readFileSync(settingsFile(sb), "utf8")).toBe(`${JSON.stringify(fixed, null, 2)}\n`);
+		expect(readFileSync(settingsFile(sb), "utf8")).toBe(`${JSON.stringify(fixed, null, "\t")}\n`);
 	});
 
 	it("an npm-installed gate and pi-subagents: the fix names pi's install directory; failing-open entries are warned", async () => {
@@ -372,8 +373,9 @@ describe("doctor: projects and agent definitions", () => {
 
 		const fixed = await doctor(sb, ["--project", project, "--fix"]);
 		expect(fixed.code).toBe(0);
+		// The text is edited where the list is: the rest of the line, the tabs and the other key stay as written.
 		expect(readFileSync(projectSettings, "utf8")).toBe(
-			`${JSON.stringify({ subagents: { defaultExtensions: ["/opt/other-extension", REPO_ROOT] }, theme: "light" }, null, 2)}\n`,
+			`{\n\t"subagents": { "defaultExtensions": [\n\t\t\t"/opt/other-extension",\n\t\t\t${JSON.stringify(REPO_ROOT)}\n\t\t] },\n\t"theme": "light"\n}\n`,
 		);
 		expect(readFileSync(settingsFile(sb), "utf8")).toBe(userBefore);
 		// The working directory is the default project.
@@ -432,6 +434,43 @@ describe("doctor: projects and agent definitions", () => {
 		expect(text.code).toBe(1);
 		expect(text.stdout).toContain(`problem  agent-extensions-without-gate  (${userAgent})`);
 		expect(text.stderr).toContain("pi-permission-hub doctor: 3 problems found");
+	});
+});
+
+describe("doctor: @tintinweb/pi-subagents", () => {
+	it("its children need the gate in the agent dir (--fix installs it); agent files that leave it out are problems it leaves", async () => {
+		const sb = await cliSandbox();
+		await sb.writeSettings({ packages: [TINTINWEB] });
+		const isolated = await sb.writeWorkFile(
+			".pi/agents/loner.md",
+			"---\ndescription: d\nisolated: true\n---\n",
+		);
+		const excluding = path.join(sb.agentDir, "agents", "picky.md");
+		mkdirSync(path.dirname(excluding), { recursive: true });
+		writeFileSync(excluding, "---\ndescription: d\nexclude_extensions: pi-permission-hub\n---\n");
+		writeFileSync(path.join(sb.agentDir, "agents", "plain.md"), "---\ndescription: d\n---\n");
+
+		const first = await doctor(sb, ["--project", sb.workPath(".")]);
+		expect(first.code).toBe(1);
+		expect(first.report.findings.filter((f) => f.severity === "problem").map((f) => [f.id, f.file])).toEqual([
+			["gate-not-installed", settingsFile(sb)],
+			["tintinweb-agent-without-gate", excluding],
+			["tintinweb-agent-without-gate", isolated],
+		]);
+		const about = first.report.findings.find((f) => f.id === "tintinweb-subagents-installed");
+		expect(about?.explanation).toContain("whether or not pi trusts it");
+		expect(first.report.findings.find((f) => f.file === isolated)?.fix).toBe(
+			`remove \`isolated: true\` in ${isolated}; the doctor does not edit agent files`,
+		);
+
+		const fixed = await doctor(sb, ["--project", sb.workPath("."), "--fix"]);
+		expect(fixed.report.fix.changes).toEqual([
+			{ file: settingsFile(sb), key: "packages", before: [TINTINWEB], after: [TINTINWEB, REPO_ROOT] },
+		]);
+		expect(
+			ids(fixed.report.remaining?.findings ?? []).filter((id) => id.startsWith("tintinweb-agent")),
+		).toEqual(["tintinweb-agent-without-gate", "tintinweb-agent-without-gate"]);
+		expect(fixed.report.remaining?.findings.map((f) => f.id)).not.toContain("gate-not-installed");
 	});
 });
 

@@ -3,6 +3,7 @@
  * the children's extensions, a child's risky call reaches the root's human; without it, the delegation itself
  * asks (or, headless, is refused) with the exact settings change.
  */
+import { readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AuditEntry } from "../../src/audit/audit-entry.ts";
 import { writeScript } from "../harness/faux-script.ts";
@@ -160,6 +161,7 @@ describe("pi-subagents children without the gate: the delegation itself is guard
 			expect(text).toContain(`Why: ${GUARD_WHY}: pi-subagents runs agent "delegate" inside this process`);
 			expect(text).toContain(fix);
 			expect(run.dialogs[0]?.request.method === "select" && run.dialogs[0].request.options).toEqual([
+				`Add the gate to ${world.settingsFile} and continue`,
 				"Allow once",
 				"Deny",
 				"Deny with a reason…",
@@ -180,6 +182,68 @@ describe("pi-subagents children without the gate: the delegation itself is guard
 				chain: [{ link: GUARD_STEP, result: "defer" }],
 			});
 			expect(line?.reason).toContain(fix);
+		},
+		SUBAGENT_TEST_TIMEOUT,
+	);
+
+	it(
+		"Add the gate and continue: the settings change doctor --fix makes is written, and the child's rm reaches the root's dialog",
+		async () => {
+			const world = await delegationWorld(UNGATED_CHILDREN);
+			const before = readFileSync(world.settingsFile, "utf8");
+			const { rpc, rootId } = await startRoot(
+				world,
+				answer((request) => (isGuardAsk(request) ? "Add the gate to" : "Deny")),
+			);
+
+			const run = await rpc.prompt("delegate the clean-up");
+
+			// The guard's dialog, then the child's own rm, asked at the root and denied there.
+			expect(run.dialogs.map((d) => isGuardAsk(d.request))).toEqual([true, false]);
+			const forwarded = run.dialogs[1]?.request;
+			expect(forwarded && isForwarded(forwarded)).toBe(true);
+			expect(forwarded?.title).toContain(`bash: ${RM}`);
+			expect(victimExists(world)).toBe(true);
+			// Exactly doctor's change: the gate appended to the list, the rest of the file as it was.
+			const after = readFileSync(world.settingsFile, "utf8");
+			expect(JSON.parse(after)).toEqual({
+				...JSON.parse(before),
+				subagents: { defaultExtensions: [...UNGATED_CHILDREN, GATE_DIR] },
+			});
+			expect(announcements(world, rootId)).toEqual([expect.objectContaining({ agent: "delegate" })]);
+			expect(warningsOf(rpc)).toEqual([]);
+			const entries = await auditWhen(world, (all) => all.some((e) => e.tool === "bash"));
+			expect(rootSubagentLine(entries, rootId)).toMatchObject({
+				outcome: "allow",
+				source: { kind: "user", verdict: "allow" },
+				chain: [{ link: GUARD_STEP, result: "defer" }],
+			});
+		},
+		SUBAGENT_TEST_TIMEOUT,
+	);
+
+	it(
+		"Add the gate and continue fails closed: a settings file changed since the check is not written over, and the delegation is blocked",
+		async () => {
+			const world = await delegationWorld(UNGATED_CHILDREN);
+			// Changed while the dialog is open (after the check, before the write): the writer refuses to write over
+			// what it did not check.
+			const original = readFileSync(world.settingsFile, "utf8");
+			const pick = answer(() => "Add the gate to");
+			const { rpc } = await startRoot(world, (request) => {
+				writeFileSync(world.settingsFile, `${original}\n`);
+				return pick(request);
+			});
+
+			const run = await rpc.prompt("delegate the clean-up");
+
+			expect(run.dialogs).toHaveLength(1);
+			expect(victimExists(world)).toBe(true);
+			const result = run.toolResults.find((r) => r.toolName === "subagent");
+			expect(result?.isError).toBe(true);
+			expect(result?.text).toContain("the user chose to add the gate to the settings and continue, but");
+			expect(result?.text).toContain("changed while it was being checked; nothing was written");
+			expect(readFileSync(world.settingsFile, "utf8")).toBe(`${original}\n`);
 		},
 		SUBAGENT_TEST_TIMEOUT,
 	);

@@ -41,16 +41,23 @@ function child(sessionId: string, startedAt: Date): ChildAnnouncement {
 }
 
 const UNGATED: Delegation = {
-	launcher: { kind: "pi-subagents", packageRoot: "/pkgs/pi-subagents" },
-	call: { launches: true, foreground: true, agents: ["delegate"], cwds: ["/work"], tasks: [] },
+	launcher: { kind: "pi-subagents", packageRoot: "/pkgs/pi-subagents", source: null },
+	call: {
+		launches: true,
+		foreground: true,
+		agents: ["delegate"],
+		cwds: ["/work"],
+		withoutExtensions: false,
+		tasks: [],
+	},
 	verdict: {
 		gated: false,
 		why: "no extensions are configured",
 		fix: {
 			file: "/agent/settings.json",
 			field: "subagents.defaultExtensions",
-			add: "/pkgs/pph",
 			text: 'add "/pkgs/pph" to `subagents.defaultExtensions` in /agent/settings.json',
+			automatic: null,
 		},
 	},
 };

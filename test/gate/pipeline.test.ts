@@ -56,6 +56,7 @@ function world(
 		readonly links?: Record<string, AuthorizerLink>;
 		readonly terminal?: TerminalAuthorizer;
 		readonly delegation?: GateDeps["delegation"];
+		readonly fixDelegation?: GateDeps["fixDelegation"];
 		readonly classifierFails?: boolean;
 		readonly sandboxMissing?: string;
 		readonly permissionMode?: PermissionMode;
@@ -107,6 +108,7 @@ function world(
 		terminal: () => terminal,
 		defaultUnanswered: "wait",
 		delegation: options.delegation ?? (() => null),
+		fixDelegation: options.fixDelegation ?? (() => ({ gated: false, reason: "no fix in this test" })),
 		sandboxMissing: async () => options.sandboxMissing ?? null,
 		saveRules: async (save, directory) => {
 			saved.push({ save, directory });
@@ -372,6 +374,63 @@ describe("the pipeline: this session's own tool calls", () => {
 		expect(outcome.chain.map((s) => [s.link, s.result])).toEqual([
 			["pi-permission-hub:delegation-guard", "defer"],
 		]);
+	});
+
+	it("fix and continue: offered only when a settings change can gate the children; allowed only once it holds", async () => {
+		const automatic = {
+			change: { file: "/agent/settings.json", key: "packages", before: null, after: ["/pph"] },
+			analysedText: null,
+		};
+		const ungatedWith =
+			(fix: object): GateDeps["delegation"] =>
+			(call: ToolCall) =>
+				call.tool === "subagent"
+					? ({
+							launcher: { kind: "process-subagent" },
+							call: { tool: "subagent" },
+							verdict: { gated: false, why: "no gate in the agent dir", fix: { text: "add it", ...fix } },
+						} as unknown as ReturnType<GateDeps["delegation"]>)
+					: null;
+		const call = { kind: "tool_call", call: { tool: "subagent", input: { task: "t" }, cwd: CWD } } as const;
+		const fix: DialogResult = { kind: "answer", answer: { kind: "fix" } };
+
+		const none = world(policyFromConfig({}), {
+			delegation: ungatedWith({ automatic: null }),
+			script: [allowOnce],
+		});
+		await none.pipeline.run(call);
+		expect(none.presenter.shown[0]?.prompt.choices.map((c) => c.key)).toEqual(["y", "n", "r"]);
+
+		const fixes: string[] = [];
+		const fixed = world(policyFromConfig({}), {
+			delegation: ungatedWith({ automatic }),
+			fixDelegation: () => {
+				fixes.push("written");
+				return { gated: true, file: "/agent/settings.json", via: "`packages` in /agent/settings.json" };
+			},
+			script: [fix],
+		});
+		const allowed = await fixed.pipeline.run(call);
+		expect(fixed.presenter.shown[0]?.prompt.choices[0]).toEqual({
+			key: "f",
+			label: "Add the gate to /agent/settings.json and continue",
+			answer: { kind: "fix" },
+		});
+		expect(fixes).toEqual(["written"]);
+		expect(allowed.outcome).toMatchObject({ outcome: "allow", step: "terminal" });
+		expect(allowed.outcome.reason).toContain("after the gate was added to /agent/settings.json");
+
+		const failed = world(policyFromConfig({}), {
+			delegation: ungatedWith({ automatic }),
+			fixDelegation: () => ({
+				gated: false,
+				reason: "the change to /agent/settings.json could not be written: EACCES",
+			}),
+			script: [fix],
+		});
+		const blocked = await failed.pipeline.run(call);
+		expect(blocked.outcome).toMatchObject({ outcome: "deny", source: { kind: "gate_error" } });
+		expect(blocked.outcome.reason).toContain("could not be written: EACCES");
 	});
 
 	it("an error anywhere in the gate blocks the call as a gate error", async () => {

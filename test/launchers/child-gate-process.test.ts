@@ -19,11 +19,23 @@ describe("child pi processes: the agent dir's settings decide", () => {
 		expect(result.fix).toEqual({
 			file: path.join(world.agentDir, "settings.json"),
 			field: "packages",
-			add: world.gateDir,
 			text: expect.stringContaining(
 				`add ${JSON.stringify(world.gateDir)} to \`packages\` in ${path.join(world.agentDir, "settings.json")}`,
 			),
+			// The change `doctor --fix` makes: the file is absent, so the key is created.
+			automatic: {
+				change: {
+					file: path.join(world.agentDir, "settings.json"),
+					key: "packages",
+					before: null,
+					after: [world.gateDir],
+				},
+				analysedText: null,
+			},
 		});
+		// No lasting copy of the gate to point at: nothing a program may write.
+		const unfixable = childGateVerdict(world.query(PROCESS_SUBAGENT, {}, { fixEntries: null }));
+		expect(!unfixable.gated && unfixable.fix.automatic).toBeNull();
 	});
 
 	it("a `packages` entry counts whether absolute, relative to the agent dir (as `pi install` writes it), or under ~", () => {

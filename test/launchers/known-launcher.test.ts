@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readAgentDefinition } from "../../src/launchers/agent-definition.ts";
@@ -10,6 +11,7 @@ import {
 	PI_SUBAGENTS,
 	PI_SUBAGENTS_ROOT,
 	PROCESS_SUBAGENT,
+	TINTINWEB,
 } from "./launcher-world.ts";
 
 afterEach(cleanupWorlds);
@@ -21,13 +23,14 @@ describe("recognising a launcher and what one call of it starts", () => {
 				{ name: "subagent", sourcePath: path.join(PI_SUBAGENTS_ROOT, "src", "extension", "fanout-child.ts") },
 				nodeFileView,
 			),
-		).toEqual({ kind: "pi-subagents", packageRoot: PI_SUBAGENTS_ROOT });
+		).toMatchObject({ kind: "pi-subagents", packageRoot: realpathSync(PI_SUBAGENTS_ROOT) });
 		const example = path.join(
 			REPO_ROOT,
 			"node_modules/@earendil-works/pi-coding-agent/examples/extensions/subagent/index.ts",
 		);
 		expect(identifyLauncher({ name: "subagent", sourcePath: example }, nodeFileView)).toEqual({
 			kind: "process-subagent",
+			packageRoot: null,
 			source: example,
 		});
 		expect(identifyLauncher({ name: "subagent", sourcePath: null }, nodeFileView)?.kind).toBe(
@@ -43,6 +46,7 @@ describe("recognising a launcher and what one call of it starts", () => {
 			foreground: true,
 			agents: ["delegate"],
 			cwds: ["/repo"],
+			withoutExtensions: false,
 			tasks: [{ agent: "delegate", task: "x" }],
 		});
 		const background = readDelegationCall(PI_SUBAGENTS, { agent: "delegate", task: "x", cwd: "sub" }, cwd);
@@ -50,6 +54,39 @@ describe("recognising a launcher and what one call of it starts", () => {
 		expect(readDelegationCall(PI_SUBAGENTS, { action: "list" }, cwd).launches).toBe(false);
 		expect(readDelegationCall(PI_SUBAGENTS, { action: "resume", id: "r1" }, cwd).launches).toBe(true);
 		expect(readDelegationCall(PI_SUBAGENTS, { workflowScript: "runs.run(…)" }, cwd).agents).toBeNull();
+	});
+
+	it("`Agent` from @tintinweb/pi-subagents is that launcher; an `Agent` tool of any other package is no launcher", () => {
+		const source = path.join(TINTINWEB.packageRoot ?? "", "src", "index.ts");
+		expect(identifyLauncher({ name: "Agent", sourcePath: source }, nodeFileView)).toEqual({
+			kind: "tintinweb-pi-subagents",
+			packageRoot: realpathSync(TINTINWEB.packageRoot ?? ""),
+			source,
+		});
+		const other = path.join(PI_SUBAGENTS_ROOT, "src", "extension", "index.ts");
+		expect(identifyLauncher({ name: "Agent", sourcePath: other }, nodeFileView)).toBeNull();
+		expect(identifyLauncher({ name: "Agent", sourcePath: null }, nodeFileView)).toBeNull();
+	});
+
+	it("@tintinweb/pi-subagents: the agent type, the session's cwd, foreground unless in the background, isolated", () => {
+		expect(
+			readDelegationCall(TINTINWEB, { subagent_type: "Explore", prompt: "x", cwd: "/x" }, "/repo"),
+		).toEqual({
+			launches: true,
+			foreground: true,
+			agents: ["Explore"],
+			cwds: ["/repo"],
+			withoutExtensions: false,
+		});
+		const call = readDelegationCall(
+			TINTINWEB,
+			{ prompt: "x", run_in_background: true, isolated: true },
+			"/r",
+		);
+		expect(call).toMatchObject({ foreground: false, agents: null, withoutExtensions: true });
+		expect(readDelegationCall(TINTINWEB, { subagent_type: "a", schedule: "in 5m" }, "/r").foreground).toBe(
+			false,
+		);
 	});
 
 	it("pi's example: single, parallel and chain forms, each with its own cwd", () => {
@@ -68,6 +105,7 @@ describe("recognising a launcher and what one call of it starts", () => {
 			foreground: true,
 			agents: ["scout", "worker"],
 			cwds: ["/repo", "/elsewhere"],
+			withoutExtensions: false,
 			tasks: [
 				{ agent: "scout", task: "a" },
 				{ agent: "worker", task: "b" },

@@ -89,6 +89,7 @@ export function launcherWorld(): LauncherWorld {
 					foreground: true,
 					agents: null,
 					cwds: [path.join(root, "work")],
+					withoutExtensions: false,
 					tasks: [],
 					...call,
 				},
@@ -97,6 +98,8 @@ export function launcherWorld(): LauncherWorld {
 				projectTrusted: false,
 				env: {},
 				gate,
+				// The fixture's gate is in the temp dir, which no real fix would point at; tests name it anyway.
+				fixEntries: { packages: gate.root, childList: gate.root },
 				files: nodeFileView,
 				...extra,
 			};
@@ -107,5 +110,14 @@ export function launcherWorld(): LauncherWorld {
 	return world;
 }
 
-export const PI_SUBAGENTS: KnownLauncher = { kind: "pi-subagents", packageRoot: PI_SUBAGENTS_ROOT };
-export const PROCESS_SUBAGENT: KnownLauncher = { kind: "process-subagent", source: null };
+export const PI_SUBAGENTS: KnownLauncher = {
+	kind: "pi-subagents",
+	packageRoot: PI_SUBAGENTS_ROOT,
+	source: null,
+};
+export const PROCESS_SUBAGENT: KnownLauncher = { kind: "process-subagent", packageRoot: null, source: null };
+export const TINTINWEB: KnownLauncher = {
+	kind: "tintinweb-pi-subagents",
+	packageRoot: path.join(REPO_ROOT, "node_modules", "@tintinweb", "pi-subagents"),
+	source: null,
+};

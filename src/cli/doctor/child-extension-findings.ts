@@ -26,8 +26,9 @@ import {
 	type LoadedSettings,
 	type UsableSettings,
 } from "../../launchers/pi-settings.ts";
+import type { SettingsChange } from "../../launchers/settings-change.ts";
 import { resourceMayLoad, type SettingsResource } from "../../launchers/settings-resources.ts";
-import { type DoctorInput, type Finding, finding, type SettingsChange } from "./finding.ts";
+import { type DoctorInput, type Finding, finding } from "./finding.ts";
 import { describeResource } from "./gate-findings.ts";
 
 /** Where an extension list of a child comes from, for the messages: its file and how to name it there. */

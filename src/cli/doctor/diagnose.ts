@@ -1,7 +1,8 @@
 import { dirname, join } from "node:path";
 import { projectRootCandidates, projectSettingsFile } from "../../launchers/agent-definition.ts";
-import { PI_SUBAGENTS_PACKAGE } from "../../launchers/known-launcher.ts";
+import { PI_SUBAGENTS_PACKAGE, TINTINWEB_SUBAGENTS_PACKAGE } from "../../launchers/known-launcher.ts";
 import { GATE_PACKAGE_NAME } from "../../launchers/package-manifest.ts";
+import { packagesEntryFor } from "../../launchers/packages-entry.ts";
 import { type LoadedSettings, readPiSettings } from "../../launchers/pi-settings.ts";
 import {
 	resourceLoads,
@@ -9,7 +10,6 @@ import {
 	type SettingsResource,
 	scopeResources,
 } from "../../launchers/settings-resources.ts";
-import { packagesEntryFor } from "../own-package.ts";
 import {
 	agentDefinitions,
 	agentFinding,
@@ -27,6 +27,7 @@ import {
 	gateNotInstalled,
 	unloadablePackageEntries,
 } from "./gate-findings.ts";
+import { tintinwebFindings } from "./tintinweb-findings.ts";
 
 export type Diagnosis =
 	| { readonly status: "unusable"; readonly file: string; readonly problem: string }
@@ -65,15 +66,19 @@ export function diagnose(input: DoctorInput): Diagnosis {
 	}
 	const resources = scopeResources({ settings: user, baseDir: agentDir }, null, homeDir, view);
 	const gateResources = resources.filter((r) => resourceLoads(r, GATE_PACKAGE_NAME, view));
-	const subagentsResources = [
+	const launcherResources = [
 		...resources,
-		// A project can install pi-subagents for itself (`pi install -l`): its packages live under `<project>/.pi/`.
+		// A project can install a launcher for itself (`pi install -l`): its packages live under `<project>/.pi/`.
 		...projects.flatMap((p) =>
 			scopeResources({ settings: p, baseDir: dirname(p.file) }, null, homeDir, view).filter(
 				(r) => r.kind === "packages",
 			),
 		),
-	].filter((r) => resourceMayLoad(r, PI_SUBAGENTS_PACKAGE, view));
+	];
+	const subagentsResources = launcherResources.filter((r) => resourceMayLoad(r, PI_SUBAGENTS_PACKAGE, view));
+	const tintinwebResources = launcherResources.filter((r) =>
+		resourceMayLoad(r, TINTINWEB_SUBAGENTS_PACKAGE, view),
+	);
 
 	const findings: Finding[] = [...unloadablePackageEntries(resources)];
 	const packagesEntry = packagesEntryFor(input.ownRoot, agentDir, view);
@@ -101,6 +106,7 @@ export function diagnose(input: DoctorInput): Diagnosis {
 		findings.push(...agentScanIncomplete(agents));
 		for (const agent of agents.definitions) findings.push(...agentFinding(agent, ctx));
 	}
+	if (tintinwebResources.length > 0) findings.push(...tintinwebFindings(tintinwebResources, input));
 	const settingsTexts = new Map<string, string | null>([
 		[userFile, user.state === "loaded" ? user.text : null],
 		...projects.map((p): [string, string] => [p.file, p.text]),

@@ -1,12 +1,13 @@
-import { mkdirSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import writeFileAtomic from "write-file-atomic";
-import type { FileView } from "../../launchers/file-view.ts";
+import { resolve } from "node:path";
 import { nodeFileView } from "../../launchers/file-view.ts";
+import {
+	type SettingsChange,
+	SettingsWriteError,
+	writeSettingsChanges,
+} from "../../launchers/settings-change.ts";
 import { expandHome } from "../../policy/config-paths.ts";
 import { loadPolicy } from "../../policy/load-policy.ts";
 import { probeBubblewrap } from "../../sandbox/bubblewrap.ts";
-import { errorMessage } from "../../vocabulary/error-message.ts";
 import { CliError, type CommandResult, type CommandSpec, usageError } from "../command.ts";
 import { plural } from "../display-text.ts";
 import { ownPackageRoot } from "../own-package.ts";
@@ -20,7 +21,6 @@ import {
 	type Finding,
 	findingJson,
 	findingText,
-	type SettingsChange,
 	sortFindings,
 } from "./finding.ts";
 import { sandboxFinding } from "./sandbox-finding.ts";
@@ -35,6 +35,8 @@ export const doctorCommand: CommandSpec = {
   - with pi-subagents installed: "subagents.defaultExtensions" in <agent dir>/settings.json and in the project's
     .pi/settings.json (which replaces it, trusted or not) loading the gate, agents with their own "extensions:",
     "subagents.agentOverrides", and entries that fail open (missing or relative paths, npm: specs);
+  - with @tintinweb/pi-subagents installed (its children load what the agent dir loads): agent files whose
+    "isolated", "extensions:" or "exclude_extensions:" leave the gate out;
   - whether the OS sandbox for bash commands is on, and whether bubblewrap can build one here.
 Each finding has an id, a severity (problem, warning, info), an explanation and the exact fix. Without --fix
 nothing is written. Exit code 0 no problems (warnings allowed), 1 problems (after --fix: problems left), 2 a
@@ -44,7 +46,7 @@ Options:
   --project DIR          the project children run in (default: the working directory); its .pi/settings.json
                          and those above it, and its .pi/agents/ and .agents/ are checked
   --fix                  apply the settings changes shown (adding to "packages" and "subagents.defaultExtensions"
-                         only; other keys are kept, the file is rewritten as JSON with a 2-space indent)
+                         only; the file's text is edited in place: other keys, layout and order are kept)
   --dry-run              with --fix: show the changes, write nothing`,
 	options: { project: { type: "string" }, fix: { type: "boolean" }, "dry-run": { type: "boolean" } },
 	positionals: { min: 0, max: 0, name: "" },
@@ -69,7 +71,7 @@ Options:
 		const found = withFinding(checked(diagnose(doctorInput)), sandbox);
 		const changes = plannedChanges(found.findings);
 		const apply = fix && !dryRun && changes.length > 0;
-		if (apply) applyChanges(changes, found.settingsTexts, nodeFileView);
+		if (apply) applyChanges(changes, found.settingsTexts);
 		const after = apply ? withFinding(checked(diagnose(doctorInput)), sandbox) : null;
 		return report(doctorInput, found, changes, { fix, dryRun, applied: apply }, after);
 	},
@@ -194,68 +196,22 @@ function plannedChanges(findings: readonly Finding[]): SettingsChange[] {
 	return changes;
 }
 
-type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * The new content of a settings file: the changed keys set to their new value, every other key and the key order
- * kept, written as pi writes settings.json (JSON, 2-space indent). `text` null: the file does not exist yet.
- */
-function changedSettingsText(text: string | null, changes: readonly SettingsChange[]): string {
-	const value: unknown = text === null ? {} : JSON.parse(text.replace(/^\uFEFF/, ""));
-	if (!isObject(value)) throw new Error("not a JSON object");
-	for (const change of changes) {
-		if (change.key === "packages") {
-			value.packages = change.after;
-			continue;
-		}
-		const subagents = value.subagents ?? {};
-		if (!isObject(subagents)) throw new Error('"subagents" is not an object');
-		subagents.defaultExtensions = change.after;
-		value.subagents = subagents;
-	}
-	return `${JSON.stringify(value, null, 2)}\n`;
-}
-
-/**
- * Write the changes, each file atomically, but only to files that still hold exactly the text the doctor
- * analysed: a file changed in between (pi saving its settings, say) is left alone and the run fails.
- */
+/** Each change with the text of its file the doctor analysed: written only while the file still holds it. */
 function applyChanges(
 	changes: readonly SettingsChange[],
 	analysed: ReadonlyMap<string, string | null>,
-	view: FileView,
 ): void {
-	const files = [...new Set(changes.map((c) => c.file))];
-	const contents = files.map((file) => {
-		const read = view.readText(file);
-		if (read.state === "unreadable") {
-			throw new CliError("io", `cannot read ${file} again before changing it: it ${read.problem}`);
-		}
-		const now = read.state === "text" ? read.text : null;
-		if (!analysed.has(file) || analysed.get(file) !== now) {
-			throw new CliError(
-				"io",
-				`${file} changed while the doctor was checking it; nothing was written. Run it again.`,
-			);
-		}
-		return {
-			file,
-			text: changedSettingsText(
-				now,
-				changes.filter((c) => c.file === file),
-			),
-		};
-	});
-	for (const { file, text } of contents) {
-		try {
-			mkdirSync(dirname(file), { recursive: true });
-			writeFileAtomic.sync(file, text);
-		} catch (error) {
-			throw new CliError("io", `cannot write ${file}: ${errorMessage(error)}`);
-		}
+	try {
+		writeSettingsChanges(
+			changes.map((change) => {
+				const analysedText = analysed.get(change.file);
+				if (analysedText === undefined) throw new SettingsWriteError(`${change.file} was not analysed`);
+				return { change, analysedText };
+			}),
+			nodeFileView,
+		);
+	} catch (error) {
+		if (!(error instanceof SettingsWriteError)) throw error;
+		throw new CliError("io", `${error.message}. Run it again.`);
 	}
 }

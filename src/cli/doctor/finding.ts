@@ -2,6 +2,7 @@
  * The doctor's findings: what its checks read, what they report, and how a finding reads as text and as JSON.
  */
 import type { FileView } from "../../launchers/file-view.ts";
+import type { SettingsChange } from "../../launchers/settings-change.ts";
 import { displayLine, plural } from "../display-text.ts";
 
 /** What every check of the doctor reads: the files through `view`, nothing else from the machine. */
@@ -26,6 +27,7 @@ export const FINDING_SEVERITY = {
 	"agent-override-extensions-without-gate": "problem",
 	"agent-definitions-not-all-read": "problem",
 	"package-entry-unloadable": "problem",
+	"tintinweb-agent-without-gate": "problem",
 	"subagents-children-lose-extensions": "warning",
 	"extension-path-missing": "warning",
 	"extension-path-relative": "warning",
@@ -33,6 +35,7 @@ export const FINDING_SEVERITY = {
 	"sandbox-unavailable": "warning",
 	"gate-installed": "info",
 	"subagents-not-installed": "info",
+	"tintinweb-subagents-installed": "info",
 	"sandbox-on": "info",
 	"sandbox-off": "info",
 } as const;
@@ -41,17 +44,6 @@ export type FindingId = keyof typeof FINDING_SEVERITY;
 export type Severity = (typeof FINDING_SEVERITY)[FindingId];
 
 const SEVERITY_ORDER: readonly Severity[] = ["problem", "warning", "info"];
-
-/** The settings keys the doctor may change: both are lists it only appends to. */
-export type SettingsKey = "packages" | "subagents.defaultExtensions";
-
-/** One change `--fix` makes: the whole value of one key before and after (null before: the key is absent). */
-export interface SettingsChange {
-	readonly file: string;
-	readonly key: SettingsKey;
-	readonly before: readonly unknown[] | null;
-	readonly after: readonly unknown[];
-}
 
 export interface Finding {
 	readonly id: FindingId;

@@ -1,9 +1,10 @@
 import { join } from "node:path";
 import { GATE_PACKAGE_NAME, packageOf } from "../../launchers/package-manifest.ts";
+import { packagesEntryFor } from "../../launchers/packages-entry.ts";
 import { keysOf, type UsableSettings } from "../../launchers/pi-settings.ts";
+import type { SettingsChange } from "../../launchers/settings-change.ts";
 import { resourceMayLoad, type SettingsResource } from "../../launchers/settings-resources.ts";
-import { packagesEntryFor } from "../own-package.ts";
-import { type DoctorInput, type Finding, finding, type SettingsChange } from "./finding.ts";
+import { type DoctorInput, type Finding, finding } from "./finding.ts";
 
 /**
  * Finding 1: nothing the agent dir loads is the gate; the fix adds this copy to `packages` when it may. When an

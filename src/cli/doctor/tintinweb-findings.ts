@@ -1,0 +1,62 @@
+/**
+ * @tintinweb/pi-subagents: its `Agent` tool runs children inside the pi process, each with a fresh resource
+ * loader that discovers what the agent dir (and the project's `.pi/`, trusted or not) loads, never `-e`. So the
+ * gate installed in the agent dir gates them (gate-not-installed covers that, with its `--fix`); what an agent
+ * file takes away (`isolated`, `extensions:`, `exclude_extensions:`) needs a person.
+ */
+import { basename, join } from "node:path";
+import { childGateVerdict } from "../../launchers/child-gate.ts";
+import type { KnownLauncher } from "../../launchers/known-launcher.ts";
+import type { SettingsResource } from "../../launchers/settings-resources.ts";
+import { parseTintinwebAgent, tintinwebAgentDirectories } from "../../launchers/tintinweb-agent.ts";
+import { type DoctorInput, type Finding, finding } from "./finding.ts";
+import { describeResource } from "./gate-findings.ts";
+
+export function tintinwebFindings(installedBy: readonly SettingsResource[], input: DoctorInput): Finding[] {
+	const { view } = input;
+	const launcher: KnownLauncher = { kind: "tintinweb-pi-subagents", packageRoot: null, source: null };
+	const about = finding("tintinweb-subagents-installed", {
+		file: null,
+		explanation: `@tintinweb/pi-subagents is installed (${installedBy.map(describeResource).join("; ")}). Its Agent tool runs subagents inside the pi process with the extensions the agent dir and the project's .pi/settings.json load (the project's whether or not pi trusts it), never the session's -e flags: they are gated when the gate is installed in the agent dir. A call or agent file with "isolated: true" runs them with no extension at all.`,
+		fix: "nothing to do when the gate is installed in the agent dir; see the other findings",
+	});
+	const agents = tintinwebAgentDirectories(input.agentDir, input.projectDir).flatMap((dir) =>
+		view
+			.list(dir)
+			.filter((name) => name.endsWith(".md"))
+			.map((name) => join(dir, name)),
+	);
+	const findings = agents.flatMap((file): Finding[] => {
+		const read = view.readText(file);
+		if (read.state !== "text") return [];
+		const agent = parseTintinwebAgent(file, read.text);
+		const verdict = childGateVerdict({
+			launcher,
+			call: {
+				launches: true,
+				foreground: true,
+				agents: [basename(file, ".md")],
+				cwds: [input.projectDir],
+				withoutExtensions: false,
+				tasks: [],
+			},
+			agentDir: input.agentDir,
+			homeDir: input.homeDir,
+			projectTrusted: true,
+			env: input.env,
+			gate: null,
+			fixEntries: null,
+			files: view,
+		});
+		// Only what the agent file itself decides: the settings' part is gate-not-installed's.
+		if (verdict.gated || verdict.fix.file !== agent.file) return [];
+		return [
+			finding("tintinweb-agent-without-gate", {
+				file,
+				explanation: `${verdict.why}: its subagents run ungated.`,
+				fix: `${verdict.fix.text}; the doctor does not edit agent files`,
+			}),
+		];
+	});
+	return [about, ...findings];
+}

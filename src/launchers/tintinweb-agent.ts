@@ -1,0 +1,68 @@
+import { join } from "node:path";
+import { frontmatterList, parseAgentFrontmatter } from "./agent-definition.ts";
+import type { FileView } from "./file-view.ts";
+
+/** The fields of a @tintinweb/pi-subagents agent file (`<dir>/<type>.md`) that decide what its children load. */
+export interface TintinwebAgent {
+	readonly file: string;
+	/** `isolated:` (wins over the call's); undefined when the file does not set it. */
+	readonly isolated: boolean | undefined;
+	/** `extensions:` (or `inherit_extensions:`): all that settings load, none, or the names and paths listed. */
+	readonly extensions: true | false | readonly string[];
+	/** `exclude_extensions:`: names dropped from what loads. */
+	readonly excluded: readonly string[];
+}
+
+/** Where it looks for agent files, lowest priority first: the agent dir's, then the project's two. */
+export function tintinwebAgentDirectories(agentDir: string, cwd: string): string[] {
+	return [join(agentDir, "agents"), join(cwd, ".agents", "agents"), join(cwd, ".pi", "agents")];
+}
+
+/**
+ * The file that defines `type` for a child started in `cwd`, read by its rules: the highest-priority directory
+ * with `<type>.md` (the exact name, else any case); null when none does (a built-in type, or the fallback
+ * `general-purpose`: both load everything settings load). An unreadable file counts as none, as it skips it.
+ */
+export function tintinwebAgentAt(
+	type: string,
+	agentDir: string,
+	cwd: string,
+	files: FileView,
+): TintinwebAgent | null {
+	for (const dir of tintinwebAgentDirectories(agentDir, cwd).reverse()) {
+		const names = files.list(dir).filter((name) => name.endsWith(".md"));
+		const name =
+			names.find((n) => n === `${type}.md`) ??
+			names.find((n) => n.toLowerCase() === `${type.toLowerCase()}.md`);
+		if (name === undefined) continue;
+		const file = join(dir, name);
+		const read = files.readText(file);
+		if (read.state !== "text") continue;
+		return parseTintinwebAgent(file, read.text);
+	}
+	return null;
+}
+
+export function parseTintinwebAgent(file: string, content: string): TintinwebAgent {
+	const fields = parseAgentFrontmatter(content);
+	const isolated = fields.get("isolated");
+	return {
+		file,
+		isolated: isolated === undefined ? undefined : isolated === "true",
+		extensions: inheritField(fields.get("extensions") ?? fields.get("inherit_extensions")),
+		excluded: listField(fields.get("exclude_extensions")),
+	};
+}
+
+/** Omitted or `true`: everything; `false`, `none` or empty: nothing; else the listed entries. */
+function inheritField(raw: string | undefined): true | false | readonly string[] {
+	if (raw === undefined || raw === "true") return true;
+	if (raw === "false") return false;
+	const items = listField(raw);
+	return items.length > 0 ? items : false;
+}
+
+function listField(raw: string | undefined): string[] {
+	if (raw === undefined || raw.trim() === "none") return [];
+	return frontmatterList(raw) ?? [];
+}

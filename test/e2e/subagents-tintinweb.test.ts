@@ -1,0 +1,139 @@
+/**
+ * The real @tintinweb/pi-subagents launcher (its `Agent` tool runs children inside the root's process, each with
+ * a fresh resource loader over the agent dir) with a root pi in RPC mode: installed in the agent dir, the gate
+ * is in every child; given only with -e, it is in none, so the delegation asks — and "Add the gate to <file> and
+ * continue" installs it there, after which the child's rm reaches the root's dialog.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { FauxToolCall } from "../harness/faux-script.ts";
+import { writeScript } from "../harness/faux-script.ts";
+import { EXTENSION_ENTRY, FAUX_MODEL_EXTENSION, REPO_ROOT } from "../harness/paths.ts";
+import { killAllRpc } from "../harness/rpc-session.ts";
+import { bash, cleanupSandboxes } from "./gate-support.ts";
+import { isForwarded } from "./hub-support.ts";
+import {
+	answer,
+	auditWhen,
+	conversationOf,
+	GATE_DIR,
+	GUARD_STEP,
+	isGuardAsk,
+	RM,
+	SUBAGENT_TEST_TIMEOUT,
+	type SubagentWorld,
+	startRoot,
+	subagentWorld,
+	victimExists,
+	warningsOf,
+} from "./subagents-support.ts";
+
+const TINTINWEB = path.join(REPO_ROOT, "node_modules", "@tintinweb", "pi-subagents");
+
+afterEach(async () => {
+	await killAllRpc();
+	await cleanupSandboxes();
+});
+
+function agentCall(extra: Record<string, unknown> = {}): FauxToolCall {
+	return {
+		tool: "Agent",
+		input: {
+			subagent_type: "general-purpose",
+			description: "clean up",
+			prompt: "CHILD-TASK delete victim.txt",
+			...extra,
+		},
+	};
+}
+
+async function world(packages: readonly string[], call = agentCall()): Promise<SubagentWorld> {
+	// The children need the scripted model's provider too: they load only what the agent dir loads.
+	const made = await subagentWorld({ packages: [...packages], extensions: [FAUX_MODEL_EXTENSION] });
+	await writeScript(made.sb, {
+		conversations: [conversationOf("CHILD-TASK", [bash(RM)]), conversationOf(undefined, [call])],
+	});
+	return made;
+}
+
+function optionsOf(request: { method: string; options?: readonly string[] } | undefined): readonly string[] {
+	return request?.method === "select" ? (request.options ?? []) : [];
+}
+
+describe("@tintinweb/pi-subagents: in-process children load what the agent dir loads", () => {
+	it(
+		"the gate installed in the agent dir: the child's rm reaches the root's dialog, and Deny keeps the file",
+		async () => {
+			const made = await world([TINTINWEB, REPO_ROOT]);
+			const { rpc, rootId } = await startRoot(
+				made,
+				answer((request) => (isForwarded(request) ? "Deny" : "Allow once")),
+				[],
+			);
+
+			const run = await rpc.prompt("delegate the clean-up");
+
+			expect(run.dialogs.map((d) => isGuardAsk(d.request))).toEqual([false, false]);
+			const [own, forwarded] = run.dialogs.map((d) => d.request);
+			expect(own?.title).toContain("Permission needed: Agent (spend)");
+			expect(forwarded?.title).toContain(`bash: ${RM}`);
+			expect(victimExists(made)).toBe(true);
+			const entries = await auditWhen(made, (all) => all.some((e) => e.tool === "bash"));
+			const child = entries.find((e) => e.tool === "bash" && e.event === "tool_call");
+			expect(child?.sessionId).not.toBe(rootId);
+			expect(child).toMatchObject({
+				outcome: "deny",
+				source: { kind: "forwarded", responderSessionId: rootId },
+			});
+			expect(warningsOf(rpc)).toEqual([]);
+		},
+		SUBAGENT_TEST_TIMEOUT,
+	);
+
+	it(
+		"the gate only with -e: the delegation asks; Add the gate and continue installs it, and the child is gated",
+		async () => {
+			const made = await world([TINTINWEB]);
+			const { rpc } = await startRoot(
+				made,
+				answer((request) => (isGuardAsk(request) ? "Add the gate to" : "Deny")),
+				[EXTENSION_ENTRY],
+			);
+
+			const run = await rpc.prompt("delegate the clean-up");
+
+			expect(run.dialogs.map((d) => isGuardAsk(d.request))).toEqual([true, false]);
+			const guard = run.dialogs[0]?.request;
+			expect(guard?.title).toContain("@tintinweb/pi-subagents runs a subagent inside this process");
+			expect(optionsOf(guard)[0]).toBe(`Add the gate to ${made.settingsFile} and continue`);
+			expect(run.dialogs[1]?.request.title).toContain(`bash: ${RM}`);
+			expect(victimExists(made)).toBe(true);
+			const [line] = await auditWhen(made, (all) => all.some((e) => e.tool === "Agent"));
+			expect(line).toMatchObject({ tool: "Agent", outcome: "allow", chain: [{ link: GUARD_STEP }] });
+			const { packages } = JSON.parse(readFileSync(made.settingsFile, "utf8"));
+			expect(packages).toEqual([TINTINWEB, GATE_DIR]);
+		},
+		SUBAGENT_TEST_TIMEOUT,
+	);
+
+	it(
+		"`isolated: true` runs the child with no extension: the delegation asks, and no settings fix is offered",
+		async () => {
+			const made = await world([TINTINWEB, REPO_ROOT], agentCall({ isolated: true }));
+			const { rpc } = await startRoot(
+				made,
+				answer(() => "Deny"),
+				[],
+			);
+
+			const run = await rpc.prompt("delegate the clean-up");
+
+			expect(run.dialogs.map((d) => isGuardAsk(d.request))).toEqual([true]);
+			expect(run.dialogs[0]?.request.title).toContain("`isolated: true`");
+			expect(optionsOf(run.dialogs[0]?.request)).toEqual(["Allow once", "Deny", "Deny with a reason…"]);
+			expect(victimExists(made)).toBe(true);
+		},
+		SUBAGENT_TEST_TIMEOUT,
+	);
+});

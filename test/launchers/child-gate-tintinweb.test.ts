@@ -1,0 +1,97 @@
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type ChildGateVerdict, childGateVerdict } from "../../src/launchers/child-gate.ts";
+import type { DelegationCall } from "../../src/launchers/known-launcher.ts";
+import { cleanupWorlds, type LauncherWorld, launcherWorld, TINTINWEB } from "./launcher-world.ts";
+
+afterEach(cleanupWorlds);
+
+function verdict(world: LauncherWorld, call: Partial<DelegationCall> = {}): ChildGateVerdict {
+	return childGateVerdict(world.query(TINTINWEB, { agents: ["worker"], ...call }));
+}
+
+function ungated(result: ChildGateVerdict): Extract<ChildGateVerdict, { gated: false }> {
+	if (result.gated) throw new Error(`expected ungated, got ${result.via}`);
+	return result;
+}
+
+describe("@tintinweb/pi-subagents: in-process children load what the agent dir (and any project) loads", () => {
+	it("nothing installed: ungated, and the fix is the `packages` change doctor --fix makes; installed: gated", () => {
+		const world = launcherWorld();
+		const settings = path.join(world.agentDir, "settings.json");
+		world.writeJson("agent/settings.json", { packages: [world.otherExtension] });
+		const result = ungated(verdict(world));
+		expect(result.why).toContain("never this session's -e flags");
+		expect(result.fix.automatic?.change).toEqual({
+			file: settings,
+			key: "packages",
+			before: [world.otherExtension],
+			after: [world.otherExtension, world.gateDir],
+		});
+		world.writeJson("agent/settings.json", { packages: [world.otherExtension, world.gateDir] });
+		expect(verdict(world)).toEqual({ gated: true, via: `\`packages\` in ${settings}` });
+	});
+
+	it("a project's .pi/settings.json counts even when pi does not trust the project (its loader trusts every project)", () => {
+		const world = launcherWorld();
+		world.writeJson("work/.pi/settings.json", { packages: [world.gateDir] });
+		expect(childGateVerdict(world.query(TINTINWEB, {}, { projectTrusted: false })).gated).toBe(true);
+	});
+
+	it("`isolated: true` in the call loads nothing: ungated, and no settings change can fix it", () => {
+		const world = launcherWorld();
+		world.writeJson("agent/settings.json", { packages: [world.gateDir] });
+		const result = ungated(verdict(world, { withoutExtensions: true }));
+		expect(result.why).toContain("`isolated: true`");
+		expect(result.fix).toMatchObject({ file: null, automatic: null });
+	});
+
+	it("the agent file narrows what loads: isolated, extensions: false, a list without the gate, an exclusion", () => {
+		const world = launcherWorld();
+		world.writeJson("agent/settings.json", { packages: [world.gateDir] });
+		const file = world.write("work/.pi/agents/worker.md", "---\ndescription: w\nisolated: true\n---\nbody\n");
+		const cases: [string, string][] = [
+			["isolated: true", "remove `isolated: true`"],
+			["extensions: false", 'list "pi-permission-hub" in `extensions:`'],
+			["extensions: some-extension, other", 'add "pi-permission-hub" to `extensions:`'],
+			["exclude_extensions: pi-permission-hub", 'remove "pi-permission-hub" from `exclude_extensions:`'],
+		];
+		for (const [field, fix] of cases) {
+			world.write("work/.pi/agents/worker.md", `---\ndescription: w\n${field}\n---\nbody\n`);
+			const result = ungated(verdict(world));
+			expect(result.fix, field).toEqual({
+				file,
+				field: expect.any(String),
+				text: `${fix} in ${file}`,
+				automatic: null,
+			});
+		}
+		// The call's own `isolated: false` does not undo the file's (the file wins).
+		world.write("work/.pi/agents/worker.md", "---\ndescription: w\nisolated: true\n---\n");
+		expect(verdict(world, { withoutExtensions: false }).gated).toBe(false);
+	});
+
+	it("a list that names the gate, `*`, or a path to it keeps it; a path loads it even when settings do not", () => {
+		const world = launcherWorld();
+		world.writeJson("agent/settings.json", { packages: [world.gateDir] });
+		for (const list of ["pi-permission-hub, other", "*"]) {
+			world.write("agent/agents/Worker.md", `---\ndescription: w\nextensions: ${list}\n---\n`);
+			expect(verdict(world).gated, list).toBe(true);
+		}
+		world.writeJson("agent/settings.json", {});
+		world.write("agent/agents/Worker.md", `---\ndescription: w\nextensions: ${world.gateDir}\n---\n`);
+		expect(verdict(world)).toEqual({
+			gated: true,
+			via: `${JSON.stringify(world.gateDir)} in the agent file ${path.join(world.agentDir, "agents", "Worker.md")}`,
+		});
+	});
+
+	it("a project agent file wins over the agent dir's of the same name", () => {
+		const world = launcherWorld();
+		world.writeJson("agent/settings.json", { packages: [world.gateDir] });
+		world.write("agent/agents/worker.md", "---\ndescription: w\n---\n");
+		expect(verdict(world).gated).toBe(true);
+		world.write("work/.agents/agents/worker.md", "---\ndescription: w\nextensions: false\n---\n");
+		expect(verdict(world).gated).toBe(false);
+	});
+});
