@@ -77,6 +77,7 @@ describe("recognising a launcher and what one call of it starts", () => {
 			agents: ["Explore"],
 			cwds: ["/repo"],
 			withoutExtensions: false,
+			tasks: [{ agent: "Explore", task: "x" }],
 		});
 		const call = readDelegationCall(
 			TINTINWEB,
