@@ -71,16 +71,6 @@ function parentProcess(target: ParentTarget, layout: InboxLayout): ParentProcess
 	return { kind: "ok", check };
 }
 
-/**
- * A request someone waits on is small and needs no fsync: written synchronously it is in the inbox in a fraction
- * of a millisecond, where the asynchronous writer's five thread-pool round trips cost a busy pi several
- * (bench figure 11). A durable (parked) request pays for its fsync off the event loop.
- */
-function writeRequest(file: string, content: string, durable: boolean): Promise<void> {
-	if (durable) return writePrivateFile(file, content, [], { fsync: true });
-	return Promise.resolve().then(() => writePrivateFileSync(file, content, [], { fsync: false }));
-}
-
 class ResponseWaiter {
 	private watcher: FSWatcher | null = null;
 	private liveness: NodeJS.Timeout | null = null;
@@ -144,19 +134,38 @@ class ResponseWaiter {
 			Math.min(this.options.timeoutMs, MAX_TIMER_MS),
 		);
 		this.liveness = setInterval(() => this.checkParent(), LIVENESS_INTERVAL_MS);
-		writeRequest(this.requestPath, JSON.stringify(this.request), this.options.durable).then(
-			() => {
-				// Ended (cancelled, timed out) while the write was in flight: take the request back out.
-				if (this.settled) removeQuietly(this.requestPath);
-				this.written = true;
-				this.check();
-			},
-			(error: unknown) =>
-				this.finish({
-					kind: "unavailable",
-					reason: `could not write to the parent's inbox: ${errorMessage(error)}`,
-				}),
-		);
+		const content = JSON.stringify(this.request);
+		if (this.options.durable) {
+			writePrivateFile(this.requestPath, content, [], { fsync: true }).then(
+				() => this.requestWritten(),
+				(error: unknown) => this.writeFailed(error),
+			);
+			return;
+		}
+		// A request someone waits on is small and needs no fsync: written here and now it is in the inbox in a
+		// fraction of a millisecond, where the asynchronous writer's thread-pool round trips, queued behind a busy
+		// pi's other work, cost several (bench figure 11).
+		try {
+			writePrivateFileSync(this.requestPath, content, [], { fsync: false });
+		} catch (error) {
+			this.writeFailed(error);
+			return;
+		}
+		this.requestWritten();
+	}
+
+	private requestWritten(): void {
+		// Ended (cancelled, timed out) while the write was in flight: take the request back out.
+		if (this.settled) removeQuietly(this.requestPath);
+		this.written = true;
+		this.check();
+	}
+
+	private writeFailed(error: unknown): void {
+		this.finish({
+			kind: "unavailable",
+			reason: `could not write to the parent's inbox: ${errorMessage(error)}`,
+		});
 	}
 
 	/** Every liveness tick: the parent is still there and still holds our request; and a missed event is caught. */
