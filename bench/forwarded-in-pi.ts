@@ -13,7 +13,8 @@ import { writeScript } from "../test/harness/faux-script.ts";
 import { EXTENSION_ENTRY, REPO_ROOT } from "../test/harness/paths.ts";
 import { type RpcSession, startRpc } from "../test/harness/rpc-session.ts";
 import { createSandbox, type Sandbox } from "../test/harness/sandbox.ts";
-import { HubProc, stopAll } from "./hub-proc.ts";
+import { type HubProc, stopAll } from "./hub-proc.ts";
+import { pollingRoundTrips } from "./hub-world.ts";
 import type { FigureResult, Measurement } from "./report.ts";
 import { median, summarize } from "./stats.ts";
 import { timedChildRun } from "./timed-child.ts";
@@ -114,21 +115,9 @@ export async function forwardedInPiFigure(): Promise<FigureResult> {
 			}
 		}
 
-		const pollDir = join(sb.root, "polling-inbox");
-		const pollParent = new HubProc({ role: "poll-serve", dir: pollDir });
-		procs.push(pollParent);
-		await pollParent.waitFor("serving");
-		const poller = new HubProc({ role: "poll-ask", dir: pollDir, count: POLLING_ASKS });
-		procs.push(poller);
-		await poller.waitFor("ready");
-		poller.send("go");
-		await poller.waitFor("done", 60_000);
 		const polling = summarize(
-			poller.records
-				.filter((r) => r.event === "outcome")
-				.map((r) => (typeof r.ms === "number" ? r.ms : Number.NaN)),
+			(await pollingRoundTrips(join(sb.root, "polling-inbox"), procs, POLLING_ASKS)).ms,
 		);
-		pollParent.endInput();
 
 		const measurements: Measurement[] = [];
 		for (const path of ["link", "dialog"] as const) {

@@ -6,23 +6,20 @@
  * child checks for the response every 250 ms.
  */
 import { join } from "node:path";
-import { HubProc, stopAll } from "./hub-proc.ts";
-import { askingChild, createHubWorld, startServingParent } from "./hub-world.ts";
+import { type HubProc, stopAll } from "./hub-proc.ts";
+import {
+	askingChild,
+	createHubWorld,
+	outcomeTimes,
+	pollingRoundTrips,
+	startServingParent,
+} from "./hub-world.ts";
 import type { FigureResult } from "./report.ts";
 import { summarize } from "./stats.ts";
 
 const CHILDREN = 3;
 const ASKS_PER_CHILD = 100;
 const POLLING_ASKS = 12;
-
-function outcomeTimes(proc: HubProc): { ms: number[]; failures: number } {
-	const outcomes = proc.records.filter((r) => r.event === "outcome");
-	const ms = outcomes.map((r) => (typeof r.ms === "number" ? r.ms : Number.NaN));
-	const failures = outcomes.filter(
-		(r) => r.kind !== "answered" || (r.decision !== undefined && r.decision !== "allow"),
-	).length;
-	return { ms, failures };
-}
 
 export async function hubRoundTripFigure(): Promise<FigureResult> {
 	const world = createHubWorld();
@@ -44,17 +41,7 @@ export async function hubRoundTripFigure(): Promise<FigureResult> {
 		parent.endInput();
 		await parent.waitFor("report");
 
-		const pollDir = join(world.agentDir, "polling-inbox");
-		const pollParent = new HubProc({ role: "poll-serve", dir: pollDir });
-		procs.push(pollParent);
-		await pollParent.waitFor("serving");
-		const poller = new HubProc({ role: "poll-ask", dir: pollDir, count: POLLING_ASKS });
-		procs.push(poller);
-		await poller.waitFor("ready");
-		poller.send("go");
-		await poller.waitFor("done", 60_000);
-		const polling = outcomeTimes(poller);
-		pollParent.endInput();
+		const polling = await pollingRoundTrips(join(world.agentDir, "polling-inbox"), procs, POLLING_ASKS);
 
 		const hub = summarize(hubMs);
 		const poll = summarize(polling.ms);

@@ -53,3 +53,34 @@ export function askingChild(
 	procs.push(child);
 	return child;
 }
+
+/**
+ * The anchor's 250 ms polling transport in `dir`: a polling parent and one child asking `count` times in sequence
+ * (both tracked in `procs`); the child's round trips, and how many asks were not answered with allow.
+ */
+export async function pollingRoundTrips(
+	dir: string,
+	procs: HubProc[],
+	count: number,
+): Promise<{ readonly ms: number[]; readonly failures: number }> {
+	const parent = new HubProc({ role: "poll-serve", dir });
+	procs.push(parent);
+	await parent.waitFor("serving");
+	const child = new HubProc({ role: "poll-ask", dir, count });
+	procs.push(child);
+	await child.waitFor("ready");
+	child.send("go");
+	await child.waitFor("done", 60_000);
+	parent.endInput();
+	return outcomeTimes(child);
+}
+
+/** The round trips a child process reported, and how many of its asks were not answered with allow. */
+export function outcomeTimes(proc: HubProc): { ms: number[]; failures: number } {
+	const outcomes = proc.records.filter((r) => r.event === "outcome");
+	const ms = outcomes.map((r) => (typeof r.ms === "number" ? r.ms : Number.NaN));
+	const failures = outcomes.filter(
+		(r) => r.kind !== "answered" || (r.decision !== undefined && r.decision !== "allow"),
+	).length;
+	return { ms, failures };
+}
