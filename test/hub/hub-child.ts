@@ -3,7 +3,8 @@
  * argv[2] is a JSON job; every line on stdout is one JSON record. Jobs:
  *   ask      forward `count` asks to an inbox (`concurrency` at a time), one `outcome` line each; `request`
  *            holds fields that replace the sample request's
- *   serve    serve an inbox with a HubServer (`decide`: "allow" answers at once, "hold" never answers)
+ *   serve    serve an inbox with a HubServer (`decide`: "allow" answers at once, "hold" never answers); with
+ *            `go`, it opens the inbox only once the `go` file exists
  *   create   wait for the `go` file, then createExclusive(file) once
  *   consume  wait for the `go` file, then find + consume a parked approval by hash
  *   idle     open a HubServer with no requests and report the timers active over `idleMs`
@@ -140,6 +141,7 @@ async function serve(): Promise<void> {
 			);
 		},
 	});
+	if (typeof job.go === "string") await waitForGo();
 	await server.open();
 	say({ event: "serving" });
 	// Stay alive until killed.
