@@ -460,7 +460,8 @@ export class HubServer implements ServingEndpoint {
 }
 
 type ClaimOwner =
-	| { readonly state: "alive" | "released" }
+	| { readonly state: "alive" }
+	| { readonly state: "released" }
 	/** `mark`: the claim's exact content, which names the dead owner. */
 	| { readonly state: "dead"; readonly mark: string };
 
