@@ -13,7 +13,7 @@ import type {
 } from "@earendil-works/pi-coding-agent";
 import type { SandboxRecord } from "../audit/audit-entry.ts";
 import type { SandboxSettings } from "../policy/effective-policy.ts";
-import { innermostSource } from "../provenance/decision-source.ts";
+import { humanDecided } from "../provenance/decision-source.ts";
 import {
 	type AllowlistNetwork,
 	type BubblewrapProbe,
@@ -45,8 +45,7 @@ const PROFILE_OF_TIER: Readonly<Record<Tier, SandboxProfile>> = {
  * their approvals run in the profile of their tier too.
  */
 export function sandboxProfileFor(outcome: GateOutcome, settings: SandboxSettings): SandboxProfile | null {
-	const decisive = innermostSource(outcome.source).source;
-	const human = decisive?.kind === "user" || decisive?.kind === "parked_approval";
+	const human = humanDecided(outcome.source);
 	if (human && !settings.human) return null;
 	return PROFILE_OF_TIER[outcome.action?.tier ?? "privileged"];
 }
