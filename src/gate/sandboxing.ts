@@ -27,7 +27,7 @@ import { SANDBOX_INSTALL_HINT, type SandboxState } from "../sandbox/sandbox-stat
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { Tier } from "../vocabulary/tier.ts";
 import type { GateOutcome } from "./pipeline.ts";
-import type { BashKit, BashRunner } from "./sandboxed-bash-tool.ts";
+import type { BashExecute, BashKit, BashRunner } from "./sandboxed-bash-tool.ts";
 
 /** A sandbox per tier: what an allowed command may do is what its tier says, whatever it turns out to run. */
 const PROFILE_OF_TIER: Readonly<Record<Tier, SandboxProfile>> = {
@@ -295,9 +295,9 @@ export class Sandboxing implements BashRunner {
 		toolCallId: string,
 		params: { command: string; timeout?: number },
 		signal: AbortSignal | undefined,
-		onUpdate: Parameters<ReturnType<BashKit["createBashTool"]>["execute"]>[3],
-		ctx: ExtensionContext,
-	): Promise<AgentToolResult<unknown>> {
+		onUpdate: Parameters<BashExecute>[3],
+		ctx: Parameters<BashExecute>[4],
+	): Promise<Awaited<ReturnType<BashExecute>>> {
 		await this.ready();
 		const { agentDir, kit } = this.options;
 		const plan = this.plans.get(toolCallId) ?? (this.probing === null ? { profile: null } : UNSEEN_CALL);
@@ -308,8 +308,10 @@ export class Sandboxing implements BashRunner {
 			...(settings.getShellPath() ? { shellPath: settings.getShellPath() } : {}),
 		};
 		const hook = this.hookFor(plan, ctx.cwd);
-		const tool = kit.createBashTool(ctx.cwd, { ...shell, ...(hook ? { spawnHook: hook } : {}) });
-		return tool.execute(toolCallId, params, signal, onUpdate);
+		const tool = kit.createBashToolDefinition(ctx.cwd, { ...shell, ...(hook ? { spawnHook: hook } : {}) });
+		// With the session's context, as pi runs its own: the command gets PI_SESSION_ID and the rest of the
+		// session's environment (a pi started by it finds the session that ran it, adr/0008).
+		return tool.execute(toolCallId, params, signal, onUpdate, ctx);
 	}
 
 	private hookFor(plan: Plan, sessionCwd: string): BashSpawnHook | null {
