@@ -3,7 +3,7 @@
  * through the sandbox of the session that executes the call. Each call finds its session's runner in a
  * process-wide table (copies of this extension share it), and a session no gate runs gets no bash at all.
  */
-import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { processWide } from "../process-wide.ts";
 
 /** pi's bash tool, its local shell and settings, as pi hands them to the extension's entry (the copy pi runs). */

@@ -5,12 +5,7 @@
  */
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import type {
-	AgentToolResult,
-	BashOperations,
-	BashSpawnHook,
-	ExtensionContext,
-} from "@earendil-works/pi-coding-agent";
+import type { BashOperations, BashSpawnHook } from "@earendil-works/pi-coding-agent";
 import type { SandboxRecord } from "../audit/audit-entry.ts";
 import type { SandboxSettings } from "../policy/effective-policy.ts";
 import { humanDecided } from "../provenance/decision-source.ts";
