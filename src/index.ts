@@ -6,7 +6,7 @@
  */
 import { createRequire } from "node:module";
 import {
-	createBashTool,
+	createBashToolDefinition,
 	createLocalBashOperations,
 	type ExtensionAPI,
 	type ExtensionContext,
@@ -133,7 +133,7 @@ const tuiKit: TuiKit = { Key, matchesKey, truncateToWidth, wrapTextWithAnsi };
  * reason, and because pi hands its entry the copy it already runs — the gate importing pi's package natively
  * would load a second, unbundled pi (about two seconds of CPU per pi start).
  */
-const bashKit: BashKit = { createBashTool, createLocalBashOperations, SettingsManager };
+const bashKit: BashKit = { createBashToolDefinition, createLocalBashOperations, SettingsManager };
 
 /**
  * pi loads extensions through its own loader, which re-transforms every JavaScript file it imports; the gate

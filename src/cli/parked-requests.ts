@@ -11,6 +11,7 @@ import { checkPrivateDir, UnsafeDirectoryError } from "../hub/private-files.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import { hubRoot } from "../hub/protocol.ts";
 import { ORIGIN_KINDS, type Origin, type OriginKind, originName } from "../origin/origin.ts";
+import { innermostSource } from "../provenance/decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import { scanAuditLogs } from "./audit-logs.ts";
 import { CliError, type OptionValues, usageError } from "./command.ts";
@@ -54,9 +55,12 @@ export function parkedRequestJson(request: ForwardRequest, now: number): Record<
 }
 
 export function parkedAnswerJson(answer: ParkedAnswer): Record<string, unknown> {
+	const decisive = innermostSource(answer.source).source;
 	return {
 		decision: answer.decision,
-		via: answer.via,
+		// The surface a human answered at; null when a link, rule or grant settled it (`source` says which).
+		via: decisive?.kind === "user" ? decisive.via : null,
+		source: answer.source,
 		answered_at: answer.answeredAt,
 		responder_session_id: answer.responderSessionId,
 		...(answer.reason === undefined ? {} : { reason: answer.reason }),

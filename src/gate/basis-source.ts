@@ -41,7 +41,7 @@ export function sourceOfBasis(basis: (DenyDecision | AskDecision | AutoDecision)
 			return { kind: "session_grant", grantId: g.id, surface: g.surface, pattern: g.pattern, scope: g.scope };
 		}
 		case "parked_approval":
-			return { kind: "parked_approval", requestId: basis.requestId, approvedVia: basis.approvedVia };
+			return { kind: "parked_approval", requestId: basis.requestId, approvedBy: basis.approvedBy };
 		case "guard":
 			return {
 				kind: "rule",

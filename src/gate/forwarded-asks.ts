@@ -77,7 +77,8 @@ export class ForwardedAsks {
 		// A parked ask keeps waiting for a real answer: a dialog withdrawn (this root quitting) or a relay that
 		// could not reach anyone decided nothing, and must not be stored as a denial the next root never offers.
 		if (request.unanswered === "defer" && answer.decision !== "parked" && someoneDecided(answer.source)) {
-			parked.answer(request.id, answer.decision, "dialog", sessionId, answer.reason);
+			// What settled it, a human or not: its later use must not name a dialog nobody saw.
+			parked.answer(request.id, answer.decision, answer.source, sessionId, answer.reason);
 		}
 		await recordDecision(
 			{

@@ -487,8 +487,8 @@ function policyStep(
 			if (decision.mode === "auto") {
 				if (decision.basis.kind === "parked_approval" && approval) {
 					if (!deps.parked.consume(approval)) return { again: true };
-					const { requestId, approvedVia } = approval;
-					const source = { kind: "parked_approval", requestId, approvedVia } as const;
+					const { requestId, approvedBy } = approval;
+					const source = { kind: "parked_approval", requestId, approvedBy } as const;
 					return {
 						settled: { outcome: "allow", mode: "auto", source, reason: `approved request ${requestId}` },
 					};
@@ -541,8 +541,8 @@ function policyStep(
 			const fits =
 				approval !== null && approvalFitsLimits(policyForOrigin(policy, origin), approval.askerPath);
 			if (approval && fits && deps.parked.consume(approval)) {
-				const { requestId, approvedVia } = approval;
-				const source = { kind: "parked_approval", requestId, approvedVia } as const;
+				const { requestId, approvedBy } = approval;
+				const source = { kind: "parked_approval", requestId, approvedBy } as const;
 				return { settled: { ...asked, outcome: "allow", source, reason: "parked approval" } };
 			}
 			// A guarded path is for a human alone: no authorizer link is asked (adr/0014).

@@ -3,17 +3,17 @@
  * through the sandbox of the session that executes the call. Each call finds its session's runner in a
  * process-wide table (copies of this extension share it), and a session no gate runs gets no bash at all.
  */
-import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { processWide } from "../process-wide.ts";
 
 /** pi's bash tool, its local shell and settings, as pi hands them to the extension's entry (the copy pi runs). */
 export interface BashKit {
-	readonly createBashTool: typeof import("@earendil-works/pi-coding-agent").createBashTool;
+	readonly createBashToolDefinition: typeof import("@earendil-works/pi-coding-agent").createBashToolDefinition;
 	readonly createLocalBashOperations: typeof import("@earendil-works/pi-coding-agent").createLocalBashOperations;
 	readonly SettingsManager: typeof import("@earendil-works/pi-coding-agent").SettingsManager;
 }
 
-type BashExecute = ReturnType<BashKit["createBashTool"]>["execute"];
+export type BashExecute = ReturnType<BashKit["createBashToolDefinition"]>["execute"];
 
 /** What runs one session's bash calls: its gate's sandboxing. */
 export interface BashRunner {
@@ -22,8 +22,8 @@ export interface BashRunner {
 		params: Parameters<BashExecute>[1],
 		signal: AbortSignal | undefined,
 		onUpdate: Parameters<BashExecute>[3],
-		ctx: ExtensionContext,
-	): Promise<AgentToolResult<unknown>>;
+		ctx: Parameters<BashExecute>[4],
+	): ReturnType<BashExecute>;
 }
 
 function runners(): Map<string, BashRunner> {
@@ -58,7 +58,7 @@ export function foreignBashSource(tools: ReturnType<ExtensionAPI["getAllTools"]>
 
 /** Register pi's bash tool, each call run by the runner of the session that makes it. */
 export function registerSandboxedBash(pi: ExtensionAPI, kit: BashKit): void {
-	const base = kit.createBashTool(process.cwd());
+	const base = kit.createBashToolDefinition(process.cwd());
 	const parameters = { ...base.parameters };
 	ourSchemas().add(parameters);
 	pi.registerTool({

@@ -5,15 +5,10 @@
  */
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import type {
-	AgentToolResult,
-	BashOperations,
-	BashSpawnHook,
-	ExtensionContext,
-} from "@earendil-works/pi-coding-agent";
+import type { BashOperations, BashSpawnHook } from "@earendil-works/pi-coding-agent";
 import type { SandboxRecord } from "../audit/audit-entry.ts";
 import type { SandboxSettings } from "../policy/effective-policy.ts";
-import { innermostSource } from "../provenance/decision-source.ts";
+import { humanDecided } from "../provenance/decision-source.ts";
 import {
 	type AllowlistNetwork,
 	type BubblewrapProbe,
@@ -27,7 +22,7 @@ import { SANDBOX_INSTALL_HINT, type SandboxState } from "../sandbox/sandbox-stat
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { Tier } from "../vocabulary/tier.ts";
 import type { GateOutcome } from "./pipeline.ts";
-import type { BashKit, BashRunner } from "./sandboxed-bash-tool.ts";
+import type { BashExecute, BashKit, BashRunner } from "./sandboxed-bash-tool.ts";
 
 /** A sandbox per tier: what an allowed command may do is what its tier says, whatever it turns out to run. */
 const PROFILE_OF_TIER: Readonly<Record<Tier, SandboxProfile>> = {
@@ -45,8 +40,7 @@ const PROFILE_OF_TIER: Readonly<Record<Tier, SandboxProfile>> = {
  * their approvals run in the profile of their tier too.
  */
 export function sandboxProfileFor(outcome: GateOutcome, settings: SandboxSettings): SandboxProfile | null {
-	const decisive = innermostSource(outcome.source).source;
-	const human = decisive?.kind === "user" || decisive?.kind === "parked_approval";
+	const human = humanDecided(outcome.source);
 	if (human && !settings.human) return null;
 	return PROFILE_OF_TIER[outcome.action?.tier ?? "privileged"];
 }
@@ -296,9 +290,9 @@ export class Sandboxing implements BashRunner {
 		toolCallId: string,
 		params: { command: string; timeout?: number },
 		signal: AbortSignal | undefined,
-		onUpdate: Parameters<ReturnType<BashKit["createBashTool"]>["execute"]>[3],
-		ctx: ExtensionContext,
-	): Promise<AgentToolResult<unknown>> {
+		onUpdate: Parameters<BashExecute>[3],
+		ctx: Parameters<BashExecute>[4],
+	): Promise<Awaited<ReturnType<BashExecute>>> {
 		await this.ready();
 		const { agentDir, kit } = this.options;
 		const plan = this.plans.get(toolCallId) ?? (this.probing === null ? { profile: null } : UNSEEN_CALL);
@@ -309,8 +303,10 @@ export class Sandboxing implements BashRunner {
 			...(settings.getShellPath() ? { shellPath: settings.getShellPath() } : {}),
 		};
 		const hook = this.hookFor(plan, ctx.cwd);
-		const tool = kit.createBashTool(ctx.cwd, { ...shell, ...(hook ? { spawnHook: hook } : {}) });
-		return tool.execute(toolCallId, params, signal, onUpdate);
+		const tool = kit.createBashToolDefinition(ctx.cwd, { ...shell, ...(hook ? { spawnHook: hook } : {}) });
+		// With the session's context, as pi runs its own: the command gets PI_SESSION_ID and the rest of the
+		// session's environment (a pi started by it finds the session that ran it, adr/0008).
+		return tool.execute(toolCallId, params, signal, onUpdate, ctx);
 	}
 
 	private hookFor(plan: Plan, sessionCwd: string): BashSpawnHook | null {

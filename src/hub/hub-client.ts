@@ -1,4 +1,5 @@
 import { existsSync, type FSWatcher, unlinkSync, watch } from "node:fs";
+import { join } from "node:path";
 import { readDecisionSource } from "../provenance/decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import { LIVENESS_INTERVAL_MS, sameProcessAlive } from "./liveness.ts";
@@ -78,6 +79,9 @@ class ResponseWaiter {
 	private settled = false;
 	/** The request is in the inbox (from then on, its disappearance means the parent dropped it). */
 	private written = false;
+	/** When the request file was last (re)written, for re-announcing one that no server picked up. */
+	private writtenAt = 0;
+	private rewriting = false;
 	private readonly requestPath: string;
 	private readonly responsePath: string;
 	private readonly responseName: string;
@@ -158,6 +162,7 @@ class ResponseWaiter {
 		// Ended (cancelled, timed out) while the write was in flight: take the request back out.
 		if (this.settled) removeQuietly(this.requestPath);
 		this.written = true;
+		this.writtenAt = Date.now();
 		this.check();
 	}
 
@@ -177,12 +182,41 @@ class ResponseWaiter {
 			return;
 		}
 		this.check();
-		if (this.settled || !this.written || existsSync(this.requestPath)) return;
+		if (this.settled || !this.written) return;
+		if (existsSync(this.requestPath)) {
+			this.retouchIfUnclaimed();
+			return;
+		}
 		this.options.log.write("client.request_dropped", { requestId: this.request.id });
 		this.finish({
 			kind: "unavailable",
 			reason: "the parent removed the request without answering it (see the hub log)",
 		});
+	}
+
+	/**
+	 * A request no server claimed within RETOUCH_MS may be one whose file-system event the parent never got (an
+	 * inotify queue overflow drops events without saying which): write it again, a new event for the same file.
+	 * A server that saw it already claimed it, so this never makes a second dialog.
+	 */
+	private retouchIfUnclaimed(): void {
+		if (this.rewriting || Date.now() - this.writtenAt < RETOUCH_MS) return;
+		if (existsSync(join(this.layout.claims, this.request.id))) return;
+		this.rewriting = true;
+		this.options.log.write("client.request_retouched", { requestId: this.request.id });
+		writePrivateFile(this.requestPath, JSON.stringify(this.request), [], { fsync: this.options.durable })
+			.catch((error: unknown) =>
+				this.options.log.write("client.retouch_failed", {
+					requestId: this.request.id,
+					error: errorMessage(error),
+				}),
+			)
+			.finally(() => {
+				this.rewriting = false;
+				this.writtenAt = Date.now();
+				// Ended while the write was in flight: take the request back out.
+				if (this.settled) removeQuietly(this.requestPath);
+			});
 	}
 
 	private readonly onAbort = (): void => {
@@ -254,6 +288,9 @@ class ResponseWaiter {
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** How long a request may wait unclaimed before it is written again (a server claims what it sees at once). */
+const RETOUCH_MS = 2000;
 
 function removeQuietly(file: string): void {
 	try {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, statfsSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import { LIVENESS_INTERVAL_MS, processAlive, processStartToken, sameProcessAlive } from "./liveness.ts";
@@ -384,20 +385,12 @@ export class HubServer implements ServingEndpoint {
 	/**
 	 * Claim a request for this instance: the first claim wins. A claim whose owner process is gone (a server
 	 * that crashed mid-decision) is taken over, else its request would stay unserved and unswept forever.
-	 * The check and the takeover run without yielding, so instances in one process cannot interleave them.
 	 */
 	private claim(id: string): boolean {
-		const { layout, log } = this.options;
+		const { layout } = this.options;
 		const file = join(layout.claims, id);
-		let created = createExclusive(file, this.claimMark).created;
-		if (!created) {
-			const owner = claimOwner(file);
-			if (owner === "alive") return false;
-			if (owner === "dead") log.write("server.stale_claim", { requestId: id });
-			removeQuietly(file);
-			created = createExclusive(file, this.claimMark).created;
-			if (!created) return false;
-		}
+		const created = createExclusive(file, this.claimMark).created || this.takeOver(id, file);
+		if (!created) return false;
 		// A free claim can also mean the ask was just answered and cleaned up by another server while we read
 		// it: serve only a request that is still there and not answered yet (else this is a second dialog).
 		if (!exists(requestFile(layout, id))) {
@@ -405,6 +398,30 @@ export class HubServer implements ServingEndpoint {
 			return false;
 		}
 		return !exists(responseFile(layout, id));
+	}
+
+	/**
+	 * Take over a claim another instance holds, if its owner is gone. Servers in other processes may judge the
+	 * same dead claim at once, and removing it then creating ours is two steps: whoever removes second would
+	 * remove the first taker's fresh claim. So the takeover of one dead claim is itself claimed, exclusively, by
+	 * a marker named after that claim's content; only its winner removes the dead claim, after checking the
+	 * claim still is the one judged dead. A released claim (gone since) is never removed, only created.
+	 */
+	private takeOver(id: string, file: string): boolean {
+		const owner = claimOwner(file);
+		if (owner.state === "alive") return false;
+		if (owner.state === "released") return createExclusive(file, this.claimMark).created;
+		const marker = join(this.options.layout.claims, takeoverMarkerName(id, owner.mark));
+		if (!createExclusive(marker, this.claimMark).created) return false;
+		try {
+			const current = readInboxFile(file, 256);
+			if (!current.ok || current.text !== owner.mark) return false;
+			this.options.log.write("server.stale_claim", { requestId: id });
+			removeQuietly(file);
+			return createExclusive(file, this.claimMark).created;
+		} finally {
+			removeQuietly(marker);
+		}
 	}
 
 	/** `<name>.json` that is not `<request id>.json` is nobody's request: log it and remove it. */
@@ -428,10 +445,11 @@ export class HubServer implements ServingEndpoint {
 		const { layout } = this.options;
 		const gone = (id: string): boolean => !this.inFlight.has(id) && !exists(requestFile(layout, id));
 		for (const name of listQuietly(layout.claims)) {
-			if (REQUEST_ID.test(name) && gone(name)) {
-				removeQuietly(join(layout.claims, name));
-				removeQuietly(responseFile(layout, name));
-			}
+			const id = name.split(".takeover-")[0] ?? "";
+			if (!REQUEST_ID.test(id) || !gone(id)) continue;
+			removeQuietly(join(layout.claims, name));
+			// A takeover marker (left by a server killed mid-takeover) has no response of its own.
+			if (id === name) removeQuietly(responseFile(layout, id));
 		}
 		// A response whose request is gone has no reader left (its child finished or died).
 		for (const name of listQuietly(layout.responses)) {
@@ -441,12 +459,25 @@ export class HubServer implements ServingEndpoint {
 	}
 }
 
+type ClaimOwner =
+	| { readonly state: "alive" }
+	| { readonly state: "released" }
+	/** `mark`: the claim's exact content, which names the dead owner. */
+	| { readonly state: "dead"; readonly mark: string };
+
 /** Whether the claim's owner (`pid:start token`; older claims carry only the pid) still runs. */
-function claimOwner(file: string): "alive" | "dead" | "released" {
+function claimOwner(file: string): ClaimOwner {
 	const read = readInboxFile(file, 256);
-	if (!read.ok) return read.missing ? "released" : "alive";
+	if (!read.ok) return { state: read.missing ? "released" : "alive" };
 	const [pid, token] = read.text.trim().split(":");
-	return sameProcessAlive(Number(pid), token ? token : null) ? "alive" : "dead";
+	return sameProcessAlive(Number(pid), token ? token : null)
+		? { state: "alive" }
+		: { state: "dead", mark: read.text };
+}
+
+/** `<id>.takeover-<hash of the dead claim>`: one name per dead claim, so one taker per dead claim. */
+function takeoverMarkerName(id: string, deadMark: string): string {
+	return `${id}.takeover-${createHash("sha256").update(deadMark).digest("hex").slice(0, 16)}`;
 }
 
 function parseRequest(text: string): ForwardRequest | string {

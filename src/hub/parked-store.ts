@@ -1,7 +1,7 @@
 import { readdirSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import type { UserSurface } from "../provenance/decision-source.ts";
+import { type DecisionSource, readDecisionSource } from "../provenance/decision-source.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { createExclusive, ensurePrivateDir, readInboxJson, writePrivateFile } from "./private-files.ts";
 import { type ForwardRequest, forwardRequestSchema, MAX_REQUEST_BYTES, REQUEST_ID } from "./protocol.ts";
@@ -10,19 +10,48 @@ const REQUEST_SUFFIX = ".request.json";
 const ANSWER_SUFFIX = ".answer.json";
 const MAX_ANSWER_BYTES = 16 * 1024;
 
+/**
+ * The answer file's format (adr/0006). Format 1 had no `format` field and named only the surface a human used
+ * (`via`), so an answer a link, rule or grant gave was stored as a dialog's; format 2 carries the DecisionSource
+ * that settled it. Format 1 files are still read (as that surface's human answer, all they ever claimed); a
+ * reader of format 1 finds no `via` in a format 2 file and refuses it, so it never takes one for more.
+ */
+export const PARKED_ANSWER_FORMAT = 2;
+
+const answerFields = {
+	requestId: z.string().regex(REQUEST_ID),
+	actionHash: z.string().regex(/^[0-9a-f]{64}$/),
+	decision: z.enum(["allow", "deny"]),
+	answeredAt: z.iso.datetime(),
+	reason: z.string().max(2000).optional(),
+	/** Session that answered (a root's dialog), or null for the CLI. */
+	responderSessionId: z.string().max(256).nullable(),
+};
+
 const answerSchema = lazySchema(() =>
-	z.object({
-		requestId: z.string().regex(REQUEST_ID),
-		actionHash: z.string().regex(/^[0-9a-f]{64}$/),
-		decision: z.enum(["allow", "deny"]),
-		via: z.enum(["dialog", "cli"]),
-		answeredAt: z.iso.datetime(),
-		reason: z.string().max(2000).optional(),
-		/** Session that answered (a root's dialog), or null for the CLI. */
-		responderSessionId: z.string().max(256).nullable(),
-	}),
+	z.union([
+		z.object({
+			...answerFields,
+			format: z.literal(PARKED_ANSWER_FORMAT),
+			/** Read with the depth-capped reader (not this schema). */
+			source: z.unknown(),
+		}),
+		// Format 1: exactly the surfaces it could name.
+		z.object({ ...answerFields, format: z.undefined().optional(), via: z.enum(["dialog", "cli"]) }),
+	]),
 );
-export type ParkedAnswer = z.infer<ReturnType<typeof answerSchema>>;
+
+/** An answer as this version reads it, whatever format it was written in. */
+export interface ParkedAnswer {
+	readonly requestId: string;
+	readonly actionHash: string;
+	readonly decision: "allow" | "deny";
+	/** What settled it: a human at a dialog or the CLI, or the link, rule or grant the answering session used. */
+	readonly source: DecisionSource;
+	readonly answeredAt: string;
+	readonly reason?: string;
+	readonly responderSessionId: string | null;
+}
 
 export interface ParkedEntry {
 	readonly request: ForwardRequest;
@@ -89,11 +118,11 @@ export class ParkedStore implements ParkedApprovals {
 		return REQUEST_ID.test(id) ? this.readRequest(id) : null;
 	}
 
-	/** Record the answer to a parked request; refuses an unknown, expired or already answered one. */
+	/** Record the answer to a parked request and what settled it; refuses an unknown, expired or already answered one. */
 	answer(
 		id: string,
 		decision: "allow" | "deny",
-		via: "dialog" | "cli",
+		source: DecisionSource,
 		responderSessionId: string | null,
 		reason?: string,
 	): AnswerResult {
@@ -110,12 +139,13 @@ export class ParkedStore implements ParkedApprovals {
 			requestId: id,
 			actionHash: request.actionHash,
 			decision,
-			via,
+			source,
 			answeredAt: new Date().toISOString(),
 			responderSessionId,
 			...(reason ? { reason: reason.slice(0, 2000) } : {}),
 		};
-		const written = createExclusive(this.answerPath(id), JSON.stringify(answer));
+		const file = { format: PARKED_ANSWER_FORMAT, ...answer };
+		const written = createExclusive(this.answerPath(id), JSON.stringify(file));
 		this.cache = null;
 		if (!written.created) {
 			return { ok: false, reason: "answered", message: `parked request ${id} was already answered` };
@@ -177,7 +207,7 @@ export class ParkedStore implements ParkedApprovals {
 					approval: {
 						requestId: id,
 						actionHash: answer.actionHash,
-						approvedVia: answer.via,
+						approvedBy: answer.source,
 						askerPath: request.path,
 					},
 					expiresAt: Date.parse(request.expiresAt),
@@ -202,8 +232,23 @@ export class ParkedStore implements ParkedApprovals {
 	}
 
 	private readAnswer(id: string): ParkedAnswer | null {
-		const answer = readInboxJson(this.answerPath(id), MAX_ANSWER_BYTES, answerSchema());
-		return answer?.requestId === id ? answer : null;
+		const read = readInboxJson(this.answerPath(id), MAX_ANSWER_BYTES, answerSchema());
+		if (read?.requestId !== id) return null;
+		const source: DecisionSource | null =
+			read.format === PARKED_ANSWER_FORMAT
+				? readDecisionSource(read.source)
+				: { kind: "user", via: read.via, verdict: read.decision, scope: "once" };
+		if (source === null) return null;
+		const { requestId, actionHash, decision, answeredAt, reason, responderSessionId } = read;
+		return {
+			requestId,
+			actionHash,
+			decision,
+			source,
+			answeredAt,
+			responderSessionId,
+			...(reason === undefined ? {} : { reason }),
+		};
 	}
 
 	private requestPath(id: string): string {
@@ -227,7 +272,8 @@ function removeQuietly(file: string): void {
 export interface ParkedApproval {
 	readonly requestId: string;
 	readonly actionHash: string;
-	readonly approvedVia: UserSurface;
+	/** What settled the parked request (a human, or the link, rule or grant the answering session used). */
+	readonly approvedBy: DecisionSource;
 	/** The agent names of the parked request's origin, root first (an agents section's ask needs its own, adr/0022). */
 	readonly askerPath: readonly string[];
 }

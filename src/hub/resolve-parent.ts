@@ -6,7 +6,7 @@ import {
 	otherLiveSessions,
 	type ProcessSession,
 } from "./process-sessions.ts";
-import { inboxLayout, parseParentLink } from "./protocol.ts";
+import { inboxLayout, type ParentLink, parseParentLink, readServerInfo } from "./protocol.ts";
 
 /** Where this session's asks go when its own policy cannot settle them. */
 export interface ParentTarget {
@@ -48,7 +48,8 @@ export interface ParentInputs {
  * Find this session's parent, most reliable signal first:
  * 1. an in-process launcher's announcement naming a live session of this process, or a live session of this
  *    process whose session file holds ours (pi-subagents files a child's session under its parent's);
- * 2. our own variable, inherited from the process that spawned us (never one our own process set);
+ * 2. our own variable, inherited from the process that spawned us (never one our own process set), narrowed to
+ *    the session inside that process whose bash tool started us when that is not the one the variable names;
  * 3. a launcher's parent-session variable (`PI_SUBAGENT_PARENT_SESSION`, `PI_AGENT_ROUTER_PARENT_SESSION_ID`)
  *    naming a session outside this process, or a live one inside it — never this session or an ended one;
  * 4. an unannounced in-process child: bound without a UI while another session of this process serves;
@@ -66,6 +67,8 @@ export function resolveParent(inputs: ParentInputs): ParentResolution {
 
 	const link = parseParentLink(inputs.inherited.PI_PERMISSION_HUB_PARENT);
 	if (link && link.sessionId !== sessionId && link.pid !== inputs.pid) {
+		const spawner = sessionInLinkedProcess(inputs, link);
+		if (spawner) return { kind: "child", parent: spawner };
 		return {
 			kind: "child",
 			parent: {
@@ -116,6 +119,29 @@ export function resolveParent(inputs: ParentInputs): ParentResolution {
 	return { kind: "root" };
 }
 
+/**
+ * The session that ran the command which started us, when it is another session inside the process the link
+ * names: an in-process child (pi-subagents' foreground subagents) spawning through its bash tool. The link names
+ * the process's first session (the root: only it writes the variable), but pi's bash tool tells each command
+ * which session runs it (`PI_SESSION_ID`); that session serves its own inbox from the linked process, so its
+ * `server.json` confirms it. Routed there, the ask keeps that hop in its path instead of skipping to the root.
+ */
+function sessionInLinkedProcess(inputs: ParentInputs, link: ParentLink): ParentTarget | null {
+	const spawner = inputs.inherited.PI_SESSION_ID?.trim();
+	if (!spawner || spawner === link.sessionId || spawner === inputs.sessionId) return null;
+	const inbox = inboxLayout(inputs.agentDir, spawner);
+	const info = readServerInfo(inbox.server);
+	if (info?.sessionId !== spawner || info.pid !== link.pid) return null;
+	return {
+		sessionId: spawner,
+		inbox: inbox.root,
+		location: "other-process",
+		pid: link.pid,
+		path: info.path,
+		via: "PI_SESSION_ID (a session inside the process PI_PERMISSION_HUB_PARENT names)",
+	};
+}
+
 function inProcess(session: ProcessSession & { readonly inbox: string }, via: string): ParentTarget {
 	return {
 		sessionId: session.sessionId,
@@ -160,6 +186,8 @@ function sessionFiledUnder(
  */
 export const PARENT_VARIABLES = [
 	"PI_PERMISSION_HUB_PARENT",
+	/** Set by pi's bash tool in each command it runs: the session that ran it. */
+	"PI_SESSION_ID",
 	"PI_SUBAGENT_PARENT_SESSION",
 	"PI_AGENT_ROUTER_PARENT_SESSION_ID",
 ] as const;

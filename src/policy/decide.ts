@@ -14,7 +14,7 @@
  */
 import type { ClassifiedAction, PathGuard } from "../classify/action.ts";
 import { type Origin, originName } from "../origin/origin.ts";
-import type { UserSurface } from "../provenance/decision-source.ts";
+import type { DecisionSource } from "../provenance/decision-source.ts";
 import { tierRank, withinCeiling } from "../vocabulary/tier.ts";
 import { approvalFitsLimits, policyForOrigin } from "./agent-limits.ts";
 import type { ConfigFileError } from "./config-error.ts";
@@ -67,10 +67,10 @@ export interface SessionGrantBasis {
 	readonly part: DecidedPart;
 }
 
-/** An approval given later for a parked request: which request, and where the human gave it. */
+/** An approval given later for a parked request: which request, and what settled it. */
 export interface ParkedApprovalRef {
 	readonly requestId: string;
-	readonly approvedVia: UserSurface;
+	readonly approvedBy: DecisionSource;
 }
 
 /** An approval found for the action's hash, with who the parked request came from. */
@@ -136,8 +136,8 @@ export function decide(
 	const agentAllow = matchAgentRule(policy.agentRules.allow, context.origin);
 	const approval = context.parkedApproval;
 	if (approval && approvalFitsLimits(policy, approval.askerPath)) {
-		const { requestId, approvedVia } = approval;
-		const basis = { kind: "parked_approval", hash: action.hash, requestId, approvedVia } as const;
+		const { requestId, approvedBy } = approval;
+		const basis = { kind: "parked_approval", hash: action.hash, requestId, approvedBy } as const;
 		return { mode: "auto", basis, agentAllow, notes: [] };
 	}
 	const notes: string[] = [];

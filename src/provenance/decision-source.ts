@@ -73,7 +73,15 @@ export type DecisionSource =
 			readonly pattern: string;
 			readonly scope: "session" | "subagent" | "tree";
 	  }
-	| { readonly kind: "parked_approval"; readonly requestId: string; readonly approvedVia: UserSurface }
+	| {
+			readonly kind: "parked_approval";
+			readonly requestId: string;
+			/**
+			 * What settled the parked request: a human (at a dialog, with the CLI), or what the serving session
+			 * decided with for them (an authorizer link, a rule, a whole-tree grant, a hop further up).
+			 */
+			readonly approvedBy: DecisionSource;
+	  }
 	| { readonly kind: "unavailable"; readonly reason: string }
 	| { readonly kind: "gate_error"; readonly reason: string }
 	/** The session's permission mode decided in place of a human, or refused more (adr/0023). */
@@ -92,7 +100,10 @@ export type FlatDecisionSource = Exclude<DecisionSource, { kind: "forwarded" }>;
 /** The longest text a DecisionSource field may carry; the reader rejects longer ones, so writers cut to it. */
 export const MAX_SOURCE_TEXT = 2000;
 
-/** Deeper chains than this are not a real subagent tree; refusing them bounds work on hostile input. */
+/**
+ * Deeper chains than this are not a real subagent tree; refusing them bounds work on hostile input. Counted
+ * over every nesting frame: forwarding hops and the approval a parked approval carries.
+ */
 export const MAX_FORWARD_DEPTH = 16;
 
 /**
@@ -103,7 +114,7 @@ export const MAX_FORWARD_DEPTH = 16;
 const decisionSourceSchema = lazySchema((): z.ZodType<DecisionSource> => {
 	const text = z.string().max(MAX_SOURCE_TEXT);
 	const userSurface = z.enum(USER_SURFACES);
-	return z.discriminatedUnion("kind", [
+	const union = z.discriminatedUnion("kind", [
 		z.object({
 			kind: z.literal("user"),
 			via: userSurface,
@@ -134,7 +145,13 @@ const decisionSourceSchema = lazySchema((): z.ZodType<DecisionSource> => {
 			pattern: text,
 			scope: z.enum(["session", "subagent", "tree"]),
 		}),
-		z.object({ kind: z.literal("parked_approval"), requestId: text, approvedVia: userSurface }),
+		z.object({
+			kind: z.literal("parked_approval"),
+			requestId: text,
+			get approvedBy() {
+				return decisionSourceSchema();
+			},
+		}),
 		z.object({ kind: z.literal("unavailable"), reason: text }),
 		z.object({ kind: z.literal("gate_error"), reason: text }),
 		z.object({ kind: z.literal("mode"), mode: z.enum(PERMISSION_MODES) }),
@@ -146,7 +163,24 @@ const decisionSourceSchema = lazySchema((): z.ZodType<DecisionSource> => {
 			},
 		}),
 	]);
+	return z.preprocess(upgradeParkedApproval, union);
 });
+
+/**
+ * Before the parked answer's format 2 (adr/0006) a parked approval named only the surface a human used,
+ * `approvedVia`: such a frame (older audit lines, an older parent's response) reads as that human's allow, which
+ * is all it ever claimed. Anything else passes through unchanged, for the schema to judge.
+ */
+function upgradeParkedApproval(value: unknown): unknown {
+	if (typeof value !== "object" || value === null) return value;
+	if (Reflect.get(value, "kind") !== "parked_approval" || Reflect.get(value, "approvedBy") !== undefined) {
+		return value;
+	}
+	const via: unknown = Reflect.get(value, "approvedVia");
+	if (via === undefined) return value;
+	const approvedBy = { kind: "user", via, verdict: "allow", scope: "once" };
+	return { kind: "parked_approval", requestId: Reflect.get(value, "requestId"), approvedBy };
+}
 
 /**
  * Narrow untrusted data (read from an inbox file or the audit log) to a DecisionSource.
@@ -154,8 +188,8 @@ const decisionSourceSchema = lazySchema((): z.ZodType<DecisionSource> => {
  */
 export function readDecisionSource(value: unknown): DecisionSource | null {
 	try {
-		// At most MAX_FORWARD_DEPTH hops, whether the innermost hop carries a source or null.
-		if (forwardingFrames(value) > MAX_FORWARD_DEPTH) return null;
+		// At most MAX_FORWARD_DEPTH nesting frames, whether the innermost carries a source or null.
+		if (nestingFrames(value) > MAX_FORWARD_DEPTH) return null;
 		const parsed = decisionSourceSchema().safeParse(value);
 		return parsed.success ? parsed.data : null;
 	} catch {
@@ -165,20 +199,19 @@ export function readDecisionSource(value: unknown): DecisionSource | null {
 }
 
 /**
- * The frames of `value` that claim to forward, counted before the schema recurses through them and no further
- * than one past the cap: a hostile (or cyclic) chain costs a few steps here, never a deep recursion there.
+ * The frames of `value` that nest another source (a forwarding hop, a parked approval), counted before the
+ * schema recurses through them and no further than one past the cap: a hostile (or cyclic) chain costs a few
+ * steps here, never a deep recursion there.
  */
-function forwardingFrames(value: unknown): number {
+function nestingFrames(value: unknown): number {
 	let frames = 0;
 	let current = value;
-	while (
-		frames <= MAX_FORWARD_DEPTH &&
-		typeof current === "object" &&
-		current !== null &&
-		Reflect.get(current, "kind") === "forwarded"
-	) {
+	while (frames <= MAX_FORWARD_DEPTH && typeof current === "object" && current !== null) {
+		const kind: unknown = Reflect.get(current, "kind");
+		if (kind === "forwarded") current = Reflect.get(current, "decision");
+		else if (kind === "parked_approval") current = Reflect.get(current, "approvedBy");
+		else break;
 		frames++;
-		current = Reflect.get(current, "decision");
 	}
 	return frames;
 }
@@ -199,6 +232,16 @@ export function innermostSource(source: DecisionSource): InnermostSource {
 		hops++;
 	}
 	return { source: current, hops };
+}
+
+/**
+ * Whether a human made this decision: at a dialog, with the CLI, by typing the command, or by approving the
+ * parked request it used up. A parked approval that a link, rule or grant settled is not a human's.
+ */
+export function humanDecided(source: DecisionSource): boolean {
+	const decisive = innermostSource(source).source;
+	if (decisive?.kind === "parked_approval") return humanDecided(decisive.approvedBy);
+	return decisive?.kind === "user";
 }
 
 /** Cut `text` to MAX_SOURCE_TEXT UTF-16 units without leaving half a surrogate pair at the end. */

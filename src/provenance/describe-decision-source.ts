@@ -33,7 +33,7 @@ function describeFrame(source: FlatDecisionSource): string {
 		case "session_grant":
 			return `session_grant(${oneLine(source.surface)} "${oneLine(source.pattern)}", ${source.scope})`;
 		case "parked_approval":
-			return `parked_approval(${oneLine(source.requestId)} via ${source.approvedVia})`;
+			return `parked_approval(${oneLine(source.requestId)}, approved by ${describeDecisionSource(source.approvedBy)})`;
 		case "unavailable":
 			return `unavailable(${oneLine(source.reason)})`;
 		case "gate_error":

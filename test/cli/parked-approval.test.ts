@@ -76,7 +76,7 @@ describe("approve", () => {
 		expect(denyAfter.json.error?.kind).toBe("already_answered");
 
 		const listed = await runCli(sb, ["pending"]);
-		expect(listed.stdout).toContain(`${id}  approved via cli at`);
+		expect(listed.stdout).toContain(`${id}  approved by user(cli, allow once) at`);
 		expect(listed.stdout).toContain("(not used yet)");
 
 		// The CLI's own audit line: a user decision via the CLI, about this request, with the asker's origin.
@@ -116,7 +116,11 @@ describe("approve", () => {
 		expect(explained.stdout).toContain(`decided by: unavailable(nobody answered; parked as request ${id})`);
 		const used = await runCliJson(sb, ["explain", "victim.txt"]);
 		const sources = entrySources(used.json);
-		expect(sources).toContainEqual({ kind: "parked_approval", requestId: id, approvedVia: "cli" });
+		expect(sources).toContainEqual({
+			kind: "parked_approval",
+			requestId: id,
+			approvedBy: { kind: "user", via: "cli", verdict: "allow", scope: "once" },
+		});
 
 		// sessions counts the CLI answer under the asker's origin, but not as a pi session.
 		await waitForAuditLines(auditLogPath(sb), 5);

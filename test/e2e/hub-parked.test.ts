@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { never } from "../harness/dialog-policy.ts";
-import { writeUserConfig } from "./gate-support.ts";
+import { LINKS_FIXTURE, writeUserConfig } from "./gate-support.ts";
 import {
 	auditNow,
 	bashCall,
@@ -92,7 +92,11 @@ describe("a parked ask and a root restart", () => {
 		expect(parkedFiles(hub)).toEqual([]);
 		await expect
 			.poll(() => auditNow(hub.sb).find((e) => e.sessionId === second.sessionId)?.source, { timeout: 5_000 })
-			.toEqual({ kind: "parked_approval", requestId, approvedVia: "dialog" });
+			.toMatchObject({
+				kind: "parked_approval",
+				requestId,
+				approvedBy: { kind: "user", via: "dialog", verdict: "allow", scope: "once" },
+			});
 
 		// Once only, and for that action only: the same action again and a different one are parked anew.
 		await hub.sb.writeWorkFile("victim.txt", "keep me");
@@ -143,5 +147,42 @@ describe("a parked ask and a root restart", () => {
 		await expect
 			.poll(() => b.rpc.statuses.get("pi-permission-hub") ?? "", { timeout: 5_000 })
 			.not.toContain("pending");
+	});
+});
+
+describe("a parked ask settled without a human", () => {
+	it("a link at the root settles it; its later use names the link, never a dialog", async () => {
+		const hub = await hubSandbox();
+		// The children have no such link (only the root loads it): their asks are parked and go to the root.
+		await writeUserConfig(hub.sb, { unanswered: "defer", authorizerChain: ["fixture-allow"] });
+		await hub.sb.writeWorkFile("victim.txt", "keep me");
+		await writeTree(hub.sb, [
+			conversation("[same]", [bashCall(RM)]),
+			promptConversation(
+				"[root]",
+				[launch("first", "[same] remove the victim")],
+				[launch("second", "[same] remove the victim")],
+			),
+		]);
+		const root = await startRoot(hub, rootAllowsOwn(never), { extensions: [LINKS_FIXTURE] });
+		await root.rpc.prompt("[root] delegate");
+		const requestId = /pending approval ([0-9A-Z]{26})/.exec(
+			childRun(hub, "first").toolResults[0]?.text ?? "",
+		)?.[1];
+		if (requestId === undefined) throw new Error("the child's ask was not parked");
+		const link = { kind: "authorizer", link: "fixture-allow", verdict: "allow", reason: "fixture says yes" };
+		await expect
+			.poll(() => parkedFiles(hub), { timeout: 5_000 })
+			.toEqual([`${requestId}.answer.json`, `${requestId}.request.json`]);
+
+		await root.rpc.prompt("[root] delegate again");
+		expect(existsSync(hub.sb.workPath("victim.txt"))).toBe(false);
+		const second = childRun(hub, "second");
+		expect(second.toolResults).toMatchObject([{ toolName: "bash", isError: false }]);
+		await expect
+			.poll(() => auditNow(hub.sb).find((e) => e.sessionId === second.sessionId)?.source, { timeout: 5_000 })
+			.toEqual({ kind: "parked_approval", requestId, approvedBy: link });
+		// Nobody was shown the child's ask.
+		expect(root.rpc.dialogs.filter((d) => isForwarded(d.request))).toEqual([]);
 	});
 });

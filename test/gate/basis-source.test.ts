@@ -84,13 +84,13 @@ describe("sourceOfBasis", () => {
 		});
 		const approval = {
 			requestId: "01ARZ3NDEKTSV4RRFFQ69G5FAV",
-			approvedVia: "cli",
+			approvedBy: { kind: "user", via: "cli", verdict: "allow", scope: "once" },
 			askerPath: ["root"],
 		} as const;
 		expect(recorded(decideFor("rm -rf build", policyFrom(null), { parkedApproval: approval }))).toEqual({
 			kind: "parked_approval",
 			requestId: "01ARZ3NDEKTSV4RRFFQ69G5FAV",
-			approvedVia: "cli",
+			approvedBy: { kind: "user", via: "cli", verdict: "allow", scope: "once" },
 		});
 	});
 

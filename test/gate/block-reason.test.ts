@@ -122,7 +122,11 @@ describe("askDenyReason: never calls nobody a user", () => {
 			origin: { file: USER_FILE, jsonPath: "rules[0]" },
 		},
 		{ kind: "session_grant", grantId: "g", surface: "command", pattern: "rm *", scope: "session" },
-		{ kind: "parked_approval", requestId: "r", approvedVia: "cli" },
+		{
+			kind: "parked_approval",
+			requestId: "r",
+			approvedBy: { kind: "user", via: "cli", verdict: "allow", scope: "once" },
+		},
 	];
 	const wrap = (source: DecisionSource | null, hops: number): DecisionSource => {
 		let out: DecisionSource | null = source;

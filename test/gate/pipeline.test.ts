@@ -24,6 +24,7 @@ import { excludedFromSandbox, sandboxProfileFor } from "../../src/gate/sandboxin
 import { ParkedStore } from "../../src/hub/parked-store.ts";
 import type { ForwardRequest } from "../../src/hub/protocol.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
+import type { DecisionSource } from "../../src/provenance/decision-source.ts";
 import type { PermissionMode } from "../../src/vocabulary/permission-mode.ts";
 import { askFor } from "../authority/ask-fixture.ts";
 import { ScriptedPresenter } from "../authority/scripted-presenter.ts";
@@ -568,6 +569,30 @@ describe("the sandbox an allowed call runs in (adr/0017)", () => {
 		// With `sandbox.human`, the human's approval runs in the profile of its tier too.
 		const human = policyFromConfig({ sandbox: { enabled: true, human: true } }).sandbox;
 		expect(sandboxProfileFor(outcome, human)).toBe("network");
+	});
+
+	it("a parked approval is a human's only when a human gave it: one a link gave runs in its tier's profile", async () => {
+		const { pipeline } = world(policyFromConfig({}), { script: [allowOnce] });
+		const { outcome } = await pipeline.run(bashCall("npm install left-pad"));
+		const settings = policyFromConfig({}).sandbox;
+		const approvedBy = (source: DecisionSource) => ({
+			...outcome,
+			source: {
+				kind: "parked_approval",
+				requestId: "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+				approvedBy: source,
+			} as const,
+		});
+		const cli: DecisionSource = { kind: "user", via: "cli", verdict: "allow", scope: "once" };
+		const link: DecisionSource = { kind: "authorizer", link: "ci-bot", verdict: "allow" };
+		expect(sandboxProfileFor(approvedBy(cli), settings)).toBeNull();
+		expect(
+			sandboxProfileFor(
+				approvedBy({ kind: "forwarded", responderSessionId: "root", decision: cli }),
+				settings,
+			),
+		).toBeNull();
+		expect(sandboxProfileFor(approvedBy(link), settings)).toBe("network");
 	});
 
 	it("sandbox.exclude exempts a call only when every command in it matches", async () => {

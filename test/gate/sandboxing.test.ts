@@ -6,8 +6,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { createBashTool, createLocalBashOperations, SettingsManager } from "@earendil-works/pi-coding-agent";
+import type { ExtensionToolContext } from "@earendil-works/pi-coding-agent";
+import {
+	createBashToolDefinition,
+	createLocalBashOperations,
+	SessionManager,
+	SettingsManager,
+} from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import type { GateOutcome } from "../../src/gate/pipeline.ts";
 import type { BashKit } from "../../src/gate/sandboxed-bash-tool.ts";
@@ -15,7 +20,7 @@ import { Sandboxing } from "../../src/gate/sandboxing.ts";
 import type { SandboxSettings } from "../../src/policy/effective-policy.ts";
 import { probeAt, probeBubblewrap } from "../../src/sandbox/bubblewrap.ts";
 
-const KIT: BashKit = { createBashTool, createLocalBashOperations, SettingsManager };
+const KIT: BashKit = { createBashToolDefinition, createLocalBashOperations, SettingsManager };
 const ON: SandboxSettings = { enabled: true, required: false, human: false, networkAllow: [], exclude: [] };
 
 /** An allow without a human, of a call that could not be classified: the strictest tier's profile. */
@@ -127,9 +132,17 @@ describe("Sandboxing", () => {
 		try {
 			// Ours ran it: its plan was used, nothing to say.
 			expect(await sandboxing.allowed("ran-here", BY_LINK, ON)).toBe("network");
-			const ctx = { cwd: project } as ExtensionContext;
-			const result = await sandboxing.run("ran-here", { command: "echo inside" }, undefined, undefined, ctx);
-			expect(result.content).toEqual([{ type: "text", text: "inside\n" }]);
+			// pi hands its bash tool the session's context, and the tool tells each command which session runs it.
+			const sessionManager = SessionManager.inMemory(project);
+			const ctx = { cwd: project, sessionManager } as Partial<ExtensionToolContext> as ExtensionToolContext;
+			const result = await sandboxing.run(
+				"ran-here",
+				{ command: 'echo inside "$PI_SESSION_ID"' },
+				undefined,
+				undefined,
+				ctx,
+			);
+			expect(result.content).toEqual([{ type: "text", text: `inside ${sessionManager.getSessionId()}\n` }]);
 			sandboxing.finished("ran-here");
 			expect(sandboxing.state(ON).kind).toBe("on");
 			expect(warnings).toEqual([]);

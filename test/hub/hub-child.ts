@@ -3,7 +3,9 @@
  * argv[2] is a JSON job; every line on stdout is one JSON record. Jobs:
  *   ask      forward `count` asks to an inbox (`concurrency` at a time), one `outcome` line each; `request`
  *            holds fields that replace the sample request's
- *   serve    serve an inbox with a HubServer (`decide`: "allow" answers at once, "hold" never answers)
+ *   serve    serve an inbox with a HubServer (`decide`: "allow" answers at once, "hold" never answers); with
+ *            `go`, it opens the inbox only once the `go` file exists; with `alsoWatch`, the process also
+ *            watches that directory (one inotify queue per process: events there can overflow the inbox's)
  *   create   wait for the `go` file, then createExclusive(file) once
  *   consume  wait for the `go` file, then find + consume a parked approval by hash
  *   idle     open a HubServer with no requests and report the timers active over `idleMs`
@@ -140,6 +142,8 @@ async function serve(): Promise<void> {
 			);
 		},
 	});
+	if (typeof job.go === "string") await waitForGo();
+	if (typeof job.alsoWatch === "string") watch(job.alsoWatch, () => undefined);
 	await server.open();
 	say({ event: "serving" });
 	// Stay alive until killed.

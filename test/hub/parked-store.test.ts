@@ -1,8 +1,9 @@
-import { readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ParkedStore } from "../../src/hub/parked-store.ts";
-import { MAX_REQUEST_BYTES, newRequestId } from "../../src/hub/protocol.ts";
+import { type ForwardRequest, MAX_REQUEST_BYTES, newRequestId } from "../../src/hub/protocol.ts";
+import type { DecisionSource } from "../../src/provenance/decision-source.ts";
 import { makeRequest, spawnChild, tempAgentDir, untilPast } from "./hub-fixture.ts";
 
 function store(): { readonly store: ParkedStore; readonly dir: string; readonly base: string } {
@@ -12,6 +13,11 @@ function store(): { readonly store: ParkedStore; readonly dir: string; readonly 
 }
 
 const soon = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+/** A human's answer at a dialog or with the CLI, as the parked store records it. */
+function human(via: "dialog" | "cli", verdict: "allow" | "deny"): DecisionSource {
+	return { kind: "user", via, verdict, scope: "once" };
+}
 
 describe("ParkedStore: park, entries, answer", () => {
 	it("parks durably in a private directory and lists what is in force, oldest first", async () => {
@@ -44,22 +50,33 @@ describe("ParkedStore: park, entries, answer", () => {
 		const expired = makeRequest({ unanswered: "defer", expiresAt: new Date(Date.now() - 1).toISOString() });
 		await parked.park(request);
 		await parked.park(expired);
-		const first = parked.answer(request.id, "allow", "cli", null, "ok from the CLI");
+		const first = parked.answer(request.id, "allow", human("cli", "allow"), null, "ok from the CLI");
 		expect(first).toMatchObject({
 			ok: true,
-			answer: { requestId: request.id, actionHash: request.actionHash, decision: "allow", via: "cli" },
+			answer: {
+				requestId: request.id,
+				actionHash: request.actionHash,
+				decision: "allow",
+				source: human("cli", "allow"),
+			},
 		});
-		expect(parked.answer(request.id, "deny", "dialog", "root")).toMatchObject({
+		expect(parked.answer(request.id, "deny", human("dialog", "deny"), "root")).toMatchObject({
 			ok: false,
 			reason: "answered",
 		});
-		expect(parked.answer(expired.id, "allow", "cli", null)).toMatchObject({ ok: false, reason: "expired" });
-		expect(parked.answer(newRequestId(), "allow", "cli", null)).toMatchObject({
+		expect(parked.answer(expired.id, "allow", human("cli", "allow"), null)).toMatchObject({
+			ok: false,
+			reason: "expired",
+		});
+		expect(parked.answer(newRequestId(), "allow", human("cli", "allow"), null)).toMatchObject({
 			ok: false,
 			reason: "unknown",
 		});
 		for (const trick of ["../../etc/passwd", "", `${request.id}/..`, request.id.toLowerCase()]) {
-			expect(parked.answer(trick, "allow", "cli", null)).toMatchObject({ ok: false, reason: "unknown" });
+			expect(parked.answer(trick, "allow", human("cli", "allow"), null)).toMatchObject({
+				ok: false,
+				reason: "unknown",
+			});
 		}
 		// The entry shows the first answer; the expired request is no longer listed.
 		expect(parked.entries()).toEqual([{ request, answer: first.ok ? first.answer : null }]);
@@ -72,14 +89,14 @@ describe("ParkedStore: park, entries, answer", () => {
 		await parked.park(allowed);
 		await parked.park(denied);
 		expect(parked.find(allowed.actionHash)).toBeNull();
-		parked.answer(allowed.id, "allow", "dialog", "root");
-		parked.answer(denied.id, "deny", "dialog", "root");
+		parked.answer(allowed.id, "allow", human("dialog", "allow"), "root");
+		parked.answer(denied.id, "deny", human("dialog", "deny"), "root");
 		const approval = parked.find(allowed.actionHash);
 		// The approval remembers which agents asked (adr/0022): an agents section limits who may use it.
 		expect(approval).toEqual({
 			requestId: allowed.id,
 			actionHash: allowed.actionHash,
-			approvedVia: "dialog",
+			approvedBy: human("dialog", "allow"),
 			askerPath: allowed.path,
 		});
 		expect(parked.find(denied.actionHash)).toBeNull();
@@ -95,7 +112,7 @@ describe("ParkedStore: park, entries, answer", () => {
 		const { store: parked } = store();
 		const request = makeRequest({ unanswered: "defer", expiresAt: soon(400) });
 		await parked.park(request);
-		parked.answer(request.id, "allow", "cli", null);
+		parked.answer(request.id, "allow", human("cli", "allow"), null);
 		expect(parked.find(request.actionHash)).not.toBeNull();
 		await untilPast(request.expiresAt);
 		expect(parked.find(request.actionHash)).toBeNull();
@@ -105,7 +122,7 @@ describe("ParkedStore: park, entries, answer", () => {
 		const { store: parked, dir, base } = store();
 		const request = makeRequest({ unanswered: "defer" });
 		await parked.park(request);
-		parked.answer(request.id, "allow", "cli", null);
+		parked.answer(request.id, "allow", human("cli", "allow"), null);
 		const go = join(base, "go");
 		const children = Array.from({ length: 8 }, () =>
 			spawnChild({ mode: "consume", dir, base, hash: request.actionHash, go }),
@@ -126,7 +143,7 @@ describe("ParkedStore: park, entries, answer", () => {
 		const expired = makeRequest({ unanswered: "defer", expiresAt: soon(200) });
 		await parked.park(live);
 		await parked.park(expired);
-		parked.answer(expired.id, "allow", "cli", null);
+		parked.answer(expired.id, "allow", human("cli", "allow"), null);
 		const orphan = newRequestId();
 		writeFileSync(join(dir, `${orphan}.answer.json`), "{}");
 		expect(parked.sweep()).toBe(1);
@@ -192,6 +209,56 @@ describe("ParkedStore: park, entries, answer", () => {
 		expect(parked.find("e".repeat(64))).toBeNull();
 		expect(parked.find(forged.actionHash)).toBeNull();
 		expect(parked.request(linked.id)).toBeNull();
-		expect(parked.answer(linked.id, "allow", "cli", null)).toMatchObject({ ok: false, reason: "unknown" });
+		expect(parked.answer(linked.id, "allow", human("cli", "allow"), null)).toMatchObject({
+			ok: false,
+			reason: "unknown",
+		});
+	});
+});
+
+describe("what settled a parked ask (answer format 2)", () => {
+	it("an answer a link gave is stored and used as the link's, never as a dialog's", async () => {
+		const { store: parked, dir } = store();
+		const request = makeRequest({ unanswered: "defer" });
+		await parked.park(request);
+		const link: DecisionSource = {
+			kind: "forwarded",
+			responderSessionId: "root-session",
+			decision: { kind: "authorizer", link: "ci-bot", verdict: "allow", reason: "in the allow list" },
+		};
+		expect(parked.answer(request.id, "allow", link, "relay-session")).toMatchObject({ ok: true });
+		const onDisk = JSON.parse(readFileSync(join(dir, `${request.id}.answer.json`), "utf8"));
+		expect(onDisk).toMatchObject({ format: 2, source: link });
+		expect(onDisk).not.toHaveProperty("via");
+		expect(parked.entries()[0]?.answer?.source).toEqual(link);
+		expect(parked.find(request.actionHash)).toMatchObject({ requestId: request.id, approvedBy: link });
+	});
+
+	it("a format 1 answer still reads as the human answer it claimed; an unknown format or surface is refused", async () => {
+		const { store: parked, dir } = store();
+		const written = (request: ForwardRequest, fields: Record<string, unknown>) =>
+			writeFileSync(
+				join(dir, `${request.id}.answer.json`),
+				JSON.stringify({
+					requestId: request.id,
+					actionHash: request.actionHash,
+					decision: "allow",
+					answeredAt: new Date().toISOString(),
+					responderSessionId: null,
+					...fields,
+				}),
+			);
+		const old = makeRequest({ unanswered: "defer" });
+		const future = makeRequest({ unanswered: "defer" });
+		const typed = makeRequest({ unanswered: "defer" });
+		const noSource = makeRequest({ unanswered: "defer" });
+		for (const r of [old, future, typed, noSource]) await parked.park(r);
+		written(old, { via: "dialog" });
+		written(future, { format: 3, source: human("cli", "allow") });
+		// Format 1 could only say dialog or cli: nothing else is read from it.
+		written(typed, { via: "typed" });
+		written(noSource, { format: 2, source: { kind: "user", via: "email" } });
+		expect(parked.find(old.actionHash)).toMatchObject({ approvedBy: human("dialog", "allow") });
+		for (const r of [future, typed, noSource]) expect(parked.find(r.actionHash)).toBeNull();
 	});
 });

@@ -74,7 +74,7 @@ export function subagent(name: string): Origin {
 /** A later approval of a parked request, given with the CLI. */
 export const APPROVED = {
 	requestId: "01ARZ3NDEKTSV4RRFFQ69G5FAV",
-	approvedVia: "cli",
+	approvedBy: { kind: "user", via: "cli", verdict: "allow", scope: "once" },
 	askerPath: ["root"],
 } as const;
 

@@ -228,7 +228,11 @@ export function randomContext(rng: Rng): DecideContext {
 		origin: randomOrigin(rng),
 		grants: some(rng, 2, () => randomGrant(rng, rng.int(1000))),
 		parkedApproval: chance(rng, 0.15)
-			? { requestId: "01ARZ3NDEKTSV4RRFFQ69G5FAV", approvedVia: "cli", askerPath: rng.pick(ASKER_PATHS) }
+			? {
+					requestId: "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+					approvedBy: { kind: "user", via: "cli", verdict: "allow", scope: "once" } as const,
+					askerPath: rng.pick(ASKER_PATHS),
+				}
 			: null,
 	};
 }

@@ -37,7 +37,11 @@ const FLAT_SOURCES: readonly DecisionSource[] = [
 		pattern: "git checkout *",
 		scope: "tree",
 	},
-	{ kind: "parked_approval", requestId: "req-01HZY", approvedVia: "cli" },
+	{
+		kind: "parked_approval",
+		requestId: "req-01HZY",
+		approvedBy: { kind: "user", via: "cli", verdict: "allow", scope: "once" },
+	},
 	{ kind: "unavailable", reason: "no UI and no parent session" },
 	{ kind: "gate_error", reason: "classifier crashed" },
 ];
@@ -81,6 +85,30 @@ describe("readDecisionSource: valid input", () => {
 		expect(readDecisionSource(forwardedChain(MAX_FORWARD_DEPTH + 1, leaf))).toBeNull();
 		expect(readDecisionSource(forwardedChain(MAX_FORWARD_DEPTH, null))).not.toBeNull();
 		expect(readDecisionSource(forwardedChain(MAX_FORWARD_DEPTH + 1, null))).toBeNull();
+	});
+
+	it("reads a parked approval with what settled it, and one in the older form as that surface's allow", () => {
+		const byLink: DecisionSource = {
+			kind: "parked_approval",
+			requestId: "r",
+			approvedBy: {
+				kind: "forwarded",
+				responderSessionId: "p",
+				decision: { kind: "authorizer", link: "ci", verdict: "allow" },
+			},
+		};
+		expect(readDecisionSource(byLink)).toEqual(byLink);
+		expect(readDecisionSource({ kind: "parked_approval", requestId: "r", approvedVia: "cli" })).toEqual({
+			kind: "parked_approval",
+			requestId: "r",
+			approvedBy: { kind: "user", via: "cli", verdict: "allow", scope: "once" },
+		});
+		// Nesting through parked approvals counts against the same cap as forwarding hops.
+		let nested: unknown = { kind: "user", via: "cli", verdict: "allow", scope: "once" };
+		for (let i = 0; i < MAX_FORWARD_DEPTH; i++)
+			nested = { kind: "parked_approval", requestId: `r${i}`, approvedBy: nested };
+		expect(readDecisionSource(nested)).not.toBeNull();
+		expect(readDecisionSource({ kind: "forwarded", responderSessionId: "p", decision: nested })).toBeNull();
 	});
 
 	it("drops fields it does not know instead of carrying them along", () => {
@@ -133,6 +161,11 @@ describe("readDecisionSource: hostile or broken input is refused whole, never th
 		[
 			"a parked approval via an unknown surface",
 			{ kind: "parked_approval", requestId: "r", approvedVia: "email" },
+		],
+		["a parked approval settled by nothing", { kind: "parked_approval", requestId: "r" }],
+		[
+			"a parked approval settled by a malformed source",
+			{ kind: "parked_approval", requestId: "r", approvedBy: { kind: "user", via: "dialog" } },
 		],
 		["a forwarded frame without decision", { kind: "forwarded", responderSessionId: "p" }],
 		["a forwarded frame with a numeric id", { kind: "forwarded", responderSessionId: 1, decision: null }],

@@ -38,7 +38,22 @@ describe("describeDecisionSource", () => {
 			{ kind: "session_grant", grantId: "g1", surface: "write", pattern: "/work/src/*", scope: "session" },
 			'session_grant(write "/work/src/*", session)',
 		],
-		[{ kind: "parked_approval", requestId: "req-7", approvedVia: "cli" }, "parked_approval(req-7 via cli)"],
+		[
+			{
+				kind: "parked_approval",
+				requestId: "req-7",
+				approvedBy: { kind: "user", via: "cli", verdict: "allow", scope: "once" },
+			},
+			"parked_approval(req-7, approved by user(cli, allow once))",
+		],
+		[
+			{
+				kind: "parked_approval",
+				requestId: "req-8",
+				approvedBy: { kind: "authorizer", link: "ci-bot", verdict: "allow" },
+			},
+			"parked_approval(req-8, approved by authorizer(ci-bot: allow))",
+		],
 		[{ kind: "unavailable", reason: "no UI" }, "unavailable(no UI)"],
 		[{ kind: "gate_error", reason: "boom" }, "gate_error(boom)"],
 	])("describes %j as %s", (source, expected) => {

@@ -170,7 +170,7 @@ function recordAnswer(
 	reason: string | undefined,
 ): AnswerResult {
 	try {
-		return store.answer(id, verdict, "cli", null, reason);
+		return store.answer(id, verdict, cliAnswerSource(verdict, reason), null, reason);
 	} catch (error) {
 		throw new CliError("io", `cannot record the answer for ${id}: ${errorMessage(error)}`);
 	}
@@ -281,20 +281,27 @@ interface CliAnswer {
 	readonly now: number;
 }
 
+/** A user's decision via the CLI for this one request, as the parked store and the audit record it. */
+function cliAnswerSource(
+	verdict: Verdict,
+	reason: string | undefined,
+): Extract<DecisionSource, { kind: "user" }> {
+	return {
+		kind: "user",
+		via: "cli",
+		verdict,
+		scope: "once",
+		...(reason === undefined ? {} : { reason: capSourceText(reason) }),
+	};
+}
+
 /**
  * The audit line for an answer given with `approve` / `deny`: a user decision via the CLI for this one
  * request. Its latency is how long the request waited for the answer.
  */
 function cliAuditEntry(answer: CliAnswer): AuditEntry {
 	const { request, verdict, now } = answer;
-	const reason = answer.reason === undefined ? undefined : capSourceText(answer.reason);
-	const source: DecisionSource = {
-		kind: "user",
-		via: "cli",
-		verdict,
-		scope: "once",
-		...(reason === undefined ? {} : { reason }),
-	};
+	const source = cliAnswerSource(verdict, answer.reason);
 	return {
 		v: AUDIT_SCHEMA_VERSION,
 		time: new Date(now).toISOString(),
@@ -308,7 +315,7 @@ function cliAuditEntry(answer: CliAnswer): AuditEntry {
 		mode: "ask",
 		outcome: verdict,
 		source,
-		...(verdict === "deny" ? { reason: reason ?? "denied with pi-permission-hub deny" } : {}),
+		...(verdict === "deny" ? { reason: source.reason ?? "denied with pi-permission-hub deny" } : {}),
 		requestId: request.id,
 		latencyMs: Math.max(0, now - Date.parse(request.createdAt)),
 		configFiles: [],

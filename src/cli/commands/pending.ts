@@ -1,4 +1,5 @@
 import { originDescription } from "../../origin/origin.ts";
+import { describeDecisionSource } from "../../provenance/describe-decision-source.ts";
 import { auditLogFiles } from "../audit-logs.ts";
 import { type CommandSpec, success } from "../command.ts";
 import { displayLine, plural } from "../display-text.ts";
@@ -64,7 +65,7 @@ function entryText({ request, answer, origin }: SelectedEntry, now: number): str
 	const state =
 		answer === null
 			? "waiting"
-			: `${answer.decision === "allow" ? "approved" : "denied"} via ${answer.via} at ${answer.answeredAt}${answer.decision === "allow" ? " (not used yet)" : ""}`;
+			: `${answer.decision === "allow" ? "approved" : "denied"} by ${displayLine(describeDecisionSource(answer.source), 300)} at ${answer.answeredAt}${answer.decision === "allow" ? " (not used yet)" : ""}`;
 	const age = durationText(now - Date.parse(request.createdAt));
 	const expiry = durationText(Date.parse(request.expiresAt) - now);
 	const who = origin === null ? requesterPath(request) : originDescription(origin);
