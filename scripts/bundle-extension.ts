@@ -30,6 +30,10 @@ const shared: BuildOptions & { metafile: true } = {
 		"picomatch",
 	],
 	legalComments: "none",
+	// Whitespace and syntax only: a third less for V8 to parse at every session start, while names stay readable
+	// in stack traces (adr/0029).
+	minifyWhitespace: true,
+	minifySyntax: true,
 	logLevel: "warning",
 	metafile: true,
 };

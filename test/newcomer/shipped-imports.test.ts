@@ -33,13 +33,16 @@ function jsFiles(dir: string): string[] {
 		.map((entry) => path.relative(REPO_ROOT, path.join(entry.parentPath, entry.name)));
 }
 
-/** Module specifiers in generated code (esbuild's and tsc's output put each import on its own statement). */
+/**
+ * Module specifiers in generated code: tsc's output (one statement per line) and esbuild's minified bundle
+ * (`import{a,b}from"x";import"./y.js"`, several statements on a line).
+ */
 function importsOf(file: string): ModuleImport[] {
 	const text = readFileSync(path.join(REPO_ROOT, file), "utf8");
 	const found: ModuleImport[] = [];
 	const statements = [
-		/^\s*import\s+(?:[\w$*\s,]*(?:\{[^}]*\})?[\w$*\s,]*from\s*)?["']([^"']+)["']/gm,
-		/^\s*export\s+(?:\*(?:\s+as\s+[\w$]+)?|\{[^}]*\})\s*from\s*["']([^"']+)["']/gm,
+		/(?:^|[;}\s])import\s*(?:[\w$*\s,]*(?:\{[^}]*\})?[\w$*\s,]*from\s*)?["']([^"']+)["']/gm,
+		/(?:^|[;}\s])export\s*(?:\*(?:\s*as\s+[\w$]+)?|\{[^}]*\})\s*from\s*["']([^"']+)["']/gm,
 	];
 	for (const statement of statements) {
 		for (const match of text.matchAll(statement))
