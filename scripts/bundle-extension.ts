@@ -31,7 +31,7 @@ const shared: BuildOptions & { metafile: true } = {
 	],
 	legalComments: "none",
 	// Whitespace and syntax only: a third less for V8 to parse at every session start, while names stay readable
-	// in stack traces (adr/0029).
+	// in stack traces (adr/0028).
 	minifyWhitespace: true,
 	minifySyntax: true,
 	logLevel: "warning",

@@ -29,12 +29,12 @@ export interface TerminalChoiceDeps {
 	readonly terminal: TerminalOutput;
 	/** How the TUI dialog guards the keys of an ask forwarded from a subagent. */
 	readonly forwardedDialogKeys: ForwardedDialogKeys;
-	/** Whether a subagent with a UI of its own asks there when its parent cannot be asked (adr/0028). */
+	/** Whether a subagent with a UI of its own asks there when its parent cannot be asked (adr/0027). */
 	readonly forwardWithUI: ForwardWithUI;
 }
 
 /**
- * Who decides an ask that reached the end of the chain, from what the session is (adr/0010, adr/0028):
+ * Who decides an ask that reached the end of the chain, from what the session is (adr/0010, adr/0027):
  * - `parent`: a subagent forwards to its parent;
  * - `parent-then-local`: a subagent with a UI of its own forwards, and asks there when its parent cannot be asked;
  * - `local`: a root session with a UI asks its human;

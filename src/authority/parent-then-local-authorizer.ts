@@ -10,7 +10,7 @@ export interface ParentThenLocalOptions {
 }
 
 /**
- * A subagent with a UI of its own, under `forwardWithUI: parent-then-local` (adr/0028): its asks go to its parent;
+ * A subagent with a UI of its own, under `forwardWithUI: parent-then-local` (adr/0027): its asks go to its parent;
  * when the parent cannot take them — gone or not serving before the ask, or gone while it waited — the human at
  * this subagent's own UI is asked instead, within what is left of the ask's timeout, and their answer says so.
  * Only the hub's own finding that the parent is unreachable opens that dialog: an answer, a parked ask or a

@@ -30,7 +30,7 @@ export interface AskCommon {
 	readonly signal?: AbortSignal;
 	/**
 	 * Set when this session is a subagent asking its own human because its parent cannot be asked: why. The
-	 * dialog says so, and so does the DecisionSource of the answer (adr/0028).
+	 * dialog says so, and so does the DecisionSource of the answer (adr/0027).
 	 */
 	readonly parentUnreachable?: string;
 	/**

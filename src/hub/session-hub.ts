@@ -92,7 +92,7 @@ export class SessionHub {
 			sessionFile: options.sessionFile,
 		});
 		// A child forwards to its parent even when it has a UI of its own: the human the tree answers to is there
-		// (its own UI is asked only when that parent cannot be, adr/0028).
+		// (its own UI is asked only when that parent cannot be, adr/0027).
 		this.parent = found;
 		// The prompt tag belongs to this session; the environment may be the root's (an in-process child).
 		const claimed = sanitizeLabel(options.promptAgentName ?? claimedAgentName(options.env) ?? "");

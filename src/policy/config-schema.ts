@@ -32,7 +32,7 @@ export type NotifyStyle = (typeof NOTIFY_STYLES)[number];
 export const FORWARDED_DIALOG_KEYS = ["pause", "twice"] as const;
 export type ForwardedDialogKeys = (typeof FORWARDED_DIALOG_KEYS)[number];
 /**
- * Whom a subagent with a UI of its own asks when its parent cannot take the ask (adr/0028). Ordered from
+ * Whom a subagent with a UI of its own asks when its parent cannot take the ask (adr/0027). Ordered from
  * strictest to loosest; where two files set it, the stricter wins.
  */
 export const FORWARD_WITH_UI = ["parent-only", "parent-then-local"] as const;
@@ -538,7 +538,7 @@ export const ManagedConfigSchema = lazySchema(() =>
 			notify: userOnly("notify"),
 			forwardedDialogKeys: userOnly("forwardedDialogKeys"),
 			forwardWithUI: forwardWithUISchema().describe(
-				"`parent-only`: no subagent asks in a UI of its own, whatever the user file says (adr/0028). `parent-then-local` leaves the choice to the user file.",
+				"`parent-only`: no subagent asks in a UI of its own, whatever the user file says (adr/0027). `parent-then-local` leaves the choice to the user file.",
 			),
 		})
 		.meta({

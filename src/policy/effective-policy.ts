@@ -19,7 +19,7 @@ export const DEFAULT_DEFER_EXPIRY_HOURS = 24;
 /** The bell: one byte every terminal and multiplexer understands, carrying nothing of the ask (adr/0020). */
 export const DEFAULT_NOTIFY: NotifyStyle = "bell";
 export const DEFAULT_FORWARDED_DIALOG_KEYS: ForwardedDialogKeys = "pause";
-/** A subagent's own UI is asked when its parent cannot be: a human there answers, nothing else can (adr/0028). */
+/** A subagent's own UI is asked when its parent cannot be: a human there answers, nothing else can (adr/0027). */
 export const DEFAULT_FORWARD_WITH_UI: ForwardWithUI = "parent-then-local";
 
 /** What relative path patterns are relative to, and what `~` means. */
@@ -139,7 +139,7 @@ export interface EffectivePolicy {
 	readonly grantCeiling: GrantCeiling;
 	/** How a forwarded dialog in the TUI guards its keys (user file only). */
 	readonly forwardedDialogKeys: ForwardedDialogKeys;
-	/** Whether a subagent with a UI of its own asks there when its parent cannot be asked (adr/0028). */
+	/** Whether a subagent with a UI of its own asks there when its parent cannot be asked (adr/0027). */
 	readonly forwardWithUI: ForwardWithUI;
 	/** How bash commands run in the sandbox of their tier (adr/0017). */
 	readonly sandbox: SandboxSettings;

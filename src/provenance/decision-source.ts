@@ -44,7 +44,7 @@ export type DecisionSource =
 			readonly scope: "once" | "session" | "subagent" | "tree" | "always";
 			readonly reason?: string;
 			/**
-			 * Set when a subagent asked its own human because its parent could not be asked: why (adr/0028). The
+			 * Set when a subagent asked its own human because its parent could not be asked: why (adr/0027). The
 			 * human who answered is the one at this subagent's UI, not the parent's.
 			 */
 			readonly parentUnreachable?: string;

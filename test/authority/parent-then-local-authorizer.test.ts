@@ -1,5 +1,5 @@
 /**
- * A subagent with a UI of its own (adr/0028): the real forwarding authorizer over the real file transport to a
+ * A subagent with a UI of its own (adr/0027): the real forwarding authorizer over the real file transport to a
  * real hub server (or to an inbox nobody serves), and the real local dialog authorizer with a scripted human.
  */
 import { join } from "node:path";

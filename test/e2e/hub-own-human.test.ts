@@ -1,5 +1,5 @@
 /**
- * A subagent with a UI of its own whose parent is gone (adr/0028): a real child pi in RPC mode (it has a UI)
+ * A subagent with a UI of its own whose parent is gone (adr/0027): a real child pi in RPC mode (it has a UI)
  * started with `PI_SUBAGENT_PARENT_SESSION` naming a root that ran and quit. By default its risky call shows a
  * dialog in the child's own RPC stream; answered there, the call runs and the audit says the subagent's own human
  * decided. With `forwardWithUI: parent-only` no dialog shows: the ask is refused or parked, never a denial.

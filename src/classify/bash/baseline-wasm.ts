@@ -1,6 +1,6 @@
 /**
  * The parser's WebAssembly is compiled by V8's baseline compiler (Liftoff) only, never tiered up by its
- * optimizing compiler (adr/0029). By default V8 optimizes the grammar's and the runtime's functions in the
+ * optimizing compiler (adr/0028). By default V8 optimizes the grammar's and the runtime's functions in the
  * background as they run: in a short pi run that is about 0.7 s of CPU and 50–60 MiB of peak memory spent in
  * the first few bash calls, for a parse that is at most ~15 % faster afterwards (bench/README.md, figure 11).
  *
