@@ -65,10 +65,17 @@ export class ChildNames {
 		if (direct < 1 || sender === undefined) return null;
 		const { ownShown } = this.options;
 		const above = ownShown.length === direct ? ownShown : path.slice(0, direct);
-		const child = this.options.announced().find((c) => c.sessionId === sender.sessionId);
-		const hop = child
-			? this.hopOf(child, path[direct] ?? "")
-			: shownHop(claimedHop(path[direct] ?? ""), `#${request.requesterPid}`);
+		// A child's label never changes once worked out, so the announcements (files) are read only until then.
+		const known = this.known.get(sender.sessionId);
+		const child =
+			known === undefined
+				? this.options.announced().find((c) => c.sessionId === sender.sessionId)
+				: undefined;
+		const hop =
+			known ??
+			(child
+				? this.hopOf(child, path[direct] ?? "")
+				: shownHop(claimedHop(path[direct] ?? ""), `#${request.requesterPid}`));
 		const relayed = request.origin?.kind === "subagent" ? request.origin.shown : undefined;
 		const below = relayed && relayed.length === path.length ? relayed : path;
 		return [...above, hop, ...below.slice(direct + 1)].map(safeShownLabel);

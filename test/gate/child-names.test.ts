@@ -140,5 +140,23 @@ describe.runIf(process.platform === "linux")(
 			});
 			expect(names.shownFor(relayed)).toEqual(["root", "planner", "worker - root?"]);
 		});
+
+		it("reads the announcements until a child's label is known, not on every ask (they are files)", () => {
+			const pid = startChild("[child] work");
+			let reads = 0;
+			const names = new ChildNames({
+				pid: process.pid,
+				ownShown: ["root"],
+				announced: () => {
+					reads++;
+					return [announced("child-1", pid, ["Task: [child] work"])];
+				},
+			});
+			names.delegationStarted("call-1", [{ agent: "worker", task: "[child] work" }], Date.now() - 1_000);
+			const first = names.shownFor(askFrom("child-1", pid));
+			for (let i = 0; i < 5; i++) expect(names.shownFor(askFrom("child-1", pid))).toEqual(first);
+			expect(first).toEqual(["root", "worker?"]);
+			expect(reads).toBe(1);
+		});
 	},
 );
