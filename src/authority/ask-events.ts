@@ -4,7 +4,7 @@
  * counts: an ask still waiting its turn in the queue, or settled before its turn, opens nothing.
  */
 import type { Origin } from "../origin/origin.ts";
-import { processWide } from "../process-wide.ts";
+import { processWideListeners } from "../process-wide.ts";
 import type { Tier } from "../vocabulary/tier.ts";
 import type { DialogResult } from "./dialog-presenter.ts";
 import type { QueuePosition } from "./dialog-queue.ts";
@@ -67,26 +67,13 @@ export type AskListener = (event: AskEvent) => void;
 /** Where a dialog's events go: this process's listeners and the session's `pi.events`. */
 export type AskEventSink = (event: AskEvent) => void;
 
-function listeners(): Set<AskListener> {
-	return processWide<Set<AskListener>>("ask-listeners.v1", () => new Set());
-}
+const askListeners = processWideListeners<AskEvent>("ask-listeners.v1");
 
 /** Subscribe to every dialog opened and closed in this process (all sessions). Returns the unsubscribe function. */
-export function onAsk(listener: AskListener): () => void {
-	listeners().add(listener);
-	return () => listeners().delete(listener);
-}
+export const onAsk = (listener: AskListener): (() => void) => askListeners.on(listener);
 
 /** Deliver to process-wide listeners; a throwing listener is isolated from the dialog and from the others. */
-export function publishAsk(event: AskEvent): void {
-	for (const listener of listeners()) {
-		try {
-			listener(event);
-		} catch {
-			// A status bar's bug must not close, delay or decide the dialog it watches.
-		}
-	}
-}
+export const publishAsk = (event: AskEvent): void => askListeners.publish(event);
 
 /** The two events of one shown dialog, sharing everything but the phase. */
 export class DialogEvents {

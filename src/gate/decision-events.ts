@@ -2,7 +2,7 @@ import { AUDIT_SCHEMA_VERSION, type AuditEntry, type SandboxRecord } from "../au
 import type { AuditWriter } from "../audit/audit-writer.ts";
 import type { Origin } from "../origin/origin.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
-import { processWide } from "../process-wide.ts";
+import { processWideListeners } from "../process-wide.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import { HIGHEST_TIER, type Mode, type Tier } from "../vocabulary/tier.ts";
@@ -29,26 +29,13 @@ export interface DecisionEvent {
 
 export type DecisionListener = (event: DecisionEvent) => void;
 
-function listeners(): Set<DecisionListener> {
-	return processWide<Set<DecisionListener>>("decision-listeners.v1", () => new Set());
-}
+const decisionListeners = processWideListeners<DecisionEvent>("decision-listeners.v1");
 
 /** Subscribe to every decision made in this process (all sessions). Returns the unsubscribe function. */
-export function onDecision(listener: DecisionListener): () => void {
-	listeners().add(listener);
-	return () => listeners().delete(listener);
-}
+export const onDecision = (listener: DecisionListener): (() => void) => decisionListeners.on(listener);
 
 /** Deliver to process-wide listeners; a throwing listener is isolated from the gate and from the others. */
-export function publishDecision(event: DecisionEvent): void {
-	for (const listener of listeners()) {
-		try {
-			listener(event);
-		} catch {
-			// An observer's bug must not change or delay a decision that is already made.
-		}
-	}
-}
+export const publishDecision = (event: DecisionEvent): void => decisionListeners.publish(event);
 
 export interface DecisionRecord {
 	readonly outcome: GateOutcome;
