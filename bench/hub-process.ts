@@ -164,7 +164,7 @@ async function ask(): Promise<void> {
 	for (let i = 0; i < total; i++) {
 		const request = askRequest(name);
 		const started = performance.now();
-		const outcome = await forwardAsk(target, request, { timeoutMs: 60_000, log, durable: false });
+		const outcome = await forwardAsk(target, request, { timeoutMs: 60_000, log });
 		say(outcomeRecord(outcome, request, performance.now() - started));
 	}
 	say({ event: "done" });

@@ -60,7 +60,6 @@ export class ParentForwardingAuthorizer implements TerminalAuthorizer {
 		const outcome = await transport.forward(target, request, {
 			timeoutMs,
 			log,
-			durable: false,
 			...(ask.signal ? { signal: ask.signal } : {}),
 		});
 		if (outcome.kind === "unavailable") {

@@ -65,20 +65,22 @@ export class ChildNames {
 		if (direct < 1 || sender === undefined) return null;
 		const { ownShown } = this.options;
 		const above = ownShown.length === direct ? ownShown : path.slice(0, direct);
-		// A child's label never changes once worked out, so the announcements (files) are read only until then.
-		const known = this.known.get(sender.sessionId);
-		const child =
-			known === undefined
-				? this.options.announced().find((c) => c.sessionId === sender.sessionId)
-				: undefined;
+		// A child's label never changes once worked out, so the announcements (files) are read until then only.
 		const hop =
-			known ??
-			(child
-				? this.hopOf(child, path[direct] ?? "")
-				: shownHop(claimedHop(path[direct] ?? ""), `#${request.requesterPid}`));
+			this.known.get(sender.sessionId) ?? this.firstHop(request, sender.sessionId, path[direct] ?? "");
 		const relayed = request.origin?.kind === "subagent" ? request.origin.shown : undefined;
 		const below = relayed && relayed.length === path.length ? relayed : path;
 		return [...above, hop, ...below.slice(direct + 1)].map(safeShownLabel);
+	}
+
+	/** The direct child's label until known: from its announcement, else its claimed name and an id. */
+	private firstHop(request: ForwardRequest, sessionId: string, claimed: string): string {
+		const child = this.options.announced().find((c) => c.sessionId === sessionId);
+		if (child) return this.hopOf(child, claimed);
+		// Unannounced: the requester's pid is the child's own only when the child itself asks, not when it relays.
+		const asking = request.chain.length === 1;
+		// Not kept: its announcement may still be on its way, and names it once it is read.
+		return shownHop(claimedHop(claimed), asking ? `#${request.requesterPid}` : sessionId.slice(0, 8));
 	}
 
 	private hopOf(child: ChildAnnouncement, claimed: string): string {

@@ -13,7 +13,7 @@ import type { ParkedStore } from "../hub/parked-store.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import type { ServedAsk, ServerAnswer } from "../hub/transport.ts";
 import { originDescription } from "../origin/origin.ts";
-import { UNNAMED } from "../origin/shown-name.ts";
+import { safeShownLabel, UNNAMED } from "../origin/shown-name.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { type DecisionSource, innermostSource } from "../provenance/decision-source.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
@@ -62,7 +62,7 @@ export class ForwardedAsks {
 		const shown = reoffered ? null : this.shownOf(ask.request);
 		// The status line names who waits, by the same label as the dialog (the asker's own hop).
 		const asker = Symbol(ask.request.id);
-		this.askers.set(asker, (shown ?? ask.request.path).at(-1) ?? UNNAMED);
+		this.askers.set(asker, safeShownLabel((shown ?? ask.request.path).at(-1) ?? UNNAMED));
 		this.reportPending();
 		const decided = pipeline
 			.run({ kind: "forwarded", served: ask, ...(reoffered ? { reoffered } : { shown }) })

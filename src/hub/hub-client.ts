@@ -79,9 +79,10 @@ class ResponseWaiter {
 	private settled = false;
 	/** The request is in the inbox (from then on, its disappearance means the parent dropped it). */
 	private written = false;
-	/** When the request file was last (re)written, for re-announcing one that no server picked up. */
+	/** When the request file was written, for re-announcing one that no server picked up. */
 	private writtenAt = 0;
-	private rewriting = false;
+	private retouched = false;
+	private readonly content: string;
 	private readonly requestPath: string;
 	private readonly responsePath: string;
 	private readonly responseName: string;
@@ -105,6 +106,7 @@ class ResponseWaiter {
 		this.options = options;
 		this.resolve = resolve;
 		this.requestPath = requestFile(layout, request.id);
+		this.content = JSON.stringify(request);
 		this.responsePath = responseFile(layout, request.id);
 		this.responseName = `${request.id}.json`;
 	}
@@ -138,29 +140,15 @@ class ResponseWaiter {
 			Math.min(this.options.timeoutMs, MAX_TIMER_MS),
 		);
 		this.liveness = setInterval(() => this.checkParent(), LIVENESS_INTERVAL_MS);
-		const content = JSON.stringify(this.request);
-		if (this.options.durable) {
-			writePrivateFile(this.requestPath, content, [], { fsync: true }).then(
-				() => this.requestWritten(),
-				(error: unknown) => this.writeFailed(error),
-			);
-			return;
-		}
 		// A request someone waits on is small and needs no fsync: written here and now it is in the inbox in a
 		// fraction of a millisecond, where the asynchronous writer's thread-pool round trips, queued behind a busy
 		// pi's other work, cost several (bench figure 11).
 		try {
-			writePrivateFileSync(this.requestPath, content, [], { fsync: false });
+			writePrivateFileSync(this.requestPath, this.content, [], { fsync: false });
 		} catch (error) {
 			this.writeFailed(error);
 			return;
 		}
-		this.requestWritten();
-	}
-
-	private requestWritten(): void {
-		// Ended (cancelled, timed out) while the write was in flight: take the request back out.
-		if (this.settled) removeQuietly(this.requestPath);
 		this.written = true;
 		this.writtenAt = Date.now();
 		this.check();
@@ -200,11 +188,12 @@ class ResponseWaiter {
 	 * A server that saw it already claimed it, so this never makes a second dialog.
 	 */
 	private retouchIfUnclaimed(): void {
-		if (this.rewriting || Date.now() - this.writtenAt < RETOUCH_MS) return;
+		if (this.retouched || Date.now() - this.writtenAt < RETOUCH_MS) return;
 		if (existsSync(join(this.layout.claims, this.request.id))) return;
-		this.rewriting = true;
+		// Once: a server that saw the request ignores it from then on, so a second write could not help.
+		this.retouched = true;
 		this.options.log.write("client.request_retouched", { requestId: this.request.id });
-		writePrivateFile(this.requestPath, JSON.stringify(this.request), [], { fsync: this.options.durable })
+		writePrivateFile(this.requestPath, this.content, [], { fsync: false })
 			.catch((error: unknown) =>
 				this.options.log.write("client.retouch_failed", {
 					requestId: this.request.id,
@@ -212,8 +201,6 @@ class ResponseWaiter {
 				}),
 			)
 			.finally(() => {
-				this.rewriting = false;
-				this.writtenAt = Date.now();
 				// Ended while the write was in flight: take the request back out.
 				if (this.settled) removeQuietly(this.requestPath);
 			});

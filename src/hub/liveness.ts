@@ -25,6 +25,12 @@ export function processStartToken(pid: number): string | null {
 	return statFields(pid)?.[19] ?? null;
 }
 
+/** The parent pid of `pid` (from /proc), or null where /proc cannot tell. */
+export function parentPid(pid: number): number | null {
+	const ppid = Number(statFields(pid)?.[1]);
+	return Number.isInteger(ppid) && ppid > 0 ? ppid : null;
+}
+
 /** Fields 3 onwards of /proc/<pid>/stat (state first), or null where /proc cannot tell. */
 function statFields(pid: number): string[] | null {
 	try {

@@ -21,8 +21,6 @@ export interface ForwardOptions {
 	readonly timeoutMs: number;
 	readonly signal?: AbortSignal;
 	readonly log: HubLog;
-	/** Parked requests must survive a crash; a request someone is waiting on need not pay for fsync. */
-	readonly durable: boolean;
 }
 
 export interface ServerAnswer {

@@ -29,9 +29,10 @@ export function safeShownLabel(label: string): string {
 /** Room left in a shown label (64 bytes) for the guess mark and a stable id after the name. */
 const MAX_NAME_BYTES = 40;
 
-/** A caller-claimed name as shown: also without `?`, which marks only the gate's own guesses. */
+/** A caller-claimed name as shown: also without `?` and `#`, which mark only the gate's own guesses and ids. */
 export function safeAgentName(name: string): string {
-	return truncateUtf8(safeShownLabel(name.replace(/\?/gu, "")), MAX_NAME_BYTES).trimEnd();
+	// `?` marks a guess and `#` a stable id: a claimed name holding either could pass for another child's label.
+	return truncateUtf8(safeShownLabel(name.replace(/[?#]/gu, "")), MAX_NAME_BYTES).trimEnd();
 }
 
 /** The short stable id of a child: its pid, or for a child inside its parent's process its session id's start. */

@@ -79,7 +79,7 @@ export interface ParkedApprovalFound extends ParkedApprovalRef {
 	readonly askerPath: readonly string[];
 }
 
-/** A human approved a parked request for exactly this action hash. */
+/** A parked request for exactly this action hash was approved (`approvedBy` says by whom: a human, a link, …). */
 export interface ParkedApprovalBasis extends ParkedApprovalRef {
 	readonly kind: "parked_approval";
 	readonly hash: string;

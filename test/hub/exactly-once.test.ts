@@ -41,9 +41,7 @@ describe("exactly once", () => {
 		const second = await startServer(agentDir, allowNamingRequest);
 		const requests = Array.from({ length: 200 }, () => makeRequest());
 		const outcomes = await Promise.all(
-			requests.map((request) =>
-				forwardAsk(first.target, request, { timeoutMs: 20_000, log: first.log, durable: false }),
-			),
+			requests.map((request) => forwardAsk(first.target, request, { timeoutMs: 20_000, log: first.log })),
 		);
 		for (const [i, outcome] of outcomes.entries()) {
 			const request = requests[i];
@@ -85,7 +83,6 @@ describe("exactly once", () => {
 				forwardAsk({ ...local.target, pid: null }, request, {
 					timeoutMs: 20_000,
 					log: local.log,
-					durable: false,
 				}),
 			),
 		);

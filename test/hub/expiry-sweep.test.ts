@@ -36,7 +36,7 @@ describe("expiry", () => {
 		const agentDir = tempAgentDir();
 		const { target, log, calls } = await startServer(agentDir);
 		const request = makeRequest({ createdAt: past(120_000), expiresAt: past(60_000) });
-		const outcome = await forwardAsk(target, request, { timeoutMs: 10_000, log, durable: false });
+		const outcome = await forwardAsk(target, request, { timeoutMs: 10_000, log });
 		expect(outcome.kind).toBe("answered");
 		if (outcome.kind !== "answered") return;
 		expect(outcome.response.decision).toBe("deny");
@@ -133,7 +133,7 @@ describe("reconcile at open", () => {
 		const held = heldDecide();
 		const first = await startServer(agentDir, held.decide);
 		const request = makeRequest();
-		const pending = forwardAsk(first.target, request, { timeoutMs: 10_000, log: first.log, durable: false });
+		const pending = forwardAsk(first.target, request, { timeoutMs: 10_000, log: first.log });
 		await waitUntil("deciding", () => held.pending.has(request.id));
 		// A second server's one chance at the request is its listing at open (nothing in requests/ changes after):
 		// it tries every listed request, then sweeps claims whose request is gone. A planted orphan claim gone

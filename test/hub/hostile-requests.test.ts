@@ -108,7 +108,7 @@ describe("hostile request files at the server", () => {
 				via: "t",
 			},
 			makeRequest(),
-			{ timeoutMs: 10_000, log, durable: false },
+			{ timeoutMs: 10_000, log },
 		);
 		expect(outcome.kind).toBe("answered");
 		expect(calls.size).toBe(1);

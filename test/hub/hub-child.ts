@@ -98,7 +98,6 @@ async function ask(): Promise<void> {
 			const outcome = await forwardAsk(target, request, {
 				timeoutMs: num("timeoutMs", 30_000),
 				log,
-				durable: false,
 				signal: controller.signal,
 			});
 			say({ event: "outcome", id: request.id, hash: request.actionHash, ...describe(outcome) });

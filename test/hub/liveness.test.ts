@@ -52,7 +52,6 @@ describe("liveness: a parent that goes away", () => {
 		const pending = forwardAsk(targetFor(agentDir, parentPid), request, {
 			timeoutMs: 60_000,
 			log: testHubLog(logFile),
-			durable: false,
 		});
 		await parent.next((l) => l.event === "deciding" && l.id === request.id);
 		const killedAt = performance.now();
@@ -94,7 +93,6 @@ describe("liveness: a parent that goes away", () => {
 		const pending = forwardAsk(targetFor(agentDir, serving.pid), request, {
 			timeoutMs: 60_000,
 			log: testHubLog(logFile),
-			durable: false,
 		});
 		await waitUntil("the request is being decided", () =>
 			existsSync(join(inboxLayout(agentDir, PARENT_SESSION).claims, request.id)),
@@ -205,7 +203,6 @@ describe("liveness: a child that goes away", () => {
 		const pending = forwardAsk(target, request, {
 			timeoutMs: 10_000,
 			log,
-			durable: false,
 			signal: controller.signal,
 		});
 		await waitUntil("deciding", () => seen !== null);

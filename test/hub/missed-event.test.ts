@@ -61,7 +61,7 @@ describe("a request event the server missed", () => {
 		let asked: ReturnType<typeof forwardAsk>;
 		try {
 			overflowQueue(noise);
-			asked = forwardAsk(target, request, { timeoutMs: 8000, log, durable: false });
+			asked = forwardAsk(target, request, { timeoutMs: 8000, log });
 			await waitUntil("the request is in the inbox", () => {
 				try {
 					return readFileSync(requestFile(layout, request.id), "utf8").length > 0;

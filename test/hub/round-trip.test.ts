@@ -64,7 +64,7 @@ const byTool: Decide = async ({ request }) => {
 };
 
 function options(log: HubLog, extra: Partial<ForwardOptions> = {}): ForwardOptions {
-	return { timeoutMs: 20_000, log, durable: false, ...extra };
+	return { timeoutMs: 20_000, log, ...extra };
 }
 
 /** Put a file into place in one step (as any writer that is not racing itself would). */

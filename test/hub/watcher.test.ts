@@ -26,9 +26,7 @@ describe("the server's file watching", () => {
 		for (let i = 0; i < 20_000; i++) writeFileSync(join(layout.requests, `${newRequestId()}.json.${i}`), "");
 		const { target, log, calls } = await startServer(agentDir);
 		const outcomes = await Promise.all(
-			Array.from({ length: 100 }, () =>
-				forwardAsk(target, makeRequest(), { timeoutMs: 8000, log, durable: false }),
-			),
+			Array.from({ length: 100 }, () => forwardAsk(target, makeRequest(), { timeoutMs: 8000, log })),
 		);
 		const answered = outcomes.filter((o) => o.kind === "answered").length;
 		expect(answered).toBe(100);
@@ -52,7 +50,7 @@ describe("the server's file watching", () => {
 			readLog(log.file).some((l) => l.event === "server.inbox_removed"),
 		);
 		const request = makeRequest();
-		const outcome = await forwardAsk(target, request, { timeoutMs: 10_000, log, durable: false });
+		const outcome = await forwardAsk(target, request, { timeoutMs: 10_000, log });
 		expect(outcome.kind).toBe("answered");
 		expect(calls.get(request.id)).toBe(1);
 	});
@@ -69,7 +67,7 @@ describe("the server's file watching", () => {
 				return false;
 			}
 		});
-		const outcome = await forwardAsk(target, makeRequest(), { timeoutMs: 10_000, log, durable: false });
+		const outcome = await forwardAsk(target, makeRequest(), { timeoutMs: 10_000, log });
 		expect(outcome.kind).toBe("answered");
 	});
 
@@ -78,7 +76,7 @@ describe("the server's file watching", () => {
 		const held = heldDecide();
 		const { layout, log, target } = await startServer(agentDir, held.decide);
 		const request = makeRequest();
-		const pending = forwardAsk(target, request, { timeoutMs: 10_000, log, durable: false });
+		const pending = forwardAsk(target, request, { timeoutMs: 10_000, log });
 		await waitUntil("deciding", () => held.pending.has(request.id));
 		rmSync(layout.responses, { recursive: true });
 		held.pending.get(request.id)?.answer(ALLOW_BY_TEST);

@@ -94,4 +94,10 @@ describe("the shipped JavaScript imports only what an installed copy has", () =>
 		);
 		expect(missing).toEqual([]);
 	});
+
+	it("carries zod's English messages only: the other locales are left out of the bundle (adr/0028)", () => {
+		const bundled = jsFiles("dist/extension").map((file) => readFileSync(path.join(REPO_ROOT, file), "utf8"));
+		expect(bundled.some((text) => text.includes("Invalid input: expected"))).toBe(true);
+		expect(bundled.filter((text) => text.includes("Ungültige Eingabe"))).toEqual([]);
+	});
 });

@@ -23,6 +23,9 @@ describe("shownHop: the best name a child has, a guess marked, else a stable id"
 		expect(forged).not.toContain("\n");
 		expect(shownHop({ kind: "claimed", name: "planner <- root" }, "#9")).not.toContain("<-");
 		expect(shownHop({ kind: "claimed", name: "root" }, "#9")).toBe("root #9");
+		// Another child's stable id, claimed as a name, does not read as that id.
+		expect(shownHop({ kind: "claimed", name: "subagent #4711" }, "#9")).not.toBe("subagent #4711");
+		expect(shownHop({ kind: "claimed", name: "scout? #12" }, "#9")).not.toContain("#12");
 		expect(shownHop({ kind: "claimed", name: "Root" }, "#9")).toBe("Root #9");
 		expect(shownHop({ kind: "guessed", agent: "root", shared: false }, "#9")).toBe("root? #9");
 		expect(shownHop({ kind: "claimed", name: "worker?" }, "#9")).toBe("worker");
