@@ -90,12 +90,25 @@ export class AuditWriter {
 
 	private async write(batch: string): Promise<void> {
 		try {
-			await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
 			await this.rotateIfNeeded();
-			await appendFile(this.file, batch, { mode: 0o600 });
+			await this.append(batch);
 			this.lastError = null;
 		} catch (error) {
 			this.lastError = toError(error);
+		}
+	}
+
+	/**
+	 * The directory is made only when the append finds it missing: a recursive mkdir walks the whole path, and a
+	 * batch is written after every decision (adr/0028).
+	 */
+	private async append(batch: string): Promise<void> {
+		try {
+			await appendFile(this.file, batch, { mode: 0o600 });
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+			await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
+			await appendFile(this.file, batch, { mode: 0o600 });
 		}
 	}
 

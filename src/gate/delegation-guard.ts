@@ -31,6 +31,12 @@ export interface DelegationGuardOptions {
 	readonly files: FileView;
 }
 
+/** This copy of the gate's package, and the settings change that would put it in children (null: none). */
+interface OwnPackage {
+	readonly gate: GatePackage | null;
+	readonly fixEntries: FixEntries | null;
+}
+
 /** This module's own copy of the package: the one a fix should point children at. */
 const OWN_MODULE = fileURLToPath(import.meta.url);
 
@@ -41,16 +47,23 @@ const OWN_MODULE = fileURLToPath(import.meta.url);
  */
 export class DelegationGuard {
 	private readonly options: DelegationGuardOptions;
-	private readonly gate: GatePackage | null;
-	private readonly fixEntries: FixEntries | null;
+	/** Found on the first launcher call, not at session start: most sessions never delegate (adr/0028). */
+	private own: OwnPackage | null = null;
 	private readonly seen = new WeakMap<object, Delegation | null>();
 
 	constructor(options: DelegationGuardOptions) {
 		this.options = options;
-		this.gate = gatePackageAt(OWN_MODULE, options.files);
-		// As `doctor --fix`: a change is offered only for a lasting copy of the gate (not a temporary one).
-		const packages = this.gate && packagesEntryFor(this.gate.root, options.agentDir, options.files);
-		this.fixEntries = this.gate && packages ? { packages, childList: this.gate.root } : null;
+	}
+
+	private ownPackage(): OwnPackage {
+		if (this.own === null) {
+			const { agentDir, files } = this.options;
+			const gate = gatePackageAt(OWN_MODULE, files);
+			// As `doctor --fix`: a change is offered only for a lasting copy of the gate (not a temporary one).
+			const packages = gate && packagesEntryFor(gate.root, agentDir, files);
+			this.own = { gate, fixEntries: gate && packages ? { packages, childList: gate.root } : null };
+		}
+		return this.own;
 	}
 
 	inspect(call: ToolCall): Delegation | null {
@@ -84,8 +97,7 @@ export class DelegationGuard {
 			homeDir: options.homeDir,
 			projectTrusted: options.projectTrusted(),
 			env: options.env,
-			gate: this.gate,
-			fixEntries: this.fixEntries,
+			...this.ownPackage(),
 			files: options.files,
 		});
 		return { launcher, call: delegation, verdict };

@@ -182,7 +182,9 @@ async function decideAsk(
 	// 2. policy
 	// A bash call that would run without a human, unsandboxed against the policy's wish, is for a human.
 	const unsandboxed =
-		request.kind === "tool_call" && request.call.tool === "bash" ? await deps.sandboxMissing() : null;
+		request.kind === "tool_call" && request.call.tool === "bash"
+			? await deps.sandboxMissing(policy.sandbox)
+			: null;
 	const step = policyStep(request, action, origin, what, deps, policy, unsandboxed);
 	if ("again" in step) return decideAsk(request, origin, deps, policy);
 	// The human's own commands (`!`) are theirs: no permission mode applies to them.

@@ -17,7 +17,7 @@ import {
 	type SandboxProfile,
 	sandboxedCommand,
 } from "../sandbox/bubblewrap.ts";
-import { NetworkProxy } from "../sandbox/network-proxy.ts";
+import type { NetworkProxy } from "../sandbox/network-proxy.ts";
 import { SANDBOX_INSTALL_HINT, type SandboxState } from "../sandbox/sandbox-state.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { Tier } from "../vocabulary/tier.ts";
@@ -264,7 +264,9 @@ export class Sandboxing implements BashRunner {
 		const key = JSON.stringify(lists);
 		let proxy = this.proxies.get(key);
 		if (proxy === undefined) {
-			proxy = NetworkProxy.start(lists);
+			// Loaded only here: importing node:http as a module makes Node load its whole HTTP client (undici), ~25 ms
+			// of CPU that a session without a network allowlist must not pay (adr/0028).
+			proxy = import("../sandbox/network-proxy.ts").then((module) => module.NetworkProxy.start(lists));
 			this.proxies.set(key, proxy);
 		}
 		try {

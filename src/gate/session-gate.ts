@@ -264,7 +264,7 @@ export class SessionGate {
 				defaultUnanswered: ctx.hasUI || this.hub.forwards ? "wait" : "defer",
 				delegation: (call: ToolCall) => this.delegations.inspect(call),
 				fixDelegation: (call: ToolCall) => this.fixDelegation(call),
-				sandboxMissing: () => this.sandboxing.missing(this.store.current().sandbox),
+				sandboxMissing: (settings) => this.sandboxing.missing(settings),
 				saveRules: (save: RulesToSave, directory: string) => this.saveRules(save, directory),
 				permissionMode: (current: EffectivePolicy) => this.permissionMode(current),
 			};

@@ -107,6 +107,20 @@ describe("AuditWriter: files, modes and rotation", () => {
 		expect(mode(file)).toBe(0o600);
 	});
 
+	it("makes the directory again when it is removed between batches, and loses no entry", async () => {
+		const root = tempDir();
+		const file = join(root, "logs", "audit.jsonl");
+		const writer = new AuditWriter({ file });
+		await writer.record(auditEntry({ preview: "before" }));
+		await writer.flush();
+		rmSync(join(root, "logs"), { recursive: true });
+		await writer.record(auditEntry({ preview: "after" }));
+		await writer.flush();
+		expect(previews(file)).toEqual(["after"]);
+		expect(mode(join(root, "logs"))).toBe(0o700);
+		expect(writer.error).toBeNull();
+	});
+
 	it("rotates at maxBytes, keeping N generations, oldest dropped, order kept across files", async () => {
 		const dir = tempDir();
 		const file = join(dir, "audit.jsonl");

@@ -21,19 +21,35 @@ import { analyzeSedScript } from "./sed-script.ts";
  * with the same marker form one spec.
  */
 function opts(...specs: readonly string[]): OptionSpec[] {
-	return specs.flatMap((spec) => {
-		const byMarker = new Map<string, string[]>();
-		for (const name of spec.split(" ")) {
-			const marker = /(\[=\]|=@|=)$/.exec(name)?.[1] ?? "";
-			byMarker.set(marker, [...(byMarker.get(marker) ?? []), name.slice(0, name.length - marker.length)]);
+	const out: OptionSpec[] = [];
+	// A plain loop over the spellings: this runs for every table entry at every session start (adr/0028).
+	for (const spec of specs) {
+		const byMarker = new Map<OptionMarker, string[]>();
+		for (const spelling of spec.split(" ")) {
+			const marker = markerOf(spelling);
+			const names = byMarker.get(marker);
+			const name = spelling.slice(0, spelling.length - marker.length);
+			if (names) names.push(name);
+			else byMarker.set(marker, [name]);
 		}
-		return [...byMarker].map(([marker, names]): OptionSpec => {
-			if (marker === "") return { names };
-			if (marker === "[=]") return { names, value: "optional" };
-			if (marker === "=@") return { names, value: "required", valuePath: "read" };
-			return { names, value: "required" };
-		});
-	});
+		for (const [marker, names] of byMarker) out.push({ names, ...OPTION_VALUE[marker] });
+	}
+	return out;
+}
+
+type OptionMarker = "" | "=" | "[=]" | "=@";
+
+const OPTION_VALUE: Readonly<Record<OptionMarker, Omit<OptionSpec, "names">>> = {
+	"": {},
+	"=": { value: "required" },
+	"[=]": { value: "optional" },
+	"=@": { value: "required", valuePath: "read" },
+};
+
+function markerOf(spelling: string): OptionMarker {
+	if (spelling.endsWith("[=]")) return "[=]";
+	if (spelling.endsWith("=@")) return "=@";
+	return spelling.endsWith("=") ? "=" : "";
 }
 
 /** An option that makes the command more than a read. */
