@@ -7,8 +7,8 @@
  *   own loader at session start. The lazily imported parts (chokidar, the TUI dialog, the change preview) stay
  *   separate chunks, so a run pays only for what it uses.
  *
- * Kept external: pi's own packages (pi provides them), the parser (it finds its .wasm files next to itself) and
- * the two CommonJS dependencies (an ESM bundle cannot `require`). Run after `tsc` (npm run build does both).
+ * Kept external: pi's own packages (pi provides them) and the parser (it finds its .wasm files next to itself).
+ * Run after `tsc` (npm run build does both).
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { type BuildOptions, build, type Plugin } from "esbuild";
@@ -36,14 +36,7 @@ const shared: BuildOptions & { metafile: true } = {
 	platform: "node",
 	target: "node22",
 	mainFields: ["module", "main"],
-	external: [
-		"@earendil-works/*",
-		"typebox",
-		"web-tree-sitter",
-		"tree-sitter-bash",
-		"write-file-atomic",
-		"picomatch",
-	],
+	external: ["@earendil-works/*", "typebox", "web-tree-sitter", "tree-sitter-bash"],
 	legalComments: "none",
 	// Whitespace and syntax only: a third less for V8 to parse at every session start, while names stay readable
 	// in stack traces (adr/0028).
@@ -59,6 +52,17 @@ const gate = await build({
 	outdir: "dist/extension/gate",
 	splitting: true,
 	chunkNames: "chunks/[name]-[hash]",
+	// The CommonJS dependencies (write-file-atomic, picomatch) are bundled too: Node would otherwise run its
+	// CommonJS export scanner on them at every session start. They `require` Node's modules, and write-file-atomic
+	// seeds its temporary names with `__filename`; an ES module has neither, so each file is given both.
+	banner: {
+		js: [
+			'import { createRequire as createGateRequire } from "node:module";',
+			'import { fileURLToPath as gateFileURLToPath } from "node:url";',
+			"const require = createGateRequire(import.meta.url);",
+			"const __filename = gateFileURLToPath(import.meta.url);",
+		].join(" "),
+	},
 });
 writeFileSync("dist/extension/gate/package.json", `${JSON.stringify({ type: "module" })}\n`);
 const entry = await build({
