@@ -115,8 +115,9 @@ export function withoutGlobalOptions(name: string, args: readonly string[]): rea
 	return first === undefined ? args : args.slice(first);
 }
 
-interface CompiledEntry {
-	readonly compiled: CommandPattern;
+/** A table row as indexed; its pattern is compiled when a command first reaches it (adr/0028). */
+interface IndexedEntry {
+	readonly pattern: string;
 	readonly tier: Tier;
 	/** Position in the table: candidates are considered in table order, as ties depend on it. */
 	readonly order: number;
@@ -134,18 +135,18 @@ export interface TierMatch {
  * like git has over a hundred patterns. Patterns with a wildcard in the second word (or none) sit in `rest`.
  */
 interface FirstWordBucket {
-	readonly bySecondWord: Map<string, CompiledEntry[]>;
-	readonly rest: CompiledEntry[];
+	readonly bySecondWord: Map<string, IndexedEntry[]>;
+	readonly rest: IndexedEntry[];
 }
 
 const byFirstWord = new Map<string, FirstWordBucket>();
 /** Patterns whose first word has a wildcard: tried for every command. */
-const wildFirstWord: CompiledEntry[] = [];
-for (const [order, entry] of BUILT_IN_COMMAND_TIERS.entries()) {
-	const compiled: CompiledEntry = { compiled: compileCommandPattern(entry.pattern), tier: entry.tier, order };
+const wildFirstWord: IndexedEntry[] = [];
+for (const [order, row] of BUILT_IN_COMMAND_TIERS.entries()) {
+	const entry: IndexedEntry = { pattern: row.pattern, tier: row.tier, order };
 	const first = firstWord(entry.pattern);
 	if (first.includes("*")) {
-		wildFirstWord.push(compiled);
+		wildFirstWord.push(entry);
 		continue;
 	}
 	let bucket = byFirstWord.get(first);
@@ -155,11 +156,11 @@ for (const [order, entry] of BUILT_IN_COMMAND_TIERS.entries()) {
 	}
 	const second = secondWord(entry.pattern);
 	if (second === undefined || second === "" || second.includes("*")) {
-		bucket.rest.push(compiled);
+		bucket.rest.push(entry);
 	} else {
 		const list = bucket.bySecondWord.get(second);
-		if (list === undefined) bucket.bySecondWord.set(second, [compiled]);
-		else list.push(compiled);
+		if (list === undefined) bucket.bySecondWord.set(second, [entry]);
+		else list.push(entry);
 	}
 }
 
@@ -176,19 +177,21 @@ function secondWord(text: string): string | undefined {
 	return next === -1 ? text.slice(space + 1) : text.slice(space + 1, next);
 }
 
-const NONE: readonly CompiledEntry[] = [];
+const NONE: readonly IndexedEntry[] = [];
 
 export function builtInTier(key: string): TierMatch {
-	let best: CompiledEntry | undefined;
-	const consider = (candidate: CompiledEntry): void => {
-		if (!candidate.compiled.matches(key)) return;
+	let best: { readonly entry: IndexedEntry; readonly compiled: CommandPattern } | undefined;
+	const consider = (entry: IndexedEntry): void => {
+		const compiled = compileCommandPattern(entry.pattern);
+		if (!compiled.matches(key)) return;
 		if (best === undefined) {
-			best = candidate;
+			best = { entry, compiled };
 			return;
 		}
-		const order = compareSpecificity(candidate.compiled, best.compiled);
+		const order = compareSpecificity(compiled, best.compiled);
 		// Equally specific patterns that disagree: the stricter one decides.
-		if (order > 0 || (order === 0 && maxTier(candidate.tier, best.tier) === candidate.tier)) best = candidate;
+		if (order > 0 || (order === 0 && maxTier(entry.tier, best.entry.tier) === entry.tier))
+			best = { entry, compiled };
 	};
 	const bucket = byFirstWord.get(firstWord(key));
 	if (bucket !== undefined) {
@@ -211,10 +214,10 @@ export function builtInTier(key: string): TierMatch {
 		}
 	}
 	for (const candidate of wildFirstWord) consider(candidate);
-	const decided: CompiledEntry | undefined = best;
+	const decided: { readonly entry: IndexedEntry } | undefined = best;
 	return decided === undefined
 		? { tier: UNKNOWN_COMMAND_TIER, pattern: undefined }
-		: { tier: decided.tier, pattern: decided.compiled.pattern };
+		: { tier: decided.entry.tier, pattern: decided.entry.pattern };
 }
 
 /** Extra classifications matching any of `texts` (a command's own text and its table key). */
