@@ -279,7 +279,7 @@ export class SessionGate {
 			sinks: this.sinks,
 			dialogs: this.dialogs,
 			log: this.hub.log,
-			onPendingChange: (pending, askers) => this.status.pendingAsks(pending, askers),
+			onPendingChange: (askers) => this.status.pendingAsks(askers),
 			shownFor: (request) => this.childNames.shownFor(request),
 			permissionMode: (current) => this.permissionMode(current ?? undefined),
 		});
@@ -328,10 +328,7 @@ export class SessionGate {
 		void this.sandboxing
 			.ready()
 			.then(() => this.status.sandboxChanged(this.sandboxing.state(this.store.current().sandbox)));
-		await this.hub.serve({
-			decide: (ask) => this.forwarded.serve(ask),
-			onPendingChange: (pending) => this.forwarded.servedChanged(pending),
-		});
+		await this.hub.serve({ decide: (ask) => this.forwarded.serve(ask) });
 		if (this.hub.parent.kind !== "child") this.refreshSchemas();
 		if (hasUI && !this.hub.forwards) {
 			const requests = this.hub.parkedForThisProject().map((e) => e.request);
