@@ -26,7 +26,7 @@ import type { Origin } from "../origin/origin.ts";
 import { approvalFitsLimits, policyForOrigin } from "../policy/agent-limits.ts";
 import { asksByAgentSection, decide, findCoveringGrant, findDeny } from "../policy/decide.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
-import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
+import { capSourceText, type DecisionSource, userOnce } from "../provenance/decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import { type Mode, withinCeiling } from "../vocabulary/tier.ts";
@@ -427,7 +427,7 @@ function policyStep(
 				const reason = policyDenyReason(said, denied);
 				return { settled: { outcome: "deny", mode: "deny", source: sourceOfBasis(denied.basis), reason } };
 			}
-			const source = { kind: "user", via: "typed", verdict: "allow", scope: "once" } as const;
+			const source = userOnce("typed", "allow");
 			return { settled: { outcome: "allow", mode: "auto", source, reason: "typed by the user" } };
 		}
 		case "tool_call": {
