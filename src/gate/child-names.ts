@@ -9,7 +9,14 @@ import { descendsFrom } from "../hub/process-lineage.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import { type DelegationRun, guessDelegatedAgent } from "../launchers/delegated-child.ts";
 import type { DelegatedTask } from "../launchers/known-launcher.ts";
-import { claimedHop, type HopName, safeShownLabel, shownHop, stableId } from "../origin/shown-name.ts";
+import {
+	claimedHop,
+	type HopName,
+	safeShownLabel,
+	shownHop,
+	shownOrClaimed,
+	stableId,
+} from "../origin/shown-name.ts";
 
 export interface ChildNamesOptions {
 	/** This process. */
@@ -69,7 +76,7 @@ export class ChildNames {
 		const hop =
 			this.known.get(sender.sessionId) ?? this.firstHop(request, sender.sessionId, path[direct] ?? "");
 		const relayed = request.origin?.kind === "subagent" ? request.origin.shown : undefined;
-		const below = relayed && relayed.length === path.length ? relayed : path;
+		const below = shownOrClaimed(path, relayed);
 		return [...above, hop, ...below.slice(direct + 1)].map(safeShownLabel);
 	}
 

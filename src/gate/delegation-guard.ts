@@ -89,7 +89,7 @@ export class DelegationGuard {
 			options.files,
 		);
 		if (!launcher) return null;
-		const delegation = readDelegationCall(launcher, call.input, call.cwd);
+		const delegation = readDelegationCall(launcher, call.input, call.cwd, options);
 		const verdict = childGateVerdict({
 			launcher,
 			call: delegation,

@@ -28,11 +28,8 @@ export interface ForwardedAsksOptions {
 	readonly sinks: DecisionSinks;
 	readonly dialogs: DialogQueue;
 	readonly log: HubLog;
-	/**
-	 * How many forwarded asks are in flight (served and re-offered), and who asks the ones being served (each
-	 * asker's label once), for the status line.
-	 */
-	readonly onPendingChange: (pending: number, askers: readonly string[]) => void;
+	/** The forwarded asks in flight (served and re-offered), each by its asker's label, for the status line. */
+	readonly onPendingChange: (askers: readonly string[]) => void;
 	/** This session's permission mode under the policy the ask was decided by, recorded with it (adr/0023). */
 	readonly permissionMode: (policy: EffectivePolicy | null) => PermissionMode;
 	/** How this session shows a request's hops (adr/0025). */
@@ -41,36 +38,40 @@ export interface ForwardedAsksOptions {
 
 export class ForwardedAsks {
 	private readonly options: ForwardedAsksOptions;
-	private served = 0;
-	private reoffered = 0;
-	private readonly askers = new Map<symbol, string>();
+	/** The one count of asks in flight: each from the moment it is served until it is settled. */
+	private readonly pending = new Map<symbol, string>();
 
 	constructor(options: ForwardedAsksOptions) {
 		this.options = options;
 	}
 
-	/** The hub server's count of the asks it is serving changed. */
-	servedChanged(pending: number): void {
-		this.served = pending;
-		this.reportPending();
-	}
-
 	/** A child's ask, decided here (its human, its links, or relayed further up) and recorded once. */
 	async serve(ask: ServedAsk, reoffered?: Reoffer): Promise<ServerAnswer> {
-		const { pipeline, parked, sessionId, sinks, dialogs } = this.options;
-		const started = performance.now();
 		const shown = reoffered ? null : this.shownOf(ask.request);
 		// The status line names who waits, by the same label as the dialog (the asker's own hop).
-		const asker = Symbol(ask.request.id);
-		this.askers.set(asker, safeShownLabel((shown ?? ask.request.path).at(-1) ?? UNNAMED));
+		const key = Symbol(ask.request.id);
+		this.pending.set(key, safeShownLabel((shown ?? ask.request.path).at(-1) ?? UNNAMED));
 		this.reportPending();
-		const decided = pipeline
-			.run({ kind: "forwarded", served: ask, ...(reoffered ? { reoffered } : { shown }) })
-			.finally(() => {
-				this.askers.delete(asker);
-				this.reportPending();
-			});
-		const { outcome, origin, policy } = await decided;
+		try {
+			return await this.decide(ask, shown, reoffered);
+		} finally {
+			this.pending.delete(key);
+			this.reportPending();
+		}
+	}
+
+	private async decide(
+		ask: ServedAsk,
+		shown: readonly string[] | null,
+		reoffered: Reoffer | undefined,
+	): Promise<ServerAnswer> {
+		const { pipeline, parked, sessionId, sinks, dialogs } = this.options;
+		const started = performance.now();
+		const { outcome, origin, policy } = await pipeline.run({
+			kind: "forwarded",
+			served: ask,
+			...(reoffered ? { reoffered } : { shown }),
+		});
 		const answer = serverAnswerOf(outcome);
 		if (answer.scope === "tree") dialogs.recheckWaiting();
 		const { request } = ask;
@@ -122,21 +123,16 @@ export class ForwardedAsks {
 
 	/** A parked ask offered to this session's human again: pending (in the status) until it is settled. */
 	private async reoffer(request: ForwardRequest, reoffered: Reoffer, signal: AbortSignal): Promise<void> {
-		this.reoffered++;
-		this.reportPending();
 		try {
 			await this.serve({ request: { ...request, unanswered: "defer" }, signal }, reoffered);
 		} catch (error) {
 			// Detached from start(): a rejection here must not become an unhandled one in pi's process.
 			this.options.log.write("server.reoffer_failed", { requestId: request.id, error: String(error) });
-		} finally {
-			this.reoffered--;
-			this.reportPending();
 		}
 	}
 
 	private reportPending(): void {
-		this.options.onPendingChange(this.served + this.reoffered, [...new Set(this.askers.values())]);
+		this.options.onPendingChange([...this.pending.values()]);
 	}
 
 	/** Naming is for display: a failure shows the names the request claims, it never fails the ask. */

@@ -9,6 +9,7 @@ import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
 import type { BashParser } from "../classify/bash/bash-parser.ts";
 import { classifyAction, type DelegationClass, type ToolAnnotations } from "../classify/classify-action.ts";
 import type { ParkedApprovals } from "../hub/parked-store.ts";
+import type { PlannedChange } from "../launchers/settings-change.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import type { Tier } from "../vocabulary/tier.ts";
@@ -29,10 +30,11 @@ export interface GateDeps {
 	/** Whether the call delegates to a known subagent launcher, and whether its children would be gated. */
 	readonly delegation: (call: ToolCall) => Delegation | null;
 	/**
-	 * "Add the gate to <file> and continue": write the delegation's settings fix as `doctor --fix` does, then
-	 * check the call again. `gated` only when the write succeeded and the children now load the gate.
+	 * "Add the gate to <file> and continue": write `planned`, the settings change the dialog offered, as
+	 * `doctor --fix` does (only over the text it was worked out from), then check the call again. `gated` only
+	 * when the write succeeded and the children now load the gate.
 	 */
-	readonly fixDelegation: (call: ToolCall) => DelegationFixResult;
+	readonly fixDelegation: (call: ToolCall, planned: PlannedChange) => DelegationFixResult;
 	/**
 	 * Why a bash call cannot be sandboxed although the policy requires it (`sandbox.required`), or null when
 	 * it can be or need not be: such a call is then for a human to decide (adr/0017).

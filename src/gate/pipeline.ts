@@ -22,11 +22,12 @@ import type {
 } from "../authority/terminal-authorizer.ts";
 import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
 import type { ServedAsk } from "../hub/transport.ts";
+import type { PlannedChange } from "../launchers/settings-change.ts";
 import type { Origin } from "../origin/origin.ts";
 import { approvalFitsLimits, policyForOrigin } from "../policy/agent-limits.ts";
 import { asksByAgentSection, decide, findCoveringGrant, findDeny } from "../policy/decide.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
-import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
+import { capSourceText, type DecisionSource, userOnce } from "../provenance/decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import { type Mode, withinCeiling } from "../vocabulary/tier.ts";
@@ -128,10 +129,7 @@ type AskKind = "tool_call" | "user_bash" | "forwarded" | "delegation";
  * (always in mode `ask`), and how the links and the outcome treat it.
  */
 interface AskPlan
-	extends Pick<
-		AskCommon,
-		"why" | "askingParts" | "suggestions" | "unanswered" | "timeoutMs" | "signal" | "fixAndContinue"
-	> {
+	extends Pick<AskCommon, "why" | "askingParts" | "suggestions" | "unanswered" | "timeoutMs" | "signal"> {
 	readonly kind: AskKind;
 	/** A guarded path or an ungated delegation: only a human answers, no authorizer link is asked. */
 	readonly humanOnly: boolean;
@@ -146,6 +144,11 @@ interface AskPlan
 	readonly chain: readonly ChainStep[];
 	/** For a forwarded ask: what only such an ask carries to the terminal. */
 	readonly forwarded?: ForwardedOnly;
+	/**
+	 * For a delegation a settings change can gate: that change, offered as "Add the gate to <file> and continue"
+	 * and written as it was planned, only over the text it was worked out from.
+	 */
+	readonly settingsFix?: PlannedChange;
 	/** For a delegation: the launcher's verdict, for the reason the model reads. */
 	readonly blockReason?: (source: DecisionSource, userReason?: string) => string;
 }
@@ -232,7 +235,7 @@ async function decideAsk(
 	}
 
 	// 4. terminal
-	const { why, askingParts, suggestions, unanswered, signal, forwarded, deadline, fixAndContinue } = plan;
+	const { why, askingParts, suggestions, unanswered, signal, forwarded, deadline, settingsFix } = plan;
 	const timeoutMs =
 		deadline === undefined ? plan.timeoutMs : Math.max(1, Math.min(plan.timeoutMs, deadline - Date.now()));
 	const common: AskCommon = {
@@ -242,7 +245,7 @@ async function decideAsk(
 		unanswered,
 		timeoutMs,
 		...(signal ? { signal } : {}),
-		...(fixAndContinue ? { fixAndContinue } : {}),
+		...(settingsFix ? { fixAndContinue: { file: settingsFix.change.file } } : {}),
 		action,
 		origin,
 		sessionId: deps.sessionId,
@@ -262,8 +265,8 @@ async function decideAsk(
 			if (terminal.fix) {
 				// Fail closed: only a fix that was offered, written, and now gates the children lets the call run.
 				const fixed =
-					request.kind === "tool_call" && plan.fixAndContinue
-						? deps.fixDelegation(request.call)
+					request.kind === "tool_call" && settingsFix
+						? deps.fixDelegation(request.call, settingsFix)
 						: { gated: false as const, reason: "no settings fix was offered for this call" };
 				if (!fixed.gated) {
 					const source: DecisionSource = { kind: "gate_error", reason: capSourceText(fixed.reason) };
@@ -429,7 +432,7 @@ function policyStep(
 				const reason = policyDenyReason(said, denied);
 				return { settled: { outcome: "deny", mode: "deny", source: sourceOfBasis(denied.basis), reason } };
 			}
-			const source = { kind: "user", via: "typed", verdict: "allow", scope: "once" } as const;
+			const source = userOnce("typed", "allow");
 			return { settled: { outcome: "allow", mode: "auto", source, reason: "typed by the user" } };
 		}
 		case "tool_call": {
@@ -465,7 +468,7 @@ function policyStep(
 						...(request.signal ? { signal: request.signal } : {}),
 						blockReason: (source, userReason) =>
 							ungatedDelegationBlockReason(what, action.tier, verdict, source, userReason),
-						...(verdict.fix.automatic ? { fixAndContinue: { file: verdict.fix.automatic.change.file } } : {}),
+						...(verdict.fix.automatic ? { settingsFix: verdict.fix.automatic } : {}),
 					},
 				};
 			}

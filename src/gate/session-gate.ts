@@ -33,7 +33,11 @@ import { SessionHub } from "../hub/session-hub.ts";
 import { nodeFileView } from "../launchers/file-view.ts";
 import { identifyLauncher, type KnownLauncher, launcherDescription } from "../launchers/known-launcher.ts";
 import { gatePackageAt } from "../launchers/package-manifest.ts";
-import { SettingsWriteError, writeSettingsChanges } from "../launchers/settings-change.ts";
+import {
+	type PlannedChange,
+	SettingsWriteError,
+	writeSettingsChanges,
+} from "../launchers/settings-change.ts";
 import type { Origin } from "../origin/origin.ts";
 import { resolveOrigin } from "../origin/origin.ts";
 import { refreshSchemaCopies } from "../policy/config-json-schema.ts";
@@ -263,7 +267,7 @@ export class SessionGate {
 				// A human is reachable with a UI or through a parent: wait for them; otherwise park the ask.
 				defaultUnanswered: ctx.hasUI || this.hub.forwards ? "wait" : "defer",
 				delegation: (call: ToolCall) => this.delegations.inspect(call),
-				fixDelegation: (call: ToolCall) => this.fixDelegation(call),
+				fixDelegation: (call: ToolCall, planned: PlannedChange) => this.fixDelegation(call, planned),
 				sandboxMissing: (settings) => this.sandboxing.missing(settings),
 				saveRules: (save: RulesToSave, directory: string) => this.saveRules(save, directory),
 				permissionMode: (current: EffectivePolicy) => this.permissionMode(current),
@@ -279,7 +283,7 @@ export class SessionGate {
 			sinks: this.sinks,
 			dialogs: this.dialogs,
 			log: this.hub.log,
-			onPendingChange: (pending, askers) => this.status.pendingAsks(pending, askers),
+			onPendingChange: (askers) => this.status.pendingAsks(askers),
 			shownFor: (request) => this.childNames.shownFor(request),
 			permissionMode: (current) => this.permissionMode(current ?? undefined),
 		});
@@ -328,10 +332,7 @@ export class SessionGate {
 		void this.sandboxing
 			.ready()
 			.then(() => this.status.sandboxChanged(this.sandboxing.state(this.store.current().sandbox)));
-		await this.hub.serve({
-			decide: (ask) => this.forwarded.serve(ask),
-			onPendingChange: (pending) => this.forwarded.servedChanged(pending),
-		});
+		await this.hub.serve({ decide: (ask) => this.forwarded.serve(ask) });
 		if (this.hub.parent.kind !== "child") this.refreshSchemas();
 		if (hasUI && !this.hub.forwards) {
 			const requests = this.hub.parkedForThisProject().map((e) => e.request);
@@ -361,23 +362,21 @@ export class SessionGate {
 	}
 
 	/**
-	 * "Add the gate to <file> and continue": the settings change of the delegation's verdict, written by the
-	 * writer `doctor --fix` uses (only while the file still holds what was checked), then the call checked again.
+	 * "Add the gate to <file> and continue": the settings change the dialog offered, as planned when the call was
+	 * checked, written by the writer `doctor --fix` uses (only while the file still holds the text it was planned
+	 * from), then the call checked again.
 	 */
-	private fixDelegation(call: ToolCall): DelegationFixResult {
-		const before = this.delegations.inspect(call);
-		const automatic = before && !before.verdict.gated ? before.verdict.fix.automatic : null;
-		if (automatic === null) return { gated: false, reason: "no settings change can gate these subagents" };
-		const { file } = automatic.change;
+	private fixDelegation(call: ToolCall, planned: PlannedChange): DelegationFixResult {
+		const { file, key } = planned.change;
 		try {
-			writeSettingsChanges([automatic], nodeFileView);
+			writeSettingsChanges([planned], nodeFileView);
 		} catch (error) {
 			const reason = error instanceof SettingsWriteError ? error.message : errorMessage(error);
 			this.hub.log.write("delegation.fix_failed", { file, reason });
 			return { gated: false, reason: `the change to ${file} could not be written: ${reason}` };
 		}
-		this.hub.log.write("delegation.fixed", { file, key: automatic.change.key });
-		this.notify(`pi-permission-hub: added the gate to ${file} (${automatic.change.key}).`, "info");
+		this.hub.log.write("delegation.fixed", { file, key });
+		this.notify(`pi-permission-hub: added the gate to ${file} (${key}).`, "info");
 		const after = this.delegations.recheck(call);
 		if (after === null || !after.verdict.gated) {
 			const why = after && !after.verdict.gated ? after.verdict.why : "the call is no longer a delegation";

@@ -15,7 +15,7 @@ export class StatusReporter {
 	private configError: string | null = null;
 	private ceiling: string | null = null;
 	private readonly unregistered = new Set<string>();
-	private pending = 0;
+	/** The forwarded asks pending, each by its asker's label. */
 	private askers: readonly string[] = [];
 	private noSandbox: string | null = null;
 	private permissionMode: PermissionMode = "default";
@@ -71,9 +71,8 @@ export class StatusReporter {
 		this.render();
 	}
 
-	/** `askers`: who the asks being served come from, as the dialogs name them. */
-	pendingAsks(count: number, askers: readonly string[] = []): void {
-		this.pending = count;
+	/** `askers`: one entry per forwarded ask pending, naming who it comes from as its dialog does. */
+	pendingAsks(askers: readonly string[]): void {
 		this.askers = askers;
 		this.render();
 	}
@@ -94,8 +93,10 @@ export class StatusReporter {
 			...(this.ceiling ? [this.ceiling] : []),
 			...(this.noSandbox ? [`no sandbox: ${this.noSandbox}`] : []),
 			...[...this.unregistered].map((name) => `link "${name}" not registered`),
-			...(this.pending > 0
-				? [`${this.pending} forwarded ask${this.pending === 1 ? "" : "s"} pending${this.askersText()}`]
+			...(this.askers.length > 0
+				? [
+						`${this.askers.length} forwarded ask${this.askers.length === 1 ? "" : "s"} pending${this.askersText()}`,
+					]
 				: []),
 		];
 		const text = parts.length > 0 ? `permissions: ${parts.join(" · ")}` : undefined;
@@ -104,10 +105,11 @@ export class StatusReporter {
 		this.safely(() => this.ctx.ui.setStatus(STATUS_KEY, text));
 	}
 
+	/** Each asker once, however many asks they have pending. */
 	private askersText(): string {
-		if (this.askers.length === 0) return "";
-		const listed = this.askers.slice(0, 3).join(", ");
-		return ` (${listed}${this.askers.length > 3 ? `, +${this.askers.length - 3}` : ""})`;
+		const askers = [...new Set(this.askers)];
+		const listed = askers.slice(0, 3).join(", ");
+		return ` (${listed}${askers.length > 3 ? `, +${askers.length - 3}` : ""})`;
 	}
 
 	private notify(message: string, level: "info" | "warning" | "error"): void {

@@ -310,7 +310,6 @@ export class HubServer implements ServingEndpoint {
 						if (!processAlive(request.requesterPid)) controller.abort();
 					}, LIVENESS_INTERVAL_MS);
 		try {
-			this.options.onPendingChange?.(this.inFlight.size);
 			let answer: ServerAnswer | null = null;
 			let failure: unknown = null;
 			try {
@@ -347,7 +346,6 @@ export class HubServer implements ServingEndpoint {
 		} finally {
 			if (watchRequester) clearInterval(watchRequester);
 			this.inFlight.delete(id);
-			this.options.onPendingChange?.(this.inFlight.size);
 		}
 	}
 

@@ -1,7 +1,7 @@
 import { readdirSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { type DecisionSource, readDecisionSource } from "../provenance/decision-source.ts";
+import { type DecisionSource, readDecisionSource, userOnce } from "../provenance/decision-source.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { createExclusive, ensurePrivateDir, readInboxJson, writePrivateFile } from "./private-files.ts";
 import { type ForwardRequest, forwardRequestSchema, MAX_REQUEST_BYTES, REQUEST_ID } from "./protocol.ts";
@@ -237,7 +237,7 @@ export class ParkedStore implements ParkedApprovals {
 		const source: DecisionSource | null =
 			read.format === PARKED_ANSWER_FORMAT
 				? readDecisionSource(read.source)
-				: { kind: "user", via: read.via, verdict: read.decision, scope: "once" };
+				: userOnce(read.via, read.decision);
 		if (source === null) return null;
 		const { requestId, actionHash, decision, answeredAt, reason, responderSessionId } = read;
 		return {

@@ -19,7 +19,7 @@ export interface ParentTarget {
 	readonly pid: number | null;
 	/** Agent labels from the root down to the parent. */
 	readonly path: readonly string[];
-	/** How each hop of `path` is shown (adr/0025), when the parent said; else `path` is. */
+	/** How each hop of `path` is shown (adr/0025), when the parent said (see `shownOrClaimed`). */
 	readonly shown?: readonly string[];
 	/** How the parent was found, for `/permissions` and the audit. */
 	readonly via: string;
@@ -77,7 +77,7 @@ export function resolveParent(inputs: ParentInputs): ParentResolution {
 				location: "other-process",
 				pid: link.pid,
 				path: link.path,
-				shown: link.shown?.length === link.path.length ? link.shown : link.path,
+				...(link.shown ? { shown: link.shown } : {}),
 				via: "PI_PERMISSION_HUB_PARENT",
 			},
 		};
@@ -99,7 +99,6 @@ export function resolveParent(inputs: ParentInputs): ParentResolution {
 				location: "other-process",
 				pid: null,
 				path: ["root"],
-				shown: ["root"],
 				via: variable,
 			},
 		};

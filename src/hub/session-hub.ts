@@ -3,7 +3,14 @@ import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { argDigest } from "../launchers/delegated-child.ts";
 import type { SubagentClaim } from "../origin/origin.ts";
 import { sanitizeLabel } from "../origin/sanitize-label.ts";
-import { claimedHop, safeShownLabel, shownHop, stableId, UNNAMED } from "../origin/shown-name.ts";
+import {
+	claimedHop,
+	safeShownLabel,
+	shownHop,
+	shownOrClaimed,
+	stableId,
+	UNNAMED,
+} from "../origin/shown-name.ts";
 import {
 	announcedChildren,
 	announceToParent,
@@ -119,7 +126,7 @@ export class SessionHub {
 	 * Open the inbox and tell spawned processes where it is. Only the process's first live session writes
 	 * the variable: an in-process child must not redirect the root's other children to itself.
 	 */
-	async serve(answer: Pick<ServeOptions, "decide" | "onPendingChange">): Promise<void> {
+	async serve(answer: Pick<ServeOptions, "decide">): Promise<void> {
 		const { sessionId, agentDir, hasUI } = this.options;
 		const layout = inboxLayout(agentDir, sessionId);
 		const primary = otherLiveSessions(sessionId).length === 0;
@@ -247,7 +254,7 @@ function shownPathOf(parent: ParentResolution, label: string, sessionId: string)
 	const own = shownHop(claimedHop(label), stableId({ inProcess, pid: process.pid, sessionId }));
 	if (parent.kind === "orphan") return [own];
 	const { shown, path } = parent.parent;
-	return [...(shown?.length === path.length ? shown : path).map(safeShownLabel), own];
+	return [...shownOrClaimed(path, shown).map(safeShownLabel), own];
 }
 
 function inside(root: string, path: string): boolean {

@@ -50,8 +50,6 @@ export interface ServeOptions {
 	readonly path: readonly string[];
 	readonly log: HubLog;
 	readonly decide: (ask: ServedAsk) => Promise<ServerAnswer>;
-	/** Called with the number of asks being decided (for the status line). */
-	readonly onPendingChange?: (pending: number) => void;
 }
 
 export interface HubTransport {

@@ -35,7 +35,7 @@ import {
 	type SettingsScope,
 	scopeResources,
 } from "./settings-resources.ts";
-import { type TintinwebAgent, tintinwebAgentAt } from "./tintinweb-agent.ts";
+import type { TintinwebAgent } from "./tintinweb-agent.ts";
 
 /** Everything the check needs; nothing else is read (the FileView is the only door to the disk). */
 export interface ChildGateQuery {
@@ -199,7 +199,8 @@ function agentDirChildrenVerdict(query: ChildGateQuery): ChildGateVerdict {
 	for (const cwd of query.call.cwds) {
 		const agents = query.call.agents ?? [null];
 		for (const agent of agents) {
-			const definition = agent === null ? null : tintinwebAgentAt(agent, query.agentDir, cwd, query.files);
+			// Read with the call: its one agent, in its one directory (the session's).
+			const definition = agent === null ? null : query.call.tintinwebAgent;
 			const narrowed = tintinwebAgentVerdict(agent, definition, query.call, cwd, query);
 			if (narrowed !== null) {
 				if (!narrowed.gated) return narrowed;

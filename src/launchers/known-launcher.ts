@@ -1,6 +1,7 @@
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { FileView } from "./file-view.ts";
 import { owningManifest } from "./package-manifest.ts";
+import { type TintinwebAgent, tintinwebAgentAt } from "./tintinweb-agent.ts";
 
 export const PI_SUBAGENTS_PACKAGE = "pi-subagents";
 export const TINTINWEB_SUBAGENTS_PACKAGE = "@tintinweb/pi-subagents";
@@ -31,6 +32,26 @@ export interface DelegationCall {
 	readonly withoutExtensions: boolean;
 	/** Each child it starts that names its agent, with its task text (to tell its children apart, adr/0025). */
 	readonly tasks: readonly DelegatedTask[];
+	/**
+	 * The @tintinweb/pi-subagents agent file that defines the call's agent, read once with the call (its fields
+	 * decide both whether the child runs in the foreground and what it loads); null for other launchers, or when
+	 * no file defines the agent.
+	 */
+	readonly tintinwebAgent: TintinwebAgent | null;
+}
+
+/** What a launcher's call reader may look up besides the call's input. */
+export interface CallContext {
+	/** A `cwd` the call gave, as an absolute directory (the session's when it gave none). */
+	readonly cwdOf: (value: unknown) => string;
+	/** The @tintinweb/pi-subagents agent file that defines `type` for a child in `cwd`, read now; null when none. */
+	readonly tintinwebAgent: (type: string, cwd: string) => TintinwebAgent | null;
+}
+
+/** Where a call's agent files are found: pi's agent dir, read through `files`. */
+export interface AgentFilesAt {
+	readonly agentDir: string;
+	readonly files: FileView;
 }
 
 /** One child a delegation call names: the agent, and its task as the call wrote it (null when it has none). */
@@ -51,10 +72,7 @@ export interface LauncherDescription {
 	/** `sourceInfo.path` of the tool when the package registers it from an inline factory (no file to look up). */
 	readonly inlineSource: RegExp | null;
 	readonly children: ChildRun;
-	readonly readCall: (
-		input: Readonly<Record<string, unknown>>,
-		cwdOf: (value: unknown) => string,
-	) => DelegationCall;
+	readonly readCall: (input: Readonly<Record<string, unknown>>, context: CallContext) => DelegationCall;
 }
 
 export type LauncherKind = "pi-subagents" | "tintinweb-pi-subagents" | "process-subagent";
@@ -99,7 +117,7 @@ const READ_ONLY_ACTIONS = new Set([
 /** pi-subagents (0.67): `{agent, task, cwd, async, action, …}`; without `async: false` it may run in the background. */
 function readPiSubagentsCall(
 	input: Readonly<Record<string, unknown>>,
-	cwdOf: (value: unknown) => string,
+	{ cwdOf }: CallContext,
 ): DelegationCall {
 	const action = input.action;
 	return {
@@ -109,36 +127,36 @@ function readPiSubagentsCall(
 		cwds: [cwdOf(input.cwd)],
 		withoutExtensions: false,
 		tasks: tasksOf([input]),
+		tintinwebAgent: null,
 	};
 }
 
 /**
  * @tintinweb/pi-subagents (0.14): `Agent({subagent_type, prompt, run_in_background, isolated, schedule, …})`; its
  * children run in this session's directory (a worktree's config is still read from there). An agent file's
- * `run_in_background` and `isolated` win over the call's; child-gate.ts reads the file for `isolated`.
+ * `run_in_background` and `isolated` win over the call's (its `resolveAgentInvocationConfig`: the file's value,
+ * else the call's, else false); child-gate.ts reads the file's `isolated` and what it loads. A scheduled call
+ * always runs later, in the background.
  */
-function readTintinwebCall(
-	input: Readonly<Record<string, unknown>>,
-	cwdOf: (value: unknown) => string,
-): DelegationCall {
+function readTintinwebCall(input: Readonly<Record<string, unknown>>, context: CallContext): DelegationCall {
+	const type = typeof input.subagent_type === "string" ? input.subagent_type : null;
+	const cwd = context.cwdOf(undefined);
+	const agent = type === null ? null : context.tintinwebAgent(type, cwd);
+	const background = agent?.runInBackground ?? input.run_in_background === true;
 	return {
 		launches: true,
-		foreground: input.run_in_background !== true && input.schedule === undefined,
-		agents: typeof input.subagent_type === "string" ? [input.subagent_type] : null,
-		cwds: [cwdOf(undefined)],
+		foreground: !background && input.schedule === undefined,
+		agents: type === null ? null : [type],
+		cwds: [cwd],
 		withoutExtensions: input.isolated === true,
 		tasks:
-			typeof input.subagent_type === "string"
-				? [{ agent: input.subagent_type, task: typeof input.prompt === "string" ? input.prompt : null }]
-				: [],
+			type === null ? [] : [{ agent: type, task: typeof input.prompt === "string" ? input.prompt : null }],
+		tintinwebAgent: agent,
 	};
 }
 
 /** pi's example: a single `{agent, task}`, or `tasks` / `chain` lists of them, each with an optional cwd. */
-function readProcessCall(
-	input: Readonly<Record<string, unknown>>,
-	cwdOf: (value: unknown) => string,
-): DelegationCall {
+function readProcessCall(input: Readonly<Record<string, unknown>>, { cwdOf }: CallContext): DelegationCall {
 	const items = [input, ...listOf(input.tasks), ...listOf(input.chain)];
 	const named = items.flatMap((item) => (typeof item.agent === "string" ? [item.agent] : []));
 	return {
@@ -148,6 +166,7 @@ function readProcessCall(
 		cwds: [...new Set(items.map((item) => cwdOf(item.cwd)))],
 		withoutExtensions: false,
 		tasks: tasksOf(items),
+		tintinwebAgent: null,
 	};
 }
 
@@ -213,6 +232,7 @@ export function readDelegationCall(
 	launcher: KnownLauncher,
 	input: Readonly<Record<string, unknown>>,
 	sessionCwd: string,
+	agentFiles: AgentFilesAt,
 ): DelegationCall {
 	const cwdOf = (value: unknown): string =>
 		typeof value === "string" && value.trim() !== ""
@@ -220,7 +240,10 @@ export function readDelegationCall(
 				? resolve(value)
 				: resolve(sessionCwd, value)
 			: sessionCwd;
-	return launcherDescription(launcher.kind).readCall(input, cwdOf);
+	return launcherDescription(launcher.kind).readCall(input, {
+		cwdOf,
+		tintinwebAgent: (type, cwd) => tintinwebAgentAt(type, agentFiles.agentDir, cwd, agentFiles.files),
+	});
 }
 
 function tasksOf(items: readonly Readonly<Record<string, unknown>>[]): DelegatedTask[] {

@@ -7,6 +7,7 @@ import { dirname } from "node:path";
 import { applyEdits, type JSONPath, modify, type ParseError, parse } from "jsonc-parser";
 import writeFileAtomic from "write-file-atomic";
 import { errorMessage } from "../vocabulary/error-message.ts";
+import { indentUnitOf } from "../vocabulary/indent-unit.ts";
 import type { FileView } from "./file-view.ts";
 
 /** The settings keys a fix may change: both are lists it only appends to. */
@@ -44,10 +45,10 @@ const BOM = "\uFEFF";
 export function changedSettingsText(text: string | null, changes: readonly SettingsChange[]): string {
 	const bom = text?.startsWith(BOM) ? BOM : "";
 	let body = text === null ? "{}\n" : text.slice(bom.length);
-	const indent = /^([ \t]+)\S/m.exec(body)?.[1] ?? "  ";
+	const indent = indentUnitOf(body);
 	const formattingOptions = {
-		insertSpaces: !indent.startsWith("\t"),
-		tabSize: indent.startsWith("\t") ? 1 : indent.length,
+		insertSpaces: indent !== "\t",
+		tabSize: indent.length,
 		eol: body.includes("\r\n") ? "\r\n" : "\n",
 	};
 	for (const change of changes) {

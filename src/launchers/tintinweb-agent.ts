@@ -7,6 +7,8 @@ export interface TintinwebAgent {
 	readonly file: string;
 	/** `isolated:` (wins over the call's); undefined when the file does not set it. */
 	readonly isolated: boolean | undefined;
+	/** `run_in_background:` (wins over the call's); undefined when the file does not set it. */
+	readonly runInBackground: boolean | undefined;
 	/** `extensions:` (or `inherit_extensions:`): all that settings load, none, or the names and paths listed. */
 	readonly extensions: true | false | readonly string[];
 	/** `exclude_extensions:`: names dropped from what loads. */
@@ -43,15 +45,20 @@ export function tintinwebAgentAt(
 	return null;
 }
 
-export function parseTintinwebAgent(file: string, content: string): TintinwebAgent {
+function parseTintinwebAgent(file: string, content: string): TintinwebAgent {
 	const fields = parseAgentFrontmatter(content);
-	const isolated = fields.get("isolated");
 	return {
 		file,
-		isolated: isolated === undefined ? undefined : isolated === "true",
+		isolated: flagField(fields.get("isolated")),
+		runInBackground: flagField(fields.get("run_in_background")),
 		extensions: inheritField(fields.get("extensions") ?? fields.get("inherit_extensions")),
 		excluded: listField(fields.get("exclude_extensions")),
 	};
+}
+
+/** A yes/no field as the launcher reads it: set means `true` or not; undefined when the file does not set it. */
+function flagField(raw: string | undefined): boolean | undefined {
+	return raw === undefined ? undefined : raw === "true";
 }
 
 /** Omitted or `true`: everything; `false`, `none` or empty: nothing; else the listed entries. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { sanitizeLabel } from "./sanitize-label.ts";
-import { safeShownLabel } from "./shown-name.ts";
+import { safeShownLabel, shownOrClaimed } from "./shown-name.ts";
 
 /**
  * Who is asking. Every label here is caller-claimed (environment, launcher announcements) and sanitized before
@@ -55,8 +55,7 @@ export function originLabel(origin: Origin): string {
 
 /** Each hop as a human is shown it: the worked-out labels when they fit the path, else the claimed names. */
 export function shownPath(origin: Extract<Origin, { kind: "subagent" }>): readonly string[] {
-	const { shown, path } = origin;
-	return (shown && shown.length === path.length ? shown : path).map(safeShownLabel);
+	return shownOrClaimed(origin.path, origin.shown).map(safeShownLabel);
 }
 
 /** Who asked, in words a person recognizes as their own earlier run (or a subagent, or CI). */

@@ -5,6 +5,17 @@
  */
 import { sanitizeShortLabel, truncateUtf8 } from "./sanitize-label.ts";
 
+/**
+ * The labels of a path's hops: the worked-out ones when they fit it (one a hop), else the claimed names. Not yet
+ * safe to show: a caller sanitizes each (`safeShownLabel`).
+ */
+export function shownOrClaimed(
+	path: readonly string[],
+	shown: readonly string[] | null | undefined,
+): readonly string[] {
+	return shown && shown.length === path.length ? shown : path;
+}
+
 /** The label a session without an agent name has in `Origin.path` (what agent rules match). */
 export const UNNAMED = "subagent";
 

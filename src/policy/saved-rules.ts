@@ -10,6 +10,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { applyEdits, findNodeAtLocation, modify, parseTree } from "jsonc-parser";
 import writeFileAtomic from "write-file-atomic";
+import { indentUnitOf } from "../vocabulary/indent-unit.ts";
 import type { Tier } from "../vocabulary/tier.ts";
 import type { ConfigRule } from "./config-schema.ts";
 import { fsErrorCode } from "./fs-error-code.ts";
@@ -100,13 +101,6 @@ function block(text: string, indent: string): string {
 function lineIndent(text: string, offset: number): string {
 	const start = text.lastIndexOf("\n", offset - 1) + 1;
 	return /^[ \t]*/.exec(text.slice(start))?.[0] ?? "";
-}
-
-/** The file's own indentation unit: a tab, or its first indent's spaces (two in a file with none). */
-function indentUnitOf(text: string): string {
-	const indent = /^([ \t]+)\S/m.exec(text)?.[1];
-	if (indent?.startsWith("\t")) return "\t";
-	return " ".repeat(indent?.length ?? 2);
 }
 
 /** A saved rule as it was listed: where it stood, and what identifies it there. */

@@ -34,6 +34,10 @@ export interface RuleLocation {
 const USER_SURFACES = ["dialog", "cli", "typed"] as const;
 export type UserSurface = (typeof USER_SURFACES)[number];
 
+function isUserSurface(value: unknown): value is UserSurface {
+	return USER_SURFACES.some((surface) => surface === value);
+}
+
 export type DecisionSource =
 	| {
 			readonly kind: "user";
@@ -166,6 +170,21 @@ const decisionSourceSchema = lazySchema((): z.ZodType<DecisionSource> => {
 	return z.preprocess(upgradeParkedApproval, union);
 });
 
+/** A human's answer for this one call only, at `via`; a reason they gave is capped to what a source may carry. */
+export function userOnce(
+	via: UserSurface,
+	verdict: "allow" | "deny",
+	reason?: string,
+): Extract<DecisionSource, { kind: "user" }> {
+	return {
+		kind: "user",
+		via,
+		verdict,
+		scope: "once",
+		...(reason === undefined ? {} : { reason: capSourceText(reason) }),
+	};
+}
+
 /**
  * Before the parked answer's format 2 (adr/0006) a parked approval named only the surface a human used,
  * `approvedVia`: such a frame (older audit lines, an older parent's response) reads as that human's allow, which
@@ -177,8 +196,9 @@ function upgradeParkedApproval(value: unknown): unknown {
 		return value;
 	}
 	const via: unknown = Reflect.get(value, "approvedVia");
-	if (via === undefined) return value;
-	const approvedBy = { kind: "user", via, verdict: "allow", scope: "once" };
+	// A surface that is none of a human's leaves the frame without its approver, for the schema to reject.
+	if (!isUserSurface(via)) return value;
+	const approvedBy = userOnce(via, "allow");
 	return { kind: "parked_approval", requestId: Reflect.get(value, "requestId"), approvedBy };
 }
 

@@ -136,4 +136,28 @@ describe("@tintinweb/pi-subagents: in-process children load what the agent dir l
 		},
 		SUBAGENT_TEST_TIMEOUT,
 	);
+
+	it(
+		"an agent file's `run_in_background: true` runs the child in the background: allowed ungated, it is not watched, so no wrong warning",
+		async () => {
+			const made = await world([TINTINWEB], agentCall({ subagent_type: "digger" }));
+			await made.sb.writeWorkFile(
+				".pi/agents/digger.md",
+				"---\ndescription: digs\nrun_in_background: true\n---\nDig.\n",
+			);
+			const { rpc } = await startRoot(
+				made,
+				answer((request) => (isGuardAsk(request) ? "Allow once" : "Deny")),
+				[EXTENSION_ENTRY],
+			);
+
+			const run = await rpc.prompt("delegate the clean-up");
+
+			expect(run.dialogs.map((d) => isGuardAsk(d.request))).toEqual([true]);
+			// The child did run (ungated, as allowed), after the call had returned.
+			await expect.poll(() => victimExists(made), { timeout: 30_000 }).toBe(false);
+			expect(warningsOf(rpc)).toEqual([]);
+		},
+		SUBAGENT_TEST_TIMEOUT,
+	);
 });

@@ -49,6 +49,7 @@ const UNGATED: Delegation = {
 		cwds: ["/work"],
 		withoutExtensions: false,
 		tasks: [],
+		tintinwebAgent: null,
 	},
 	verdict: {
 		gated: false,

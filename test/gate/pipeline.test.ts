@@ -402,11 +402,11 @@ describe("the pipeline: this session's own tool calls", () => {
 		await none.pipeline.run(call);
 		expect(none.presenter.shown[0]?.prompt.choices.map((c) => c.key)).toEqual(["y", "n", "r"]);
 
-		const fixes: string[] = [];
+		const fixes: unknown[] = [];
 		const fixed = world(policyFromConfig({}), {
 			delegation: ungatedWith({ automatic }),
-			fixDelegation: () => {
-				fixes.push("written");
+			fixDelegation: (_call, planned) => {
+				fixes.push(planned);
 				return { gated: true, file: "/agent/settings.json", via: "`packages` in /agent/settings.json" };
 			},
 			script: [fix],
@@ -417,7 +417,9 @@ describe("the pipeline: this session's own tool calls", () => {
 			label: "Add the gate to /agent/settings.json and continue",
 			answer: { kind: "fix" },
 		});
-		expect(fixes).toEqual(["written"]);
+		// The change the dialog offered is the one written, not one worked out again.
+		expect(fixes).toHaveLength(1);
+		expect(fixes[0]).toBe(automatic);
 		expect(allowed.outcome).toMatchObject({ outcome: "allow", step: "terminal" });
 		expect(allowed.outcome.reason).toContain("after the gate was added to /agent/settings.json");
 

@@ -1,13 +1,22 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ChildGateVerdict, childGateVerdict } from "../../src/launchers/child-gate.ts";
-import type { DelegationCall } from "../../src/launchers/known-launcher.ts";
+import { nodeFileView } from "../../src/launchers/file-view.ts";
+import { readDelegationCall } from "../../src/launchers/known-launcher.ts";
 import { cleanupWorlds, type LauncherWorld, launcherWorld, TINTINWEB } from "./launcher-world.ts";
 
 afterEach(cleanupWorlds);
 
-function verdict(world: LauncherWorld, call: Partial<DelegationCall> = {}): ChildGateVerdict {
-	return childGateVerdict(world.query(TINTINWEB, { agents: ["worker"], ...call }));
+/** A call of agent `worker` as the gate reads it (the agent file included), checked. */
+function verdict(world: LauncherWorld, input: Readonly<Record<string, unknown>> = {}): ChildGateVerdict {
+	const at = { agentDir: world.agentDir, files: nodeFileView };
+	const call = readDelegationCall(
+		TINTINWEB,
+		{ subagent_type: "worker", prompt: "t", ...input },
+		world.work,
+		at,
+	);
+	return childGateVerdict(world.query(TINTINWEB, call));
 }
 
 function ungated(result: ChildGateVerdict): Extract<ChildGateVerdict, { gated: false }> {
@@ -41,7 +50,7 @@ describe("@tintinweb/pi-subagents: in-process children load what the agent dir (
 	it("`isolated: true` in the call loads nothing: ungated, and no settings change can fix it", () => {
 		const world = launcherWorld();
 		world.writeJson("agent/settings.json", { packages: [world.gateDir] });
-		const result = ungated(verdict(world, { withoutExtensions: true }));
+		const result = ungated(verdict(world, { isolated: true }));
 		expect(result.why).toContain("`isolated: true`");
 		expect(result.fix).toMatchObject({ file: null, automatic: null });
 	});
@@ -68,7 +77,7 @@ describe("@tintinweb/pi-subagents: in-process children load what the agent dir (
 		}
 		// The call's own `isolated: false` does not undo the file's (the file wins).
 		world.write("work/.pi/agents/worker.md", "---\ndescription: w\nisolated: true\n---\n");
-		expect(verdict(world, { withoutExtensions: false }).gated).toBe(false);
+		expect(verdict(world, { isolated: false }).gated).toBe(false);
 	});
 
 	it("a list that names the gate, `*`, or a path to it keeps it; a path loads it even when settings do not", () => {
@@ -93,5 +102,25 @@ describe("@tintinweb/pi-subagents: in-process children load what the agent dir (
 		expect(verdict(world).gated).toBe(true);
 		world.write("work/.agents/agents/worker.md", "---\ndescription: w\nextensions: false\n---\n");
 		expect(verdict(world).gated).toBe(false);
+	});
+
+	it("the agent file is read once: with the call, whose foreground and verdict both come from that one read", () => {
+		const world = launcherWorld();
+		world.writeJson("agent/settings.json", { packages: [world.gateDir] });
+		const file = world.write("work/.pi/agents/worker.md", "---\ndescription: w\nisolated: true\n---\n");
+		const reads: string[] = [];
+		const files = {
+			...nodeFileView,
+			readText: (at: string) => {
+				reads.push(at);
+				return nodeFileView.readText(at);
+			},
+		};
+		const call = readDelegationCall(TINTINWEB, { subagent_type: "worker" }, world.work, {
+			agentDir: world.agentDir,
+			files,
+		});
+		expect(ungated(childGateVerdict(world.query(TINTINWEB, call, { files }))).fix.file).toBe(file);
+		expect(reads.filter((at) => at === file)).toHaveLength(1);
 	});
 });

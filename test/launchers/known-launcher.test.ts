@@ -16,6 +16,9 @@ import {
 
 afterEach(cleanupWorlds);
 
+/** No agent files anywhere: an agent dir that does not exist. */
+const NO_AGENT_FILES = { agentDir: path.join(REPO_ROOT, "no-such-agent-dir"), files: nodeFileView };
+
 describe("recognising a launcher and what one call of it starts", () => {
 	it("`subagent` from inside the pi-subagents package is pi-subagents; any other `subagent` starts pi processes", () => {
 		expect(
@@ -41,19 +44,31 @@ describe("recognising a launcher and what one call of it starts", () => {
 
 	it("pi-subagents: the agent, the cwd, foreground only with async:false, management actions start nothing", () => {
 		const cwd = "/repo";
-		expect(readDelegationCall(PI_SUBAGENTS, { agent: "delegate", task: "x", async: false }, cwd)).toEqual({
+		expect(
+			readDelegationCall(PI_SUBAGENTS, { agent: "delegate", task: "x", async: false }, cwd, NO_AGENT_FILES),
+		).toEqual({
 			launches: true,
 			foreground: true,
 			agents: ["delegate"],
 			cwds: ["/repo"],
 			withoutExtensions: false,
 			tasks: [{ agent: "delegate", task: "x" }],
+			tintinwebAgent: null,
 		});
-		const background = readDelegationCall(PI_SUBAGENTS, { agent: "delegate", task: "x", cwd: "sub" }, cwd);
+		const background = readDelegationCall(
+			PI_SUBAGENTS,
+			{ agent: "delegate", task: "x", cwd: "sub" },
+			cwd,
+			NO_AGENT_FILES,
+		);
 		expect(background).toMatchObject({ foreground: false, cwds: ["/repo/sub"] });
-		expect(readDelegationCall(PI_SUBAGENTS, { action: "list" }, cwd).launches).toBe(false);
-		expect(readDelegationCall(PI_SUBAGENTS, { action: "resume", id: "r1" }, cwd).launches).toBe(true);
-		expect(readDelegationCall(PI_SUBAGENTS, { workflowScript: "runs.run(…)" }, cwd).agents).toBeNull();
+		expect(readDelegationCall(PI_SUBAGENTS, { action: "list" }, cwd, NO_AGENT_FILES).launches).toBe(false);
+		expect(
+			readDelegationCall(PI_SUBAGENTS, { action: "resume", id: "r1" }, cwd, NO_AGENT_FILES).launches,
+		).toBe(true);
+		expect(
+			readDelegationCall(PI_SUBAGENTS, { workflowScript: "runs.run(…)" }, cwd, NO_AGENT_FILES).agents,
+		).toBeNull();
 	});
 
 	it("`Agent` from @tintinweb/pi-subagents is that launcher; an `Agent` tool of any other package is no launcher", () => {
@@ -70,7 +85,12 @@ describe("recognising a launcher and what one call of it starts", () => {
 
 	it("@tintinweb/pi-subagents: the agent type, the session's cwd, foreground unless in the background, isolated", () => {
 		expect(
-			readDelegationCall(TINTINWEB, { subagent_type: "Explore", prompt: "x", cwd: "/x" }, "/repo"),
+			readDelegationCall(
+				TINTINWEB,
+				{ subagent_type: "Explore", prompt: "x", cwd: "/x" },
+				"/repo",
+				NO_AGENT_FILES,
+			),
 		).toEqual({
 			launches: true,
 			foreground: true,
@@ -78,16 +98,49 @@ describe("recognising a launcher and what one call of it starts", () => {
 			cwds: ["/repo"],
 			withoutExtensions: false,
 			tasks: [{ agent: "Explore", task: "x" }],
+			tintinwebAgent: null,
 		});
 		const call = readDelegationCall(
 			TINTINWEB,
 			{ prompt: "x", run_in_background: true, isolated: true },
 			"/r",
+			NO_AGENT_FILES,
 		);
 		expect(call).toMatchObject({ foreground: false, agents: null, withoutExtensions: true });
-		expect(readDelegationCall(TINTINWEB, { subagent_type: "a", schedule: "in 5m" }, "/r").foreground).toBe(
-			false,
+		expect(
+			readDelegationCall(TINTINWEB, { subagent_type: "a", schedule: "in 5m" }, "/r", NO_AGENT_FILES)
+				.foreground,
+		).toBe(false);
+	});
+
+	it("@tintinweb/pi-subagents: an agent file's `run_in_background` wins over the call's, which decides when the file does not say", () => {
+		const world = launcherWorld();
+		const at = { agentDir: world.agentDir, files: nodeFileView };
+		const file = world.write(
+			"work/.pi/agents/digger.md",
+			"---\ndescription: d\nrun_in_background: true\n---\n",
 		);
+		const foreground = (input: Record<string, unknown>): boolean =>
+			readDelegationCall(TINTINWEB, { subagent_type: "digger", prompt: "x", ...input }, world.work, at)
+				.foreground;
+		expect(foreground({})).toBe(false);
+		expect(foreground({ run_in_background: false })).toBe(false);
+		// The file read for it is the one the call carries on (to child-gate.ts), not read again there.
+		expect(readDelegationCall(TINTINWEB, { subagent_type: "digger" }, world.work, at).tintinwebAgent).toEqual(
+			{
+				file,
+				isolated: undefined,
+				runInBackground: true,
+				extensions: true,
+				excluded: [],
+			},
+		);
+		world.write("work/.pi/agents/digger.md", "---\ndescription: d\nrun_in_background: false\n---\n");
+		expect(foreground({ run_in_background: true })).toBe(true);
+		world.write("work/.pi/agents/digger.md", "---\ndescription: d\n---\n");
+		expect(foreground({})).toBe(true);
+		expect(foreground({ run_in_background: true })).toBe(false);
+		expect(foreground({ schedule: "in 5m" })).toBe(false);
 	});
 
 	it("pi's example: single, parallel and chain forms, each with its own cwd", () => {
@@ -100,6 +153,7 @@ describe("recognising a launcher and what one call of it starts", () => {
 				],
 			},
 			"/repo",
+			NO_AGENT_FILES,
 		);
 		expect(call).toEqual({
 			launches: true,
@@ -111,8 +165,11 @@ describe("recognising a launcher and what one call of it starts", () => {
 				{ agent: "scout", task: "a" },
 				{ agent: "worker", task: "b" },
 			],
+			tintinwebAgent: null,
 		});
-		expect(readDelegationCall(PROCESS_SUBAGENT, { chain: [{ agent: "a" }] }, "/r").agents).toEqual(["a"]);
+		expect(
+			readDelegationCall(PROCESS_SUBAGENT, { chain: [{ agent: "a" }] }, "/r", NO_AGENT_FILES).agents,
+		).toEqual(["a"]);
 	});
 
 	it("agent files: names, aliases, package prefix, lists, and files that are not agents", () => {

@@ -7,7 +7,7 @@ import { AuditWriter } from "../../audit/audit-writer.ts";
 import type { AnswerResult, ParkedStore } from "../../hub/parked-store.ts";
 import { type ForwardRequest, REQUEST_ID } from "../../hub/protocol.ts";
 import { type Origin, originLabel } from "../../origin/origin.ts";
-import { capSourceText, type DecisionSource } from "../../provenance/decision-source.ts";
+import { userOnce } from "../../provenance/decision-source.ts";
 import { errorMessage } from "../../vocabulary/error-message.ts";
 import { auditLogFiles, defaultAuditLog } from "../audit-logs.ts";
 import {
@@ -170,7 +170,7 @@ function recordAnswer(
 	reason: string | undefined,
 ): AnswerResult {
 	try {
-		return store.answer(id, verdict, cliAnswerSource(verdict, reason), null, reason);
+		return store.answer(id, verdict, userOnce("cli", verdict, reason), null, reason);
 	} catch (error) {
 		throw new CliError("io", `cannot record the answer for ${id}: ${errorMessage(error)}`);
 	}
@@ -281,27 +281,13 @@ interface CliAnswer {
 	readonly now: number;
 }
 
-/** A user's decision via the CLI for this one request, as the parked store and the audit record it. */
-function cliAnswerSource(
-	verdict: Verdict,
-	reason: string | undefined,
-): Extract<DecisionSource, { kind: "user" }> {
-	return {
-		kind: "user",
-		via: "cli",
-		verdict,
-		scope: "once",
-		...(reason === undefined ? {} : { reason: capSourceText(reason) }),
-	};
-}
-
 /**
  * The audit line for an answer given with `approve` / `deny`: a user decision via the CLI for this one
  * request. Its latency is how long the request waited for the answer.
  */
 function cliAuditEntry(answer: CliAnswer): AuditEntry {
 	const { request, verdict, now } = answer;
-	const source = cliAnswerSource(verdict, answer.reason);
+	const source = userOnce("cli", verdict, answer.reason);
 	return {
 		v: AUDIT_SCHEMA_VERSION,
 		time: new Date(now).toISOString(),

@@ -4,11 +4,15 @@
  * gate installed in the agent dir gates them (gate-not-installed covers that, with its `--fix`); what an agent
  * file takes away (`isolated`, `extensions:`, `exclude_extensions:`) needs a person.
  */
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { childGateVerdict } from "../../launchers/child-gate.ts";
 import type { KnownLauncher } from "../../launchers/known-launcher.ts";
 import type { SettingsResource } from "../../launchers/settings-resources.ts";
-import { parseTintinwebAgent, tintinwebAgentDirectories } from "../../launchers/tintinweb-agent.ts";
+import {
+	type TintinwebAgent,
+	tintinwebAgentAt,
+	tintinwebAgentDirectories,
+} from "../../launchers/tintinweb-agent.ts";
 import { type DoctorInput, type Finding, finding } from "./finding.ts";
 import { describeResource } from "./gate-findings.ts";
 
@@ -20,25 +24,32 @@ export function tintinwebFindings(installedBy: readonly SettingsResource[], inpu
 		explanation: `@tintinweb/pi-subagents is installed (${installedBy.map(describeResource).join("; ")}). Its Agent tool runs subagents inside the pi process with the extensions the agent dir and the project's .pi/settings.json load (the project's whether or not pi trusts it), never the session's -e flags: they are gated when the gate is installed in the agent dir. A call or agent file with "isolated: true" runs them with no extension at all.`,
 		fix: "nothing to do when the gate is installed in the agent dir; see the other findings",
 	});
-	const agents = tintinwebAgentDirectories(input.agentDir, input.projectDir).flatMap((dir) =>
-		view
-			.list(dir)
-			.filter((name) => name.endsWith(".md"))
-			.map((name) => join(dir, name)),
+	// Each agent type the directories define, by the file that defines it: the highest-priority one, read once
+	// (a file another shadows never runs, and an unreadable one is skipped by the launcher as by this).
+	const types = new Set(
+		tintinwebAgentDirectories(input.agentDir, input.projectDir).flatMap((dir) =>
+			view
+				.list(dir)
+				.filter((name) => name.endsWith(".md"))
+				.map((name) => basename(name, ".md")),
+		),
 	);
-	const findings = agents.flatMap((file): Finding[] => {
-		const read = view.readText(file);
-		if (read.state !== "text") return [];
-		const agent = parseTintinwebAgent(file, read.text);
+	const agents = new Map<string, TintinwebAgent>();
+	for (const type of types) {
+		const agent = tintinwebAgentAt(type, input.agentDir, input.projectDir, view);
+		if (agent !== null && !agents.has(agent.file)) agents.set(agent.file, agent);
+	}
+	const findings = [...agents.values()].flatMap((agent): Finding[] => {
 		const verdict = childGateVerdict({
 			launcher,
 			call: {
 				launches: true,
 				foreground: true,
-				agents: [basename(file, ".md")],
+				agents: [basename(agent.file, ".md")],
 				cwds: [input.projectDir],
 				withoutExtensions: false,
 				tasks: [],
+				tintinwebAgent: agent,
 			},
 			agentDir: input.agentDir,
 			homeDir: input.homeDir,
@@ -52,7 +63,7 @@ export function tintinwebFindings(installedBy: readonly SettingsResource[], inpu
 		if (verdict.gated || verdict.fix.file !== agent.file) return [];
 		return [
 			finding("tintinweb-agent-without-gate", {
-				file,
+				file: agent.file,
 				explanation: `${verdict.why}: its subagents run ungated.`,
 				fix: `${verdict.fix.text}; the doctor does not edit agent files`,
 			}),
