@@ -129,7 +129,24 @@ export function childGateVerdict(query: ChildGateQuery): ChildGateVerdict {
 			return agentDirChildrenVerdict(query);
 		case "process":
 			return settingsChildrenVerdict(query, query.projectTrusted, PROCESS_CHILDREN);
+		case "unknown":
+			return unknownChildrenVerdict(query.launcher.source);
 	}
+}
+
+/** A launcher whose children's extensions cannot be told: ungated, and no settings change is known to help. */
+function unknownChildrenVerdict(source: string | null): ChildGateVerdict {
+	const from = source === null ? "a source pi does not name" : source;
+	return {
+		gated: false,
+		why: `the tool comes from ${from}, not from a launcher the gate knows, so what its subagents load cannot be told`,
+		fix: {
+			file: null,
+			field: "Agent",
+			text: "use @tintinweb/pi-subagents' own Agent tool, or accept each delegation of this one",
+			automatic: null,
+		},
+	};
 }
 
 /** How children that load what the settings load come to run, for the reason given when they are ungated. */
