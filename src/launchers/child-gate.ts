@@ -143,7 +143,7 @@ function unknownChildrenVerdict(source: string | null): ChildGateVerdict {
 		fix: {
 			file: null,
 			field: "Agent",
-			text: "use @tintinweb/pi-subagents' own Agent tool, or accept each delegation of this one",
+			text: "use @tintinweb/pi-subagents' own Agent tool: for any other, each delegation asks",
 			automatic: null,
 		},
 	};
