@@ -24,10 +24,16 @@ import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
 import type { ServedAsk } from "../hub/transport.ts";
 import type { PlannedChange } from "../launchers/settings-change.ts";
 import type { Origin } from "../origin/origin.ts";
-import { approvalFitsLimits, policyForOrigin } from "../policy/agent-limits.ts";
-import { asksByAgentSection, decide, findCoveringGrant, findDeny } from "../policy/decide.ts";
+import {
+	asksByAgentSection,
+	asksByRule,
+	decide,
+	findCoveringGrant,
+	findDeny,
+	parkedApprovalCounts,
+} from "../policy/decide.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
-import { capSourceText, type DecisionSource, userOnce } from "../provenance/decision-source.ts";
+import { capSourceText, type DecisionSource, humanDecided, userOnce } from "../provenance/decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import { type Mode, withinCeiling } from "../vocabulary/tier.ts";
@@ -472,7 +478,10 @@ function policyStep(
 					},
 				};
 			}
-			if (decision.mode === "auto" && unsandboxed !== null && decision.basis.kind !== "parked_approval") {
+			// Only a human's approval of this very action may run it unsandboxed, parked or not (adr/0017).
+			const humanApproved =
+				decision.basis.kind === "parked_approval" && humanDecided(decision.basis.approvedBy);
+			if (decision.mode === "auto" && unsandboxed !== null && !humanApproved) {
 				const askingParts = action.parts.map((part) => ({ part, tier: part.tier }));
 				return {
 					plan: {
@@ -540,18 +549,20 @@ function policyStep(
 					settled: { ...asked, outcome: "allow", source: treeGrantSource(grant), reason: "whole-tree grant" },
 				};
 			}
-			// An agents section's ask (adr/0022) is answered by a human alone, and by no approval given to another asker.
+			// An agents section's ask (adr/0022) or a guarded path (adr/0014) is answered by a human alone: by no
+			// approval given to another asker, nor one a link, rule or grant settled.
 			const limited = asksByAgentSection(action, policy, origin);
 			const approval = deps.parked.find(action.hash);
-			const fits =
-				approval !== null && approvalFitsLimits(policyForOrigin(policy, origin), approval.askerPath);
-			if (approval && fits && deps.parked.consume(approval)) {
+			const counts = approval !== null && parkedApprovalCounts(action, approval, policy, origin);
+			if (approval && counts && deps.parked.consume(approval)) {
 				const { requestId, approvedBy } = approval;
 				const source = { kind: "parked_approval", requestId, approvedBy } as const;
 				return { settled: { ...asked, outcome: "allow", source, reason: "parked approval" } };
 			}
 			// A guarded path is for a human alone: no authorizer link is asked (adr/0014).
 			const humanOnly = limited || action.parts.some((part) => part.guard?.kind === "human");
+			// This session's ask rule forces the ask here as it would for its own call: not grantable.
+			const grantable = forwarded.grantable && !asksByRule(action, policy, origin);
 			const askingParts = action.parts
 				.filter((part) => part.tier !== "read")
 				.map((part) => ({ part, tier: part.tier }));
@@ -560,11 +571,11 @@ function policyStep(
 					kind: "forwarded",
 					why: forwarded.why,
 					humanOnly,
-					askRule: !forwarded.grantable,
+					askRule: !grantable,
 					chain: [],
 					askingParts,
 					// Patterns this session works out itself from the action: it never offers one the child supplied.
-					suggestions: forwarded.grantable && !humanOnly ? suggestGrants(action.tool, askingParts) : [],
+					suggestions: grantable && !humanOnly ? suggestGrants(action.tool, askingParts) : [],
 					unanswered: strictestUnanswered(forwarded.unanswered, unanswered),
 					timeoutMs,
 					deadline: Date.parse(forwarded.expiresAt),

@@ -1,6 +1,6 @@
 import type { AgentDefinition } from "./agent-definition.ts";
 import type { FileView } from "./file-view.ts";
-import { loadsGate } from "./package-manifest.ts";
+import { type GatePackage, loadsOwnGate } from "./package-manifest.ts";
 import { type AgentOverride, classifySource } from "./pi-settings.ts";
 
 /** Whose list replaced what the child loads: a settings override's, the agent file's own, or the defaults. */
@@ -61,17 +61,19 @@ export type ChildExtensionEntry =
 			/** Absolute or `~/`: the same place whatever directory the child runs in. */
 			readonly anchored: boolean;
 			readonly present: boolean;
+			/** It loads the copy of the gate it was read against (by real path), not merely a package of its name. */
 			readonly loadsGate: boolean;
 	  }
 	| { readonly kind: "npm"; readonly written: string; readonly name: string }
 	/** A git source or a built-in: where it would come from is not checked, so it never counts as the gate. */
 	| { readonly kind: "other"; readonly written: string };
 
-/** Read one entry; relative paths against `cwd`, the directory the child runs in. */
+/** Read one entry; relative paths against `cwd`, the directory the child runs in; `gate`: the copy that counts. */
 export function childExtensionEntry(
 	written: string,
 	cwd: string,
 	homeDir: string,
+	gate: GatePackage | null,
 	files: FileView,
 ): ChildExtensionEntry {
 	const source = classifySource(written, cwd, homeDir);
@@ -84,6 +86,6 @@ export function childExtensionEntry(
 		path: source.path,
 		anchored: source.anchored,
 		present,
-		loadsGate: present && loadsGate(source.path, files),
+		loadsGate: present && loadsOwnGate(source.path, gate, files),
 	};
 }

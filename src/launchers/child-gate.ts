@@ -29,7 +29,7 @@ import {
 } from "./pi-settings.ts";
 import type { PlannedChange, SettingsKey } from "./settings-change.ts";
 import {
-	resourceLoads,
+	resourceLoadsOwnGate,
 	resourceMayLoad,
 	type SettingsResource,
 	type SettingsScope,
@@ -48,7 +48,11 @@ export interface ChildGateQuery {
 	readonly projectTrusted: boolean;
 	/** Read for `PI_SUBAGENT_EXTRA_AGENT_DIRS` (more pi-subagents agent directories). */
 	readonly env: Readonly<Record<string, string | undefined>>;
-	/** The copy of the gate the fix names; null when it cannot be located. */
+	/**
+	 * This copy of the gate: the one the fix names, and the only one that counts as the gate in a child (by real
+	 * path: a package merely named pi-permission-hub may be planted). Null when it cannot be located: then no
+	 * child counts as gated.
+	 */
 	readonly gate: GatePackage | null;
 	/**
 	 * The entries a settings change may write, as `doctor --fix` would: the `packages` entry that loads a lasting
@@ -125,7 +129,24 @@ export function childGateVerdict(query: ChildGateQuery): ChildGateVerdict {
 			return agentDirChildrenVerdict(query);
 		case "process":
 			return settingsChildrenVerdict(query, query.projectTrusted, PROCESS_CHILDREN);
+		case "unknown":
+			return unknownChildrenVerdict(query.launcher.source);
 	}
+}
+
+/** A launcher whose children's extensions cannot be told: ungated, and no settings change is known to help. */
+function unknownChildrenVerdict(source: string | null): ChildGateVerdict {
+	const from = source === null ? "a source pi does not name" : source;
+	return {
+		gated: false,
+		why: `the tool comes from ${from}, not from a launcher the gate knows, so what its subagents load cannot be told`,
+		fix: {
+			file: null,
+			field: "Agent",
+			text: "use @tintinweb/pi-subagents' own Agent tool: for any other, each delegation asks",
+			automatic: null,
+		},
+	};
 }
 
 /** How children that load what the settings load come to run, for the reason given when they are ungated. */
@@ -168,7 +189,7 @@ function settingsChildrenVerdict(query: ChildGateQuery, projectRead: boolean, ho
 			project = { settings, baseDir: projectDir };
 		}
 		const resources = scopeResources(user, project, homeDir, files);
-		const loading = resources.find((resource) => resourceLoads(resource, GATE_PACKAGE_NAME, files));
+		const loading = resources.find((resource) => resourceLoadsOwnGate(resource, gate, files));
 		if (loading === undefined) {
 			// As `doctor --fix`: no change when an entry names the gate but does not load it now (pi keeps the
 			// first entry of a package, so another would not help).
@@ -271,7 +292,7 @@ function tintinwebAgentVerdict(
 	}
 	if (extensions === true || extensions.includes("*")) return null;
 	const path = extensions
-		.map((entry) => childExtensionEntry(entry, cwd, query.homeDir, query.files))
+		.map((entry) => childExtensionEntry(entry, cwd, query.homeDir, query.gate, query.files))
 		.find((entry) => entry.kind === "path" && entry.loadsGate);
 	if (path)
 		return { gated: true, via: `${JSON.stringify(path.written)} in the agent file ${definition.file}` };
@@ -409,7 +430,9 @@ function launchVerdict(launch: Launch, context: LaunchContext): ChildGateVerdict
 	for (const variant of overrideVariants(names, user, project)) {
 		const child = childExtensions(definition, variant.override, defaults.list);
 		const source = listSource(child, variant, definition, defaults);
-		const entries = child.loaded.map((entry) => childExtensionEntry(entry, cwd, query.homeDir, query.files));
+		const entries = child.loaded.map((entry) =>
+			childExtensionEntry(entry, cwd, query.homeDir, query.gate, query.files),
+		);
 		const loading = entries.find((entry) => entry.kind === "path" && entry.loadsGate);
 		if (loading === undefined) {
 			const fix =

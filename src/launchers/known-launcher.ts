@@ -14,9 +14,11 @@ export const TINTINWEB_SUBAGENTS_PACKAGE = "@tintinweb/pi-subagents";
  *   and the project's `.pi/` load — the project's whether or not pi trusts it — narrowed by the agent file
  *   (@tintinweb/pi-subagents); never this process's `-e` flags;
  * - `process`: a separate `pi` process, which loads the agent dir's settings and extensions (a trusted
- *   project's too) but never this process's `-e` flags.
+ *   project's too) but never this process's `-e` flags;
+ * - `unknown`: a tool named like a known launcher's that does not come from it: what its children load cannot
+ *   be told, so they count as ungated (the strict direction).
  */
-export type ChildRun = "listed-in-process" | "agent-dir-in-process" | "process";
+export type ChildRun = "listed-in-process" | "agent-dir-in-process" | "process" | "unknown";
 
 /** What one call of a launcher's tool would start, read from its input (caller data: anything may be missing). */
 export interface DelegationCall {
@@ -75,7 +77,7 @@ export interface LauncherDescription {
 	readonly readCall: (input: Readonly<Record<string, unknown>>, context: CallContext) => DelegationCall;
 }
 
-export type LauncherKind = "pi-subagents" | "tintinweb-pi-subagents" | "process-subagent";
+export type LauncherKind = "pi-subagents" | "tintinweb-pi-subagents" | "process-subagent" | "unknown-agent";
 
 /** A launcher found in this session: its row, and where its package is (null: not known, or no package). */
 export interface KnownLauncher {
@@ -170,6 +172,22 @@ function readProcessCall(input: Readonly<Record<string, unknown>>, { cwdOf }: Ca
 	};
 }
 
+/**
+ * A launcher nobody knows: it may start anything, anywhere. Each call starts children (foreground, so the watch
+ * reports one that announced no gate) in the session's directory.
+ */
+function readUnknownCall(_input: Readonly<Record<string, unknown>>, { cwdOf }: CallContext): DelegationCall {
+	return {
+		launches: true,
+		foreground: true,
+		agents: null,
+		cwds: [cwdOf(undefined)],
+		withoutExtensions: false,
+		tasks: [],
+		tintinwebAgent: null,
+	};
+}
+
 /** The known launchers, most specific first: a row with a package before the catch-all for its tool name. */
 export const KNOWN_LAUNCHERS: readonly LauncherDescription[] = [
 	{
@@ -199,6 +217,17 @@ export const KNOWN_LAUNCHERS: readonly LauncherDescription[] = [
 		inlineSource: null,
 		children: "process",
 		readCall: readProcessCall,
+	},
+	{
+		// An `Agent` tool from another package (a fork, a copy under another name, one whose source pi does not
+		// know) is named to delegate like @tintinweb's, but nothing says what its children load.
+		kind: "unknown-agent",
+		label: "an Agent tool that is not @tintinweb/pi-subagents'",
+		tool: "Agent",
+		packageName: null,
+		inlineSource: null,
+		children: "unknown",
+		readCall: readUnknownCall,
 	},
 ];
 

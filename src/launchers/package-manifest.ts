@@ -156,9 +156,25 @@ export function loadsPackage(path: string, name: string, files: FileView): boole
 	return extensionFilesAt(path, files).some((file) => isExtensionOf(file, name, files));
 }
 
-/** Whether pi, loading `path` as an extension, loads a copy of the gate. */
+/** Whether pi, loading `path` as an extension, loads a copy of the gate (by its name: see `loadsOwnGate`). */
 export function loadsGate(path: string, files: FileView): boolean {
 	return loadsPackage(path, GATE_PACKAGE_NAME, files);
+}
+
+/**
+ * Whether `file` is an extension entry of `gate`, this very copy of the gate, by its real path. A name proves
+ * nothing: a hostile project can ship a package.json named pi-permission-hub that loads nothing of the gate, and
+ * its children would take it for the gate. With no copy located (null), nothing is the gate: the strict direction.
+ */
+export function isOwnGateEntry(file: string, gate: GatePackage | null, files: FileView): boolean {
+	if (gate === null) return false;
+	const real = files.realPath(file);
+	return real !== null && gate.entries.includes(real);
+}
+
+/** Whether pi, loading `path` as an extension, loads `gate`, this very copy of the gate. */
+export function loadsOwnGate(path: string, gate: GatePackage | null, files: FileView): boolean {
+	return extensionFilesAt(path, files).some((file) => isOwnGateEntry(file, gate, files));
 }
 
 function listedEntries(entries: readonly string[], files: FileView): string[] {

@@ -2,7 +2,9 @@ import { join } from "node:path";
 import type { FileView } from "./file-view.ts";
 import {
 	discoveredExtensionFiles,
+	type GatePackage,
 	isExtensionOf,
+	isOwnGateEntry,
 	manifestIn,
 	packageExtensionFiles,
 } from "./package-manifest.ts";
@@ -52,9 +54,18 @@ export interface SettingsResource {
 	readonly filteredOut: boolean;
 }
 
-/** Whether the resource surely loads an extension of package `name`. */
+/** Whether the resource surely loads an extension of package `name` (any copy of it, by its name). */
 export function resourceLoads(resource: SettingsResource, name: string, files: FileView): boolean {
 	return resource.files.some((file) => isExtensionOf(file, name, files));
+}
+
+/** Whether the resource surely loads `gate`, this very copy of the gate (by real path, never by name). */
+export function resourceLoadsOwnGate(
+	resource: SettingsResource,
+	gate: GatePackage | null,
+	files: FileView,
+): boolean {
+	return resource.files.some((file) => isOwnGateEntry(file, gate, files));
 }
 
 /**

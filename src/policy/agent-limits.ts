@@ -4,7 +4,8 @@
  * claimed by whoever starts a subagent, so a section only tightens: its deny rules and `deny` tiers deny before
  * anything can allow, and its ask rules and `ask` tiers ask a human even where a session grant, a whole-tree
  * grant, an allow rule or an authorizer link would approve. A parked approval lets such an ask through only when
- * the request it answered came from an origin with the same names: whoever approved it knew who asked.
+ * the request it answered came from an origin with the same names and a human settled it (`decide.ts`): whoever
+ * approved it knew who asked.
  */
 import type { Origin } from "../origin/origin.ts";
 import { modeRank, TIERS, type Tier, tierRank } from "../vocabulary/tier.ts";

@@ -3,6 +3,7 @@
  *   1. a config error, or an agent-rule deny for the origin        → deny
  *   2. a deny rule on any surface of any part, a path the gate refuses (its inbox), or a tier set to deny → deny
  *   3. a parked approval for exactly this action hash               → auto
+ *        (for an ask only a human may answer, only an approval a human gave: not a link's, rule's or grant's)
  *      a path the gate guards (its files, pi's settings, .git/hooks…) → ask a human, nothing else (adr/0014)
  *   4. per part, strictest part wins:
  *        an ask rule → ask (not grantable) | a session grant → auto |
@@ -10,11 +11,11 @@
  * Grants and approvals come after every deny, so nothing a human clicked can outrank a deny rule. A decision
  * names its basis: the provenance the audit records. An ask from a subagent is decided by the policy limited by
  * the `agents` sections on its path (adr/0022): their asks come first in step 4, answered by a human alone, and a
- * parked approval counts for them only when it was given to a request from such an origin.
+ * parked approval counts for them only when a human gave it to a request from such an origin.
  */
 import type { ClassifiedAction, PathGuard } from "../classify/action.ts";
 import { type Origin, originName } from "../origin/origin.ts";
-import type { DecisionSource } from "../provenance/decision-source.ts";
+import { type DecisionSource, humanDecided } from "../provenance/decision-source.ts";
 import { tierRank, withinCeiling } from "../vocabulary/tier.ts";
 import { approvalFitsLimits, policyForOrigin } from "./agent-limits.ts";
 import type { ConfigFileError } from "./config-error.ts";
@@ -134,16 +135,17 @@ export function decide(
 	const denied = denyFor(action, policy, context.origin, parts);
 	if (denied) return denied;
 	const agentAllow = matchAgentRule(policy.agentRules.allow, context.origin);
-	const approval = context.parkedApproval;
-	if (approval && approvalFitsLimits(policy, approval.askerPath)) {
-		const { requestId, approvedBy } = approval;
-		const basis = { kind: "parked_approval", hash: action.hash, requestId, approvedBy } as const;
-		return { mode: "auto", basis, agentAllow, notes: [] };
-	}
 	const notes: string[] = [];
 	const outcomes = parts.map((part) => decidePart(action, policy, context.grants, part, notes));
 	const asking = outcomes.filter((o): o is AskOutcome => o.mode === "ask");
 	const guarded = parts.find((part) => part.part.guard?.kind === "human");
+	const humanOnly = guarded !== undefined || asking.some((o) => o.byAgentSection);
+	const approval = context.parkedApproval;
+	if (approval && approvalCounts(approval, policy, humanOnly)) {
+		const { requestId, approvedBy } = approval;
+		const basis = { kind: "parked_approval", hash: action.hash, requestId, approvedBy } as const;
+		return { mode: "auto", basis, agentAllow, notes: [] };
+	}
 	if (guarded?.part.guard !== undefined) {
 		// Nothing but a human answers for a guarded path: not a rule, a grant, a tier default or a link.
 		const askingParts = [
@@ -176,6 +178,33 @@ export function decide(
 }
 
 /**
+ * Whether a parked approval for this action's hash answers a child's forwarded ask (after `findDeny`), by the
+ * same test `decide` applies to a session's own call.
+ */
+export function parkedApprovalCounts(
+	action: ClassifiedAction,
+	approval: ParkedApprovalFound,
+	topLevel: EffectivePolicy,
+	origin: Origin,
+): boolean {
+	const policy = policyForOrigin(topLevel, origin);
+	const humanOnly = decidedParts(action, policy).some(
+		(part) => part.part.guard?.kind === "human" || agentSectionAsk(action, policy, part) !== null,
+	);
+	return approvalCounts(approval, policy, humanOnly);
+}
+
+/**
+ * Whether a parked approval answers an ask that passed every deny, under `policy` (already limited for the
+ * origin): one given to a request from an origin with the limiting sections' names (adr/0022), and, for an ask
+ * only a human may answer (a guarded path, a section's ask), one a human settled — not a link, rule or grant of
+ * the session that served the parked request (adr/0014).
+ */
+function approvalCounts(approval: ParkedApprovalFound, policy: EffectivePolicy, humanOnly: boolean): boolean {
+	return approvalFitsLimits(policy, approval.askerPath) && (!humanOnly || humanDecided(approval.approvedBy));
+}
+
+/**
  * Steps 1–2 alone: the deny, if any. A parent deciding a child's forwarded ask applies its own denies with
  * this, then its grants (`findCoveringGrant`) — never its allow rules or tier defaults.
  */
@@ -190,7 +219,8 @@ export function findDeny(
 
 /**
  * When every part is covered by some grant, the grant covering the highest-tier part; else null. Grants are
- * checked after `findDeny`, never instead of it, and never answer what an agents section of `origin` asks.
+ * checked after `findDeny`, never instead of it, and never answer what an ask rule or an agents section of
+ * `origin` asks (as in `decide`, where such an ask is forced and not grantable).
  */
 export function findCoveringGrant(
 	action: ClassifiedAction,
@@ -203,6 +233,7 @@ export function findCoveringGrant(
 	const parts = decidedParts(action, policy);
 	if (parts.some((part) => part.part.guard !== undefined)) return null;
 	if (parts.some((part) => agentSectionAsk(action, policy, part) !== null)) return null;
+	if (parts.some((part) => askRuleFor(action, policy, part) !== null)) return null;
 	for (const part of parts) {
 		const grant = findGrantForPart(grants, policy.context, action, part.part, part.tier);
 		if (grant === null) return null;
@@ -222,6 +253,20 @@ export function asksByAgentSection(
 ): boolean {
 	const policy = policyForOrigin(topLevel, origin);
 	return decidedParts(action, policy).some((part) => agentSectionAsk(action, policy, part) !== null);
+}
+
+/**
+ * Whether an ask rule of the policy (limited for `origin`) matches some part of the action: that ask is not
+ * grantable, so a parent deciding a child's forwarded ask offers no grant for it and no grant answers it.
+ */
+export function asksByRule(action: ClassifiedAction, topLevel: EffectivePolicy, origin: Origin): boolean {
+	const policy = policyForOrigin(topLevel, origin);
+	return decidedParts(action, policy).some((part) => askRuleFor(action, policy, part) !== null);
+}
+
+function askRuleFor(action: ClassifiedAction, policy: EffectivePolicy, part: DecidedPart): RuleBasis | null {
+	const rule = findMatchingRule(policy.index.ask, action, part.part, policy.context.cwd);
+	return rule ? { kind: "rule", rule: rule.ref, part } : null;
 }
 
 /**
@@ -296,14 +341,8 @@ function decidePart(
 	const { cwd } = policy.context;
 	const agentAsk = agentSectionAsk(action, policy, part);
 	if (agentAsk) return { mode: "ask", basis: agentAsk, forced: true, byAgentSection: true };
-	const askRule = findMatchingRule(policy.index.ask, action, part.part, cwd);
-	if (askRule)
-		return {
-			mode: "ask",
-			basis: { kind: "rule", rule: askRule.ref, part },
-			forced: true,
-			byAgentSection: false,
-		};
+	const askRule = askRuleFor(action, policy, part);
+	if (askRule) return { mode: "ask", basis: askRule, forced: true, byAgentSection: false };
 	const grant = findGrantForPart(grants, policy.context, action, part.part, part.tier);
 	if (grant) return { mode: "auto", basis: { kind: "session_grant", grant, part } };
 	const readsRunUnasked = policy.tiers.read.mode === "auto";

@@ -1,6 +1,7 @@
 /**
  * The root's policy and a child's forwarded ask: the root's static allow rules do not approve it (the child
- * asked because its own, stricter policy said so), the root's deny rules refuse it without a dialog.
+ * asked because its own, stricter policy said so), the root's deny rules refuse it without a dialog, and the
+ * root's ask rules hold against its whole-tree grants, as they do for its own calls.
  */
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
@@ -107,5 +108,35 @@ describe("the root's rules and a child's forwarded ask", () => {
 				origin: expect.objectContaining({ file: rootProject }),
 			},
 		});
+	});
+
+	it("a root ask rule holds against the root's whole-tree grant: the child's matching ask gets its own dialog, with no grant offered", async () => {
+		const hub = await hubSandbox();
+		await writeUserConfig(hub.sb, {
+			rules: [{ surface: "command", pattern: "touch two.txt", action: "ask", reason: "look at each one" }],
+		});
+		await writeTree(hub.sb, [
+			conversation("[child]", [bashCall("touch one.txt")], [bashCall("touch two.txt")]),
+			conversation(undefined, [launch("child", "[child] touch both")]),
+		]);
+		let forwardedAsks = 0;
+		const { rpc } = await startRoot(
+			hub,
+			rootAllowsOwn((request) =>
+				forwardedAsks++ === 0
+					? optionStarting("Allow for the whole tree: touch *")(request)
+					: optionStarting("Deny")(request),
+			),
+		);
+
+		const run = await rpc.prompt("delegate");
+
+		const dialogs = run.dialogs.filter((d) => isForwarded(d.request));
+		expect(dialogs).toHaveLength(2);
+		expect(dialogs[1]?.request.title).toContain("touch two.txt");
+		const options = dialogs[1]?.request.method === "select" ? dialogs[1].request.options : [];
+		expect(options.some((o) => o.startsWith("Allow for"))).toBe(false);
+		expect(existsSync(hub.sb.workPath("one.txt"))).toBe(true);
+		expect(existsSync(hub.sb.workPath("two.txt"))).toBe(false);
 	});
 });

@@ -546,6 +546,99 @@ describe("the pipeline: asks a child forwarded", () => {
 	});
 });
 
+/** Park the child's request for `command` and settle it with `source`, as the session that served it would. */
+async function settleParked(parked: ParkedStore, command: string, source: DecisionSource): Promise<void> {
+	const request = childRequest(command);
+	await parked.park(request);
+	expect(parked.answer(request.id, "allow", source, "root-session")).toMatchObject({ ok: true });
+}
+
+const LINK_ALLOWED: DecisionSource = { kind: "authorizer", link: "ci-bot", verdict: "allow" };
+const CLI_ALLOWED: DecisionSource = { kind: "user", via: "cli", verdict: "allow", scope: "once" };
+const denyOnce: DialogResult = { kind: "answer", answer: { kind: "deny", withReason: false } };
+const HOOK_WRITE = "echo x > .git/hooks/pre-commit";
+
+describe("the pipeline: parked approvals for asks only a human may answer", () => {
+	it("one a link settled does not answer a write to a guarded path: this session's human is asked", async () => {
+		const { pipeline, presenter, parked } = world(policyFromConfig({}), { script: [denyOnce] });
+		await settleParked(parked, HOOK_WRITE, LINK_ALLOWED);
+		const { outcome } = await pipeline.run(bashCall(HOOK_WRITE));
+		expect(outcome).toMatchObject({ outcome: "deny", mode: "ask", step: "terminal" });
+		expect(presenter.shown).toHaveLength(1);
+		// Not used up: it still answers an ask any answer may settle.
+		expect(parked.find(outcome.action?.hash ?? "")).not.toBeNull();
+	});
+
+	it("one a human settled does answer it, once", async () => {
+		const { pipeline, presenter, parked } = world(policyFromConfig({}));
+		await settleParked(parked, HOOK_WRITE, CLI_ALLOWED);
+		const { outcome } = await pipeline.run(bashCall(HOOK_WRITE));
+		expect(outcome).toMatchObject({ outcome: "allow", mode: "auto", step: "policy" });
+		expect(outcome.source).toMatchObject({ kind: "parked_approval", approvedBy: CLI_ALLOWED });
+		expect(presenter.shown).toEqual([]);
+	});
+
+	it("a child's forwarded write to a guarded path is asked of this session's human despite a link's approval", async () => {
+		const { pipeline, presenter, parked } = world(policyFromConfig({}), { script: [denyOnce] });
+		await settleParked(parked, HOOK_WRITE, LINK_ALLOWED);
+		const { outcome } = await pipeline.run(forwarded(childRequest(HOOK_WRITE)));
+		expect(outcome).toMatchObject({ outcome: "deny", mode: "ask", step: "terminal" });
+		expect(presenter.shown).toHaveLength(1);
+	});
+
+	it("sandbox.required: a link's parked approval does not run a call unsandboxed; a human's does", async () => {
+		const policy = policyFromConfig({
+			rules: [{ surface: "command", pattern: "touch *", action: "allow" }],
+			sandbox: { required: true },
+		});
+		const missing = "no sandbox can run here: bubblewrap (bwrap) is not installed";
+		const byLink = world(policy, { script: [denyOnce], sandboxMissing: missing });
+		await settleParked(byLink.parked, "touch notes.txt", LINK_ALLOWED);
+		const asked = await byLink.pipeline.run(bashCall("touch notes.txt"));
+		expect(asked.outcome).toMatchObject({ outcome: "deny", step: "terminal" });
+		expect(asked.outcome.why).toBe(`the sandbox is required, but ${missing}`);
+		const byHuman = world(policy, { sandboxMissing: missing });
+		await settleParked(byHuman.parked, "touch notes.txt", CLI_ALLOWED);
+		const approved = await byHuman.pipeline.run(bashCall("touch notes.txt"));
+		expect(approved.outcome).toMatchObject({ outcome: "allow", step: "policy" });
+		expect(approved.outcome.source.kind).toBe("parked_approval");
+		expect(byHuman.presenter.shown).toEqual([]);
+	});
+});
+
+describe("the pipeline: this session's ask rules hold for a child's forwarded ask", () => {
+	it("a whole-tree grant does not answer what an ask rule here asks, and no grant is offered for it", async () => {
+		const policy = policyFromConfig({
+			rules: [{ surface: "command", pattern: "npm install *", action: "ask" }],
+		});
+		const { pipeline, presenter, grants } = world(policy, { script: [denyOnce] });
+		// A whole-tree grant given earlier for some other ask, wide enough to cover this one.
+		grants.add([
+			{
+				id: "tree-npm",
+				surface: "command",
+				pattern: "npm *",
+				scope: "tree",
+				limit: { tier: "privileged", outsideCwd: true },
+				grantedAt: new Date().toISOString(),
+			},
+		]);
+		const { outcome } = await pipeline.run(forwarded(childRequest("npm install left-pad")));
+		expect(outcome).toMatchObject({ outcome: "deny", mode: "ask", step: "terminal" });
+		expect(presenter.shown).toHaveLength(1);
+		expect(presenter.shown[0]?.prompt.choices.map((c) => c.answer)).not.toContainEqual({
+			kind: "allow",
+			scope: "tree",
+		});
+		// Without the ask rule the same grant answers it.
+		const plain = world(policyFromConfig({}));
+		plain.grants.add(grants.list());
+		const granted = await plain.pipeline.run(forwarded(childRequest("npm install left-pad")));
+		expect(granted.outcome).toMatchObject({ outcome: "allow", step: "policy" });
+		expect(granted.outcome.source.kind).toBe("session_grant");
+	});
+});
+
 describe("the sandbox an allowed call runs in (adr/0017)", () => {
 	it("follows the tier when no human decided: a read reads, a write writes in the project, network-egress reaches out", async () => {
 		const policy = policyFromConfig({

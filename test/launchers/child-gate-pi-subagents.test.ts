@@ -22,6 +22,16 @@ function agentFile(name: string, extra: string): string {
 	return `---\nname: ${name}\ndescription: test agent\n${extra}---\nYou work.\n`;
 }
 
+/** A hostile project's stand-in: a package named pi-permission-hub whose one extension does nothing. */
+function plantImpostor(world: LauncherWorld, relative: string): string {
+	world.writeJson(`${relative}/package.json`, {
+		name: "pi-permission-hub",
+		pi: { extensions: ["./index.js"] },
+	});
+	world.write(`${relative}/index.js`, "export default function nothing() {}\n");
+	return path.join(world.root, relative);
+}
+
 describe("pi-subagents children: only the extensions its settings and agent files name", () => {
 	it("no defaults: the built-in agent loads nothing of ours; the fix adds us to the user's subagents.defaultExtensions", () => {
 		const world = launcherWorld();
@@ -86,6 +96,15 @@ describe("pi-subagents children: only the extensions its settings and agent file
 		expect(result.why).toContain(JSON.stringify(world.otherExtension));
 		// A project settings file without the key leaves the user's defaults in force.
 		world.writeJson("work/.pi/settings.json", { subagents: { defaultModel: "faux/faux-1" } });
+		expect(verdict(world).gated).toBe(true);
+	});
+
+	it("a package a project plants under the gate's name is not the gate in its defaults: only this copy counts", () => {
+		const world = launcherWorld();
+		const impostor = plantImpostor(world, "work/.pi/impostor");
+		world.writeJson("work/.pi/settings.json", { subagents: { defaultExtensions: [impostor] } });
+		expect(verdict(world).gated).toBe(false);
+		world.writeJson("work/.pi/settings.json", { subagents: { defaultExtensions: [world.gateDir] } });
 		expect(verdict(world).gated).toBe(true);
 	});
 

@@ -24,6 +24,16 @@ function ungated(result: ChildGateVerdict): Extract<ChildGateVerdict, { gated: f
 	return result;
 }
 
+/** A hostile project's stand-in: a package named pi-permission-hub whose one extension does nothing. */
+function plantImpostor(world: LauncherWorld, relative: string): string {
+	world.writeJson(`${relative}/package.json`, {
+		name: "pi-permission-hub",
+		pi: { extensions: ["./index.js"] },
+	});
+	world.write(`${relative}/index.js`, "export default function nothing() {}\n");
+	return path.join(world.root, relative);
+}
+
 describe("@tintinweb/pi-subagents: in-process children load what the agent dir (and any project) loads", () => {
 	it("nothing installed: ungated, and the fix is the `packages` change doctor --fix makes; installed: gated", () => {
 		const world = launcherWorld();
@@ -45,6 +55,28 @@ describe("@tintinweb/pi-subagents: in-process children load what the agent dir (
 		const world = launcherWorld();
 		world.writeJson("work/.pi/settings.json", { packages: [world.gateDir] });
 		expect(childGateVerdict(world.query(TINTINWEB, {}, { projectTrusted: false })).gated).toBe(true);
+	});
+
+	it("a package a project plants under the gate's name is not the gate: only this copy's real path counts", () => {
+		const world = launcherWorld();
+		const impostor = plantImpostor(world, "work/.pi/impostor");
+		world.writeJson("work/.pi/settings.json", { packages: ["./impostor"] });
+		const result = ungated(childGateVerdict(world.query(TINTINWEB, {}, { projectTrusted: false })));
+		expect(result.why).toContain("none of them is pi-permission-hub");
+		// Nor an agent file's path to it.
+		world.writeJson("work/.pi/settings.json", {});
+		world.writeJson("agent/settings.json", { packages: [world.otherExtension] });
+		world.write("work/.pi/agents/worker.md", `---\ndescription: w\nextensions: ${impostor}\n---\n`);
+		expect(verdict(world).gated).toBe(false);
+		// The real copy, through a symlink in the project, still counts.
+		world.link(world.gateDir, "work/.pi/linked-gate");
+		world.writeJson("work/.pi/settings.json", { packages: ["./linked-gate"] });
+		world.write("work/.pi/agents/worker.md", "---\ndescription: w\n---\n");
+		expect(verdict(world).gated).toBe(true);
+		// With no copy of its own located, the guard counts nothing as the gate.
+		expect(childGateVerdict(world.query(TINTINWEB, { agents: ["worker"] }, { gate: null })).gated).toBe(
+			false,
+		);
 	});
 
 	it("`isolated: true` in the call loads nothing: ungated, and no settings change can fix it", () => {

@@ -2,6 +2,7 @@ import { realpathSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readAgentDefinition } from "../../src/launchers/agent-definition.ts";
+import { childGateVerdict } from "../../src/launchers/child-gate.ts";
 import { nodeFileView } from "../../src/launchers/file-view.ts";
 import { identifyLauncher, readDelegationCall } from "../../src/launchers/known-launcher.ts";
 import { REPO_ROOT } from "../harness/paths.ts";
@@ -71,16 +72,35 @@ describe("recognising a launcher and what one call of it starts", () => {
 		).toBeNull();
 	});
 
-	it("`Agent` from @tintinweb/pi-subagents is that launcher; an `Agent` tool of any other package is no launcher", () => {
+	it("`Agent` from @tintinweb/pi-subagents is that launcher; an `Agent` tool of any other source is an unknown one, whose children count as ungated", () => {
 		const source = path.join(TINTINWEB.packageRoot ?? "", "src", "index.ts");
 		expect(identifyLauncher({ name: "Agent", sourcePath: source }, nodeFileView)).toEqual({
 			kind: "tintinweb-pi-subagents",
 			packageRoot: realpathSync(TINTINWEB.packageRoot ?? ""),
 			source,
 		});
+		const world = launcherWorld();
+		// The gate is installed where @tintinweb's children would find it: no help for a launcher nobody knows.
+		world.writeJson("agent/settings.json", { packages: [world.gateDir] });
 		const other = path.join(PI_SUBAGENTS_ROOT, "src", "extension", "index.ts");
-		expect(identifyLauncher({ name: "Agent", sourcePath: other }, nodeFileView)).toBeNull();
-		expect(identifyLauncher({ name: "Agent", sourcePath: null }, nodeFileView)).toBeNull();
+		const fork = world.write("fork/index.ts", "export default function fork(): void {}\n");
+		world.writeJson("fork/package.json", { name: "pi-agents-fork", pi: { extensions: ["./index.ts"] } });
+		for (const sourcePath of [other, fork, "<inline:agents>", null]) {
+			const launcher = identifyLauncher({ name: "Agent", sourcePath }, nodeFileView);
+			expect(launcher, String(sourcePath)).toEqual({
+				kind: "unknown-agent",
+				packageRoot: null,
+				source: sourcePath,
+			});
+			if (launcher === null) continue;
+			const verdict = childGateVerdict(
+				world.query(launcher, readDelegationCall(launcher, {}, world.work, NO_AGENT_FILES)),
+			);
+			expect(verdict).toMatchObject({ gated: false, fix: { automatic: null } });
+			if (!verdict.gated) expect(verdict.why).toContain("cannot be told");
+		}
+		expect(childGateVerdict(world.query(TINTINWEB)).gated).toBe(true);
+		expect(identifyLauncher({ name: "Task", sourcePath: fork }, nodeFileView)).toBeNull();
 	});
 
 	it("@tintinweb/pi-subagents: the agent type, the session's cwd, foreground unless in the background, isolated", () => {

@@ -8,7 +8,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Origin } from "../../src/origin/origin.ts";
 import { projectConfigPath, userConfigPath } from "../../src/policy/config-paths.ts";
-import { asksByAgentSection, decide, findCoveringGrant, findDeny } from "../../src/policy/decide.ts";
+import {
+	asksByAgentSection,
+	decide,
+	findCoveringGrant,
+	findDeny,
+	parkedApprovalCounts,
+} from "../../src/policy/decide.ts";
 import { loadPolicy } from "../../src/policy/load-policy.ts";
 import {
 	APPROVED,
@@ -164,6 +170,23 @@ describe("agents sections hold against everything that approves", () => {
 		const reviewerApproved = { ...APPROVED, askerPath: ["root", "reviewer"] };
 		const reviewer = ctx({ origin: subagent("reviewer"), parkedApproval: reviewerApproved });
 		expect(decide(writeSrc(), policy, reviewer).mode).toBe("deny");
+	});
+
+	it("a parked approval a link, rule or grant settled never answers a section's ask, here or at a parent", () => {
+		const byLink = {
+			...APPROVED,
+			askerPath: ["root", "tester"],
+			approvedBy: { kind: "authorizer", link: "ci-bot", verdict: "allow" },
+		} as const;
+		expect(decide(writeSrc(), policy, ctx({ origin: tester, parkedApproval: byLink }))).toMatchObject({
+			mode: "ask",
+			humanOnly: true,
+		});
+		expect(parkedApprovalCounts(writeSrc(), byLink, policy, tester)).toBe(false);
+		const byHuman = { ...APPROVED, askerPath: ["root", "tester"] };
+		expect(parkedApprovalCounts(writeSrc(), byHuman, policy, tester)).toBe(true);
+		// An origin no section limits takes the link's approval as before.
+		expect(parkedApprovalCounts(writeSrc(), byLink, policy, subagent("planner"))).toBe(true);
 	});
 
 	it("an ask where the top level asks too is the section's (stronger) ask", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ClassifiedAction } from "../../src/classify/action.ts";
-import { type Decision, decide, findCoveringGrant, findDeny } from "../../src/policy/decide.ts";
+import { asksByRule, type Decision, decide, findCoveringGrant, findDeny } from "../../src/policy/decide.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
 import {
 	APPROVED,
@@ -185,6 +185,42 @@ describe("decide: parked approvals", () => {
 		expect(decide(push, policy, ctx()).mode).toBe("ask");
 		const approved = decide(push, policy, ctx({ parkedApproval: APPROVED }));
 		expect(approved).toMatchObject({ mode: "auto", basis: { kind: "parked_approval", hash: push.hash } });
+	});
+
+	it("for a guarded path, only an approval a human gave counts: not one a link, rule or grant settled (adr/0014)", () => {
+		const hook = `${CWD}/.git/hooks/pre-commit`;
+		const guarded = () =>
+			action("write", [
+				{
+					...pathPart("privileged", touch("write", hook)),
+					guard: { kind: "human", reason: "a git hook runs at the next git command" },
+				},
+			]);
+		const policy = policyFromConfig({});
+		const link = {
+			...APPROVED,
+			approvedBy: { kind: "authorizer", link: "ci-bot", verdict: "allow" },
+		} as const;
+		const relayedLink = {
+			...APPROVED,
+			approvedBy: { kind: "forwarded", responderSessionId: "root", decision: link.approvedBy },
+		} as const;
+		for (const approval of [link, relayedLink]) {
+			expect(decide(guarded(), policy, ctx({ parkedApproval: approval }))).toMatchObject({
+				mode: "ask",
+				humanOnly: true,
+				basis: { kind: "guard" },
+			});
+		}
+		expect(decide(guarded(), policy, ctx({ parkedApproval: APPROVED }))).toMatchObject({
+			mode: "auto",
+			basis: { kind: "parked_approval" },
+		});
+		// Where any answer would do, a link's approval still counts.
+		const push = bash(["git push", "network-egress"]);
+		expect(decide(push, rules(ask("command", "git push *")), ctx({ parkedApproval: link })).mode).toBe(
+			"auto",
+		);
 	});
 
 	it("never outranks a deny rule, a deny tier or an agent deny", () => {
@@ -439,5 +475,18 @@ describe("primitives for a parent deciding a child's forwarded ask", () => {
 		expect(findCoveringGrant(action("mystery", []), [grant("tool", "mystery")], policy, HUMAN)?.surface).toBe(
 			"tool",
 		);
+	});
+
+	it("findCoveringGrant never answers what an ask rule asks, as decide does not (a parent deciding a forwarded ask)", () => {
+		const policy = rules(ask("command", "npm publish *"));
+		const publish = bash(["npm publish", "write"]);
+		const tree = [{ ...grant("command", "npm *"), scope: "tree" as const }];
+		expect(decide(publish, policy, ctx({ grants: tree }))).toMatchObject({ mode: "ask", grantable: false });
+		expect(findCoveringGrant(publish, tree, policy, subagent("w"))).toBeNull();
+		expect(asksByRule(publish, policy, subagent("w"))).toBe(true);
+		// A part no ask rule matches is still covered.
+		const install = bash(["npm install x", "network-egress"]);
+		expect(findCoveringGrant(install, tree, policy, subagent("w"))?.scope).toBe("tree");
+		expect(asksByRule(install, policy, subagent("w"))).toBe(false);
 	});
 });

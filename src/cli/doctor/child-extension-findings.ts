@@ -18,7 +18,7 @@ import {
 } from "../../launchers/child-extensions.ts";
 import type { FileView } from "../../launchers/file-view.ts";
 import { PI_SUBAGENTS_PACKAGE } from "../../launchers/known-launcher.ts";
-import { GATE_PACKAGE_NAME } from "../../launchers/package-manifest.ts";
+import { GATE_PACKAGE_NAME, type GatePackage } from "../../launchers/package-manifest.ts";
 import {
 	agentOverridesOf,
 	classifySource,
@@ -44,6 +44,8 @@ export interface ListCheckContext {
 	readonly homeDir: string;
 	/** The entry the doctor recommends (the gate's package directory), or null when it knows none. */
 	readonly gateEntry: string | null;
+	/** The copy of the gate that counts in a child's list (by real path: a package named like it proves nothing). */
+	readonly gate: GatePackage | null;
 	readonly view: FileView;
 }
 
@@ -56,7 +58,9 @@ function listLoadsGate(entries: readonly string[], ctx: ListCheckContext): boole
 }
 
 function readEntries(entries: readonly string[], ctx: ListCheckContext): ChildExtensionEntry[] {
-	return entries.map((written) => childExtensionEntry(written, ctx.projectDir, ctx.homeDir, ctx.view));
+	return entries.map((written) =>
+		childExtensionEntry(written, ctx.projectDir, ctx.homeDir, ctx.gate, ctx.view),
+	);
 }
 
 function certainlyGate(entry: ChildExtensionEntry): boolean {

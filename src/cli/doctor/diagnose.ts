@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import { projectRootCandidates, projectSettingsFile } from "../../launchers/agent-definition.ts";
 import { PI_SUBAGENTS_PACKAGE, TINTINWEB_SUBAGENTS_PACKAGE } from "../../launchers/known-launcher.ts";
-import { GATE_PACKAGE_NAME } from "../../launchers/package-manifest.ts";
+import { GATE_PACKAGE_NAME, gatePackageAt } from "../../launchers/package-manifest.ts";
 import { packagesEntryFor } from "../../launchers/packages-entry.ts";
 import { type LoadedSettings, readPiSettings } from "../../launchers/pi-settings.ts";
 import {
@@ -86,7 +86,9 @@ export function diagnose(input: DoctorInput): Diagnosis {
 	else findings.push(gateInstalled(gateResources, userFile));
 
 	const childEntry = childGateEntry(gateResources, input);
-	const ctx: ListCheckContext = { projectDir: input.projectDir, homeDir, gateEntry: childEntry, view };
+	// The copy children should load: the one the agent dir (the user's own, adr/0014) loads, else this one.
+	const gate = gatePackageAt(childEntry ?? input.ownRoot, view);
+	const ctx: ListCheckContext = { projectDir: input.projectDir, homeDir, gateEntry: childEntry, gate, view };
 	if (subagentsResources.length === 0) {
 		findings.push(
 			finding("subagents-not-installed", {
@@ -106,7 +108,7 @@ export function diagnose(input: DoctorInput): Diagnosis {
 		findings.push(...agentScanIncomplete(agents));
 		for (const agent of agents.definitions) findings.push(...agentFinding(agent, ctx));
 	}
-	if (tintinwebResources.length > 0) findings.push(...tintinwebFindings(tintinwebResources, input));
+	if (tintinwebResources.length > 0) findings.push(...tintinwebFindings(tintinwebResources, input, gate));
 	const settingsTexts = new Map<string, string | null>([
 		[userFile, user.state === "loaded" ? user.text : null],
 		...projects.map((p): [string, string] => [p.file, p.text]),

@@ -7,6 +7,7 @@
 import { basename } from "node:path";
 import { childGateVerdict } from "../../launchers/child-gate.ts";
 import type { KnownLauncher } from "../../launchers/known-launcher.ts";
+import type { GatePackage } from "../../launchers/package-manifest.ts";
 import type { SettingsResource } from "../../launchers/settings-resources.ts";
 import {
 	type TintinwebAgent,
@@ -16,7 +17,12 @@ import {
 import { type DoctorInput, type Finding, finding } from "./finding.ts";
 import { describeResource } from "./gate-findings.ts";
 
-export function tintinwebFindings(installedBy: readonly SettingsResource[], input: DoctorInput): Finding[] {
+/** `gate`: the copy of the gate that counts as the gate in an agent file's `extensions:` (by real path). */
+export function tintinwebFindings(
+	installedBy: readonly SettingsResource[],
+	input: DoctorInput,
+	gate: GatePackage | null,
+): Finding[] {
 	const { view } = input;
 	const launcher: KnownLauncher = { kind: "tintinweb-pi-subagents", packageRoot: null, source: null };
 	const about = finding("tintinweb-subagents-installed", {
@@ -55,7 +61,7 @@ export function tintinwebFindings(installedBy: readonly SettingsResource[], inpu
 			homeDir: input.homeDir,
 			projectTrusted: true,
 			env: input.env,
-			gate: null,
+			gate,
 			fixEntries: null,
 			files: view,
 		});
