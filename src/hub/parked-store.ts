@@ -49,14 +49,7 @@ const answerSchema = lazySchema(() =>
 );
 
 /** Only the format of an answer file a newer version wrote: nothing else in it is read. */
-const newerFormatSchema = lazySchema(() =>
-	z.looseObject({
-		format: z
-			.int()
-			.min(PARKED_ANSWER_FORMAT + 1)
-			.max(Number.MAX_SAFE_INTEGER),
-	}),
-);
+const newerFormatSchema = lazySchema(() => z.looseObject({ format: z.int().min(PARKED_ANSWER_FORMAT + 1) }));
 
 /** An answer as this version reads it, whatever format it was written in. */
 export interface ParkedAnswer {
