@@ -6,7 +6,14 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import type { ParseArgsOptionsConfig } from "node:util";
-import { type ParkedAnswer, type ParkedEntry, ParkedStore } from "../hub/parked-store.ts";
+import {
+	isNewerFormat,
+	type NewerFormatAnswer,
+	newerFormatText,
+	type ParkedAnswer,
+	type ParkedEntry,
+	ParkedStore,
+} from "../hub/parked-store.ts";
 import { checkPrivateDir, UnsafeDirectoryError } from "../hub/private-files.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import { hubRoot } from "../hub/protocol.ts";
@@ -54,7 +61,10 @@ export function parkedRequestJson(request: ForwardRequest, now: number): Record<
 	};
 }
 
-export function parkedAnswerJson(answer: ParkedAnswer): Record<string, unknown> {
+export function parkedAnswerJson(answer: ParkedAnswer | NewerFormatAnswer): Record<string, unknown> {
+	// Nothing but its format is read from an answer a newer version wrote: it has no decision here.
+	if (isNewerFormat(answer))
+		return { decision: null, format: answer.newerFormat, unreadable: newerFormatText(answer) };
 	const decisive = innermostSource(answer.source).source;
 	return {
 		decision: answer.decision,

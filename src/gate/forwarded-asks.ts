@@ -28,6 +28,8 @@ export interface ForwardedAsksOptions {
 	readonly sinks: DecisionSinks;
 	readonly dialogs: DialogQueue;
 	readonly log: HubLog;
+	/** Tells this session's human something went wrong (a parked answer that could not be recorded). */
+	readonly warn: (message: string) => void;
 	/** The forwarded asks in flight (served and re-offered), each by its asker's label, for the status line. */
 	readonly onPendingChange: (askers: readonly string[]) => void;
 	/** This session's permission mode under the policy the ask was decided by, recorded with it (adr/0023). */
@@ -79,7 +81,16 @@ export class ForwardedAsks {
 		// could not reach anyone decided nothing, and must not be stored as a denial the next root never offers.
 		if (request.unanswered === "defer" && answer.decision !== "parked" && someoneDecided(answer.source)) {
 			// What settled it, a human or not: its later use must not name a dialog nobody saw.
-			parked.answer(request.id, answer.decision, answer.source, sessionId, answer.reason);
+			const stored = parked.answer(request.id, answer.decision, answer.source, sessionId, answer.reason);
+			// Answered or expired since it was offered: someone else settled it. Too large: it stays parked, and
+			// whoever decided must hear that their answer did not count.
+			if (!stored.ok)
+				this.options.log.write("server.parked_answer_refused", {
+					requestId: request.id,
+					reason: stored.reason,
+				});
+			if (!stored.ok && stored.reason === "too_large")
+				this.options.warn(`pi-permission-hub: ${stored.message}`);
 		}
 		await recordDecision(
 			{

@@ -18,7 +18,7 @@ import {
 	sandboxedCommand,
 } from "../sandbox/bubblewrap.ts";
 import type { NetworkProxy } from "../sandbox/network-proxy.ts";
-import { SANDBOX_INSTALL_HINT, type SandboxState } from "../sandbox/sandbox-state.ts";
+import type { SandboxState } from "../sandbox/sandbox-state.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { Tier } from "../vocabulary/tier.ts";
 import type { GateOutcome } from "./pipeline.ts";
@@ -124,12 +124,12 @@ export class Sandboxing implements BashRunner {
 		this.probing = (
 			UNSUPPORTED_PLATFORM === null
 				? (this.options.probe ?? probeBubblewrap)()
-				: Promise.resolve({ usable: false, why: UNSUPPORTED_PLATFORM } as const)
+				: Promise.resolve({ usable: false, why: UNSUPPORTED_PLATFORM, fix: null } as const)
 		)
-			.catch((error: unknown): BubblewrapProbe => ({ usable: false, why: errorMessage(error) }))
+			.catch((error: unknown): BubblewrapProbe => ({ usable: false, why: errorMessage(error), fix: null }))
 			.then((probe) => {
 				this.registered = probe;
-				if (!probe.usable) this.warnOnce(probe.why);
+				if (!probe.usable) this.warnOnce(probe.fix === null ? probe.why : `${probe.why}; ${probe.fix}`);
 				return probe;
 			});
 	}
@@ -148,12 +148,14 @@ export class Sandboxing implements BashRunner {
 	/** Whether the sandbox is on in this session and can run, as the policy now asks for it. */
 	state(settings: SandboxSettings): SandboxState {
 		if (!settings.enabled) return { kind: "off" };
-		if (this.probing === null) return { kind: "unavailable", why: this.notRunning };
+		if (this.probing === null) return { kind: "unavailable", why: this.notRunning, fix: null };
 		const bypass = this.bypass();
-		if (bypass !== null) return { kind: "unavailable", why: bypass };
+		if (bypass !== null) return { kind: "unavailable", why: bypass, fix: null };
 		const probe = this.registered;
 		if (probe === null) return { kind: "probing" };
-		return probe.usable ? { kind: "on", bubblewrap: probe.path } : { kind: "unavailable", why: probe.why };
+		return probe.usable
+			? { kind: "on", bubblewrap: probe.path }
+			: { kind: "unavailable", why: probe.why, fix: probe.fix };
 	}
 
 	/** For `sandbox.required`: why a bash call cannot be sandboxed now, or null when it can be or need not be. */
@@ -332,7 +334,7 @@ export class Sandboxing implements BashRunner {
 		const ask = `set "sandbox": { "required": true } to be asked instead`;
 		this.options.warn(
 			about === "sandbox"
-				? `pi-permission-hub: the sandbox is on, but no sandbox can run here: ${why}; commands run unsandboxed (${SANDBOX_INSTALL_HINT}, or ${ask}).`
+				? `pi-permission-hub: the sandbox is on, but no sandbox can run here: ${why}; commands run unsandboxed (${ask}).`
 				: about === "session"
 					? `pi-permission-hub: the sandbox is on, but this session's bash runs unsandboxed: ${why} (${ask}).`
 					: `pi-permission-hub: ${why}; commands approved at network-egress run without any network.`,

@@ -28,7 +28,8 @@ import type { TuiKit } from "../authority/tui-dialog.ts";
 import type { ToolCall } from "../classify/action.ts";
 import { type BashParser, loadBashParser } from "../classify/bash/bash-parser.ts";
 import type { ToolAnnotations } from "../classify/classify-action.ts";
-import { ParkedStore } from "../hub/parked-store.ts";
+import { type NewerFormatAnswer, newerFormatText, ParkedStore } from "../hub/parked-store.ts";
+import type { ForwardRequest } from "../hub/protocol.ts";
 import { SessionHub } from "../hub/session-hub.ts";
 import { nodeFileView } from "../launchers/file-view.ts";
 import { identifyLauncher, type KnownLauncher, launcherDescription } from "../launchers/known-launcher.ts";
@@ -283,6 +284,7 @@ export class SessionGate {
 			sinks: this.sinks,
 			dialogs: this.dialogs,
 			log: this.hub.log,
+			warn: (message) => this.notify(message, "warning"),
 			onPendingChange: (askers) => this.status.pendingAsks(askers),
 			shownFor: (request) => this.childNames.shownFor(request),
 			permissionMode: (current) => this.permissionMode(current ?? undefined),
@@ -336,6 +338,7 @@ export class SessionGate {
 		if (this.hub.parent.kind !== "child") this.refreshSchemas();
 		if (hasUI && !this.hub.forwards) {
 			const requests = this.hub.parkedForThisProject().map((e) => e.request);
+			this.reportNewerParkedAnswers();
 			const timeoutMs = this.store.current().dialogTimeoutSeconds * 1000;
 			this.forwarded.offerParked(requests, this.currentCtx.ui, timeoutMs, this.closing.signal);
 		}
@@ -408,6 +411,24 @@ export class SessionGate {
 			this.notify(message, "warning");
 			this.hub.log.write("rules.save_failed", { file, message });
 		}
+	}
+
+	/**
+	 * Parked asks of this project a newer version answered are not offered again (they are answered), and not
+	 * approvals here (how they were answered is unknown): the human hears why they stay as they are.
+	 */
+	private reportNewerParkedAnswers(): void {
+		const lines = this.hub
+			.parkedAnsweredByNewerVersion()
+			.map(({ request, answer }) => `  ${parkedUnreadableLine(request, answer)}`);
+		if (lines.length === 0) return;
+		this.notify(
+			[
+				`pi-permission-hub: ${lines.length === 1 ? "a parked ask" : `${lines.length} parked asks`} of this project:`,
+				...lines,
+			].join("\n"),
+			"warning",
+		);
 	}
 
 	/** Tell the human, if the session still has its UI (a replaced session has none). */
@@ -564,6 +585,9 @@ export class SessionGate {
 			policy,
 			links: policy.authorizerChain.map((name) => ({ name, registered: getAuthorizer(name) !== undefined })),
 			pending: this.dialogs.pending().map((item) => item.label ?? item.id),
+			parkedUnreadable: this.hub
+				.parkedAnsweredByNewerVersion()
+				.map(({ request, answer }) => parkedUnreadableLine(request, answer)),
 			children: this.hub.children().map((child) => ({
 				label: this.childNames.labelOf(child).join(" ← "),
 				where: `${child.inProcess ? "in-process" : `pid ${child.pid}`}, depth ${child.path.length - 1}, since ${child.startedAt.slice(11, 19)}`,
@@ -690,4 +714,9 @@ export class BlockedCalls {
 		if (this.refused > 0) parts.push(`${this.refused} refused (pi-permission-hub explain ${sessionId})`);
 		return `pi-permission-hub: blocked ${total === 1 ? "1 call" : `${total} calls`} in this run: ${parts.join(", ")}`;
 	}
+}
+
+/** A parked request whose answer a newer version wrote, as the human is told about it. */
+function parkedUnreadableLine(request: ForwardRequest, answer: NewerFormatAnswer): string {
+	return `parked ${request.id} (${request.tool}: ${request.preview.slice(0, 80)}): ${newerFormatText(answer)}`;
 }

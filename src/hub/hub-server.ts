@@ -387,8 +387,7 @@ export class HubServer implements ServingEndpoint {
 	private claim(id: string): boolean {
 		const { layout } = this.options;
 		const file = join(layout.claims, id);
-		const created = createExclusive(file, this.claimMark).created || this.takeOver(id, file);
-		if (!created) return false;
+		if (!this.acquire(id, file)) return false;
 		// A free claim can also mean the ask was just answered and cleaned up by another server while we read
 		// it: serve only a request that is still there and not answered yet (else this is a second dialog).
 		if (!exists(requestFile(layout, id))) {
@@ -398,23 +397,32 @@ export class HubServer implements ServingEndpoint {
 		return !exists(responseFile(layout, id));
 	}
 
+	/** Hold `file` (a claim, or a takeover marker): create it, or take it over from a dead owner. */
+	private acquire(id: string, file: string): boolean {
+		return createExclusive(file, this.claimMark).created || this.takeOver(id, file);
+	}
+
 	/**
-	 * Take over a claim another instance holds, if its owner is gone. Servers in other processes may judge the
-	 * same dead claim at once, and removing it then creating ours is two steps: whoever removes second would
-	 * remove the first taker's fresh claim. So the takeover of one dead claim is itself claimed, exclusively, by
-	 * a marker named after that claim's content; only its winner removes the dead claim, after checking the
-	 * claim still is the one judged dead. A released claim (gone since) is never removed, only created.
+	 * Take over `file` (a claim, or a takeover marker) another instance holds, if its owner is gone. Servers in
+	 * other processes may judge the same dead file at once, and removing it then creating ours is two steps:
+	 * whoever removes second would remove the first taker's fresh one. So the takeover of one dead file is itself
+	 * held, exclusively, through a marker named after that file and its content; only its holder removes the dead
+	 * file, after checking it still is the one judged dead. A released file (gone since) is never removed, only
+	 * created. A marker's owner can die too (killed between creating and removing it): that marker is taken over
+	 * the same way, through a marker of its own, so a dead marker never blocks the dead claim behind it, and
+	 * each dead file still has one taker.
 	 */
 	private takeOver(id: string, file: string): boolean {
 		const owner = claimOwner(file);
 		if (owner.state === "alive") return false;
 		if (owner.state === "released") return createExclusive(file, this.claimMark).created;
-		const marker = join(this.options.layout.claims, takeoverMarkerName(id, owner.mark));
-		if (!createExclusive(marker, this.claimMark).created) return false;
+		const marker = join(this.options.layout.claims, takeoverMarkerName(id, basename(file), owner.mark));
+		if (!this.acquire(id, marker)) return false;
 		try {
 			const current = readInboxFile(file, 256);
 			if (!current.ok || current.text !== owner.mark) return false;
-			this.options.log.write("server.stale_claim", { requestId: id });
+			const what = basename(file) === id ? "claim" : "takeover marker";
+			this.options.log.write("server.stale_claim", { requestId: id, what });
 			removeQuietly(file);
 			return createExclusive(file, this.claimMark).created;
 		} finally {
@@ -473,9 +481,13 @@ function claimOwner(file: string): ClaimOwner {
 		: { state: "dead", mark: read.text };
 }
 
-/** `<id>.takeover-<hash of the dead claim>`: one name per dead claim, so one taker per dead claim. */
-function takeoverMarkerName(id: string, deadMark: string): string {
-	return `${id}.takeover-${createHash("sha256").update(deadMark).digest("hex").slice(0, 16)}`;
+/**
+ * `<id>.takeover-<hash>`: one name per dead file (the claim `<id>` or a marker) and its content, so one taker per
+ * dead file. A claim's marker hashes its content alone, as servers of earlier versions name it.
+ */
+function takeoverMarkerName(id: string, deadName: string, deadMark: string): string {
+	const named = deadName === id ? deadMark : `${deadName}\n${deadMark}`;
+	return `${id}.takeover-${createHash("sha256").update(named).digest("hex").slice(0, 16)}`;
 }
 
 function parseRequest(text: string): ForwardRequest | string {

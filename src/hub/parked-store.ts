@@ -3,11 +3,18 @@ import { join } from "node:path";
 import { z } from "zod";
 import { type DecisionSource, readDecisionSource, userOnce } from "../provenance/decision-source.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
-import { createExclusive, ensurePrivateDir, readInboxJson, writePrivateFile } from "./private-files.ts";
+import {
+	createExclusive,
+	ensurePrivateDir,
+	readInboxFile,
+	readInboxJson,
+	writePrivateFile,
+} from "./private-files.ts";
 import { type ForwardRequest, forwardRequestSchema, MAX_REQUEST_BYTES, REQUEST_ID } from "./protocol.ts";
 
 const REQUEST_SUFFIX = ".request.json";
 const ANSWER_SUFFIX = ".answer.json";
+/** The largest answer file read; `answer()` refuses to write a larger one, so every answer written can be read. */
 const MAX_ANSWER_BYTES = 16 * 1024;
 
 /**
@@ -41,6 +48,9 @@ const answerSchema = lazySchema(() =>
 	]),
 );
 
+/** Only the format of an answer file a newer version wrote: nothing else in it is read. */
+const newerFormatSchema = lazySchema(() => z.looseObject({ format: z.int().min(PARKED_ANSWER_FORMAT + 1) }));
+
 /** An answer as this version reads it, whatever format it was written in. */
 export interface ParkedAnswer {
 	readonly requestId: string;
@@ -53,14 +63,37 @@ export interface ParkedAnswer {
 	readonly responderSessionId: string | null;
 }
 
+/**
+ * An answer file a newer version of pi-permission-hub wrote, in a format this one cannot read: the request is
+ * answered (a second answer is refused), but how is unknown here, so it is never taken as an approval.
+ */
+export interface NewerFormatAnswer {
+	readonly newerFormat: number;
+}
+
+export function isNewerFormat(answer: ParkedAnswer | NewerFormatAnswer): answer is NewerFormatAnswer {
+	return "newerFormat" in answer;
+}
+
+/** What the humans who list or answer parked requests are told about an answer in a newer format. */
+export function newerFormatText(answer: NewerFormatAnswer): string {
+	return `answered by a newer version of pi-permission-hub (answer format ${answer.newerFormat}; this version reads format ${PARKED_ANSWER_FORMAT}): this version cannot read the answer, and never takes it as an approval`;
+}
+
 export interface ParkedEntry {
 	readonly request: ForwardRequest;
-	readonly answer: ParkedAnswer | null;
+	/** null: not answered yet. */
+	readonly answer: ParkedAnswer | NewerFormatAnswer | null;
 }
 
 export type AnswerResult =
 	| { readonly ok: true; readonly answer: ParkedAnswer }
-	| { readonly ok: false; readonly reason: "unknown" | "expired" | "answered"; readonly message: string };
+	| {
+			readonly ok: false;
+			/** `too_large`: what settled it carries more text than an answer file may hold; nothing was written. */
+			readonly reason: "unknown" | "expired" | "answered" | "too_large";
+			readonly message: string;
+	  };
 
 /**
  * Parked requests (the `defer` unanswered policy) and the answers given later, under the agent dir where
@@ -107,9 +140,7 @@ export class ParkedStore implements ParkedApprovals {
 			if (!REQUEST_ID.test(id)) continue;
 			const request = this.readRequest(id);
 			if (!request || Date.parse(request.expiresAt) <= now) continue;
-			const answer = this.readAnswer(id);
-			// An answer naming another action is not an answer to this request (approvals() ignores it too).
-			out.push({ request, answer: answer?.actionHash === request.actionHash ? answer : null });
+			out.push({ request, answer: this.readAnswer(request) });
 		}
 		return out.sort((a, b) => a.request.id.localeCompare(b.request.id));
 	}
@@ -118,7 +149,10 @@ export class ParkedStore implements ParkedApprovals {
 		return REQUEST_ID.test(id) ? this.readRequest(id) : null;
 	}
 
-	/** Record the answer to a parked request and what settled it; refuses an unknown, expired or already answered one. */
+	/**
+	 * Record the answer to a parked request and what settled it; refuses an unknown, expired or already answered
+	 * one, and one too large to be read back (the request then stays unanswered).
+	 */
 	answer(
 		id: string,
 		decision: "allow" | "deny",
@@ -144,11 +178,23 @@ export class ParkedStore implements ParkedApprovals {
 			responderSessionId,
 			...(reason ? { reason: reason.slice(0, 2000) } : {}),
 		};
-		const file = { format: PARKED_ANSWER_FORMAT, ...answer };
-		const written = createExclusive(this.answerPath(id), JSON.stringify(file));
+		const file = JSON.stringify({ format: PARKED_ANSWER_FORMAT, ...answer });
+		const bytes = Buffer.byteLength(file);
+		if (bytes > MAX_ANSWER_BYTES) {
+			return {
+				ok: false,
+				reason: "too_large",
+				message: `the answer to parked request ${id} was not recorded: it and what settled it take ${bytes} bytes, more than the ${MAX_ANSWER_BYTES} a parked answer may hold; the request stays parked, waiting for an answer`,
+			};
+		}
+		const written = createExclusive(this.answerPath(id), file);
 		this.cache = null;
 		if (!written.created) {
-			return { ok: false, reason: "answered", message: `parked request ${id} was already answered` };
+			const newer = newerFormatSchema().safeParse(readJson(this.answerPath(id)));
+			const message = newer.success
+				? `parked request ${id} was ${newerFormatText({ newerFormat: newer.data.format })}`
+				: `parked request ${id} was already answered`;
+			return { ok: false, reason: "answered", message };
 		}
 		return { ok: true, answer };
 	}
@@ -200,9 +246,9 @@ export class ParkedStore implements ParkedApprovals {
 		for (const name of this.list()) {
 			if (!name.endsWith(ANSWER_SUFFIX)) continue;
 			const id = name.slice(0, -ANSWER_SUFFIX.length);
-			const answer = REQUEST_ID.test(id) ? this.readAnswer(id) : null;
-			const request = answer?.decision === "allow" ? this.readRequest(id) : null;
-			if (answer && request && answer.actionHash === request.actionHash) {
+			const request = REQUEST_ID.test(id) ? this.readRequest(id) : null;
+			const answer = request ? this.readAnswer(request) : null;
+			if (request && answer && !isNewerFormat(answer) && answer.decision === "allow") {
 				approvals.push({
 					approval: {
 						requestId: id,
@@ -231,9 +277,17 @@ export class ParkedStore implements ParkedApprovals {
 		return request?.id === id ? request : null;
 	}
 
-	private readAnswer(id: string): ParkedAnswer | null {
-		const read = readInboxJson(this.answerPath(id), MAX_ANSWER_BYTES, answerSchema());
-		if (read?.requestId !== id) return null;
+	/**
+	 * The answer to `request`, or only its format when a newer version wrote it. An answer naming another request
+	 * or action is none, and is dropped before its source is parsed.
+	 */
+	private readAnswer(request: ForwardRequest): ParkedAnswer | NewerFormatAnswer | null {
+		const raw = readJson(this.answerPath(request.id));
+		const newer = newerFormatSchema().safeParse(raw);
+		if (newer.success) return { newerFormat: newer.data.format };
+		const parsed = answerSchema().safeParse(raw);
+		const read = parsed.success ? parsed.data : null;
+		if (read?.requestId !== request.id || read.actionHash !== request.actionHash) return null;
 		const source: DecisionSource | null =
 			read.format === PARKED_ANSWER_FORMAT
 				? readDecisionSource(read.source)
@@ -257,6 +311,17 @@ export class ParkedStore implements ParkedApprovals {
 
 	private answerPath(id: string): string {
 		return join(this.dir, `${id}${ANSWER_SUFFIX}`);
+	}
+}
+
+/** An answer file's JSON (undefined when it is missing, unsafe to read, too big or not JSON). */
+function readJson(file: string): unknown {
+	const read = readInboxFile(file, MAX_ANSWER_BYTES);
+	if (!read.ok) return undefined;
+	try {
+		return JSON.parse(read.text);
+	} catch {
+		return undefined;
 	}
 }
 

@@ -22,9 +22,10 @@ import {
 import { deliverRequest, forwardAsk, parentUnreachable } from "./hub-client.ts";
 import { HubLog } from "./hub-log.ts";
 import { HubServer } from "./hub-server.ts";
-import type { ParkedStore } from "./parked-store.ts";
+import { isNewerFormat, type NewerFormatAnswer, type ParkedStore } from "./parked-store.ts";
 import { announceChild, otherLiveSessions, sessionEnded, sessionStarted } from "./process-sessions.ts";
 import {
+	type ForwardRequest,
 	hubRoot,
 	type InboxLayout,
 	inboxLayout,
@@ -176,6 +177,16 @@ export class SessionHub {
 		const { cwd, parked } = this.options;
 		parked.sweep();
 		return parked.entries().filter((e) => e.answer === null && inside(cwd, e.request.cwd));
+	}
+
+	/** Parked requests from this project that a newer version answered: this one cannot read how (never approvals). */
+	parkedAnsweredByNewerVersion(): { readonly request: ForwardRequest; readonly answer: NewerFormatAnswer }[] {
+		const { cwd, parked } = this.options;
+		return parked
+			.entries()
+			.flatMap(({ request, answer }) =>
+				answer !== null && isNewerFormat(answer) && inside(cwd, request.cwd) ? [{ request, answer }] : [],
+			);
 	}
 
 	/** The gated children that announced themselves to this session's inbox and still run. */

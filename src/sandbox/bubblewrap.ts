@@ -52,7 +52,16 @@ export type BubblewrapProbe =
 			 */
 			readonly closesUnixSockets: boolean;
 	  }
-	| { readonly usable: false; readonly why: string };
+	/** `fix`: what the user can do about it, following why (null: nothing more specific than `why`). */
+	| { readonly usable: false; readonly why: string; readonly fix: string | null };
+
+/** What a user on a machine without bubblewrap is told to do. */
+export const SANDBOX_INSTALL_HINT =
+	"install bubblewrap (Debian/Ubuntu: sudo apt install bubblewrap; Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap)";
+
+/** Where bubblewrap runs but cannot build a sandbox: what forbids it is the system's, not a missing package. */
+const CANNOT_SANDBOX_HINT =
+	"allow unprivileged user namespaces (the sysctl user.max_user_namespaces above 0, and kernel.unprivileged_userns_clone=1 where it exists; on Ubuntu 23.10 and later an AppArmor profile for bwrap, or kernel.apparmor_restrict_unprivileged_userns=0), or, in a container, start it with user namespaces, /proc mounts and seccomp filters allowed";
 
 /**
  * At the project's top, these are never writable from the sandbox: what git and pi read and run later
@@ -242,9 +251,17 @@ export function probeBubblewrap(): Promise<BubblewrapProbe> {
 
 /** The probe for a given binary (tests point it at a missing one). */
 export async function probeAt(path: string | null): Promise<BubblewrapProbe> {
-	if (path === null) return { usable: false, why: "bubblewrap (bwrap) is not installed" };
+	if (path === null) {
+		return { usable: false, why: "bubblewrap (bwrap) is not installed", fix: SANDBOX_INSTALL_HINT };
+	}
 	const help = await run(path, ["--help"]);
-	if (help.failure !== null) return { usable: false, why: `${path} --help failed: ${help.failure}` };
+	if (help.failure !== null) {
+		return {
+			usable: false,
+			why: `${path} --help failed: ${help.failure}`,
+			fix: `reinstall bubblewrap, or put a working bwrap before ${path} on PATH`,
+		};
+	}
 	const found: BubblewrapProbe & { usable: true } = {
 		usable: true,
 		path,
@@ -269,6 +286,7 @@ export async function probeAt(path: string | null): Promise<BubblewrapProbe> {
 	return {
 		usable: false,
 		why: `bubblewrap cannot create a sandbox here (user namespaces or seccomp filters may be disabled): ${failure}`,
+		fix: CANNOT_SANDBOX_HINT,
 	};
 }
 

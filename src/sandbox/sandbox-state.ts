@@ -10,11 +10,8 @@ export type SandboxState =
 	/** On; whether bubblewrap can run here is being found out (at session start, for a few milliseconds). */
 	| { readonly kind: "probing" }
 	| { readonly kind: "on"; readonly bubblewrap: string }
-	| { readonly kind: "unavailable"; readonly why: string };
-
-/** What a user on a machine without a usable bubblewrap is told to do. */
-export const SANDBOX_INSTALL_HINT =
-	"install bubblewrap (Debian/Ubuntu: sudo apt install bubblewrap; Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap)";
+	/** `fix`: what to do about it, following why (the probe's, adr/0017); null when `why` says it. */
+	| { readonly kind: "unavailable"; readonly why: string; readonly fix: string | null };
 
 /** The sandbox's state and settings, one line each, for `/permissions` and `doctor`. */
 export function describeSandbox(state: SandboxState, settings: SandboxSettings): string[] {
@@ -34,8 +31,8 @@ export function describeSandbox(state: SandboxState, settings: SandboxSettings):
 		case "unavailable":
 			lines.push(
 				settings.required
-					? `ON BUT UNAVAILABLE: ${state.why}; sandbox.required, so every bash call that would run without a human asks one — ${SANDBOX_INSTALL_HINT}`
-					: `ON BUT UNAVAILABLE: ${state.why}; commands run unsandboxed — ${SANDBOX_INSTALL_HINT}`,
+					? `ON BUT UNAVAILABLE: ${state.why}; sandbox.required, so every bash call that would run without a human asks one${state.fix === null ? "" : ` — ${state.fix}`}`
+					: `ON BUT UNAVAILABLE: ${state.why}; commands run unsandboxed${state.fix === null ? "" : ` — ${state.fix}`}`,
 			);
 			break;
 	}

@@ -35,6 +35,8 @@ export interface PermissionsSnapshot {
 	readonly policy: EffectivePolicy;
 	readonly links: readonly { readonly name: string; readonly registered: boolean }[];
 	readonly pending: readonly string[];
+	/** This project's parked requests a newer version answered, each with why this one cannot use the answer. */
+	readonly parkedUnreadable: readonly string[];
 	readonly children: readonly ServedChild[];
 	readonly recent: readonly RecentDecision[];
 	readonly grants: readonly SessionGrant[];
@@ -112,8 +114,9 @@ export function permissionsReport(s: PermissionsSnapshot): ReportLine[] {
 	}
 
 	section("Pending forwarded asks");
-	if (s.pending.length === 0) add("(none)");
+	if (s.pending.length === 0 && s.parkedUnreadable.length === 0) add("(none)");
 	for (const [i, label] of s.pending.entries()) add(`${i + 1} of ${s.pending.length}: ${label}`);
+	for (const line of s.parkedUnreadable) add(line);
 
 	section("Children served");
 	if (s.children.length === 0) add("(none seen in this session)");

@@ -253,7 +253,7 @@ describe("explain", () => {
 		expect(forwarded?.source_text).toMatch(/^forwarded\(.+\) → user\(dialog, allow once\)$/);
 	});
 
-	it("matches a session id exactly, an action hash by a prefix of 8+ hex digits, and origin labels", async () => {
+	it("matches a session id exactly, an action hash by a prefix of 8+ hex digits, and the asker's path of names", async () => {
 		const child = entries.find((e) => e.event === "tool_call" && e.origin?.kind === "subagent");
 		if (!child) throw new Error("the real run recorded no subagent tool call");
 
@@ -276,6 +276,11 @@ describe("explain", () => {
 		expect(byOrigin.matches[0]?.matched_on).toBe("origin");
 		const byPath = explainSchema.parse((await runCliJson(world, ["explain", "root ← subagent"])).json);
 		expect(byPath.match_count).toBe(2);
+		// The help names what is matched as each line shows it: the asker's path of names (adr/0025).
+		const help = await runCli(world, ["explain", "--help"]);
+		expect(help.stdout).not.toContain("origin label");
+		expect(help.stdout).toContain("path of names");
+		expect((await runCli(world, ["explain", "root ← subagent"])).stdout).toMatch(/ {2}subagent root ← /);
 	});
 
 	it("caps with --limit, reports no match with exit code 1, and rejects a bad limit", async () => {

@@ -3,7 +3,16 @@
  * directories as pi lays them out), `--fix` writing exactly the shown change, and a real pi whose pi-subagents
  * child asks the root after the fix.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	cpSync,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	statSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -670,5 +679,27 @@ describe("doctor: the OS sandbox (adr/0017)", () => {
 		expect(sandboxFinding({ ...settings, enabled: false }, missing, ["config.json"]).fix).toContain(
 			"apt install bubblewrap",
 		);
+	});
+
+	it("a bubblewrap that is installed but may not build a sandbox is not told to install bubblewrap", async () => {
+		const sb = await cliSandbox();
+		// Answers --help like bubblewrap, and fails to build a sandbox the way it does where user namespaces are off.
+		const bwrap = path.join(sb.root, "bwrap");
+		writeFileSync(
+			bwrap,
+			'#!/bin/sh\nif [ "$1" = --help ]; then echo "usage: bwrap [OPTIONS...] [--] COMMAND [ARGS...]"; exit 0; fi\necho "bwrap: No permissions to create a new namespace, likely because the kernel does not allow non-privileged user namespaces." >&2\nexit 1\n',
+		);
+		chmodSync(bwrap, 0o755);
+		const probe = await probeAt(bwrap);
+		expect(probe.usable).toBe(false);
+		const settings = { enabled: true, required: false, human: false, networkAllow: [], exclude: [] };
+		for (const found of [
+			sandboxFinding(settings, probe, ["config.json"]),
+			sandboxFinding({ ...settings, enabled: false }, probe, ["config.json"]),
+		]) {
+			expect(found.explanation).toContain("does not allow non-privileged user namespaces");
+			expect(found.fix).not.toContain("install bubblewrap");
+			expect(found.fix).toContain("allow unprivileged user namespaces");
+		}
 	});
 });

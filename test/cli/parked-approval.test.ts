@@ -345,6 +345,48 @@ describe("refusals", () => {
 	});
 });
 
+describe("answers this version cannot write or read", () => {
+	it("an answer too large to be read back is refused and not recorded; one a newer version wrote is said to be so, never used", async () => {
+		const sb = await cliSandbox();
+		await sb.writeWorkFile("victim.txt", "keep me");
+		const run = await piRun(sb, [bash("rm -f victim.txt")]);
+		const id = parkedId(run.toolResults[0]?.text ?? "");
+		const answerFile = path.join(sb.agentDir, "pi-permission-hub", "parked", `${id}.answer.json`);
+
+		// 2000 control characters, 6 bytes each once escaped, in the answer's reason and in its source's.
+		const tooLarge = await runCliJson(sb, ["approve", id, "--reason", "\u0001".repeat(2000)]);
+		expect(tooLarge.code).toBe(1);
+		expect(tooLarge.json).toMatchObject({ ok: false, error: { kind: "invalid" } });
+		expect(tooLarge.json.error?.message).toContain(`the answer to parked request ${id} was not recorded`);
+		expect(tooLarge.json.error?.message).toContain("give a shorter --reason");
+		expect(existsSync(answerFile)).toBe(false);
+		expect((await runCliJson(sb, ["pending"])).json).toMatchObject({ count: 1, waiting: 1 });
+
+		// A newer version answered it, in a format this one cannot read.
+		writeFileSync(answerFile, JSON.stringify({ format: 3, requestId: id, outcome: { allow: true } }));
+		const listed = await runCli(sb, ["pending"]);
+		expect(listed.stdout).toContain("1 parked request (0 waiting for an answer)");
+		expect(listed.stdout).toContain(
+			`${id}  answered by a newer version of pi-permission-hub (answer format 3; this version reads format 2): this version cannot read the answer, and never takes it as an approval`,
+		);
+		expect(listed.stdout).not.toContain(`pi-permission-hub approve ${id}`);
+		expect((await runCliJson(sb, ["pending"])).json).toMatchObject({
+			waiting: 0,
+			requests: [{ id, answer: { decision: null, format: 3 } }],
+		});
+		const again = await runCliJson(sb, ["approve", id]);
+		expect(again.code).toBe(1);
+		expect(again.json).toMatchObject({ ok: false, error: { kind: "already_answered" } });
+		expect(again.json.error?.message).toContain(`parked request ${id} was answered by a newer version`);
+		expect((await runCliJson(sb, ["deny", "--all"])).json).toMatchObject({ error: { kind: "no_match" } });
+
+		// Never an approval: the same action is parked anew, and the file stays.
+		const next = await piRun(sb, [bash("rm -f victim.txt")]);
+		expect(parkedId(next.toolResults[0]?.text ?? "")).not.toBe(id);
+		expect(readFileSync(sb.workPath("victim.txt"), "utf8")).toBe("keep me");
+	});
+});
+
 describe("an unsafe parked directory", () => {
 	it("is refused (exit 2): requests others could have planted are neither listed nor answered", async () => {
 		const sb = await cliSandbox();

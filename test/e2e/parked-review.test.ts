@@ -3,7 +3,7 @@
  * ("review now" / "later"), each ask then labelled with the run that parked it, and nothing but an explicit
  * deny denies — "later", Esc and a session that never reviews them leave them parked.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { REVIEW_LATER, REVIEW_NOW } from "../../src/gate/forwarded-asks.ts";
@@ -13,7 +13,15 @@ import { EXTENSION_ENTRY } from "../harness/paths.ts";
 import { runPrint } from "../harness/print-run.ts";
 import { killAllRpc, startRpc } from "../harness/rpc-session.ts";
 import type { Sandbox } from "../harness/sandbox.ts";
-import { auditLines, bash, cleanupSandboxes, gateSandbox, scriptOf } from "./gate-support.ts";
+import {
+	auditLines,
+	bash,
+	cleanupSandboxes,
+	gateSandbox,
+	LINKS_FIXTURE,
+	scriptOf,
+	writeUserConfig,
+} from "./gate-support.ts";
 
 afterEach(async () => {
 	await killAllRpc();
@@ -166,5 +174,70 @@ describe("asks parked by earlier runs, at the next start with a UI", () => {
 			"d.txt",
 			"e.txt",
 		]);
+	});
+
+	it("one a newer version answered is not offered again: the start and /permissions say why, and it is never used", async () => {
+		const { sb, ids } = await parkedByAPrintRun();
+		const id = ids.get("a.txt") ?? "";
+		const parkedDir = path.join(sb.agentDir, "pi-permission-hub", "parked");
+		writeFileSync(path.join(parkedDir, `${id}.answer.json`), JSON.stringify({ format: 3, requestId: id }));
+		let report: readonly string[] = [];
+		const rpc = await startRpc({
+			sandbox: sb,
+			extensions: [EXTENSION_ENTRY],
+			dialog: (request) => {
+				if (isSummary(request)) return { select: REVIEW_LATER };
+				if (request.method !== "select") throw new Error(`unexpected dialog: ${request.title}`);
+				report = request.options;
+				return { cancel: true };
+			},
+		});
+		const summary = await rpc.waitForDialog(isSummary, 15_000);
+		expect(summary.request.title).toContain("4 asks were parked in earlier runs of this project");
+		expect(summary.request.title).not.toContain("rm -f a.txt");
+		const newer = `parked ${id} (bash: rm -f a.txt): answered by a newer version of pi-permission-hub (answer format 3; this version reads format 2): this version cannot read the answer, and never takes it as an approval`;
+		const warned = rpc.notifications.find((n) => n.message.includes("newer version"));
+		expect(warned).toMatchObject({ notifyType: "warning" });
+		expect(warned?.message).toContain(newer);
+		expect((await rpc.prompt("/permissions")).disposition).toBe("handled");
+		expect(report).toContain(newer);
+		await rpc.close();
+
+		// Never an approval: the next attempt at the same action is parked anew.
+		await writeScript(sb, scriptOf([bash("rm -f a.txt")]));
+		const again = await runPrint({
+			sandbox: sb,
+			prompt: "again",
+			extensions: [EXTENSION_ENTRY],
+			mode: "json",
+		});
+		expect(again.toolResults[0]?.text).toMatch(/pending approval [0-9A-Z]{26}/);
+		expect(existsSync(sb.workPath("a.txt"))).toBe(true);
+	});
+
+	it("an answer too large to be stored leaves the ask parked, and the human is told why", async () => {
+		const { sb, ids } = await parkedByAPrintRun();
+		const before = parkedFiles(sb);
+		// Now a link denies each one, with a reason far too long for a parked answer.
+		await writeUserConfig(sb, { authorizerChain: ["fixture-deny-verbose"] });
+		const rpc = await startRpc({
+			sandbox: sb,
+			extensions: [EXTENSION_ENTRY, LINKS_FIXTURE],
+			dialog: only(isSummary, () => ({ select: REVIEW_NOW })),
+		});
+		const refused = () => rpc.notifications.filter((n) => n.message.includes("was not recorded"));
+		await expect.poll(() => refused().length, { timeout: 15_000 }).toBe(FILES.length);
+		for (const id of ids.values()) {
+			expect(refused().map((n) => n.message)).toContainEqual(
+				expect.stringMatching(
+					new RegExp(
+						`^pi-permission-hub: the answer to parked request ${id} was not recorded: .* more than the 16384 a parked answer may hold; the request stays parked, waiting for an answer$`,
+					),
+				),
+			);
+		}
+		expect(refused().every((n) => n.notifyType === "warning")).toBe(true);
+		await rpc.close();
+		expect(parkedFiles(sb)).toEqual(before);
 	});
 });

@@ -18,7 +18,7 @@ import type { GateOutcome } from "../../src/gate/pipeline.ts";
 import type { BashKit } from "../../src/gate/sandboxed-bash-tool.ts";
 import { Sandboxing } from "../../src/gate/sandboxing.ts";
 import type { SandboxSettings } from "../../src/policy/effective-policy.ts";
-import { probeAt, probeBubblewrap } from "../../src/sandbox/bubblewrap.ts";
+import { probeAt, probeBubblewrap, SANDBOX_INSTALL_HINT } from "../../src/sandbox/bubblewrap.ts";
 
 const KIT: BashKit = { createBashToolDefinition, createLocalBashOperations, SettingsManager };
 const ON: SandboxSettings = { enabled: true, required: false, human: false, networkAllow: [], exclude: [] };
@@ -66,13 +66,18 @@ describe("Sandboxing", () => {
 		expect(sandboxing.state(ON)).toEqual({
 			kind: "unavailable",
 			why: "it was turned on after this session started; restart pi",
+			fix: null,
 		});
 		expect(await sandboxing.allowed("call-1", BY_LINK, ON)).toBe("unavailable");
 		expect(await sandboxing.missing({ ...ON, required: true })).toBe(
 			"no sandbox can run here: it was turned on after this session started; restart pi",
 		);
 		sandboxing.cannotRun("pi-subagents runs in this session");
-		expect(sandboxing.state(ON)).toEqual({ kind: "unavailable", why: "pi-subagents runs in this session" });
+		expect(sandboxing.state(ON)).toEqual({
+			kind: "unavailable",
+			why: "pi-subagents runs in this session",
+			fix: null,
+		});
 		expect(warnings).toHaveLength(1);
 	});
 
@@ -81,7 +86,11 @@ describe("Sandboxing", () => {
 		sandboxing.start();
 		expect(sandboxing.state(ON)).toEqual({ kind: "probing" });
 		await sandboxing.ready();
-		expect(sandboxing.state(ON)).toEqual({ kind: "unavailable", why: "bubblewrap (bwrap) is not installed" });
+		expect(sandboxing.state(ON)).toEqual({
+			kind: "unavailable",
+			why: "bubblewrap (bwrap) is not installed",
+			fix: SANDBOX_INSTALL_HINT,
+		});
 		expect(await sandboxing.allowed("call-1", BY_LINK, ON)).toBe("unavailable");
 		expect(await sandboxing.allowed("call-2", BY_LINK, ON)).toBe("unavailable");
 		// A human's approval runs as approved, sandbox or not.
@@ -115,7 +124,7 @@ describe("Sandboxing", () => {
 		sandboxing.start();
 		await sandboxing.ready();
 		const why = "another extension's bash tool runs its commands (/ext/other-bash.ts)";
-		expect(sandboxing.state(ON)).toEqual({ kind: "unavailable", why });
+		expect(sandboxing.state(ON)).toEqual({ kind: "unavailable", why, fix: null });
 		expect(await sandboxing.allowed("call-1", BY_LINK, ON)).toBe("unavailable");
 		expect(await sandboxing.allowed("call-2", BY_LINK, ON)).toBe("unavailable");
 		expect(await sandboxing.missing({ ...ON, required: true })).toBe(`no sandbox can run here: ${why}`);
@@ -151,7 +160,7 @@ describe("Sandboxing", () => {
 			expect(await sandboxing.allowed("ran-elsewhere", BY_LINK, ON)).toBe("network");
 			sandboxing.finished("ran-elsewhere");
 			const why = "a bash tool other than this gate's ran a command the gate allowed in a sandbox";
-			expect(sandboxing.state(ON)).toEqual({ kind: "unavailable", why });
+			expect(sandboxing.state(ON)).toEqual({ kind: "unavailable", why, fix: null });
 			expect(await sandboxing.allowed("next", BY_LINK, ON)).toBe("unavailable");
 			expect(warnings).toHaveLength(1);
 			expect(warnings[0]).toContain(why);

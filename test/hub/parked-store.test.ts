@@ -230,7 +230,7 @@ describe("what settled a parked ask (answer format 2)", () => {
 		const onDisk = JSON.parse(readFileSync(join(dir, `${request.id}.answer.json`), "utf8"));
 		expect(onDisk).toMatchObject({ format: 2, source: link });
 		expect(onDisk).not.toHaveProperty("via");
-		expect(parked.entries()[0]?.answer?.source).toEqual(link);
+		expect(parked.entries()[0]?.answer).toMatchObject({ source: link });
 		expect(parked.find(request.actionHash)).toMatchObject({ requestId: request.id, approvedBy: link });
 	});
 
@@ -260,5 +260,73 @@ describe("what settled a parked ask (answer format 2)", () => {
 		written(noSource, { format: 2, source: { kind: "user", via: "email" } });
 		expect(parked.find(old.actionHash)).toMatchObject({ approvedBy: human("dialog", "allow") });
 		for (const r of [future, typed, noSource]) expect(parked.find(r.actionHash)).toBeNull();
+	});
+
+	it("an answer in a newer format is listed as answered by a newer version (never waiting, never an approval)", async () => {
+		const { store: parked, dir } = store();
+		const request = makeRequest({ unanswered: "defer" });
+		await parked.park(request);
+		// Whatever else a newer format holds, this version reads only the format.
+		writeFileSync(
+			join(dir, `${request.id}.answer.json`),
+			JSON.stringify({ format: 3, verdict: { allow: true }, actionHash: request.actionHash }),
+		);
+		expect(parked.entries()).toEqual([{ request, answer: { newerFormat: 3 } }]);
+		expect(parked.find(request.actionHash)).toBeNull();
+		const again = parked.answer(request.id, "allow", human("cli", "allow"), null);
+		expect(again).toMatchObject({ ok: false, reason: "answered" });
+		expect(again.ok ? "" : again.message).toContain(
+			`parked request ${request.id} was answered by a newer version of pi-permission-hub (answer format 3; this version reads format 2)`,
+		);
+	});
+});
+
+describe("an answer too large to be read back", () => {
+	/** A link's deny whose reason (given twice: the answer's and its source's) escapes to 6 bytes a character. */
+	const deny = (length: number) => {
+		const reason = "\u0001".repeat(length);
+		const source: DecisionSource = { kind: "authorizer", link: "verbose-link", verdict: "deny", reason };
+		return { source, reason };
+	};
+
+	it("is refused, not written: the request stays waiting, and a shorter answer is still taken", async () => {
+		const { store: parked, dir } = store();
+		const request = makeRequest({ unanswered: "defer" });
+		await parked.park(request);
+		const big = deny(2000);
+		const refused = parked.answer(request.id, "deny", big.source, "root", big.reason);
+		expect(refused).toMatchObject({ ok: false, reason: "too_large" });
+		expect(refused.ok ? "" : refused.message).toMatch(
+			new RegExp(
+				`^the answer to parked request ${request.id} was not recorded: .* more than the 16384 a parked answer may hold; the request stays parked`,
+			),
+		);
+		expect(readdirSync(dir)).toEqual([`${request.id}.request.json`]);
+		expect(parked.entries()).toEqual([{ request, answer: null }]);
+		const small = deny(100);
+		expect(parked.answer(request.id, "deny", small.source, "root", small.reason)).toMatchObject({ ok: true });
+		expect(parked.entries()[0]?.answer).toMatchObject({ decision: "deny", source: small.source });
+	});
+
+	it("whatever answer() writes, entries() and find() read back, at every size around the limit", async () => {
+		const { store: parked } = store();
+		let written = 0;
+		let refused = 0;
+		for (let length = 1000; length <= 2000; length += 25) {
+			const request = makeRequest({ unanswered: "defer" });
+			await parked.park(request);
+			const reason = "\u0001".repeat(length);
+			const source: DecisionSource = { kind: "user", via: "cli", verdict: "allow", scope: "once", reason };
+			const result = parked.answer(request.id, "allow", source, null, reason);
+			if (!result.ok) {
+				expect(result.reason).toBe("too_large");
+				refused++;
+				continue;
+			}
+			written++;
+			expect(parked.find(request.actionHash)).toMatchObject({ requestId: request.id, approvedBy: source });
+		}
+		// Both sides of the limit were tried.
+		expect([written > 0, refused > 0]).toEqual([true, true]);
 	});
 });

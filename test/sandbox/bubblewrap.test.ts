@@ -21,6 +21,7 @@ import {
 	type BubblewrapProbe,
 	probeAt,
 	probeBubblewrap,
+	SANDBOX_INSTALL_HINT,
 	type SandboxProfile,
 	sandboxedCommand,
 } from "../../src/sandbox/bubblewrap.ts";
@@ -264,7 +265,11 @@ describe("the command travels whole", () => {
 
 describe("when no sandbox can run", () => {
 	it("a missing bubblewrap is reported as such, with what to install", async () => {
-		expect(await probeAt(null)).toEqual({ usable: false, why: "bubblewrap (bwrap) is not installed" });
+		expect(await probeAt(null)).toEqual({
+			usable: false,
+			why: "bubblewrap (bwrap) is not installed",
+			fix: SANDBOX_INSTALL_HINT,
+		});
 	});
 
 	it("a binary that is not bubblewrap is unusable, with its error", async () => {

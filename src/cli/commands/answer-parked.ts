@@ -82,6 +82,7 @@ const REFUSALS: Readonly<Record<Extract<AnswerResult, { ok: false }>["reason"], 
 	unknown: "unknown_request",
 	expired: "expired",
 	answered: "already_answered",
+	too_large: "invalid",
 };
 
 type Verdict = "allow" | "deny";
@@ -266,6 +267,8 @@ function refusalMessage(result: Extract<AnswerResult, { ok: false }>, id: string
 			return `${result.message}; it can no longer be answered (a new attempt asks again)`;
 		case "answered":
 			return `${result.message}; the first answer stands (see "pi-permission-hub explain ${id}")`;
+		case "too_large":
+			return `${result.message}; give a shorter --reason (control characters take 6 bytes each)`;
 	}
 }
 

@@ -21,8 +21,10 @@ export const explainCommand: CommandSpec = {
 	summary: "every decision matching a session id, request id, action hash, command text or origin",
 	synopsis: "<query> [--limit N]",
 	help: `Finds audit lines whose session id equals <query>, whose request id equals it (any case), whose
-action hash starts with it (at least ${MIN_HASH_PREFIX} hex digits), or whose redacted preview or origin label
-contains it (case-insensitive). Shows the newest first with the full DecisionSource chain, e.g.
+action hash starts with it (at least ${MIN_HASH_PREFIX} hex digits), or whose redacted preview or asker
+contains it (case-insensitive). The asker is a subagent's path of names, as each line shows it or as claimed
+("subagent root ← planner? ← worker" or "subagent root ← planner ← worker"; a "?" marks a guess), or
+"human", "headless", "ci (PROVIDER)" or "unknown". Shows the newest first with the full DecisionSource chain, e.g.
 forwarded(01a2b3c4…) → user(dialog, allow once). Exit code 1 when nothing matches.
 
 Options:

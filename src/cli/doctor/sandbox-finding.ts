@@ -1,6 +1,5 @@
 import type { SandboxSettings } from "../../policy/effective-policy.ts";
 import type { BubblewrapProbe } from "../../sandbox/bubblewrap.ts";
-import { SANDBOX_INSTALL_HINT } from "../../sandbox/sandbox-state.ts";
 import { type Finding, finding } from "./finding.ts";
 
 /**
@@ -21,7 +20,7 @@ export function sandboxFinding(
 				: `The sandbox is off, and none could run here: ${probe.why}.`,
 			fix: probe.usable
 				? `to turn it on, remove "enabled": false from "sandbox" in ${where}`
-				: `${SANDBOX_INSTALL_HINT}, then remove "enabled": false from "sandbox" in ${where}`,
+				: `${probe.fix === null ? "" : `${probe.fix}, then `}remove "enabled": false from "sandbox" in ${where}`,
 		});
 	}
 	if (!probe.usable) {
@@ -30,7 +29,7 @@ export function sandboxFinding(
 			explanation: settings.required
 				? `The sandbox is on and required, but none can run here: ${probe.why}. Every bash call that would run without a human asks one instead.`
 				: `The sandbox is on, but none can run here: ${probe.why}. Bash commands run unsandboxed.`,
-			fix: `${SANDBOX_INSTALL_HINT}; or, to run without it and not be told, add "sandbox": { "enabled": false } to ${where}`,
+			fix: `${probe.fix === null ? "" : `${probe.fix}; or, `}to run without it and not be told, add "sandbox": { "enabled": false } to ${where}`,
 		});
 	}
 	return finding("sandbox-on", {
