@@ -40,6 +40,7 @@ export function buildForwardRequest(ask: AskCommon, identity: ForwardingIdentity
 		expiresAt: new Date(now + lifetime).toISOString(),
 		suggestions: ask.suggestions.map((s) => ({ surface: s.surface, pattern: s.pattern, limit: s.limit })),
 		grantable: ask.suggestions.length > 0,
+		humanOnly: ask.humanOnly,
 		unanswered: ask.unanswered,
 	};
 }
@@ -55,16 +56,18 @@ function cap(text: string, max: number): string {
 /**
  * The same ask, passed one hop further up by a relay: a new id (the relay is the one waiting now), the same
  * action and asker, and the relay added to the chain. The origin is the relay's view of the asker (a subagent
- * below it), never what the asker claimed about itself.
+ * below it), never what the asker claimed about itself. Human-only when the asker or the relay says so.
  */
 export function relayForwardRequest(
 	original: ForwardRequest,
 	identity: ForwardingIdentity,
 	origin: Origin,
+	humanOnly: boolean,
 ): ForwardRequest {
 	return {
 		...original,
 		origin,
+		humanOnly: original.humanOnly === true || humanOnly,
 		id: newRequestId(),
 		chain: [...original.chain, { agent: identity.path.at(-1) ?? "subagent", sessionId: identity.sessionId }],
 		requesterPid: process.pid,

@@ -127,7 +127,13 @@ function parker(parked: ParkedStore, identity: ForwardingIdentity): Parker {
 		// A child's request is stored with this session's view of who asked, not the child's claim about itself.
 		const request =
 			ask.kind === "forwarded"
-				? { ...ask.request, origin: ask.origin, unanswered: "defer" as const, expiresAt }
+				? {
+						...ask.request,
+						origin: ask.origin,
+						humanOnly: ask.request.humanOnly === true || ask.humanOnly,
+						unanswered: "defer" as const,
+						expiresAt,
+					}
 				: buildForwardRequest({ ...ask, unanswered: "defer" }, identity);
 		return parkRequest(parked, request, `nobody answered; parked as request ${request.id}`);
 	};

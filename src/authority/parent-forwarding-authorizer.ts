@@ -45,7 +45,7 @@ export class ParentForwardingAuthorizer implements TerminalAuthorizer {
 		const { target, identity, log, parked, transport } = this.options;
 		const request: ForwardRequest =
 			ask.kind === "forwarded"
-				? relayForwardRequest(ask.request, identity, ask.origin)
+				? relayForwardRequest(ask.request, identity, ask.origin, ask.humanOnly)
 				: buildForwardRequest(ask, identity);
 		if (ask.unanswered === "defer") {
 			const result = await parkRequest(parked, request, `parked as request ${request.id}`);

@@ -15,6 +15,11 @@ export interface AskCommon {
 	readonly sessionId: string;
 	/** Why the policy asks, in words. */
 	readonly why: string;
+	/**
+	 * Only a human may answer (a guarded path, an agents section, an ungated delegation, a missing sandbox): a
+	 * request forwarded up says so, so no hop above lets a link or grant answer it.
+	 */
+	readonly humanOnly: boolean;
 	/** The parts that asked, with their tiers (what a forwarded request carries up). */
 	readonly askingParts: readonly AskingPart[];
 	/** Patterns the human may grant for the session; empty when an explicit ask rule forbids it. */

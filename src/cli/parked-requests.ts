@@ -7,12 +7,12 @@ import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import type { ParseArgsOptionsConfig } from "node:util";
 import {
-	isNewerFormat,
-	type NewerFormatAnswer,
-	newerFormatText,
+	isUsable,
 	type ParkedAnswer,
 	type ParkedEntry,
 	ParkedStore,
+	type UnusableAnswer,
+	unusableText,
 } from "../hub/parked-store.ts";
 import { checkPrivateDir, UnsafeDirectoryError } from "../hub/private-files.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
@@ -61,10 +61,14 @@ export function parkedRequestJson(request: ForwardRequest, now: number): Record<
 	};
 }
 
-export function parkedAnswerJson(answer: ParkedAnswer | NewerFormatAnswer): Record<string, unknown> {
-	// Nothing but its format is read from an answer a newer version wrote: it has no decision here.
-	if (isNewerFormat(answer))
-		return { decision: null, format: answer.newerFormat, unreadable: newerFormatText(answer) };
+export function parkedAnswerJson(answer: ParkedAnswer | UnusableAnswer): Record<string, unknown> {
+	// Nothing but its format is read from an answer a newer version wrote, and nothing from one that is no
+	// answer to its request: neither has a decision here.
+	if (!isUsable(answer)) {
+		return "newerFormat" in answer
+			? { decision: null, format: answer.newerFormat, unreadable: unusableText(answer) }
+			: { decision: null, ignored: unusableText(answer) };
+	}
 	const decisive = innermostSource(answer.source).source;
 	return {
 		decision: answer.decision,

@@ -77,6 +77,7 @@ export class ForwardedAsks {
 		const answer = serverAnswerOf(outcome);
 		if (answer.scope === "tree") dialogs.recheckWaiting();
 		const { request } = ask;
+		let recorded: GateOutcome = { ...outcome, requestId: request.id };
 		// A parked ask keeps waiting for a real answer: a dialog withdrawn (this root quitting) or a relay that
 		// could not reach anyone decided nothing, and must not be stored as a denial the next root never offers.
 		if (request.unanswered === "defer" && answer.decision !== "parked" && someoneDecided(answer.source)) {
@@ -89,12 +90,16 @@ export class ForwardedAsks {
 					requestId: request.id,
 					reason: stored.reason,
 				});
-			if (!stored.ok && stored.reason === "too_large")
+			if (!stored.ok && stored.reason === "too_large") {
 				this.options.warn(`pi-permission-hub: ${stored.message}`);
+				// The audit says what happened: the answer counted for nothing and the ask is still parked. Who
+				// decided stays the source; the reason says their answer was not recorded.
+				recorded = { ...recorded, outcome: "pending", reason: stored.message };
+			}
 		}
 		await recordDecision(
 			{
-				outcome: { ...outcome, requestId: request.id },
+				outcome: recorded,
 				event: "forwarded_ask",
 				requesterSessionId: request.chain[0]?.sessionId,
 				sessionId,

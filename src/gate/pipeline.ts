@@ -127,6 +127,9 @@ export class GatePipeline {
 	}
 }
 
+/** Added to a forwarded ask's why when the asker's own policy made it human-only: the dialog and audit say so. */
+const ASKER_HUMAN_ONLY = "only a human may answer (the asking agent's own policy says so)";
+
 /** The kind of ask as the policy and terminal steps see it: an ungated delegation is a tool call of its own kind. */
 type AskKind = "tool_call" | "user_bash" | "forwarded" | "delegation";
 
@@ -246,6 +249,7 @@ async function decideAsk(
 		deadline === undefined ? plan.timeoutMs : Math.max(1, Math.min(plan.timeoutMs, deadline - Date.now()));
 	const common: AskCommon = {
 		why,
+		humanOnly: plan.humanOnly,
 		askingParts,
 		suggestions,
 		unanswered,
@@ -535,14 +539,20 @@ function policyStep(
 				const reason = policyDenyReason(what, denied);
 				return { settled: { outcome: "deny", mode: "deny", source: sourceOfBasis(denied.basis), reason } };
 			}
-			const asked = { mode: "ask", why: forwarded.why } as const;
+			// The child's own policy (a file this session never reads) may say only a human answers: that only makes
+			// the ask stricter, so it is trusted as sent; its absence relaxes nothing decided below (adr/0006).
+			const askerHumanOnly = forwarded.humanOnly === true;
+			const why = askerHumanOnly ? `${forwarded.why}; ${ASKER_HUMAN_ONLY}` : forwarded.why;
+			const asked = { mode: "ask", why } as const;
 			const treeGrant = (current: EffectivePolicy) =>
-				findCoveringGrant(
-					action,
-					deps.grants.list().filter((g) => g.scope === "tree"),
-					current,
-					origin,
-				);
+				askerHumanOnly
+					? null
+					: findCoveringGrant(
+							action,
+							deps.grants.list().filter((g) => g.scope === "tree"),
+							current,
+							origin,
+						);
 			const grant = treeGrant(policy);
 			if (grant) {
 				return {
@@ -553,14 +563,18 @@ function policyStep(
 			// approval given to another asker, nor one a link, rule or grant settled.
 			const limited = asksByAgentSection(action, policy, origin);
 			const approval = deps.parked.find(action.hash);
-			const counts = approval !== null && parkedApprovalCounts(action, approval, policy, origin);
+			const counts =
+				approval !== null &&
+				parkedApprovalCounts(action, approval, policy, origin) &&
+				(!askerHumanOnly || humanDecided(approval.approvedBy));
 			if (approval && counts && deps.parked.consume(approval)) {
 				const { requestId, approvedBy } = approval;
 				const source = { kind: "parked_approval", requestId, approvedBy } as const;
 				return { settled: { ...asked, outcome: "allow", source, reason: "parked approval" } };
 			}
 			// A guarded path is for a human alone: no authorizer link is asked (adr/0014).
-			const humanOnly = limited || action.parts.some((part) => part.guard?.kind === "human");
+			const humanOnly =
+				askerHumanOnly || limited || action.parts.some((part) => part.guard?.kind === "human");
 			// This session's ask rule forces the ask here as it would for its own call: not grantable.
 			const grantable = forwarded.grantable && !asksByRule(action, policy, origin);
 			const askingParts = action.parts
@@ -569,7 +583,7 @@ function policyStep(
 			return {
 				plan: {
 					kind: "forwarded",
-					why: forwarded.why,
+					why,
 					humanOnly,
 					askRule: !grantable,
 					chain: [],

@@ -28,7 +28,7 @@ import type { TuiKit } from "../authority/tui-dialog.ts";
 import type { ToolCall } from "../classify/action.ts";
 import { type BashParser, loadBashParser } from "../classify/bash/bash-parser.ts";
 import type { ToolAnnotations } from "../classify/classify-action.ts";
-import { type NewerFormatAnswer, newerFormatText, ParkedStore } from "../hub/parked-store.ts";
+import { ParkedStore, type UnusableAnswer, unusableText } from "../hub/parked-store.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import { SessionHub } from "../hub/session-hub.ts";
 import { nodeFileView } from "../launchers/file-view.ts";
@@ -338,7 +338,7 @@ export class SessionGate {
 		if (this.hub.parent.kind !== "child") this.refreshSchemas();
 		if (hasUI && !this.hub.forwards) {
 			const requests = this.hub.parkedForThisProject().map((e) => e.request);
-			this.reportNewerParkedAnswers();
+			this.reportUnusableParkedAnswers();
 			const timeoutMs = this.store.current().dialogTimeoutSeconds * 1000;
 			this.forwarded.offerParked(requests, this.currentCtx.ui, timeoutMs, this.closing.signal);
 		}
@@ -414,12 +414,13 @@ export class SessionGate {
 	}
 
 	/**
-	 * Parked asks of this project a newer version answered are not offered again (they are answered), and not
-	 * approvals here (how they were answered is unknown): the human hears why they stay as they are.
+	 * Parked asks of this project whose answer file this version never uses (a newer version's, one for another
+	 * request or action) are not offered again (no other answer can be recorded), and not approvals here: the
+	 * human hears why they stay as they are.
 	 */
-	private reportNewerParkedAnswers(): void {
+	private reportUnusableParkedAnswers(): void {
 		const lines = this.hub
-			.parkedAnsweredByNewerVersion()
+			.parkedWithUnusableAnswer()
 			.map(({ request, answer }) => `  ${parkedUnreadableLine(request, answer)}`);
 		if (lines.length === 0) return;
 		this.notify(
@@ -586,7 +587,7 @@ export class SessionGate {
 			links: policy.authorizerChain.map((name) => ({ name, registered: getAuthorizer(name) !== undefined })),
 			pending: this.dialogs.pending().map((item) => item.label ?? item.id),
 			parkedUnreadable: this.hub
-				.parkedAnsweredByNewerVersion()
+				.parkedWithUnusableAnswer()
 				.map(({ request, answer }) => parkedUnreadableLine(request, answer)),
 			children: this.hub.children().map((child) => ({
 				label: this.childNames.labelOf(child).join(" ← "),
@@ -716,7 +717,7 @@ export class BlockedCalls {
 	}
 }
 
-/** A parked request whose answer a newer version wrote, as the human is told about it. */
-function parkedUnreadableLine(request: ForwardRequest, answer: NewerFormatAnswer): string {
-	return `parked ${request.id} (${request.tool}: ${request.preview.slice(0, 80)}): ${newerFormatText(answer)}`;
+/** A parked request whose answer file this version never uses, as the human is told about it. */
+function parkedUnreadableLine(request: ForwardRequest, answer: UnusableAnswer): string {
+	return `parked ${request.id} (${request.tool}: ${request.preview.slice(0, 80)}): ${unusableText(answer)}`;
 }

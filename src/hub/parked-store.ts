@@ -71,8 +71,20 @@ export interface NewerFormatAnswer {
 	readonly newerFormat: number;
 }
 
-export function isNewerFormat(answer: ParkedAnswer | NewerFormatAnswer): answer is NewerFormatAnswer {
-	return "newerFormat" in answer;
+/**
+ * An answer file that is no answer to its request: it names another request or another action (planted, or
+ * copied from elsewhere), or it cannot be read at all. Like one in a newer format, the request counts as answered
+ * (the file is created once, so a second answer is refused), and it is never an approval.
+ */
+export interface ForeignAnswer {
+	readonly foreign: "request" | "action" | "unreadable";
+}
+
+/** An answer file this version never uses: `pending`, `approve` and a session's start all say so. */
+export type UnusableAnswer = NewerFormatAnswer | ForeignAnswer;
+
+export function isUsable(answer: ParkedAnswer | UnusableAnswer): answer is ParkedAnswer {
+	return "decision" in answer;
 }
 
 /** What the humans who list or answer parked requests are told about an answer in a newer format. */
@@ -80,10 +92,20 @@ export function newerFormatText(answer: NewerFormatAnswer): string {
 	return `answered by a newer version of pi-permission-hub (answer format ${answer.newerFormat}; this version reads format ${PARKED_ANSWER_FORMAT}): this version cannot read the answer, and never takes it as an approval`;
 }
 
+/** What the humans who list or answer parked requests are told about an answer this version never uses. */
+export function unusableText(answer: UnusableAnswer): string {
+	if ("newerFormat" in answer) return newerFormatText(answer);
+	const what =
+		answer.foreign === "unreadable"
+			? "an answer file that cannot be read"
+			: `an answer for another ${answer.foreign}`;
+	return `has ${what}: ignored, never taken as an approval (and no other answer can be recorded while that file is there)`;
+}
+
 export interface ParkedEntry {
 	readonly request: ForwardRequest;
 	/** null: not answered yet. */
-	readonly answer: ParkedAnswer | NewerFormatAnswer | null;
+	readonly answer: ParkedAnswer | UnusableAnswer | null;
 }
 
 export type AnswerResult =
@@ -190,10 +212,13 @@ export class ParkedStore implements ParkedApprovals {
 		const written = createExclusive(this.answerPath(id), file);
 		this.cache = null;
 		if (!written.created) {
-			const newer = newerFormatSchema().safeParse(readJson(this.answerPath(id)));
-			const message = newer.success
-				? `parked request ${id} was ${newerFormatText({ newerFormat: newer.data.format })}`
-				: `parked request ${id} was already answered`;
+			const existing = this.readAnswer(request);
+			const message =
+				existing === null || isUsable(existing)
+					? `parked request ${id} was already answered`
+					: "newerFormat" in existing
+						? `parked request ${id} was ${newerFormatText(existing)}`
+						: `parked request ${id} ${unusableText(existing)}`;
 			return { ok: false, reason: "answered", message };
 		}
 		return { ok: true, answer };
@@ -248,7 +273,7 @@ export class ParkedStore implements ParkedApprovals {
 			const id = name.slice(0, -ANSWER_SUFFIX.length);
 			const request = REQUEST_ID.test(id) ? this.readRequest(id) : null;
 			const answer = request ? this.readAnswer(request) : null;
-			if (request && answer && !isNewerFormat(answer) && answer.decision === "allow") {
+			if (request && answer && isUsable(answer) && answer.decision === "allow") {
 				approvals.push({
 					approval: {
 						requestId: id,
@@ -278,21 +303,26 @@ export class ParkedStore implements ParkedApprovals {
 	}
 
 	/**
-	 * The answer to `request`, or only its format when a newer version wrote it. An answer naming another request
-	 * or action is none, and is dropped before its source is parsed.
+	 * The answer to `request` (null when there is no answer file), only its format when a newer version wrote it,
+	 * or why a file that is there is no answer to it: one naming another request or action is dropped before its
+	 * source is parsed.
 	 */
-	private readAnswer(request: ForwardRequest): ParkedAnswer | NewerFormatAnswer | null {
-		const raw = readJson(this.answerPath(request.id));
+	private readAnswer(request: ForwardRequest): ParkedAnswer | UnusableAnswer | null {
+		const file = readJson(this.answerPath(request.id));
+		if (file === null) return null;
+		const raw = file.json;
 		const newer = newerFormatSchema().safeParse(raw);
 		if (newer.success) return { newerFormat: newer.data.format };
 		const parsed = answerSchema().safeParse(raw);
-		const read = parsed.success ? parsed.data : null;
-		if (read?.requestId !== request.id || read.actionHash !== request.actionHash) return null;
+		if (!parsed.success) return { foreign: "unreadable" };
+		const read = parsed.data;
+		if (read.requestId !== request.id) return { foreign: "request" };
+		if (read.actionHash !== request.actionHash) return { foreign: "action" };
 		const source: DecisionSource | null =
 			read.format === PARKED_ANSWER_FORMAT
 				? readDecisionSource(read.source)
 				: userOnce(read.via, read.decision);
-		if (source === null) return null;
+		if (source === null) return { foreign: "unreadable" };
 		const { requestId, actionHash, decision, answeredAt, reason, responderSessionId } = read;
 		return {
 			requestId,
@@ -314,14 +344,14 @@ export class ParkedStore implements ParkedApprovals {
 	}
 }
 
-/** An answer file's JSON (undefined when it is missing, unsafe to read, too big or not JSON). */
-function readJson(file: string): unknown {
+/** An answer file's JSON (undefined when it is unsafe to read, too big or not JSON); null when there is none. */
+function readJson(file: string): { readonly json: unknown } | null {
 	const read = readInboxFile(file, MAX_ANSWER_BYTES);
-	if (!read.ok) return undefined;
+	if (!read.ok) return read.missing ? null : { json: undefined };
 	try {
-		return JSON.parse(read.text);
+		return { json: JSON.parse(read.text) };
 	} catch {
-		return undefined;
+		return { json: undefined };
 	}
 }
 

@@ -94,6 +94,13 @@ export const forwardRequestSchema = lazySchema(() =>
 		suggestions: z.array(suggestion()).max(64),
 		/** False when the child's own ask rule forced the ask: no grant may be offered for it. */
 		grantable: z.boolean(),
+		/**
+		 * True when the asker's own policy (a guarded path, an agents section, a missing sandbox) says only a human
+		 * may answer: the receiver then lets no link, grant or permission mode answer it. It can only make the ask
+		 * stricter, so it is trusted as sent; absent or false relaxes nothing the receiver decides itself. Optional:
+		 * written after 0.2, and an older receiver that drops it decides as it always did (adr/0006).
+		 */
+		humanOnly: z.boolean().optional(),
 		unanswered: z.enum(["wait", "defer", "deny"]),
 	}),
 );

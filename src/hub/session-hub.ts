@@ -22,7 +22,7 @@ import {
 import { deliverRequest, forwardAsk, parentUnreachable } from "./hub-client.ts";
 import { HubLog } from "./hub-log.ts";
 import { HubServer } from "./hub-server.ts";
-import { isNewerFormat, type NewerFormatAnswer, type ParkedStore } from "./parked-store.ts";
+import { isUsable, type ParkedStore, type UnusableAnswer } from "./parked-store.ts";
 import { announceChild, otherLiveSessions, sessionEnded, sessionStarted } from "./process-sessions.ts";
 import {
 	type ForwardRequest,
@@ -179,13 +179,16 @@ export class SessionHub {
 		return parked.entries().filter((e) => e.answer === null && inside(cwd, e.request.cwd));
 	}
 
-	/** Parked requests from this project that a newer version answered: this one cannot read how (never approvals). */
-	parkedAnsweredByNewerVersion(): { readonly request: ForwardRequest; readonly answer: NewerFormatAnswer }[] {
+	/**
+	 * Parked requests from this project whose answer file this version never uses (a newer version's, or one for
+	 * another request or action): never approvals, and not offered again, since no other answer can be recorded.
+	 */
+	parkedWithUnusableAnswer(): { readonly request: ForwardRequest; readonly answer: UnusableAnswer }[] {
 		const { cwd, parked } = this.options;
 		return parked
 			.entries()
 			.flatMap(({ request, answer }) =>
-				answer !== null && isNewerFormat(answer) && inside(cwd, request.cwd) ? [{ request, answer }] : [],
+				answer !== null && !isUsable(answer) && inside(cwd, request.cwd) ? [{ request, answer }] : [],
 			);
 	}
 

@@ -35,7 +35,7 @@ export interface PermissionsSnapshot {
 	readonly policy: EffectivePolicy;
 	readonly links: readonly { readonly name: string; readonly registered: boolean }[];
 	readonly pending: readonly string[];
-	/** This project's parked requests a newer version answered, each with why this one cannot use the answer. */
+	/** This project's parked requests with an answer file this version never uses, each with why. */
 	readonly parkedUnreadable: readonly string[];
 	readonly children: readonly ServedChild[];
 	readonly recent: readonly RecentDecision[];

@@ -26,6 +26,7 @@ export function askFor(bash: BashParser, command: string, overrides: Partial<Own
 		origin: { kind: "human" },
 		sessionId: "session-under-test",
 		why: describeAskWhy(decision),
+		humanOnly: decision.humanOnly,
 		askingParts,
 		suggestions: decision.grantable ? suggestGrants(action.tool, askingParts) : [],
 		unanswered: "wait",

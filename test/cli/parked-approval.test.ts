@@ -387,6 +387,47 @@ describe("answers this version cannot write or read", () => {
 	});
 });
 
+describe("an answer file for another action", () => {
+	it("pending and approve both say it is ignored; it is never waiting, never answered again, never an approval", async () => {
+		const sb = await cliSandbox();
+		await sb.writeWorkFile("victim.txt", "keep me");
+		const run = await piRun(sb, [bash("rm -f victim.txt")]);
+		const id = parkedId(run.toolResults[0]?.text ?? "");
+		const answerFile = path.join(sb.agentDir, "pi-permission-hub", "parked", `${id}.answer.json`);
+		// An approval naming this request but another action (planted, or copied from another request).
+		writeFileSync(
+			answerFile,
+			JSON.stringify({
+				format: 2,
+				requestId: id,
+				actionHash: "e".repeat(64),
+				decision: "allow",
+				source: { kind: "user", via: "cli", verdict: "allow", scope: "once" },
+				answeredAt: new Date().toISOString(),
+				responderSessionId: null,
+			}),
+		);
+		const said = "has an answer for another action: ignored, never taken as an approval";
+
+		const listed = await runCli(sb, ["pending"]);
+		expect(listed.stdout).toContain("1 parked request (0 waiting for an answer)");
+		expect(listed.stdout).toContain(`${id}  ${said}`);
+		expect(listed.stdout).not.toContain(`pi-permission-hub approve ${id}`);
+		expect((await runCliJson(sb, ["pending"])).json).toMatchObject({
+			waiting: 0,
+			requests: [{ id, answer: { decision: null, ignored: expect.stringContaining(said) } }],
+		});
+		const again = await runCliJson(sb, ["approve", id]);
+		expect(again.code).toBe(1);
+		expect(again.json).toMatchObject({ ok: false, error: { kind: "already_answered" } });
+		expect(again.json.error?.message).toContain(`parked request ${id} ${said}`);
+
+		const next = await piRun(sb, [bash("rm -f victim.txt")]);
+		expect(parkedId(next.toolResults[0]?.text ?? "")).not.toBe(id);
+		expect(readFileSync(sb.workPath("victim.txt"), "utf8")).toBe("keep me");
+	});
+});
+
 describe("an unsafe parked directory", () => {
 	it("is refused (exit 2): requests others could have planted are neither listed nor answered", async () => {
 		const sb = await cliSandbox();

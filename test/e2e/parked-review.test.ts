@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { parseAuditLine } from "../../src/audit/audit-entry.ts";
 import { REVIEW_LATER, REVIEW_NOW } from "../../src/gate/forwarded-asks.ts";
 import type { DialogPolicy, DialogRequest } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
@@ -237,6 +238,21 @@ describe("asks parked by earlier runs, at the next start with a UI", () => {
 			);
 		}
 		expect(refused().every((n) => n.notifyType === "warning")).toBe(true);
+		// The audit says the link's denial counted for nothing: the ask is still pending, and why.
+		const audited = () =>
+			auditLines(sb)
+				.map((line) => parseAuditLine(line))
+				.filter((e) => e?.event === "forwarded_ask");
+		await expect.poll(() => audited().length, { timeout: 5_000 }).toBe(FILES.length);
+		for (const id of ids.values()) {
+			expect(audited().find((e) => e?.requestId === id)).toMatchObject({
+				outcome: "pending",
+				source: { kind: "authorizer", link: "fixture-deny-verbose", verdict: "deny" },
+				reason: expect.stringMatching(
+					new RegExp(`^the answer to parked request ${id} was not recorded: .*; the request stays parked`),
+				),
+			});
+		}
 		await rpc.close();
 		expect(parkedFiles(sb)).toEqual(before);
 	});

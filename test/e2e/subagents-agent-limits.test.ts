@@ -4,8 +4,9 @@
  * child's own gate and in the root deciding the child's forwarded ask.
  */
 import { existsSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { writeUserConfig } from "./gate-support.ts";
+import { jsonlFile, LINKS_FIXTURE, writeUserConfig } from "./gate-support.ts";
 import {
 	auditNow,
 	bashCall,
@@ -18,6 +19,7 @@ import {
 	optionStarting,
 	rootAllowsOwn,
 	startRoot,
+	unwrap,
 	writeTree,
 } from "./hub-support.ts";
 
@@ -94,5 +96,59 @@ describe("agents sections with a named subagent", () => {
 		expect(offered).toHaveLength(1);
 		expect(offered[0]?.some((option) => option.startsWith("Allow for"))).toBe(false);
 		expect(offered[0]?.some((option) => option.startsWith("Always allow"))).toBe(false);
+	});
+});
+
+describe("an agents section only the child's project file holds", () => {
+	it("the child's human-only ask goes to the root's human, not to the root's allowing link", async () => {
+		const hub = await hubSandbox();
+		const linkLog = path.join(hub.sb.root, "links.jsonl");
+		// The root's chain would allow anything it is asked; the child has no such link (only the root loads it).
+		await writeUserConfig(hub.sb, { authorizerChain: ["fixture-allow"] });
+		// The child works in review/, whose trusted project file limits a reviewer: a file the root never reads.
+		await hub.sb.writeWorkFile(
+			"review/.pi/pi-permission-hub.json",
+			JSON.stringify({ agents: { reviewer: { tiers: { write: "ask" } } } }),
+		);
+		await writeTree(hub.sb, [
+			conversation("[child]", [bashCall("touch reviewer.txt")]),
+			conversation(undefined, [
+				launch("child", "[child] review the change", {
+					name: "reviewer",
+					cwd: "review",
+					args: ["--approve"],
+				}),
+			]),
+		]);
+		const { rpc, sessionId: rootId } = await startRoot(
+			{ ...hub, env: { ...hub.env, PPH_LINK_LOG: linkLog } },
+			rootAllowsOwn(optionStarting("Allow once")),
+			{ extensions: [LINKS_FIXTURE] },
+		);
+
+		const run = await rpc.prompt("delegate the review");
+
+		expect(existsSync(hub.sb.workPath("review/reviewer.txt"))).toBe(true);
+		const forwarded = run.dialogs.filter((d) => isForwarded(d.request));
+		expect(forwarded).toHaveLength(1);
+		expect(forwarded[0]?.request.title).toContain("agents.reviewer.tiers.write");
+		expect(forwarded[0]?.request.title).toContain("only a human may answer");
+		expect(existsSync(linkLog) ? jsonlFile(linkLog).filter((call) => call.forwarded === true) : []).toEqual(
+			[],
+		);
+		const child = childRun(hub, "child");
+		const lines = () => auditNow(hub.sb).filter((e) => e.tool === "bash");
+		await expect.poll(() => lines().length, { timeout: 5_000 }).toBe(2);
+		expect(lines().find((e) => e.sessionId === rootId)).toMatchObject({
+			event: "forwarded_ask",
+			outcome: "allow",
+			source: { kind: "user", via: "dialog", verdict: "allow" },
+		});
+		const childLine = lines().find((e) => e.sessionId === child.sessionId);
+		expect(childLine?.outcome).toBe("allow");
+		expect(unwrap(childLine?.source ?? { kind: "gate_error", reason: "none" })).toMatchObject({
+			responders: [rootId],
+			decided: { kind: "user", via: "dialog", verdict: "allow" },
+		});
 	});
 });

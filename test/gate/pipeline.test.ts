@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AuthorizerLink } from "../../src/authority/authorizer-link.ts";
-import { buildForwardRequest } from "../../src/authority/build-forward-request.ts";
+import { buildForwardRequest, relayForwardRequest } from "../../src/authority/build-forward-request.ts";
 import { DenyingAuthorizer } from "../../src/authority/choose-terminal.ts";
 import type { DialogResult } from "../../src/authority/dialog-presenter.ts";
 import { DialogQueue } from "../../src/authority/dialog-queue.ts";
@@ -636,6 +636,110 @@ describe("the pipeline: this session's ask rules hold for a child's forwarded as
 		const granted = await plain.pipeline.run(forwarded(childRequest("npm install left-pad")));
 		expect(granted.outcome).toMatchObject({ outcome: "allow", step: "policy" });
 		expect(granted.outcome.source.kind).toBe("session_grant");
+	});
+});
+
+describe("the pipeline: a child's ask its own policy made human-only", () => {
+	const TREE_GRANT = {
+		id: "tree-npm",
+		surface: "command",
+		pattern: "npm *",
+		scope: "tree",
+		limit: { tier: "privileged", outsideCwd: true },
+		grantedAt: new Date().toISOString(),
+	} as const;
+	const humanOnly = (command: string) => forwarded(childRequest(command, { humanOnly: true }));
+
+	it("no link answers it: this session's human is asked, told why, and offered no grant", async () => {
+		const policy = policyFromConfig({ authorizerChain: ["yes"] });
+		const { pipeline, presenter, linkCalls } = world(policy, {
+			links: { yes: async () => ({ verdict: "allow" }) },
+			script: [allowOnce],
+		});
+		const { outcome } = await pipeline.run(humanOnly("npm install left-pad"));
+		expect(linkCalls).toEqual([]);
+		expect(outcome).toMatchObject({ outcome: "allow", step: "terminal", source: { kind: "user" } });
+		expect(outcome.why).toContain("only a human may answer (the asking agent's own policy says so)");
+		expect(presenter.shown).toHaveLength(1);
+		expect(presenter.shown[0]?.prompt.choices.map((c) => c.answer.kind)).toEqual(["allow", "deny", "deny"]);
+		// Without the child's verdict the same link answers the same ask.
+		const plain = world(policy, { links: { yes: async () => ({ verdict: "allow" }) } });
+		const linked = await plain.pipeline.run(forwarded(childRequest("npm install left-pad")));
+		expect(linked.outcome).toMatchObject({ outcome: "allow", step: "links" });
+	});
+
+	it("no whole-tree grant answers it, neither before the dialog nor while it waits", async () => {
+		const { pipeline, presenter, grants } = world(policyFromConfig({}), { script: [denyOnce] });
+		grants.add([TREE_GRANT]);
+		const { outcome } = await pipeline.run(humanOnly("npm install left-pad"));
+		expect(outcome).toMatchObject({
+			outcome: "deny",
+			mode: "ask",
+			step: "terminal",
+			source: { kind: "user" },
+		});
+		expect(presenter.shown).toHaveLength(1);
+	});
+
+	it("no permission mode answers it", async () => {
+		const { pipeline, presenter } = world(policyFromConfig({}), {
+			permissionMode: "trusted",
+			script: [denyOnce],
+		});
+		const { outcome } = await pipeline.run(humanOnly("npm install left-pad"));
+		expect(outcome).toMatchObject({ outcome: "deny", step: "terminal", source: { kind: "user" } });
+		expect(presenter.shown).toHaveLength(1);
+	});
+
+	it("a parked approval a link settled does not answer it; one a human settled does", async () => {
+		const byLink = world(policyFromConfig({}), { script: [denyOnce] });
+		await settleParked(byLink.parked, "npm install left-pad", LINK_ALLOWED);
+		const asked = await byLink.pipeline.run(humanOnly("npm install left-pad"));
+		expect(asked.outcome).toMatchObject({ outcome: "deny", step: "terminal" });
+		expect(byLink.presenter.shown).toHaveLength(1);
+		const byHuman = world(policyFromConfig({}));
+		await settleParked(byHuman.parked, "npm install left-pad", CLI_ALLOWED);
+		const approved = await byHuman.pipeline.run(humanOnly("npm install left-pad"));
+		expect(approved.outcome.source).toMatchObject({ kind: "parked_approval", approvedBy: CLI_ALLOWED });
+		expect(byHuman.presenter.shown).toEqual([]);
+	});
+
+	it("with nobody to ask it is refused as unavailable, never as a user denial", async () => {
+		const { pipeline } = world(policyFromConfig({}), {
+			terminal: new DenyingAuthorizer("no UI and no parent", null),
+		});
+		const { outcome } = await pipeline.run(humanOnly("npm install left-pad"));
+		expect(outcome).toMatchObject({ outcome: "deny", source: { kind: "unavailable" } });
+	});
+
+	it("humanOnly: false relaxes nothing this session decides: its own guarded path still skips the links", async () => {
+		const policy = policyFromConfig({ authorizerChain: ["yes"] });
+		const { pipeline, presenter, linkCalls } = world(policy, {
+			links: { yes: async () => ({ verdict: "allow" }) },
+			script: [denyOnce],
+		});
+		const { outcome } = await pipeline.run(forwarded(childRequest(HOOK_WRITE, { humanOnly: false })));
+		expect(linkCalls).toEqual([]);
+		expect(outcome).toMatchObject({ outcome: "deny", step: "terminal" });
+		expect(presenter.shown).toHaveLength(1);
+	});
+
+	it("a relay passes it up: the request it forwards is human-only when the asker's or its own policy says so", async () => {
+		const relay = { sessionId: "relay-1", path: ["root", "relay"] };
+		const origin = { kind: "human" } as const;
+		expect(
+			relayForwardRequest(childRequest("npm install left-pad", { humanOnly: true }), relay, origin, false)
+				.humanOnly,
+		).toBe(true);
+		expect(relayForwardRequest(childRequest("npm install left-pad"), relay, origin, true).humanOnly).toBe(
+			true,
+		);
+		expect(relayForwardRequest(childRequest("npm install left-pad"), relay, origin, false).humanOnly).toBe(
+			false,
+		);
+		// A child's own guarded write goes up saying so.
+		expect(childRequest(HOOK_WRITE).humanOnly).toBe(true);
+		expect(childRequest("npm install left-pad").humanOnly).toBe(false);
 	});
 });
 

@@ -199,16 +199,21 @@ describe("ParkedStore: park, entries, answer", () => {
 		for (const name of ["..request.json", "x.request.json", `${real.id.toLowerCase()}.request.json`]) {
 			writeFileSync(join(dir, name), JSON.stringify(real));
 		}
+		// The forged answer is listed as what it is, never as waiting nor as an approval.
 		expect(parked.entries().map((e) => [e.request.id, e.answer])).toEqual(
 			[
 				[real.id, null],
-				[forged.id, null],
+				[forged.id, { foreign: "action" }],
 			].sort(),
 		);
 		expect(parked.find(linked.actionHash)).toBeNull();
 		expect(parked.find("e".repeat(64))).toBeNull();
 		expect(parked.find(forged.actionHash)).toBeNull();
 		expect(parked.request(linked.id)).toBeNull();
+		const again = parked.answer(forged.id, "allow", human("cli", "allow"), null);
+		expect(again.ok ? "" : again.message).toBe(
+			`parked request ${forged.id} has an answer for another action: ignored, never taken as an approval (and no other answer can be recorded while that file is there)`,
+		);
 		expect(parked.answer(linked.id, "allow", human("cli", "allow"), null)).toMatchObject({
 			ok: false,
 			reason: "unknown",

@@ -68,6 +68,13 @@ describe("forward request schema", () => {
 		expect(forwardRequestSchema().safeParse(onDisk({ ...makeRequest(), chain })).success).toBe(true);
 	});
 
+	it("reads humanOnly as sent when it is a boolean, and as absent from an older child that does not write it", () => {
+		const parse = (raw: unknown) => forwardRequestSchema().safeParse(onDisk(raw));
+		expect(parse(makeRequest()).data?.humanOnly).toBeUndefined();
+		expect(parse(makeRequest({ humanOnly: true })).data?.humanOnly).toBe(true);
+		expect(parse(makeRequest({ humanOnly: false })).data?.humanOnly).toBe(false);
+	});
+
 	const malformed: [string, Record<string, unknown>][] = [
 		["another protocol", { protocol: "pi-permission-hub/2" }],
 		["a lowercase id", { id: newRequestId().toLowerCase() }],
@@ -86,6 +93,10 @@ describe("forward request schema", () => {
 		["a non-ISO expiry", { expiresAt: "tomorrow" }],
 		["an unknown unanswered policy", { unanswered: "ignore" }],
 		["grantable as a string", { grantable: "yes" }],
+		// A request whose verdict cannot be read is refused whole, never read as "not human-only".
+		["humanOnly as a string", { humanOnly: "true" }],
+		["humanOnly as a number", { humanOnly: 1 }],
+		["humanOnly as null", { humanOnly: null }],
 		["an empty chain", { chain: [] }],
 		["a 33-hop chain", { chain: Array.from({ length: 33 }, () => ({ agent: "a", sessionId: "s" })) }],
 		["a preview over 8 KiB", { preview: "p".repeat(8193) }],

@@ -1,4 +1,4 @@
-import { isNewerFormat, newerFormatText } from "../../hub/parked-store.ts";
+import { isUsable, unusableText } from "../../hub/parked-store.ts";
 import { originDescription } from "../../origin/origin.ts";
 import { describeDecisionSource } from "../../provenance/describe-decision-source.ts";
 import { auditLogFiles } from "../audit-logs.ts";
@@ -66,8 +66,8 @@ function entryText({ request, answer, origin }: SelectedEntry, now: number): str
 	const state =
 		answer === null
 			? "waiting"
-			: isNewerFormat(answer)
-				? newerFormatText(answer)
+			: !isUsable(answer)
+				? unusableText(answer)
 				: `${answer.decision === "allow" ? "approved" : "denied"} by ${displayLine(describeDecisionSource(answer.source), 300)} at ${answer.answeredAt}${answer.decision === "allow" ? " (not used yet)" : ""}`;
 	const age = durationText(now - Date.parse(request.createdAt));
 	const expiry = durationText(Date.parse(request.expiresAt) - now);
@@ -84,7 +84,7 @@ function entryText({ request, answer, origin }: SelectedEntry, now: number): str
 		lines.push(
 			`      answer    pi-permission-hub approve ${request.id}   |   pi-permission-hub deny ${request.id}`,
 		);
-	} else if (!isNewerFormat(answer) && answer.reason !== undefined) {
+	} else if (isUsable(answer) && answer.reason !== undefined) {
 		lines.push(`      reason    ${displayLine(answer.reason, 500)}`);
 	}
 	return lines;
