@@ -13,7 +13,8 @@ import { median } from "./stats.ts";
 import { type TimedChildRun, timedChildRun } from "./timed-child.ts";
 
 const SIZES = [1, 5, 20, 40] as const;
-const RUNS = 5;
+/** Pairs per N: this VM's runs of one build differ by ±100 ms, so the figure is the median of many pairs. */
+const RUNS = 9;
 
 interface Cost {
 	readonly wallMs: number;
@@ -29,11 +30,14 @@ async function run(sb: Sandbox, calls: number, gated: boolean): Promise<TimedChi
 	return result;
 }
 
-function medianCost(runs: readonly TimedChildRun[]): Cost {
+/** The median of each pair's difference: a pair runs back to back, so a drift in the machine's speed hits both. */
+function medianAddedCost(pairs: readonly { gated: TimedChildRun; bare: TimedChildRun }[]): Cost {
+	const added = (measure: (run: TimedChildRun) => number): number =>
+		median(pairs.map((pair) => measure(pair.gated) - measure(pair.bare)));
 	return {
-		wallMs: median(runs.map((r) => r.wallMs)),
-		cpuMs: median(runs.map((r) => r.cpuMs)),
-		peakRssMiB: median(runs.map((r) => r.peakRssMiB)),
+		wallMs: added((run) => run.wallMs),
+		cpuMs: added((run) => run.cpuMs),
+		peakRssMiB: added((run) => run.peakRssMiB),
 	};
 }
 
@@ -51,17 +55,15 @@ async function addedCost(sb: Sandbox, calls: number): Promise<Cost> {
 		],
 	});
 	await run(sb, calls, true);
-	const gated: TimedChildRun[] = [];
-	const bare: TimedChildRun[] = [];
+	const pairs: { gated: TimedChildRun; bare: TimedChildRun }[] = [];
 	for (let i = 0; i < RUNS; i++) {
-		// The order flips every pair, so a drift in the machine's speed hits both alike.
-		for (const withGate of i % 2 === 0 ? [true, false] : [false, true]) {
-			(withGate ? gated : bare).push(await run(sb, calls, withGate));
-		}
+		// The order flips every pair, so neither side always runs first (with the other's files warm in the cache).
+		const gatedFirst = i % 2 === 0;
+		const first = await run(sb, calls, gatedFirst);
+		const second = await run(sb, calls, !gatedFirst);
+		pairs.push(gatedFirst ? { gated: first, bare: second } : { gated: second, bare: first });
 	}
-	const g = medianCost(gated);
-	const b = medianCost(bare);
-	return { wallMs: g.wallMs - b.wallMs, cpuMs: g.cpuMs - b.cpuMs, peakRssMiB: g.peakRssMiB - b.peakRssMiB };
+	return medianAddedCost(pairs);
 }
 
 export async function childGateCostFigure(): Promise<FigureResult> {
@@ -106,7 +108,7 @@ export async function childGateCostFigure(): Promise<FigureResult> {
 			);
 		}
 		notes.push(
-			`medians of ${RUNS} interleaved runs each; CPU and RSS are pi's own process (/usr/bin/time), not the commands it runs`,
+			`median of ${RUNS} back-to-back pairs (gated − bare) each; CPU is pi's and its waited-for commands' (bubblewrap included), RSS pi's own (/usr/bin/time)`,
 			"with the sandbox on, each call also runs inside bubblewrap: figure 10's per-call cost times N",
 		);
 		return {

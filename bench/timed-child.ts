@@ -9,7 +9,7 @@ import { createLineSplitter, type PiLaunchOptions, piArguments } from "../test/h
 export interface TimedChildRun {
 	/** Spawn to exit. */
 	readonly wallMs: number;
-	/** User + system CPU of pi's process (not of the bash commands it started). */
+	/** User + system CPU of pi's process and of the commands it ran and waited for (`/usr/bin/time` counts both). */
 	readonly cpuMs: number;
 	readonly peakRssMiB: number;
 	/** Each tool call's `tool_execution_start` → `tool_execution_end`, in order. */
