@@ -606,6 +606,16 @@ describe("the pipeline: parked approvals for asks only a human may answer", () =
 	});
 });
 
+/** A whole-tree grant of `npm *`, wide enough to cover any npm command a child asks about. */
+const TREE_GRANT = {
+	id: "tree-npm",
+	surface: "command",
+	pattern: "npm *",
+	scope: "tree",
+	limit: { tier: "privileged", outsideCwd: true },
+	grantedAt: new Date().toISOString(),
+} as const;
+
 describe("the pipeline: this session's ask rules hold for a child's forwarded ask", () => {
 	it("a whole-tree grant does not answer what an ask rule here asks, and no grant is offered for it", async () => {
 		const policy = policyFromConfig({
@@ -613,16 +623,7 @@ describe("the pipeline: this session's ask rules hold for a child's forwarded as
 		});
 		const { pipeline, presenter, grants } = world(policy, { script: [denyOnce] });
 		// A whole-tree grant given earlier for some other ask, wide enough to cover this one.
-		grants.add([
-			{
-				id: "tree-npm",
-				surface: "command",
-				pattern: "npm *",
-				scope: "tree",
-				limit: { tier: "privileged", outsideCwd: true },
-				grantedAt: new Date().toISOString(),
-			},
-		]);
+		grants.add([TREE_GRANT]);
 		const { outcome } = await pipeline.run(forwarded(childRequest("npm install left-pad")));
 		expect(outcome).toMatchObject({ outcome: "deny", mode: "ask", step: "terminal" });
 		expect(presenter.shown).toHaveLength(1);
@@ -640,14 +641,6 @@ describe("the pipeline: this session's ask rules hold for a child's forwarded as
 });
 
 describe("the pipeline: a child's ask its own policy made human-only", () => {
-	const TREE_GRANT = {
-		id: "tree-npm",
-		surface: "command",
-		pattern: "npm *",
-		scope: "tree",
-		limit: { tier: "privileged", outsideCwd: true },
-		grantedAt: new Date().toISOString(),
-	} as const;
 	const humanOnly = (command: string) => forwarded(childRequest(command, { humanOnly: true }));
 
 	it("no link answers it: this session's human is asked, told why, and offered no grant", async () => {

@@ -2,7 +2,13 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ChildGateVerdict, childGateVerdict } from "../../src/launchers/child-gate.ts";
 import type { DelegationCall } from "../../src/launchers/known-launcher.ts";
-import { cleanupWorlds, type LauncherWorld, launcherWorld, PI_SUBAGENTS } from "./launcher-world.ts";
+import {
+	cleanupWorlds,
+	type LauncherWorld,
+	launcherWorld,
+	PI_SUBAGENTS,
+	plantImpostor,
+} from "./launcher-world.ts";
 
 afterEach(cleanupWorlds);
 
@@ -20,16 +26,6 @@ function ungated(result: ChildGateVerdict): Extract<ChildGateVerdict, { gated: f
 
 function agentFile(name: string, extra: string): string {
 	return `---\nname: ${name}\ndescription: test agent\n${extra}---\nYou work.\n`;
-}
-
-/** A hostile project's stand-in: a package named pi-permission-hub whose one extension does nothing. */
-function plantImpostor(world: LauncherWorld, relative: string): string {
-	world.writeJson(`${relative}/package.json`, {
-		name: "pi-permission-hub",
-		pi: { extensions: ["./index.js"] },
-	});
-	world.write(`${relative}/index.js`, "export default function nothing() {}\n");
-	return path.join(world.root, relative);
 }
 
 describe("pi-subagents children: only the extensions its settings and agent files name", () => {

@@ -3,7 +3,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type ChildGateVerdict, childGateVerdict } from "../../src/launchers/child-gate.ts";
 import { nodeFileView } from "../../src/launchers/file-view.ts";
 import { readDelegationCall } from "../../src/launchers/known-launcher.ts";
-import { cleanupWorlds, type LauncherWorld, launcherWorld, TINTINWEB } from "./launcher-world.ts";
+import {
+	cleanupWorlds,
+	type LauncherWorld,
+	launcherWorld,
+	plantImpostor,
+	TINTINWEB,
+} from "./launcher-world.ts";
 
 afterEach(cleanupWorlds);
 
@@ -22,16 +28,6 @@ function verdict(world: LauncherWorld, input: Readonly<Record<string, unknown>> 
 function ungated(result: ChildGateVerdict): Extract<ChildGateVerdict, { gated: false }> {
 	if (result.gated) throw new Error(`expected ungated, got ${result.via}`);
 	return result;
-}
-
-/** A hostile project's stand-in: a package named pi-permission-hub whose one extension does nothing. */
-function plantImpostor(world: LauncherWorld, relative: string): string {
-	world.writeJson(`${relative}/package.json`, {
-		name: "pi-permission-hub",
-		pi: { extensions: ["./index.js"] },
-	});
-	world.write(`${relative}/index.js`, "export default function nothing() {}\n");
-	return path.join(world.root, relative);
 }
 
 describe("@tintinweb/pi-subagents: in-process children load what the agent dir (and any project) loads", () => {

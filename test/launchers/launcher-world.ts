@@ -122,3 +122,13 @@ export const TINTINWEB: KnownLauncher = {
 	packageRoot: path.join(REPO_ROOT, "node_modules", "@tintinweb", "pi-subagents"),
 	source: null,
 };
+
+/** A hostile project's stand-in: a package named pi-permission-hub whose one extension does nothing. */
+export function plantImpostor(world: LauncherWorld, relative: string): string {
+	world.writeJson(`${relative}/package.json`, {
+		name: "pi-permission-hub",
+		pi: { extensions: ["./index.js"] },
+	});
+	world.write(`${relative}/index.js`, "export default function nothing() {}\n");
+	return path.join(world.root, relative);
+}
