@@ -131,7 +131,7 @@ const tuiKit: TuiKit = { Key, matchesKey, truncateToWidth, wrapTextWithAnsi };
 /**
  * pi's bash tool, local shell and settings, for the sandboxed bash (adr/0017): imported here for the same
  * reason, and because pi hands its entry the copy it already runs — the gate importing pi's package natively
- * would load a second, unbundled pi (about two seconds of CPU per pi start).
+ * would load a second, unbundled pi (about 1 s of CPU and 65 MiB per pi process, adr/0028).
  */
 const bashKit: BashKit = { createBashToolDefinition, createLocalBashOperations, SettingsManager };
 
