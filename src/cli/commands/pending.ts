@@ -1,4 +1,4 @@
-import { isUsable, unusableText } from "../../hub/parked-store.ts";
+import { isUsable, type ParkedAnswer, type UnusableAnswer, unusableText } from "../../hub/parked-store.ts";
 import { originDescription } from "../../origin/origin.ts";
 import { describeDecisionSource } from "../../provenance/describe-decision-source.ts";
 import { auditLogFiles } from "../audit-logs.ts";
@@ -63,12 +63,7 @@ ${PARKED_FILTER_HELP}
 };
 
 function entryText({ request, answer, origin }: SelectedEntry, now: number): string[] {
-	const state =
-		answer === null
-			? "waiting"
-			: !isUsable(answer)
-				? unusableText(answer)
-				: `${answer.decision === "allow" ? "approved" : "denied"} by ${displayLine(describeDecisionSource(answer.source), 300)} at ${answer.answeredAt}${answer.decision === "allow" ? " (not used yet)" : ""}`;
+	const state = answer === null ? "waiting" : answerState(answer);
 	const age = durationText(now - Date.parse(request.createdAt));
 	const expiry = durationText(Date.parse(request.expiresAt) - now);
 	const who = origin === null ? requesterPath(request) : originDescription(origin);
@@ -88,6 +83,13 @@ function entryText({ request, answer, origin }: SelectedEntry, now: number): str
 		lines.push(`      reason    ${displayLine(answer.reason, 500)}`);
 	}
 	return lines;
+}
+
+function answerState(answer: ParkedAnswer | UnusableAnswer): string {
+	if (!isUsable(answer)) return unusableText(answer);
+	const decided = answer.decision === "allow" ? "approved" : "denied";
+	const by = displayLine(describeDecisionSource(answer.source), 300);
+	return `${decided} by ${by} at ${answer.answeredAt}${answer.decision === "allow" ? " (not used yet)" : ""}`;
 }
 
 /** A rough, readable length of time: `45s`, `3m 12s`, `2h 5m`, `3d 4h`. */
