@@ -1,7 +1,8 @@
 /**
  * Figure 12: what the gate costs a subagent's whole run. `pi --mode json -p` with the scripted model making N
- * sequential `echo k` calls (N = 1, 5, 20, 40), with and without `-e dist/extension/index.js`, runs interleaved;
- * wall time from spawn to exit, CPU time and peak RSS of pi's process from `/usr/bin/time`; medians compared.
+ * sequential `echo k` calls (N = 1, 5, 20, 40), with and without `-e dist/extension/index.js`, in back-to-back
+ * pairs; wall time from spawn to exit, CPU time (pi's and the commands it waited for) and peak RSS from
+ * `/usr/bin/time`; the figure is the median of the pairs' differences.
  * The targets hold for the gate with its sandbox off; the same runs with the sandbox on (the default) are
  * reported, since every sandboxed call adds figure 10's cost.
  */
@@ -108,7 +109,7 @@ export async function childGateCostFigure(): Promise<FigureResult> {
 			);
 		}
 		notes.push(
-			`median of ${RUNS} back-to-back pairs (gated − bare) each; CPU is pi's and its waited-for commands' (bubblewrap included), RSS pi's own (/usr/bin/time)`,
+			`median of ${RUNS} back-to-back pairs (gated − bare) each; CPU is pi's and its waited-for commands' (bubblewrap included), RSS the largest of those processes' (pi's) (/usr/bin/time)`,
 			"with the sandbox on, each call also runs inside bubblewrap: figure 10's per-call cost times N",
 		);
 		return {

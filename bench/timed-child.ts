@@ -3,8 +3,10 @@
  * process received it (for the real-pi figures 11 and 12), and its resource use read by `/usr/bin/time`.
  */
 import { spawn } from "node:child_process";
+import { parseRecord } from "../test/harness/jsonl-record.ts";
 import { node22Binary } from "../test/harness/paths.ts";
 import { createLineSplitter, type PiLaunchOptions, piArguments } from "../test/harness/pi-process.ts";
+import { type TimedRecord, toolCallTimings } from "./timed-rpc.ts";
 
 export interface TimedChildRun {
 	/** Spawn to exit. */
@@ -31,9 +33,7 @@ export function timedChildRun(options: PiLaunchOptions, prompt: string): Promise
 			stdio: ["ignore", "pipe", "pipe"],
 		},
 	);
-	const starts = new Map<string, number>();
-	const callMs: number[] = [];
-	let errors = 0;
+	const records: TimedRecord[] = [];
 	let stderr = "";
 	child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
 		stderr += chunk;
@@ -42,21 +42,8 @@ export function timedChildRun(options: PiLaunchOptions, prompt: string): Promise
 		"data",
 		createLineSplitter((line) => {
 			const at = performance.now();
-			let record: unknown;
-			try {
-				record = JSON.parse(line);
-			} catch {
-				return;
-			}
-			if (typeof record !== "object" || record === null) return;
-			const type = Reflect.get(record, "type");
-			const id = String(Reflect.get(record, "toolCallId"));
-			if (type === "tool_execution_start") starts.set(id, at);
-			if (type === "tool_execution_end") {
-				const start = starts.get(id);
-				if (start !== undefined) callMs.push(at - start);
-				if (Reflect.get(record, "isError") === true) errors++;
-			}
+			const record = parseRecord(line);
+			if (record !== undefined) records.push({ at, record });
 		}),
 	);
 	return new Promise((resolve, reject) => {
@@ -71,12 +58,13 @@ export function timedChildRun(options: PiLaunchOptions, prompt: string): Promise
 				reject(new Error(`a child run failed (exit ${code}): ${stderr.slice(-800)}`));
 				return;
 			}
+			const timings = toolCallTimings(records);
 			resolve({
 				wallMs,
 				cpuMs: ((user ?? Number.NaN) + (system ?? Number.NaN)) * 1000,
 				peakRssMiB: (rssKiB ?? Number.NaN) / 1024,
-				callMs,
-				errors,
+				callMs: timings.map((t) => t.ms),
+				errors: timings.filter((t) => t.isError).length,
 				stderr,
 			});
 		});

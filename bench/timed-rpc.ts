@@ -4,6 +4,7 @@
  * blocked call) fails the figure instead of being waited for. Built on the real-pi harness (sandbox, spawn, kill).
  */
 import { readFileSync } from "node:fs";
+import { parseRecord } from "../test/harness/jsonl-record.ts";
 import { createLineSplitter, killProcessTree, type PiChild, spawnPi } from "../test/harness/pi-process.ts";
 import type { Sandbox } from "../test/harness/sandbox.ts";
 
@@ -29,14 +30,9 @@ export class TimedRpc {
 			"data",
 			createLineSplitter((line) => {
 				const at = performance.now();
-				let parsed: unknown;
-				try {
-					parsed = JSON.parse(line);
-				} catch {
-					return;
-				}
-				if (typeof parsed !== "object" || parsed === null) return;
-				const timed: TimedRecord = { at, record: { ...parsed } };
+				const record = parseRecord(line);
+				if (record === undefined) return;
+				const timed: TimedRecord = { at, record };
 				this.records.push(timed);
 				if (this.waiting?.test(timed)) {
 					const { resolve } = this.waiting;

@@ -10,29 +10,12 @@ import type { AuditEntry } from "../../src/audit/audit-entry.ts";
 import { never } from "../harness/dialog-policy.ts";
 import { runPrint } from "../harness/print-run.ts";
 import { USER_DENIAL } from "./gate-support.ts";
-import {
-	auditNow,
-	bashCall,
-	cleanUpHubWorlds,
-	conversation,
-	type HubSandbox,
-	hubSandbox,
-	startRoot,
-	writeTree,
-} from "./hub-support.ts";
+import { auditNow, cleanUpHubWorlds, type HubSandbox, startRoot, victimSandbox } from "./hub-support.ts";
 
 afterEach(cleanUpHubWorlds);
 
-const RM = "rm -f victim.txt";
 /** The hub's promise for noticing a missing parent. */
 const DECISION_BUDGET_MS = 2_000;
-
-async function orphanSandbox(): Promise<HubSandbox> {
-	const hub = await hubSandbox();
-	await hub.sb.writeWorkFile("victim.txt", "keep me");
-	await writeTree(hub.sb, [conversation(undefined, [bashCall(RM)])]);
-	return hub;
-}
 
 /** Runs the child in JSON mode with `env`; returns its tool result text and its one audit line. */
 async function runChild(
@@ -63,7 +46,7 @@ async function runChild(
 
 describe("a child with no reachable parent", () => {
 	it("marked as a subagent (PI_SUBAGENT_CHILD=1) with no parent variable: parked at once", async () => {
-		const hub = await orphanSandbox();
+		const hub = await victimSandbox();
 		const { text, line } = await runChild(hub, { PI_SUBAGENT_CHILD: "1" });
 		expect(text).toMatch(/is pending approval [0-9A-Z]{26}/);
 		expect(text).toContain("this is not a denial");
@@ -79,7 +62,7 @@ describe("a child with no reachable parent", () => {
 	});
 
 	it("naming a parent session nobody serves (PI_SUBAGENT_PARENT_SESSION): unavailable at once", async () => {
-		const hub = await orphanSandbox();
+		const hub = await victimSandbox();
 		const { text, line } = await runChild(hub, {
 			PI_SUBAGENT_PARENT_SESSION: "0190c0de-0000-7000-8000-000000000000",
 		});
@@ -89,7 +72,7 @@ describe("a child with no reachable parent", () => {
 	});
 
 	it("inheriting the hub variable of a root that was killed: unavailable at once", async () => {
-		const hub = await orphanSandbox();
+		const hub = await victimSandbox();
 		const root = await startRoot(hub, never);
 		const pid = root.rpc.pid;
 		if (pid === undefined) throw new Error("the root has no pid");

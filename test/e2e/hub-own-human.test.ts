@@ -13,24 +13,18 @@ import { type RpcSession, startRpc } from "../harness/rpc-session.ts";
 import { USER_DENIAL, writeUserConfig } from "./gate-support.ts";
 import {
 	auditNow,
-	bashCall,
 	cleanUpHubWorlds,
-	conversation,
 	type HubSandbox,
-	hubSandbox,
+	RM_VICTIM,
 	startRoot,
-	writeTree,
+	victimSandbox,
 } from "./hub-support.ts";
 
 afterEach(cleanUpHubWorlds);
 
-const RM = "rm -f victim.txt";
-
 /** A sandbox whose model removes the victim, and the id of a root session that ran in it and quit. */
 async function parentGone(): Promise<{ hub: HubSandbox; rootId: string }> {
-	const hub = await hubSandbox();
-	await hub.sb.writeWorkFile("victim.txt", "keep me");
-	await writeTree(hub.sb, [conversation(undefined, [bashCall(RM)])]);
+	const hub = await victimSandbox();
 	const root = await startRoot(hub, never);
 	await root.rpc.close();
 	return { hub, rootId: root.sessionId };
@@ -64,7 +58,7 @@ describe("a subagent with its own UI whose parent is gone", () => {
 
 		expect(run.dialogs).toHaveLength(1);
 		const title = run.dialogs[0]?.request.title ?? "";
-		expect(title).toContain(`bash: ${RM}`);
+		expect(title).toContain(`bash: ${RM_VICTIM}`);
 		expect(title).toContain("Requested by: subagent root ← subagent");
 		expect(title).toContain(
 			`Asked here: this subagent's parent cannot be asked (the parent session ${rootId} is not serving its inbox)`,

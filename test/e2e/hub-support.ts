@@ -106,6 +106,16 @@ export async function writeTree(sb: Sandbox, conversations: readonly FauxConvers
 	await writeScript(sb, { conversations: [...conversations] });
 }
 
+export const RM_VICTIM = "rm -f victim.txt";
+
+/** A hub sandbox holding victim.txt whose model, in a session of its own, runs {@link RM_VICTIM}. */
+export async function victimSandbox(): Promise<HubSandbox> {
+	const hub = await hubSandbox();
+	await hub.sb.writeWorkFile("victim.txt", "keep me");
+	await writeTree(hub.sb, [conversation(undefined, [bashCall(RM_VICTIM)])]);
+	return hub;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The root: an RPC session with a human at its dialogs
 
