@@ -36,7 +36,7 @@ const shared: BuildOptions & { metafile: true } = {
 	platform: "node",
 	target: "node22",
 	mainFields: ["module", "main"],
-	external: ["@earendil-works/*", "typebox", "web-tree-sitter", "tree-sitter-bash"],
+	external: ["@earendil-works/*", "web-tree-sitter", "tree-sitter-bash"],
 	legalComments: "none",
 	// Whitespace and syntax only: a third less for V8 to parse at every session start, while names stay readable
 	// in stack traces (adr/0028).
