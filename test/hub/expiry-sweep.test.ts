@@ -1,35 +1,20 @@
-import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { forwardAsk } from "../../src/hub/hub-client.ts";
-import { inboxLayout, newRequestId, requestFile, responseFile } from "../../src/hub/protocol.ts";
+import { newRequestId, requestFile, responseFile } from "../../src/hub/protocol.ts";
 import {
+	abandonedInbox,
+	deadPid,
 	heldDecide,
 	makeRequest,
-	PARENT_SESSION,
 	readLog,
 	startServer,
 	tempAgentDir,
 	waitUntil,
 } from "./hub-fixture.ts";
 
-/** The pid of a process that has exited (and was reaped). */
-function deadPid(): number {
-	const done = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
-		encoding: "utf8",
-	});
-	return Number(done.stdout);
-}
-
 const past = (ms: number) => new Date(Date.now() - ms).toISOString();
-
-/** An inbox a previous server made and left (it crashed or its session ended). */
-async function abandonedInbox(agentDir: string) {
-	const first = await startServer(agentDir);
-	await first.server.close();
-	return inboxLayout(agentDir, PARENT_SESSION);
-}
 
 describe("expiry", () => {
 	it("an expired ask whose child still waits gets an unavailable answer and is not decided", async () => {

@@ -1,10 +1,10 @@
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inboxLayout, requestFile, responseFile } from "../../src/hub/protocol.ts";
 import {
+	deadPid,
 	makeRequest,
 	PARENT_SESSION,
 	spawnChild,
@@ -12,13 +12,6 @@ import {
 	tempAgentDir,
 	waitUntil,
 } from "./hub-fixture.ts";
-
-function deadPid(): number {
-	const done = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
-		encoding: "utf8",
-	});
-	return Number(done.stdout);
-}
 
 /**
  * The marker a server creates while it takes over the dead claim `deadMark` of request `id` (the name servers of
