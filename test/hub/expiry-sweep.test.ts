@@ -37,7 +37,7 @@ describe("expiry", () => {
 
 	it("expired asks nobody waits for (dead child, parked) are swept without an answer", async () => {
 		const agentDir = tempAgentDir();
-		const layout = await abandonedInbox(agentDir);
+		const { layout } = await abandonedInbox(agentDir);
 		const dead = makeRequest({ requesterPid: deadPid(), expiresAt: past(1000) });
 		const parked = makeRequest({ unanswered: "defer", expiresAt: past(1000) });
 		for (const r of [dead, parked]) writeFileSync(requestFile(layout, r.id), JSON.stringify(r));
@@ -56,7 +56,7 @@ describe("expiry", () => {
 describe("reconcile at open", () => {
 	it("a request written while no server ran is picked up when one opens", async () => {
 		const agentDir = tempAgentDir();
-		const layout = await abandonedInbox(agentDir);
+		const { layout } = await abandonedInbox(agentDir);
 		const waiting = makeRequest();
 		const orphaned = makeRequest({ requesterPid: deadPid() });
 		const parked = makeRequest({ unanswered: "defer", requesterPid: deadPid() });
@@ -82,7 +82,7 @@ describe("reconcile at open", () => {
 
 	it("claims and responses left behind without a request are swept", async () => {
 		const agentDir = tempAgentDir();
-		const layout = await abandonedInbox(agentDir);
+		const { layout } = await abandonedInbox(agentDir);
 		const stale = [newRequestId(), newRequestId()];
 		for (const id of stale) {
 			writeFileSync(join(layout.claims, id), "424242:1");
@@ -96,7 +96,7 @@ describe("reconcile at open", () => {
 
 	it("a request claimed by a server that died mid-decision is taken over and decided once", async () => {
 		const agentDir = tempAgentDir();
-		const layout = await abandonedInbox(agentDir);
+		const { layout } = await abandonedInbox(agentDir);
 		const request = makeRequest({ unanswered: "defer" });
 		writeFileSync(requestFile(layout, request.id), JSON.stringify(request));
 		// Both claim formats: `pid:start token`, and a bare pid.

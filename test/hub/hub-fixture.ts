@@ -40,11 +40,11 @@ export function deadPid(): number {
 	return child.pid;
 }
 
-/** An inbox a previous server made and left (it crashed or its session ended). */
-export async function abandonedInbox(agentDir: string): Promise<InboxLayout> {
-	const first = await startServer(agentDir);
-	await first.server.close();
-	return inboxLayout(agentDir, PARENT_SESSION);
+/** An inbox a previous server made and left (it crashed or its session ended), and the hub log it wrote to. */
+export async function abandonedInbox(agentDir: string): Promise<Pick<TestServer, "layout" | "log">> {
+	const { server, layout, log } = await startServer(agentDir);
+	await server.close();
+	return { layout, log };
 }
 
 export function tempAgentDir(): string {
