@@ -85,16 +85,17 @@ export class ForwardedAsks {
 			const stored = parked.answer(request.id, answer.decision, answer.source, sessionId, answer.reason);
 			// Answered or expired since it was offered: someone else settled it. Too large: it stays parked, and
 			// whoever decided must hear that their answer did not count.
-			if (!stored.ok)
+			if (!stored.ok) {
 				this.options.log.write("server.parked_answer_refused", {
 					requestId: request.id,
 					reason: stored.reason,
 				});
-			if (!stored.ok && stored.reason === "too_large") {
-				this.options.warn(`pi-permission-hub: ${stored.message}`);
-				// The audit says what happened: the answer counted for nothing and the ask is still parked. Who
-				// decided stays the source; the reason says their answer was not recorded.
-				recorded = { ...recorded, outcome: "pending", reason: stored.message };
+				if (stored.reason === "too_large") {
+					this.options.warn(`pi-permission-hub: ${stored.message}`);
+					// The audit says what happened: the answer counted for nothing and the ask is still parked. Who
+					// decided stays the source; the reason says their answer was not recorded.
+					recorded = { ...recorded, outcome: "pending", reason: stored.message };
+				}
 			}
 		}
 		await recordDecision(

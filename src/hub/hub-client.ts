@@ -77,8 +77,6 @@ class ResponseWaiter {
 	private liveness: NodeJS.Timeout | null = null;
 	private deadline: NodeJS.Timeout | null = null;
 	private settled = false;
-	/** The request is in the inbox (from then on, its disappearance means the parent dropped it). */
-	private written = false;
 	/** When the request file was written, for re-announcing one that no server picked up. */
 	private writtenAt = 0;
 	private retouched = false;
@@ -146,19 +144,14 @@ class ResponseWaiter {
 		try {
 			writePrivateFileSync(this.requestPath, this.content, [], { fsync: false });
 		} catch (error) {
-			this.writeFailed(error);
+			this.finish({
+				kind: "unavailable",
+				reason: `could not write to the parent's inbox: ${errorMessage(error)}`,
+			});
 			return;
 		}
-		this.written = true;
 		this.writtenAt = Date.now();
 		this.check();
-	}
-
-	private writeFailed(error: unknown): void {
-		this.finish({
-			kind: "unavailable",
-			reason: `could not write to the parent's inbox: ${errorMessage(error)}`,
-		});
 	}
 
 	/** Every liveness tick: the parent is still there and still holds our request; and a missed event is caught. */
@@ -170,7 +163,9 @@ class ResponseWaiter {
 			return;
 		}
 		this.check();
-		if (this.settled || !this.written) return;
+		// The request was written before the first tick (synchronously, in start): from then on, its
+		// disappearance means the parent dropped it.
+		if (this.settled) return;
 		if (existsSync(this.requestPath)) {
 			this.retouchIfUnclaimed();
 			return;

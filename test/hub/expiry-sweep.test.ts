@@ -1,35 +1,20 @@
-import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { forwardAsk } from "../../src/hub/hub-client.ts";
-import { inboxLayout, newRequestId, requestFile, responseFile } from "../../src/hub/protocol.ts";
+import { newRequestId, requestFile, responseFile } from "../../src/hub/protocol.ts";
 import {
+	abandonedInbox,
+	deadPid,
 	heldDecide,
 	makeRequest,
-	PARENT_SESSION,
 	readLog,
 	startServer,
 	tempAgentDir,
 	waitUntil,
 } from "./hub-fixture.ts";
 
-/** The pid of a process that has exited (and was reaped). */
-function deadPid(): number {
-	const done = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
-		encoding: "utf8",
-	});
-	return Number(done.stdout);
-}
-
 const past = (ms: number) => new Date(Date.now() - ms).toISOString();
-
-/** An inbox a previous server made and left (it crashed or its session ended). */
-async function abandonedInbox(agentDir: string) {
-	const first = await startServer(agentDir);
-	await first.server.close();
-	return inboxLayout(agentDir, PARENT_SESSION);
-}
 
 describe("expiry", () => {
 	it("an expired ask whose child still waits gets an unavailable answer and is not decided", async () => {
@@ -52,7 +37,7 @@ describe("expiry", () => {
 
 	it("expired asks nobody waits for (dead child, parked) are swept without an answer", async () => {
 		const agentDir = tempAgentDir();
-		const layout = await abandonedInbox(agentDir);
+		const { layout } = await abandonedInbox(agentDir);
 		const dead = makeRequest({ requesterPid: deadPid(), expiresAt: past(1000) });
 		const parked = makeRequest({ unanswered: "defer", expiresAt: past(1000) });
 		for (const r of [dead, parked]) writeFileSync(requestFile(layout, r.id), JSON.stringify(r));
@@ -71,7 +56,7 @@ describe("expiry", () => {
 describe("reconcile at open", () => {
 	it("a request written while no server ran is picked up when one opens", async () => {
 		const agentDir = tempAgentDir();
-		const layout = await abandonedInbox(agentDir);
+		const { layout } = await abandonedInbox(agentDir);
 		const waiting = makeRequest();
 		const orphaned = makeRequest({ requesterPid: deadPid() });
 		const parked = makeRequest({ unanswered: "defer", requesterPid: deadPid() });
@@ -97,7 +82,7 @@ describe("reconcile at open", () => {
 
 	it("claims and responses left behind without a request are swept", async () => {
 		const agentDir = tempAgentDir();
-		const layout = await abandonedInbox(agentDir);
+		const { layout } = await abandonedInbox(agentDir);
 		const stale = [newRequestId(), newRequestId()];
 		for (const id of stale) {
 			writeFileSync(join(layout.claims, id), "424242:1");
@@ -111,7 +96,7 @@ describe("reconcile at open", () => {
 
 	it("a request claimed by a server that died mid-decision is taken over and decided once", async () => {
 		const agentDir = tempAgentDir();
-		const layout = await abandonedInbox(agentDir);
+		const { layout } = await abandonedInbox(agentDir);
 		const request = makeRequest({ unanswered: "defer" });
 		writeFileSync(requestFile(layout, request.id), JSON.stringify(request));
 		// Both claim formats: `pid:start token`, and a bare pid.

@@ -2,7 +2,7 @@
  * Shared by the hub tests: real temp agent dirs, valid requests, a real HubServer with a counting decide
  * callback, the hub log read back, and child node processes running test/hub/hub-child.ts.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -33,6 +33,20 @@ export function onCleanup(cleanup: () => void | Promise<void>): void {
 }
 
 /** A fresh agent dir, removed after the test. */
+/** The pid of a process that has exited (and was reaped). */
+export function deadPid(): number {
+	const child = spawnSync(process.execPath, ["-e", "0"]);
+	if (child.pid === undefined) throw new Error("could not start a process");
+	return child.pid;
+}
+
+/** An inbox a previous server made and left (it crashed or its session ended), and the hub log it wrote to. */
+export async function abandonedInbox(agentDir: string): Promise<Pick<TestServer, "layout" | "log">> {
+	const { server, layout, log } = await startServer(agentDir);
+	await server.close();
+	return { layout, log };
+}
+
 export function tempAgentDir(): string {
 	const dir = mkdtempSync(join(tmpdir(), "pph-hub-"));
 	onCleanup(() => rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 }));

@@ -1,24 +1,17 @@
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { inboxLayout, requestFile, responseFile } from "../../src/hub/protocol.ts";
+import { requestFile, responseFile } from "../../src/hub/protocol.ts";
 import {
+	abandonedInbox,
+	deadPid,
 	makeRequest,
 	PARENT_SESSION,
 	spawnChild,
-	startServer,
 	tempAgentDir,
 	waitUntil,
 } from "./hub-fixture.ts";
-
-function deadPid(): number {
-	const done = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
-		encoding: "utf8",
-	});
-	return Number(done.stdout);
-}
 
 /**
  * The marker a server creates while it takes over the dead claim `deadMark` of request `id` (the name servers of
@@ -31,9 +24,7 @@ function takeoverMarker(id: string, deadMark: string): string {
 describe("stale claims with two live servers on one inbox", () => {
 	it("a server killed mid-takeover (its marker left behind) does not keep the dead claim from being taken over", async () => {
 		const agentDir = tempAgentDir();
-		const first = await startServer(agentDir);
-		await first.server.close();
-		const layout = inboxLayout(agentDir, PARENT_SESSION);
+		const { layout, log } = await abandonedInbox(agentDir);
 		// The request's asker (this process) still waits; the server that claimed it died, and so did the server
 		// that began to take that claim over.
 		const request = makeRequest();
@@ -45,7 +36,7 @@ describe("stale claims with two live servers on one inbox", () => {
 			mode: "serve",
 			agentDir,
 			sessionId: PARENT_SESSION,
-			logFile: first.log.file,
+			logFile: log.file,
 			decide: "allow",
 		});
 		await server.next((l) => l.event === "serving");
@@ -66,9 +57,7 @@ describe("stale claims with two live servers on one inbox", () => {
 		async (_, withMarkers) => {
 			const agentDir = tempAgentDir();
 			// An inbox a server made and left mid-decision: every request in it claimed by a process that is gone.
-			const first = await startServer(agentDir);
-			await first.server.close();
-			const layout = inboxLayout(agentDir, PARENT_SESSION);
+			const { layout, log } = await abandonedInbox(agentDir);
 			const dead = deadPid();
 			const deadMarker = deadPid();
 			const ids: string[] = [];
@@ -87,7 +76,7 @@ describe("stale claims with two live servers on one inbox", () => {
 					mode: "serve",
 					agentDir,
 					sessionId: PARENT_SESSION,
-					logFile: first.log.file,
+					logFile: log.file,
 					decide: "hold",
 					go,
 				}),

@@ -3,22 +3,14 @@
  * still be in use (a live server, a recent write anywhere in the inbox, this session's own) and everything odd
  * (symlinks, plain files) is left alone.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { processStartToken } from "../../src/hub/liveness.ts";
 import { hubRoot, inboxLayout } from "../../src/hub/protocol.ts";
 import { removeStaleInboxes } from "../../src/hub/stale-inboxes.ts";
-import { tempAgentDir } from "./hub-fixture.ts";
+import { deadPid, tempAgentDir } from "./hub-fixture.ts";
 import { age, DAY_MS, plantInbox } from "./planted-inbox.ts";
-
-/** The pid of a process that has exited (and was reaped). */
-function deadPid(): number {
-	const child = spawnSync(process.execPath, ["-e", "0"]);
-	if (child.pid === undefined) throw new Error("could not start a process");
-	return child.pid;
-}
 
 describe("removing stale inboxes", () => {
 	it("removes inboxes older than a week that nobody serves, and only those", async () => {
