@@ -22,8 +22,8 @@ export function tintinwebAgentDirectories(agentDir: string, cwd: string): string
 
 /**
  * The file that defines `type` for a child started in `cwd`, read by its rules: the highest-priority directory
- * with `<type>.md` (the exact name, else any case); null when none does (a built-in type, or the fallback
- * `general-purpose`: both load everything settings load). An unreadable file counts as none, as it skips it.
+ * with `<type>.md` (the exact name, else any case); null when none does. An unreadable file counts as none, as it
+ * skips it.
  */
 export function tintinwebAgentAt(
 	type: string,
@@ -43,6 +43,26 @@ export function tintinwebAgentAt(
 		return parseTintinwebAgent(file, read.text);
 	}
 	return null;
+}
+
+/** The agent types @tintinweb/pi-subagents defines itself (its `DEFAULT_AGENT_NAMES`), lower-cased. */
+const BUILT_IN_TYPES: ReadonlySet<string> = new Set(["general-purpose", "explore", "plan"]);
+
+/**
+ * The file a child of `type` runs with: the type's own; else, for a type neither a file nor the launcher defines,
+ * `general-purpose`'s, which it runs instead (its `resolveType(…) ?? "general-purpose"`) — a project's file may
+ * redefine that one too, with `isolated: true` say. Null: the built-in configuration, which loads everything
+ * settings load.
+ */
+export function tintinwebAgentFor(
+	type: string,
+	agentDir: string,
+	cwd: string,
+	files: FileView,
+): TintinwebAgent | null {
+	const own = tintinwebAgentAt(type, agentDir, cwd, files);
+	if (own !== null || BUILT_IN_TYPES.has(type.toLowerCase())) return own;
+	return tintinwebAgentAt("general-purpose", agentDir, cwd, files);
 }
 
 function parseTintinwebAgent(file: string, content: string): TintinwebAgent {

@@ -163,6 +163,28 @@ describe("recognising a launcher and what one call of it starts", () => {
 		expect(foreground({ schedule: "in 5m" })).toBe(false);
 	});
 
+	it("@tintinweb/pi-subagents: a type nobody defines runs as `general-purpose`, with that agent's file when a project redefines it", () => {
+		const world = launcherWorld();
+		world.writeJson("agent/settings.json", { packages: [world.gateDir] });
+		const file = world.write(
+			"work/.pi/agents/general-purpose.md",
+			"---\ndescription: d\nisolated: true\n---\n",
+		);
+		const at = { agentDir: world.agentDir, files: nodeFileView };
+		const call = readDelegationCall(
+			TINTINWEB,
+			{ subagent_type: "no-such-type", prompt: "x" },
+			world.work,
+			at,
+		);
+		expect(call.tintinwebAgent).toMatchObject({ file, isolated: true });
+		expect(childGateVerdict(world.query(TINTINWEB, call))).toMatchObject({ gated: false, fix: { file } });
+		// A type the launcher defines itself keeps its own configuration: everything settings load.
+		const explore = readDelegationCall(TINTINWEB, { subagent_type: "explore", prompt: "x" }, world.work, at);
+		expect(explore.tintinwebAgent).toBeNull();
+		expect(childGateVerdict(world.query(TINTINWEB, explore)).gated).toBe(true);
+	});
+
 	it("pi's example: single, parallel and chain forms, each with its own cwd", () => {
 		const call = readDelegationCall(
 			PROCESS_SUBAGENT,
