@@ -153,6 +153,7 @@ describe("recognising a launcher and what one call of it starts", () => {
 				runInBackground: true,
 				extensions: true,
 				excluded: [],
+				enabled: true,
 			},
 		);
 		world.write("work/.pi/agents/digger.md", "---\ndescription: d\nrun_in_background: false\n---\n");
@@ -183,6 +184,29 @@ describe("recognising a launcher and what one call of it starts", () => {
 		const explore = readDelegationCall(TINTINWEB, { subagent_type: "explore", prompt: "x" }, world.work, at);
 		expect(explore.tintinwebAgent).toBeNull();
 		expect(childGateVerdict(world.query(TINTINWEB, explore)).gated).toBe(true);
+	});
+
+	it("@tintinweb/pi-subagents: a disabled agent keeps its own `isolated` and `run_in_background` but loads what `general-purpose` loads", () => {
+		const world = launcherWorld();
+		const at = { agentDir: world.agentDir, files: nodeFileView };
+		// Its own list names this very copy of the gate, which the launcher ignores for a disabled agent.
+		world.write(
+			"work/.pi/agents/digger.md",
+			`---\ndescription: d\nenabled: false\nrun_in_background: true\nextensions: ${world.gateDir}\n---\n`,
+		);
+		const call = readDelegationCall(TINTINWEB, { subagent_type: "digger", prompt: "x" }, world.work, at);
+		expect(call).toMatchObject({ foreground: false, tintinwebAgent: { extensions: true, enabled: false } });
+		expect(childGateVerdict(world.query(TINTINWEB, call)).gated).toBe(false);
+		const general = world.write(
+			"work/.pi/agents/general-purpose.md",
+			"---\ndescription: d\nextensions: false\n---\n",
+		);
+		const narrowed = readDelegationCall(TINTINWEB, { subagent_type: "digger", prompt: "x" }, world.work, at);
+		expect(narrowed.tintinwebAgent).toMatchObject({
+			file: general,
+			extensions: false,
+			runInBackground: true,
+		});
 	});
 
 	it("pi's example: single, parallel and chain forms, each with its own cwd", () => {
