@@ -1,7 +1,7 @@
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { FileView } from "./file-view.ts";
 import { owningManifest } from "./package-manifest.ts";
-import { type TintinwebAgent, tintinwebAgentAt } from "./tintinweb-agent.ts";
+import { type TintinwebAgent, tintinwebAgentFor } from "./tintinweb-agent.ts";
 
 export const PI_SUBAGENTS_PACKAGE = "pi-subagents";
 export const TINTINWEB_SUBAGENTS_PACKAGE = "@tintinweb/pi-subagents";
@@ -35,9 +35,9 @@ export interface DelegationCall {
 	/** Each child it starts that names its agent, with its task text (to tell its children apart, adr/0025). */
 	readonly tasks: readonly DelegatedTask[];
 	/**
-	 * The @tintinweb/pi-subagents agent file that defines the call's agent, read once with the call (its fields
-	 * decide both whether the child runs in the foreground and what it loads); null for other launchers, or when
-	 * no file defines the agent.
+	 * The @tintinweb/pi-subagents agent file the call's agent runs with (`general-purpose`'s for a type nobody
+	 * defines), read once with the call (its fields decide both whether the child runs in the foreground and what
+	 * it loads); null for other launchers, or when no file applies.
 	 */
 	readonly tintinwebAgent: TintinwebAgent | null;
 }
@@ -46,7 +46,7 @@ export interface DelegationCall {
 export interface CallContext {
 	/** A `cwd` the call gave, as an absolute directory (the session's when it gave none). */
 	readonly cwdOf: (value: unknown) => string;
-	/** The @tintinweb/pi-subagents agent file that defines `type` for a child in `cwd`, read now; null when none. */
+	/** The @tintinweb/pi-subagents agent file a child of `type` in `cwd` runs with, read now; null when none. */
 	readonly tintinwebAgent: (type: string, cwd: string) => TintinwebAgent | null;
 }
 
@@ -271,7 +271,7 @@ export function readDelegationCall(
 			: sessionCwd;
 	return launcherDescription(launcher.kind).readCall(input, {
 		cwdOf,
-		tintinwebAgent: (type, cwd) => tintinwebAgentAt(type, agentFiles.agentDir, cwd, agentFiles.files),
+		tintinwebAgent: (type, cwd) => tintinwebAgentFor(type, agentFiles.agentDir, cwd, agentFiles.files),
 	});
 }
 

@@ -13,6 +13,8 @@ export interface TintinwebAgent {
 	readonly extensions: true | false | readonly string[];
 	/** `exclude_extensions:`: names dropped from what loads. */
 	readonly excluded: readonly string[];
+	/** Not `enabled: false`. A disabled agent still runs when called, but loads what `general-purpose` loads. */
+	readonly enabled: boolean;
 }
 
 /** Where it looks for agent files, lowest priority first: the agent dir's, then the project's two. */
@@ -22,8 +24,8 @@ export function tintinwebAgentDirectories(agentDir: string, cwd: string): string
 
 /**
  * The file that defines `type` for a child started in `cwd`, read by its rules: the highest-priority directory
- * with `<type>.md` (the exact name, else any case); null when none does (a built-in type, or the fallback
- * `general-purpose`: both load everything settings load). An unreadable file counts as none, as it skips it.
+ * with `<type>.md` (the exact name, else any case); null when none does. An unreadable file counts as none, as it
+ * skips it.
  */
 export function tintinwebAgentAt(
 	type: string,
@@ -45,6 +47,37 @@ export function tintinwebAgentAt(
 	return null;
 }
 
+/** The agent types @tintinweb/pi-subagents defines itself (its `DEFAULT_AGENT_NAMES`), lower-cased. */
+const BUILT_IN_TYPES: ReadonlySet<string> = new Set(["general-purpose", "explore", "plan"]);
+
+/**
+ * What a child of `type` runs with: the type's own file; else, for a type neither a file nor the launcher defines,
+ * `general-purpose`'s, which it runs instead (its `resolveType(…) ?? "general-purpose"`) — a project's file may
+ * redefine that one too, with `isolated: true` say. A disabled agent keeps its `isolated` and `run_in_background`
+ * (its `getAgentConfig`) but loads what an enabled `general-purpose` loads (its `getConfig`). Null: the built-in
+ * configuration, which loads everything settings load.
+ */
+export function tintinwebAgentFor(
+	type: string,
+	agentDir: string,
+	cwd: string,
+	files: FileView,
+): TintinwebAgent | null {
+	const own = tintinwebAgentAt(type, agentDir, cwd, files);
+	if (own === null && BUILT_IN_TYPES.has(type.toLowerCase())) return null;
+	const general = tintinwebAgentAt("general-purpose", agentDir, cwd, files);
+	const invoked = own ?? general;
+	if (invoked === null || invoked.enabled) return invoked;
+	const loads = general?.enabled === true ? general : null;
+	return {
+		...invoked,
+		// The file to change: the disabled one for its own `isolated`, else the one whose extensions load.
+		file: invoked.isolated === true ? invoked.file : (loads?.file ?? invoked.file),
+		extensions: loads?.extensions ?? true,
+		excluded: loads?.excluded ?? [],
+	};
+}
+
 function parseTintinwebAgent(file: string, content: string): TintinwebAgent {
 	const fields = parseAgentFrontmatter(content);
 	return {
@@ -53,6 +86,7 @@ function parseTintinwebAgent(file: string, content: string): TintinwebAgent {
 		runInBackground: flagField(fields.get("run_in_background")),
 		extensions: inheritField(fields.get("extensions") ?? fields.get("inherit_extensions")),
 		excluded: listField(fields.get("exclude_extensions")),
+		enabled: fields.get("enabled") !== "false",
 	};
 }
 

@@ -28,13 +28,15 @@ export function describeSandbox(state: SandboxState, settings: SandboxSettings):
 				`on (${state.bubblewrap}): bash commands allowed without a human run in the sandbox of their tier`,
 			);
 			break;
-		case "unavailable":
+		case "unavailable": {
+			const consequence = settings.required
+				? "sandbox.required, so every bash call that would run without a human asks one"
+				: "commands run unsandboxed";
 			lines.push(
-				settings.required
-					? `ON BUT UNAVAILABLE: ${state.why}; sandbox.required, so every bash call that would run without a human asks one${state.fix === null ? "" : ` — ${state.fix}`}`
-					: `ON BUT UNAVAILABLE: ${state.why}; commands run unsandboxed${state.fix === null ? "" : ` — ${state.fix}`}`,
+				`ON BUT UNAVAILABLE: ${state.why}; ${consequence}${state.fix === null ? "" : ` — ${state.fix}`}`,
 			);
 			break;
+		}
 	}
 	if (state.kind === "off") return lines;
 	lines.push(

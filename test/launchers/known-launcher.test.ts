@@ -153,6 +153,7 @@ describe("recognising a launcher and what one call of it starts", () => {
 				runInBackground: true,
 				extensions: true,
 				excluded: [],
+				enabled: true,
 			},
 		);
 		world.write("work/.pi/agents/digger.md", "---\ndescription: d\nrun_in_background: false\n---\n");
@@ -161,6 +162,51 @@ describe("recognising a launcher and what one call of it starts", () => {
 		expect(foreground({})).toBe(true);
 		expect(foreground({ run_in_background: true })).toBe(false);
 		expect(foreground({ schedule: "in 5m" })).toBe(false);
+	});
+
+	it("@tintinweb/pi-subagents: a type nobody defines runs as `general-purpose`, with that agent's file when a project redefines it", () => {
+		const world = launcherWorld();
+		world.writeJson("agent/settings.json", { packages: [world.gateDir] });
+		const file = world.write(
+			"work/.pi/agents/general-purpose.md",
+			"---\ndescription: d\nisolated: true\n---\n",
+		);
+		const at = { agentDir: world.agentDir, files: nodeFileView };
+		const call = readDelegationCall(
+			TINTINWEB,
+			{ subagent_type: "no-such-type", prompt: "x" },
+			world.work,
+			at,
+		);
+		expect(call.tintinwebAgent).toMatchObject({ file, isolated: true });
+		expect(childGateVerdict(world.query(TINTINWEB, call))).toMatchObject({ gated: false, fix: { file } });
+		// A type the launcher defines itself keeps its own configuration: everything settings load.
+		const explore = readDelegationCall(TINTINWEB, { subagent_type: "explore", prompt: "x" }, world.work, at);
+		expect(explore.tintinwebAgent).toBeNull();
+		expect(childGateVerdict(world.query(TINTINWEB, explore)).gated).toBe(true);
+	});
+
+	it("@tintinweb/pi-subagents: a disabled agent keeps its own `isolated` and `run_in_background` but loads what `general-purpose` loads", () => {
+		const world = launcherWorld();
+		const at = { agentDir: world.agentDir, files: nodeFileView };
+		// Its own list names this very copy of the gate, which the launcher ignores for a disabled agent.
+		world.write(
+			"work/.pi/agents/digger.md",
+			`---\ndescription: d\nenabled: false\nrun_in_background: true\nextensions: ${world.gateDir}\n---\n`,
+		);
+		const call = readDelegationCall(TINTINWEB, { subagent_type: "digger", prompt: "x" }, world.work, at);
+		expect(call).toMatchObject({ foreground: false, tintinwebAgent: { extensions: true, enabled: false } });
+		expect(childGateVerdict(world.query(TINTINWEB, call)).gated).toBe(false);
+		const general = world.write(
+			"work/.pi/agents/general-purpose.md",
+			"---\ndescription: d\nextensions: false\n---\n",
+		);
+		const narrowed = readDelegationCall(TINTINWEB, { subagent_type: "digger", prompt: "x" }, world.work, at);
+		expect(narrowed.tintinwebAgent).toMatchObject({
+			file: general,
+			extensions: false,
+			runInBackground: true,
+		});
 	});
 
 	it("pi's example: single, parallel and chain forms, each with its own cwd", () => {

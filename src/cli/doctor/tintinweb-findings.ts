@@ -11,8 +11,8 @@ import type { GatePackage } from "../../launchers/package-manifest.ts";
 import type { SettingsResource } from "../../launchers/settings-resources.ts";
 import {
 	type TintinwebAgent,
-	tintinwebAgentAt,
 	tintinwebAgentDirectories,
+	tintinwebAgentFor,
 } from "../../launchers/tintinweb-agent.ts";
 import { type DoctorInput, type Finding, finding } from "./finding.ts";
 import { describeResource } from "./gate-findings.ts";
@@ -30,8 +30,9 @@ export function tintinwebFindings(
 		explanation: `@tintinweb/pi-subagents is installed (${installedBy.map(describeResource).join("; ")}). Its Agent tool runs subagents inside the pi process with the extensions the agent dir and the project's .pi/settings.json load (the project's whether or not pi trusts it), never the session's -e flags: they are gated when the gate is installed in the agent dir. A call or agent file with "isolated: true" runs them with no extension at all.`,
 		fix: "nothing to do when the gate is installed in the agent dir; see the other findings",
 	});
-	// Each agent type the directories define, by the file that defines it: the highest-priority one, read once
-	// (a file another shadows never runs, and an unreadable one is skipped by the launcher as by this).
+	// Each agent type the directories define, by what it runs with (the highest-priority file, or for a disabled
+	// one general-purpose's extensions), once per file to change: a file another shadows never runs, and an
+	// unreadable one is skipped by the launcher as by this.
 	const types = new Set(
 		tintinwebAgentDirectories(input.agentDir, input.projectDir).flatMap((dir) =>
 			view
@@ -42,7 +43,7 @@ export function tintinwebFindings(
 	);
 	const agents = new Map<string, TintinwebAgent>();
 	for (const type of types) {
-		const agent = tintinwebAgentAt(type, input.agentDir, input.projectDir, view);
+		const agent = tintinwebAgentFor(type, input.agentDir, input.projectDir, view);
 		if (agent !== null && !agents.has(agent.file)) agents.set(agent.file, agent);
 	}
 	const findings = [...agents.values()].flatMap((agent): Finding[] => {
