@@ -16,10 +16,8 @@ import { setFlagsFromString } from "node:v8";
 const OWNER_CHOSE_WASM_FLAGS = /--(no-?)?(liftoff|wasm[-_]tier|wasm[-_]dynamic[-_]tiering)/;
 
 export async function compiledWithBaselineOnly<T>(compile: () => Promise<T>): Promise<T> {
-	const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((arg) =>
-		OWNER_CHOSE_WASM_FLAGS.test(arg),
-	);
-	if (chosen) return compile();
+	// Only on the command line: Node refuses V8's wasm flags in NODE_OPTIONS.
+	if (process.execArgv.some((arg) => OWNER_CHOSE_WASM_FLAGS.test(arg))) return compile();
 	setFlagsFromString("--liftoff-only");
 	try {
 		return await compile();
