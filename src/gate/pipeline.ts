@@ -24,14 +24,7 @@ import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
 import type { ServedAsk } from "../hub/transport.ts";
 import type { PlannedChange } from "../launchers/settings-change.ts";
 import type { Origin } from "../origin/origin.ts";
-import {
-	asksByAgentSection,
-	asksByRule,
-	decide,
-	findCoveringGrant,
-	findDeny,
-	parkedApprovalCounts,
-} from "../policy/decide.ts";
+import { decide, findCoveringGrant, findDeny, forwardedAskLimits } from "../policy/decide.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { capSourceText, type DecisionSource, humanDecided, userOnce } from "../provenance/decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
@@ -561,11 +554,11 @@ function policyStep(
 			}
 			// An agents section's ask (adr/0022) or a guarded path (adr/0014) is answered by a human alone: by no
 			// approval given to another asker, nor one a link, rule or grant settled.
-			const limited = asksByAgentSection(action, policy, origin);
+			const limits = forwardedAskLimits(action, policy, origin);
 			const approval = deps.parked.find(action.hash);
 			const counts =
 				approval !== null &&
-				parkedApprovalCounts(action, approval, policy, origin) &&
+				limits.approvalCounts(approval) &&
 				(!askerHumanOnly || humanDecided(approval.approvedBy));
 			if (approval && counts && deps.parked.consume(approval)) {
 				const { requestId, approvedBy } = approval;
@@ -574,9 +567,9 @@ function policyStep(
 			}
 			// A guarded path is for a human alone: no authorizer link is asked (adr/0014).
 			const humanOnly =
-				askerHumanOnly || limited || action.parts.some((part) => part.guard?.kind === "human");
+				askerHumanOnly || limits.bySection || action.parts.some((part) => part.guard?.kind === "human");
 			// This session's ask rule forces the ask here as it would for its own call: not grantable.
-			const grantable = forwarded.grantable && !asksByRule(action, policy, origin);
+			const grantable = forwarded.grantable && !limits.byRule;
 			const askingParts = action.parts
 				.filter((part) => part.tier !== "read")
 				.map((part) => ({ part, tier: part.tier }));

@@ -178,20 +178,32 @@ export function decide(
 }
 
 /**
- * Whether a parked approval for this action's hash answers a child's forwarded ask (after `findDeny`), by the
- * same test `decide` applies to a session's own call.
+ * What a parent deciding a child's forwarded ask (after `findDeny`) needs from the policy limited for the child's
+ * origin, worked out once per ask.
  */
-export function parkedApprovalCounts(
+export interface ForwardedAskLimits {
+	/**
+	 * An agents section on the origin's path asks about some part (adr/0022): that ask is for a human alone (no
+	 * link), and no grant may be offered for it.
+	 */
+	readonly bySection: boolean;
+	/** An ask rule matches some part: the ask is not grantable, so no grant is offered for it or answers it. */
+	readonly byRule: boolean;
+	/** Whether a parked approval for this action's hash answers it, by the same test `decide` applies. */
+	approvalCounts(approval: ParkedApprovalFound): boolean;
+}
+
+export function forwardedAskLimits(
 	action: ClassifiedAction,
-	approval: ParkedApprovalFound,
 	topLevel: EffectivePolicy,
 	origin: Origin,
-): boolean {
+): ForwardedAskLimits {
 	const policy = policyForOrigin(topLevel, origin);
-	const humanOnly = decidedParts(action, policy).some(
-		(part) => part.part.guard?.kind === "human" || agentSectionAsk(action, policy, part) !== null,
-	);
-	return approvalCounts(approval, policy, humanOnly);
+	const parts = decidedParts(action, policy);
+	const bySection = parts.some((part) => agentSectionAsk(action, policy, part) !== null);
+	const byRule = parts.some((part) => askRuleFor(action, policy, part) !== null);
+	const humanOnly = bySection || parts.some((part) => part.part.guard?.kind === "human");
+	return { bySection, byRule, approvalCounts: (approval) => approvalCounts(approval, policy, humanOnly) };
 }
 
 /**
@@ -240,28 +252,6 @@ export function findCoveringGrant(
 		if (best === null || tierRank(part.tier) > tierRank(best.part.tier)) best = { grant, part };
 	}
 	return best?.grant ?? null;
-}
-
-/**
- * Whether an agents section on `origin`'s path asks about some part of the action: that ask is for a human alone
- * (no link), and no grant may be offered for it. A parent deciding a child's forwarded ask checks this.
- */
-export function asksByAgentSection(
-	action: ClassifiedAction,
-	topLevel: EffectivePolicy,
-	origin: Origin,
-): boolean {
-	const policy = policyForOrigin(topLevel, origin);
-	return decidedParts(action, policy).some((part) => agentSectionAsk(action, policy, part) !== null);
-}
-
-/**
- * Whether an ask rule of the policy (limited for `origin`) matches some part of the action: that ask is not
- * grantable, so a parent deciding a child's forwarded ask offers no grant for it and no grant answers it.
- */
-export function asksByRule(action: ClassifiedAction, topLevel: EffectivePolicy, origin: Origin): boolean {
-	const policy = policyForOrigin(topLevel, origin);
-	return decidedParts(action, policy).some((part) => askRuleFor(action, policy, part) !== null);
 }
 
 function askRuleFor(action: ClassifiedAction, policy: EffectivePolicy, part: DecidedPart): RuleBasis | null {

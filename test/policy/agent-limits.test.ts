@@ -8,13 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Origin } from "../../src/origin/origin.ts";
 import { projectConfigPath, userConfigPath } from "../../src/policy/config-paths.ts";
-import {
-	asksByAgentSection,
-	decide,
-	findCoveringGrant,
-	findDeny,
-	parkedApprovalCounts,
-} from "../../src/policy/decide.ts";
+import { decide, findCoveringGrant, findDeny, forwardedAskLimits } from "../../src/policy/decide.ts";
 import { loadPolicy } from "../../src/policy/load-policy.ts";
 import {
 	APPROVED,
@@ -153,9 +147,9 @@ describe("agents sections hold against everything that approves", () => {
 	it("a whole-tree grant never covers what a section asks about (a parent deciding a forwarded ask)", () => {
 		const tree = [{ ...grant("write", "src/**"), scope: "tree" as const }];
 		expect(findCoveringGrant(writeSrc(), tree, policy, tester)).toBeNull();
-		expect(asksByAgentSection(writeSrc(), policy, tester)).toBe(true);
+		expect(forwardedAskLimits(writeSrc(), policy, tester).bySection).toBe(true);
 		expect(findCoveringGrant(writeSrc(), tree, policy, subagent("planner"))?.scope).toBe("tree");
-		expect(asksByAgentSection(writeSrc(), policy, subagent("planner"))).toBe(false);
+		expect(forwardedAskLimits(writeSrc(), policy, subagent("planner")).bySection).toBe(false);
 	});
 
 	it("a parked approval counts only when it was given to a request from an origin with the section's names", () => {
@@ -182,11 +176,11 @@ describe("agents sections hold against everything that approves", () => {
 			mode: "ask",
 			humanOnly: true,
 		});
-		expect(parkedApprovalCounts(writeSrc(), byLink, policy, tester)).toBe(false);
+		expect(forwardedAskLimits(writeSrc(), policy, tester).approvalCounts(byLink)).toBe(false);
 		const byHuman = { ...APPROVED, askerPath: ["root", "tester"] };
-		expect(parkedApprovalCounts(writeSrc(), byHuman, policy, tester)).toBe(true);
+		expect(forwardedAskLimits(writeSrc(), policy, tester).approvalCounts(byHuman)).toBe(true);
 		// An origin no section limits takes the link's approval as before.
-		expect(parkedApprovalCounts(writeSrc(), byLink, policy, subagent("planner"))).toBe(true);
+		expect(forwardedAskLimits(writeSrc(), policy, subagent("planner")).approvalCounts(byLink)).toBe(true);
 	});
 
 	it("an ask where the top level asks too is the section's (stronger) ask", () => {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { ClassifiedAction } from "../../src/classify/action.ts";
-import { asksByRule, type Decision, decide, findCoveringGrant, findDeny } from "../../src/policy/decide.ts";
+import {
+	type Decision,
+	decide,
+	findCoveringGrant,
+	findDeny,
+	forwardedAskLimits,
+} from "../../src/policy/decide.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
 import {
 	APPROVED,
@@ -483,10 +489,10 @@ describe("primitives for a parent deciding a child's forwarded ask", () => {
 		const tree = [{ ...grant("command", "npm *"), scope: "tree" as const }];
 		expect(decide(publish, policy, ctx({ grants: tree }))).toMatchObject({ mode: "ask", grantable: false });
 		expect(findCoveringGrant(publish, tree, policy, subagent("w"))).toBeNull();
-		expect(asksByRule(publish, policy, subagent("w"))).toBe(true);
+		expect(forwardedAskLimits(publish, policy, subagent("w")).byRule).toBe(true);
 		// A part no ask rule matches is still covered.
 		const install = bash(["npm install x", "network-egress"]);
 		expect(findCoveringGrant(install, tree, policy, subagent("w"))?.scope).toBe("tree");
-		expect(asksByRule(install, policy, subagent("w"))).toBe(false);
+		expect(forwardedAskLimits(install, policy, subagent("w")).byRule).toBe(false);
 	});
 });

@@ -4,20 +4,20 @@
  * background as they run: in a short pi run that is about 0.7 s of CPU and 50–60 MiB of peak memory spent in
  * the first few bash calls, for a parse that is at most ~15 % faster afterwards (bench/README.md, figure 12).
  *
- * V8 decides a module's tiers when the module is compiled, so the flag is set only while ours compile and put
- * back right after; wasm compiled later by anyone else is tiered as usual (one another extension compiles in
- * those few milliseconds is not, which only makes it a little slower). A process whose owner chose wasm flags on
- * the command line is left alone.
+ * `--liftoff-only` is set while ours compile and `--no-liftoff-only` right after, but that does not put V8 back
+ * as it was: the flag also turned off tier-up and dynamic tiering, which stay off. That lasting part is what keeps
+ * our functions at Liftoff (they are compiled lazily, at their first call, after the flag is cleared), and it
+ * holds for every module in the process: no wasm compiled after the first bash call's parser, another
+ * extension's included, is ever optimized (test/classify/baseline-wasm.test.ts). A process whose owner chose wasm
+ * flags on the command line is left alone.
  */
 import { setFlagsFromString } from "node:v8";
 
-const OWNER_CHOSE_WASM_FLAGS = /--(no-)?(liftoff|wasm-tier|wasm-dynamic-tiering)/;
+const OWNER_CHOSE_WASM_FLAGS = /--(no-?)?(liftoff|wasm[-_]tier|wasm[-_]dynamic[-_]tiering)/;
 
 export async function compiledWithBaselineOnly<T>(compile: () => Promise<T>): Promise<T> {
-	const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((arg) =>
-		OWNER_CHOSE_WASM_FLAGS.test(arg),
-	);
-	if (chosen) return compile();
+	// Only on the command line: Node refuses V8's wasm flags in NODE_OPTIONS.
+	if (process.execArgv.some((arg) => OWNER_CHOSE_WASM_FLAGS.test(arg))) return compile();
 	setFlagsFromString("--liftoff-only");
 	try {
 		return await compile();

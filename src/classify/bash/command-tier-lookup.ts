@@ -121,6 +121,13 @@ interface IndexedEntry {
 	readonly tier: Tier;
 	/** Position in the table: candidates are considered in table order, as ties depend on it. */
 	readonly order: number;
+	/** Set on first use and kept: not evicted with the shared cache that user rules' patterns may fill. */
+	compiled?: CommandPattern;
+}
+
+function compiledOf(entry: IndexedEntry): CommandPattern {
+	entry.compiled ??= compileCommandPattern(entry.pattern);
+	return entry.compiled;
 }
 
 export interface TierMatch {
@@ -180,18 +187,17 @@ function secondWord(text: string): string | undefined {
 const NONE: readonly IndexedEntry[] = [];
 
 export function builtInTier(key: string): TierMatch {
-	let best: { readonly entry: IndexedEntry; readonly compiled: CommandPattern } | undefined;
-	const consider = (entry: IndexedEntry): void => {
-		const compiled = compileCommandPattern(entry.pattern);
+	let best: IndexedEntry | undefined;
+	const consider = (candidate: IndexedEntry): void => {
+		const compiled = compiledOf(candidate);
 		if (!compiled.matches(key)) return;
 		if (best === undefined) {
-			best = { entry, compiled };
+			best = candidate;
 			return;
 		}
-		const order = compareSpecificity(compiled, best.compiled);
+		const order = compareSpecificity(compiled, compiledOf(best));
 		// Equally specific patterns that disagree: the stricter one decides.
-		if (order > 0 || (order === 0 && maxTier(entry.tier, best.entry.tier) === entry.tier))
-			best = { entry, compiled };
+		if (order > 0 || (order === 0 && maxTier(candidate.tier, best.tier) === candidate.tier)) best = candidate;
 	};
 	const bucket = byFirstWord.get(firstWord(key));
 	if (bucket !== undefined) {
@@ -214,10 +220,10 @@ export function builtInTier(key: string): TierMatch {
 		}
 	}
 	for (const candidate of wildFirstWord) consider(candidate);
-	const decided: { readonly entry: IndexedEntry } | undefined = best;
+	const decided: IndexedEntry | undefined = best;
 	return decided === undefined
 		? { tier: UNKNOWN_COMMAND_TIER, pattern: undefined }
-		: { tier: decided.entry.tier, pattern: decided.entry.pattern };
+		: { tier: decided.tier, pattern: decided.pattern };
 }
 
 /** Extra classifications matching any of `texts` (a command's own text and its table key). */
