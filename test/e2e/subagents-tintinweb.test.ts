@@ -79,7 +79,9 @@ describe("@tintinweb/pi-subagents: in-process children load what the agent dir l
 			expect(own?.title).toContain("Permission needed: Agent (spend)");
 			expect(forwarded?.title).toContain(`bash: ${RM}`);
 			expect(victimExists(made)).toBe(true);
-			const entries = await auditWhen(made, (all) => all.some((e) => e.tool === "bash"));
+			const entries = await auditWhen(made, (all) =>
+				all.some((e) => e.tool === "bash" && e.event === "tool_call"),
+			);
 			const child = entries.find((e) => e.tool === "bash" && e.event === "tool_call");
 			expect(child?.sessionId).not.toBe(rootId);
 			expect(child).toMatchObject({
