@@ -3,7 +3,7 @@
  * configuration reference can be rendered from the very schema editors see. Parsed with zod, not cast: a schema
  * shape this module does not know makes rendering fail loudly instead of documenting something wrong.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { lazySchema } from "../../src/vocabulary/lazy-schema.ts";
 
 export interface JsonSchemaNode {
@@ -28,32 +28,32 @@ export interface JsonSchemaNode {
 }
 
 const nodeSchema = lazySchema(
-	(): z.ZodType<JsonSchemaNode> =>
+	(): z.ZodMiniType<JsonSchemaNode> =>
 		z.lazy(() =>
 			z.object({
-				title: z.string().optional(),
-				description: z.string().optional(),
-				type: z.string().optional(),
-				enum: z.array(z.string()).optional(),
-				const: z.string().optional(),
-				properties: z.record(z.string(), nodeSchema()).optional(),
-				required: z.array(z.string()).optional(),
-				items: nodeSchema().optional(),
-				oneOf: z.array(nodeSchema()).optional(),
-				additionalProperties: z.union([z.boolean(), nodeSchema()]).optional(),
-				propertyNames: nodeSchema().optional(),
-				not: nodeSchema().optional(),
-				minLength: z.number().optional(),
-				maxLength: z.number().optional(),
-				exclusiveMinimum: z.number().optional(),
-				minimum: z.number().optional(),
-				maximum: z.number().optional(),
-				pattern: z.string().optional(),
+				title: z.optional(z.string()),
+				description: z.optional(z.string()),
+				type: z.optional(z.string()),
+				enum: z.optional(z.array(z.string())),
+				const: z.optional(z.string()),
+				properties: z.optional(z.record(z.string(), nodeSchema())),
+				required: z.optional(z.array(z.string())),
+				items: z.optional(nodeSchema()),
+				oneOf: z.optional(z.array(nodeSchema())),
+				additionalProperties: z.optional(z.union([z.boolean(), nodeSchema()])),
+				propertyNames: z.optional(nodeSchema()),
+				not: z.optional(nodeSchema()),
+				minLength: z.optional(z.number()),
+				maxLength: z.optional(z.number()),
+				exclusiveMinimum: z.optional(z.number()),
+				minimum: z.optional(z.number()),
+				maximum: z.optional(z.number()),
+				pattern: z.optional(z.string()),
 			}),
 		),
 );
 
-export function jsonSchemaOf(schema: z.ZodType): JsonSchemaNode {
+export function jsonSchemaOf(schema: z.ZodMiniType): JsonSchemaNode {
 	return nodeSchema().parse(z.toJSONSchema(schema, { target: "draft-2020-12" }));
 }
 

@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { type Origin, originSchema } from "../origin/origin.ts";
 import { type DecisionSource, readDecisionSource } from "../provenance/decision-source.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
@@ -22,10 +22,10 @@ export type SandboxRecord = (typeof SANDBOX_RECORDS)[number];
 /** What a link in the authorizer chain did for one ask. */
 export const chainStepSchema = lazySchema(() =>
 	z.object({
-		link: z.string().max(200),
+		link: z.string().check(z.maxLength(200)),
 		result: z.enum(["allow", "deny", "defer", "error", "timeout", "unregistered"]),
-		reason: z.string().max(2000).optional(),
-		ms: z.number().nonnegative(),
+		reason: z.optional(z.string().check(z.maxLength(2000))),
+		ms: z.number().check(z.nonnegative()),
 	}),
 );
 export type ChainStep = z.infer<ReturnType<typeof chainStepSchema>>;
@@ -45,34 +45,34 @@ const MAX_REASON = 16 * 1024;
 export const auditEntrySchema = lazySchema(() =>
 	z.object({
 		v: z.literal(AUDIT_SCHEMA_VERSION),
-		time: z.string().max(64),
-		sessionId: z.string().max(256),
+		time: z.string().check(z.maxLength(64)),
+		sessionId: z.string().check(z.maxLength(256)),
 		event: z.enum(["tool_call", "user_bash", "forwarded_ask", "cli"]),
-		origin: originSchema().nullable(),
-		tool: z.string().max(256),
+		origin: z.nullable(originSchema()),
+		tool: z.string().check(z.maxLength(256)),
 		tier: z.enum(TIERS),
-		actionHash: z.string().max(128),
-		preview: z.string().max(MAX_PREVIEW),
+		actionHash: z.string().check(z.maxLength(128)),
+		preview: z.string().check(z.maxLength(MAX_PREVIEW)),
 		mode: z.enum(["auto", "ask", "deny"]),
 		outcome: z.enum(["allow", "deny", "pending"]),
 		source: z.unknown(),
-		reason: z.string().max(MAX_REASON).optional(),
+		reason: z.optional(z.string().check(z.maxLength(MAX_REASON))),
 		/** For a call that asked: why the policy asked, naming the part (command or path) that asked. */
-		why: z.string().max(MAX_REASON).optional(),
-		requestId: z.string().max(128).optional(),
+		why: z.optional(z.string().check(z.maxLength(MAX_REASON))),
+		requestId: z.optional(z.string().check(z.maxLength(128))),
 		/** For a forwarded ask: the asking child's session (`sessionId` is the deciding parent's). */
-		requesterSessionId: z.string().max(256).optional(),
-		latencyMs: z.number().nonnegative(),
-		configFiles: z.array(z.string().max(4096)).max(16),
-		chain: z.array(chainStepSchema()).max(64).optional(),
-		ceiling: z.object({ tier: z.enum(TIERS), reason: z.string().max(2000) }).optional(),
+		requesterSessionId: z.optional(z.string().check(z.maxLength(256))),
+		latencyMs: z.number().check(z.nonnegative()),
+		configFiles: z.array(z.string().check(z.maxLength(4096))).check(z.maxLength(16)),
+		chain: z.optional(z.array(chainStepSchema()).check(z.maxLength(64))),
+		ceiling: z.optional(z.object({ tier: z.enum(TIERS), reason: z.string().check(z.maxLength(2000)) })),
 		/**
 		 * For an allowed bash call while the sandbox is on (adr/0017): the profile it runs in, `none` when a human
 		 * approved it (it runs as approved), `excluded` when `sandbox.exclude` exempts it, `unavailable` when no sandbox can run here. Absent: the sandbox is off.
 		 */
-		sandbox: z.enum(SANDBOX_RECORDS).optional(),
+		sandbox: z.optional(z.enum(SANDBOX_RECORDS)),
 		/** The permission mode of the session that decided (adr/0023); absent in lines written before modes. */
-		permissionMode: z.enum(PERMISSION_MODES).optional(),
+		permissionMode: z.optional(z.enum(PERMISSION_MODES)),
 	}),
 );
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { ChainStep } from "../audit/audit-entry.ts";
 import { DEFAULT_LINK_TIMEOUT_MS } from "../policy/config-schema.ts";
 import { capSourceText } from "../provenance/decision-source.ts";
@@ -94,7 +94,7 @@ async function callLink(link: AuthorizerLink, request: LinkRequest, timeoutMs: n
 const linkVerdictSchema = lazySchema(() =>
 	z.object({
 		verdict: z.enum(["allow", "deny", "defer"]),
-		reason: z.string().optional(),
+		reason: z.optional(z.string()),
 	}),
 );
 

@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { processAlive } from "./liveness.ts";
@@ -17,22 +17,21 @@ import { PROTOCOL } from "./protocol.ts";
 export const childAnnouncementSchema = lazySchema(() =>
 	z.object({
 		protocol: z.literal(PROTOCOL),
-		sessionId: z.string().min(1).max(256),
-		agent: z.string().max(256),
-		path: z.array(z.string().max(256)).min(1).max(33),
-		pid: z.number().int().positive(),
+		sessionId: z.string().check(z.minLength(1), z.maxLength(256)),
+		agent: z.string().check(z.maxLength(256)),
+		path: z.array(z.string().check(z.maxLength(256))).check(z.minLength(1), z.maxLength(33)),
+		pid: z.int().check(z.positive()),
 		inProcess: z.boolean(),
 		startedAt: z.iso.datetime(),
-		endedAt: z.iso.datetime().optional(),
+		endedAt: z.optional(z.iso.datetime()),
 		/**
 		 * SHA-256 of each argument the child's process started with (a process child only): its parent can tell
 		 * which task of its own delegation call started it (adr/0025) without the child writing its arguments
 		 * (an API key may be one) into the parent's inbox. Optional: older children do not write it.
 		 */
-		argDigests: z
-			.array(z.string().regex(/^[0-9a-f]{64}$/))
-			.max(MAX_ARG_DIGESTS)
-			.optional(),
+		argDigests: z.optional(
+			z.array(z.string().check(z.regex(/^[0-9a-f]{64}$/))).check(z.maxLength(MAX_ARG_DIGESTS)),
+		),
 	}),
 );
 export type ChildAnnouncement = z.infer<ReturnType<typeof childAnnouncementSchema>>;

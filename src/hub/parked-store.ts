@@ -1,6 +1,6 @@
 import { readdirSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { type DecisionSource, readDecisionSource, userOnce } from "../provenance/decision-source.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import {
@@ -26,13 +26,13 @@ const MAX_ANSWER_BYTES = 16 * 1024;
 export const PARKED_ANSWER_FORMAT = 2;
 
 const answerFields = {
-	requestId: z.string().regex(REQUEST_ID),
-	actionHash: z.string().regex(/^[0-9a-f]{64}$/),
+	requestId: z.string().check(z.regex(REQUEST_ID)),
+	actionHash: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
 	decision: z.enum(["allow", "deny"]),
 	answeredAt: z.iso.datetime(),
-	reason: z.string().max(2000).optional(),
+	reason: z.optional(z.string().check(z.maxLength(2000))),
 	/** Session that answered (a root's dialog), or null for the CLI. */
-	responderSessionId: z.string().max(256).nullable(),
+	responderSessionId: z.nullable(z.string().check(z.maxLength(256))),
 };
 
 const answerSchema = lazySchema(() =>
@@ -44,12 +44,14 @@ const answerSchema = lazySchema(() =>
 			source: z.unknown(),
 		}),
 		// Format 1: exactly the surfaces it could name.
-		z.object({ ...answerFields, format: z.undefined().optional(), via: z.enum(["dialog", "cli"]) }),
+		z.object({ ...answerFields, format: z.optional(z.undefined()), via: z.enum(["dialog", "cli"]) }),
 	]),
 );
 
 /** Only the format of an answer file a newer version wrote: nothing else in it is read. */
-const newerFormatSchema = lazySchema(() => z.looseObject({ format: z.int().min(PARKED_ANSWER_FORMAT + 1) }));
+const newerFormatSchema = lazySchema(() =>
+	z.looseObject({ format: z.int().check(z.gte(PARKED_ANSWER_FORMAT + 1)) }),
+);
 
 /** An answer as this version reads it, whatever format it was written in. */
 export interface ParkedAnswer {

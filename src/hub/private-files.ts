@@ -17,7 +17,7 @@ import {
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 
 export class UnsafeDirectoryError extends Error {
 	override readonly name = "UnsafeDirectoryError";
@@ -177,7 +177,7 @@ export function readInboxFile(file: string, maxBytes: number): InboxRead {
  * A JSON file from an inbox, parsed with `schema`; null when it is missing, unsafe to read, too big, not JSON
  * or not of that shape — every broken file counts as no file, and none of them throws.
  */
-export function readInboxJson<T>(file: string, maxBytes: number, schema: z.ZodType<T>): T | null {
+export function readInboxJson<T>(file: string, maxBytes: number, schema: z.ZodMiniType<T>): T | null {
 	const read = readInboxFile(file, maxBytes);
 	if (!read.ok) return null;
 	let raw: unknown;

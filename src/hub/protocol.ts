@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { originSchema } from "../origin/origin.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { TIERS } from "../vocabulary/tier.ts";
@@ -28,7 +28,7 @@ export const MAX_RESPONSE_BYTES = 64 * 1024;
  */
 export const MAX_INPUT_DEPTH = 64;
 
-const text = (max: number) => z.string().max(max);
+const text = (max: number) => z.string().check(z.maxLength(max));
 
 const agentFrame = lazySchema(() =>
 	z.object({
@@ -42,11 +42,10 @@ const askingPart = lazySchema(() =>
 	z.object({
 		tier: z.enum(TIERS),
 		why: text(2000),
-		command: text(8192).optional(),
-		paths: z
-			.array(z.object({ access: z.enum(["read", "write"]), path: text(4096) }))
-			.max(64)
-			.optional(),
+		command: z.optional(text(8192)),
+		paths: z.optional(
+			z.array(z.object({ access: z.enum(["read", "write"]), path: text(4096) })).check(z.maxLength(64)),
+		),
 	}),
 );
 
@@ -62,36 +61,38 @@ const suggestion = lazySchema(() =>
 export const forwardRequestSchema = lazySchema(() =>
 	z.object({
 		protocol: z.literal(PROTOCOL),
-		id: z.string().regex(REQUEST_ID),
-		actionHash: z.string().regex(ACTION_HASH),
+		id: z.string().check(z.regex(REQUEST_ID)),
+		actionHash: z.string().check(z.regex(ACTION_HASH)),
 		tool: text(256),
 		/** Canonical input, so the parent can apply its own deny rules to the same action. */
 		input: z
 			.record(z.string(), z.unknown())
-			.refine(
-				(input) => nestedWithin(input, MAX_INPUT_DEPTH),
-				`nested deeper than ${MAX_INPUT_DEPTH} levels`,
+			.check(
+				z.refine(
+					(input) => nestedWithin(input, MAX_INPUT_DEPTH),
+					`nested deeper than ${MAX_INPUT_DEPTH} levels`,
+				),
 			),
 		cwd: text(4096),
 		tier: z.enum(TIERS),
 		/** The parts that asked, and why (the child's policy). */
-		asking: z.array(askingPart()).min(1).max(64),
+		asking: z.array(askingPart()).check(z.minLength(1), z.maxLength(64)),
 		why: text(4000),
 		/** Redacted, for display. */
 		preview: text(8192),
 		/** The asker first, then each hop up: who is asking, through whom. */
-		chain: z.array(agentFrame()).min(1).max(32),
+		chain: z.array(agentFrame()).check(z.minLength(1), z.maxLength(32)),
 		/** Agent names root-first, e.g. ["root", "planner", "worker"]. */
-		path: z.array(text(256)).min(1).max(33),
-		requesterPid: z.number().int().positive(),
+		path: z.array(text(256)).check(z.minLength(1), z.maxLength(33)),
+		requesterPid: z.int().check(z.positive()),
 		/**
 		 * Who asked, as the asking session's gate resolved it (caller-claimed labels, shown and matched by agent
 		 * rules only where the request is this user's own parked one). Optional: written since 0.2.
 		 */
-		origin: originSchema().optional(),
+		origin: z.optional(originSchema()),
 		createdAt: z.iso.datetime(),
 		expiresAt: z.iso.datetime(),
-		suggestions: z.array(suggestion()).max(64),
+		suggestions: z.array(suggestion()).check(z.maxLength(64)),
 		/** False when the child's own ask rule forced the ask: no grant may be offered for it. */
 		grantable: z.boolean(),
 		/**
@@ -100,7 +101,7 @@ export const forwardRequestSchema = lazySchema(() =>
 		 * stricter, so it is trusted as sent; absent or false relaxes nothing the receiver decides itself. Optional:
 		 * written after 0.2, and an older receiver that drops it decides as it always did (adr/0006).
 		 */
-		humanOnly: z.boolean().optional(),
+		humanOnly: z.optional(z.boolean()),
 		unanswered: z.enum(["wait", "defer", "deny"]),
 	}),
 );
@@ -117,15 +118,15 @@ function nestedWithin(value: unknown, levels: number): boolean {
 export const forwardResponseSchema = lazySchema(() =>
 	z.object({
 		protocol: z.literal(PROTOCOL),
-		requestId: z.string().regex(REQUEST_ID),
+		requestId: z.string().check(z.regex(REQUEST_ID)),
 		/** Must equal the request's hash: the child never obeys an answer about another action. */
-		actionHash: z.string().regex(ACTION_HASH),
+		actionHash: z.string().check(z.regex(ACTION_HASH)),
 		decision: z.enum(["allow", "deny", "parked"]),
 		/** For an allow: this call only, grants for the asking subagent, or a grant the parent holds for its whole tree. */
 		scope: z.enum(["once", "subagent", "tree"]),
 		/** Patterns the child records for itself when `scope` is `subagent`. */
-		grants: z.array(suggestion()).max(64),
-		reason: text(4000).optional(),
+		grants: z.array(suggestion()).check(z.maxLength(64)),
+		reason: z.optional(text(4000)),
 		/** The deciding hop's DecisionSource, read with the depth-capped reader (not this schema). */
 		source: z.unknown(),
 		responderSessionId: text(256),
@@ -206,10 +207,10 @@ export function newRequestId(now: number = Date.now()): string {
 export const serverInfoSchema = lazySchema(() =>
 	z.object({
 		protocol: z.literal(PROTOCOL),
-		sessionId: z.string().max(256),
-		pid: z.number().int().positive(),
-		startToken: z.string().max(64).nullable(),
-		path: z.array(z.string().max(256)).min(1).max(32),
+		sessionId: z.string().check(z.maxLength(256)),
+		pid: z.int().check(z.positive()),
+		startToken: z.nullable(z.string().check(z.maxLength(64))),
+		path: z.array(z.string().check(z.maxLength(256))).check(z.minLength(1), z.maxLength(32)),
 		startedAt: z.iso.datetime(),
 	}),
 );
@@ -225,14 +226,14 @@ export const PARENT_ENV = "PI_PERMISSION_HUB_PARENT";
 const parentLinkSchema = lazySchema(() =>
 	z.object({
 		v: z.literal(1),
-		sessionId: z.string().min(1).max(256),
+		sessionId: z.string().check(z.minLength(1), z.maxLength(256)),
 		/** The parent's inbox directory (absolute). */
-		inbox: z.string().min(1).max(4096),
-		pid: z.number().int().positive(),
+		inbox: z.string().check(z.minLength(1), z.maxLength(4096)),
+		pid: z.int().check(z.positive()),
 		/** Agent labels from the root down to the parent itself. */
-		path: z.array(z.string().max(256)).min(1).max(32),
+		path: z.array(z.string().check(z.maxLength(256))).check(z.minLength(1), z.maxLength(32)),
 		/** How each of those hops is shown (adr/0025); optional, older parents do not write it. */
-		shown: z.array(z.string().max(256)).min(1).max(32).optional(),
+		shown: z.optional(z.array(z.string().check(z.maxLength(256))).check(z.minLength(1), z.maxLength(32))),
 	}),
 );
 

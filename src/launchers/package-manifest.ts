@@ -1,20 +1,20 @@
 import { dirname, join, resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { type FileView, textOf } from "./file-view.ts";
 
 /** Only `pi.extensions` is read; the other resource lists only matter by being there. */
 const manifestSchema = lazySchema(() =>
 	z.looseObject({
-		name: z.string().optional(),
-		pi: z
-			.looseObject({
-				extensions: z.array(z.string()).optional(),
-				skills: z.unknown().optional(),
-				prompts: z.unknown().optional(),
-				themes: z.unknown().optional(),
-			})
-			.optional(),
+		name: z.optional(z.string()),
+		pi: z.optional(
+			z.looseObject({
+				extensions: z.optional(z.array(z.string())),
+				skills: z.optional(z.unknown()),
+				prompts: z.optional(z.unknown()),
+				themes: z.optional(z.unknown()),
+			}),
+		),
 	}),
 );
 

@@ -1,12 +1,12 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import type { FileView } from "./file-view.ts";
 
 const nonEmptyStrings = lazySchema(() =>
-	z.array(z.string().refine((s) => s.trim() !== "", "must not be empty")),
+	z.array(z.string().check(z.refine((s) => s.trim() !== "", "must not be empty"))),
 );
 const stringsOrFalse = lazySchema(() => z.union([nonEmptyStrings(), z.literal(false)]));
 
@@ -16,17 +16,17 @@ const packageEntrySchema = lazySchema(() =>
 		z.string(),
 		z.looseObject({
 			source: z.string(),
-			extensions: z.array(z.string()).optional(),
-			autoload: z.boolean().optional(),
+			extensions: z.optional(z.array(z.string())),
+			autoload: z.optional(z.boolean()),
 		}),
 	]),
 );
 
 const agentOverrideSchema = lazySchema(() =>
 	z.looseObject({
-		extensions: stringsOrFalse().optional(),
-		subagentOnlyExtensions: stringsOrFalse().optional(),
-		tools: z.union([nonEmptyStrings(), z.literal(false), z.literal("inherit")]).optional(),
+		extensions: z.optional(stringsOrFalse()),
+		subagentOnlyExtensions: z.optional(stringsOrFalse()),
+		tools: z.optional(z.union([nonEmptyStrings(), z.literal(false), z.literal("inherit")])),
 	}),
 );
 const agentOverridesSchema = lazySchema(() => z.record(z.string(), agentOverrideSchema()));
@@ -38,15 +38,15 @@ const agentOverridesSchema = lazySchema(() => z.record(z.string(), agentOverride
  */
 const settingsSchema = lazySchema(() =>
 	z.looseObject({
-		packages: z.array(packageEntrySchema()).optional(),
-		extensions: z.array(z.string()).optional(),
-		subagents: z
-			.looseObject({
-				defaultExtensions: nonEmptyStrings().optional(),
-				agentOverrides: agentOverridesSchema().optional(),
-				agentOverridesByProvider: z.record(z.string(), agentOverridesSchema()).optional(),
-			})
-			.optional(),
+		packages: z.optional(z.array(packageEntrySchema())),
+		extensions: z.optional(z.array(z.string())),
+		subagents: z.optional(
+			z.looseObject({
+				defaultExtensions: z.optional(nonEmptyStrings()),
+				agentOverrides: z.optional(agentOverridesSchema()),
+				agentOverridesByProvider: z.optional(z.record(z.string(), agentOverridesSchema())),
+			}),
+		),
 	}),
 );
 

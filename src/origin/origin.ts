@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { sanitizeLabel } from "./sanitize-label.ts";
 import { safeShownLabel, shownOrClaimed } from "./shown-name.ts";
@@ -76,13 +76,13 @@ export const originSchema = lazySchema(() =>
 		z.object({ kind: z.literal("human") }),
 		z.object({
 			kind: z.literal("subagent"),
-			name: z.string().max(256),
-			depth: z.number().int().nonnegative(),
-			path: z.array(z.string().max(256)).max(64).readonly(),
-			shown: z.array(z.string().max(256)).max(64).readonly().optional(),
+			name: z.string().check(z.maxLength(256)),
+			depth: z.int().check(z.nonnegative()),
+			path: z.readonly(z.array(z.string().check(z.maxLength(256))).check(z.maxLength(64))),
+			shown: z.optional(z.readonly(z.array(z.string().check(z.maxLength(256))).check(z.maxLength(64)))),
 		}),
 		z.object({ kind: z.literal("headless") }),
-		z.object({ kind: z.literal("ci"), provider: z.string().max(64).nullable() }),
+		z.object({ kind: z.literal("ci"), provider: z.nullable(z.string().check(z.maxLength(64))) }),
 	]),
 );
 

@@ -5,7 +5,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { userConfigPath } from "./config-paths.ts";
 import { ManagedConfigSchema, ProjectConfigSchema, UserConfigSchema } from "./config-schema.ts";
 
@@ -24,7 +24,7 @@ export function renderConfigJsonSchemas(): Record<string, string> {
 	};
 }
 
-function render(schema: z.ZodType): string {
+function render(schema: z.ZodMiniType): string {
 	return `${JSON.stringify(z.toJSONSchema(schema, { target: "draft-2020-12" }), null, "\t")}\n`;
 }
 

@@ -4,7 +4,7 @@
  * is an error, not a silently ignored setting.
  */
 import { isIP } from "node:net";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { NAMED_ORIGIN_KINDS } from "../origin/origin.ts";
 import { sanitizeLabel } from "../origin/sanitize-label.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
@@ -63,17 +63,23 @@ function networkAllowEntryInRange(entry: string): boolean {
 const tierSchema = lazySchema(() =>
 	z
 		.enum(TIERS)
-		.describe("Risk tier, lowest to highest: read, write, network-egress, spend, destructive, privileged."),
+		.check(
+			z.describe(
+				"Risk tier, lowest to highest: read, write, network-egress, spend, destructive, privileged.",
+			),
+		),
 );
 
-const patternSchema = lazySchema(() => z.string().min(1).max(MAX_PATTERN_LENGTH));
+const patternSchema = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(MAX_PATTERN_LENGTH)));
 
 const ruleSchema = lazySchema(() =>
 	ruleSchemaWith(
 		z
 			.enum(RULE_ACTIONS)
-			.describe(
-				"`allow` runs without asking (read and write tiers only, unless the grant ceiling is raised), `ask` asks a human, `deny` refuses.",
+			.check(
+				z.describe(
+					"`allow` runs without asking (read and write tiers only, unless the grant ceiling is raised), `ask` asks a human, `deny` refuses.",
+				),
 			),
 	),
 );
@@ -84,94 +90,110 @@ const ruleSchema = lazySchema(() =>
  */
 const agentRuleSchema = lazySchema(() =>
 	ruleSchemaWith(
-		z
-			.enum(RULE_ACTIONS)
-			.refine((action) => action !== "allow", {
+		z.enum(RULE_ACTIONS).check(
+			z.refine((action) => action !== "allow", {
 				message:
 					'an agents section may only tighten: "allow" is not allowed here (the agent name is claimed by whoever starts the subagent); use "ask" or "deny", or an allow rule at the top level',
-			})
-			.describe("`ask` asks a human (no grant, allow rule or authorizer link answers it), `deny` refuses."),
+			}),
+			z.describe("`ask` asks a human (no grant, allow rule or authorizer link answers it), `deny` refuses."),
+		),
 	),
 );
 
-function ruleSchemaWith(action: z.ZodType<RuleAction>) {
+function ruleSchemaWith(action: z.ZodMiniType<RuleAction>) {
 	return z
 		.strictObject({
 			surface: z
 				.enum(RULE_SURFACES)
-				.describe(
-					"What the pattern is matched against: `tool` the tool name; `command` each simple command of a bash program; " +
-						"`read` / `write` paths read / written; `path` any path touched; `outside-cwd` paths outside the session's working directory.",
+				.check(
+					z.describe(
+						"What the pattern is matched against: `tool` the tool name; `command` each simple command of a bash program; " +
+							"`read` / `write` paths read / written; `path` any path touched; `outside-cwd` paths outside the session's working directory.",
+					),
 				),
-			pattern: patternSchema().describe(
-				"For `tool` and `command`: `*` matches any run of characters, everything else is literal, the whole name or " +
-					"command must match, and a trailing ` *` is optional (`git push *` matches `git push`). For path surfaces: a glob " +
-					"(`**`, `*`, `{a,b}`), dotfiles included; `~/` is the home directory; relative globs are taken from the working directory.",
+			pattern: patternSchema().check(
+				z.describe(
+					"For `tool` and `command`: `*` matches any run of characters, everything else is literal, the whole name or " +
+						"command must match, and a trailing ` *` is optional (`git push *` matches `git push`). For path surfaces: a glob " +
+						"(`**`, `*`, `{a,b}`), dotfiles included; `~/` is the home directory; relative globs are taken from the working directory.",
+				),
 			),
 			action,
 			reason: z
-				.string()
-				.max(MAX_REASON_LENGTH)
-				.optional()
-				.describe(
-					"Why the rule exists. Shown to the model when the rule denies a call, and in audit records.",
+				.optional(z.string().check(z.maxLength(MAX_REASON_LENGTH)))
+				.check(
+					z.describe(
+						"Why the rule exists. Shown to the model when the rule denies a call, and in audit records.",
+					),
 				),
 			directory: z
-				.string()
-				.min(1)
-				.max(MAX_DIRECTORY_LENGTH)
-				.refine((path) => path.startsWith("/") || path === "~" || path.startsWith("~/"), {
-					message: "must be an absolute path (or start with ~/)",
-				})
-				.optional()
-				.describe(
-					"Only for sessions working in this directory or below it (an absolute path, or `~/…`). Rules saved from a dialog get the project's directory.",
+				.optional(
+					z.string().check(
+						z.minLength(1),
+						z.maxLength(MAX_DIRECTORY_LENGTH),
+						z.refine((path) => path.startsWith("/") || path === "~" || path.startsWith("~/"), {
+							message: "must be an absolute path (or start with ~/)",
+						}),
+					),
+				)
+				.check(
+					z.describe(
+						"Only for sessions working in this directory or below it (an absolute path, or `~/…`). Rules saved from a dialog get the project's directory.",
+					),
 				),
-			maxTier: tierSchema()
-				.optional()
-				.describe(
-					"For an `allow` rule: it covers a part only at this tier or below, so a pattern approved for a `write` never covers a `destructive` spelling of the same command.",
+			maxTier: z
+				.optional(tierSchema())
+				.check(
+					z.describe(
+						"For an `allow` rule: it covers a part only at this tier or below, so a pattern approved for a `write` never covers a `destructive` spelling of the same command.",
+					),
 				),
 			insideCwd: z
-				.boolean()
-				.optional()
-				.describe(
-					"For an `allow` rule: `true` makes it cover only parts that stay inside the session's working directory.",
+				.optional(z.boolean())
+				.check(
+					z.describe(
+						"For an `allow` rule: `true` makes it cover only parts that stay inside the session's working directory.",
+					),
 				),
 			saved: z
-				.string()
-				.max(64)
-				.optional()
-				.describe(
-					'When a human saved this rule from a dialog ("Always allow" / "Always deny"); `pi-permission-hub rules` lists and removes these.',
+				.optional(z.string().check(z.maxLength(64)))
+				.check(
+					z.describe(
+						'When a human saved this rule from a dialog ("Always allow" / "Always deny"); `pi-permission-hub rules` lists and removes these.',
+					),
 				),
 			examples: z
-				.strictObject({
-					match: z
-						.array(patternSchema())
-						.max(MAX_RULE_EXAMPLES)
-						.optional()
-						.describe("Calls the rule must match (a deny or ask rule) or cover (an allow rule)."),
-					notMatch: z
-						.array(patternSchema())
-						.max(MAX_RULE_EXAMPLES)
-						.optional()
-						.describe("Calls the rule must not match (a deny or ask rule) or not cover (an allow rule)."),
-				})
-				.optional()
-				.describe(
-					"Calls the rule is tested against each time the file is loaded, classified as the gate classifies them: a bash " +
-						"command for `command`, a tool name for `tool`, a path for the path surfaces. A failing example is a config error.",
+				.optional(
+					z.strictObject({
+						match: z
+							.optional(z.array(patternSchema()).check(z.maxLength(MAX_RULE_EXAMPLES)))
+							.check(z.describe("Calls the rule must match (a deny or ask rule) or cover (an allow rule).")),
+						notMatch: z
+							.optional(z.array(patternSchema()).check(z.maxLength(MAX_RULE_EXAMPLES)))
+							.check(
+								z.describe(
+									"Calls the rule must not match (a deny or ask rule) or not cover (an allow rule).",
+								),
+							),
+					}),
+				)
+				.check(
+					z.describe(
+						"Calls the rule is tested against each time the file is loaded, classified as the gate classifies them: a bash " +
+							"command for `command`, a tool name for `tool`, a path for the path surfaces. A failing example is a config error.",
+					),
 				),
 		})
-		.refine(
-			(rule) => rule.action === "allow" || (rule.maxTier === undefined && rule.insideCwd === undefined),
-			{
-				message:
-					"`maxTier` and `insideCwd` limit what an `allow` rule covers; on a deny or ask rule they would only narrow it",
-			},
-		)
-		.describe("One policy rule: a surface and a pattern decide an action.");
+		.check(
+			z.refine(
+				(rule) => rule.action === "allow" || (rule.maxTier === undefined && rule.insideCwd === undefined),
+				{
+					message:
+						"`maxTier` and `insideCwd` limit what an `allow` rule covers; on a deny or ask rule they would only narrow it",
+				},
+			),
+			z.describe("One policy rule: a surface and a pattern decide an action."),
+		);
 }
 
 const tierModesSchema = lazySchema(() =>
@@ -181,31 +203,34 @@ const tierModesSchema = lazySchema(() =>
 				TIERS.map((tier) => [
 					tier,
 					z
-						.enum(MODES)
-						.optional()
-						.describe(
-							`Mode for the ${tier} tier and every tier above it. Can only tighten: a value looser than the built-in default is ignored with a warning.`,
+						.optional(z.enum(MODES))
+						.check(
+							z.describe(
+								`Mode for the ${tier} tier and every tier above it. Can only tighten: a value looser than the built-in default is ignored with a warning.`,
+							),
 						),
 				]),
 			),
 		)
-		.describe(
-			"Per-tier mode: `auto` runs, `ask` asks, `deny` refuses. Defaults: read → auto, every other tier → ask. A setting applies to its tier and all higher tiers.",
+		.check(
+			z.describe(
+				"Per-tier mode: `auto` runs, `ask` asks, `deny` refuses. Defaults: read → auto, every other tier → ask. A setting applies to its tier and all higher tiers.",
+			),
 		),
 );
 
 const commandTierSchema = lazySchema(() =>
 	z
 		.strictObject({
-			pattern: patternSchema().describe("A `command` pattern (same syntax as a `command` rule)."),
-			tier: tierSchema().describe(
-				"Minimum tier for matching commands. Can only raise a command's tier, never lower it.",
+			pattern: patternSchema().check(z.describe("A `command` pattern (same syntax as a `command` rule).")),
+			tier: tierSchema().check(
+				z.describe("Minimum tier for matching commands. Can only raise a command's tier, never lower it."),
 			),
 		})
-		.describe("Classify matching commands at this tier or higher."),
+		.check(z.describe("Classify matching commands at this tier or higher.")),
 );
 
-const nameSchema = lazySchema(() => z.string().min(1).max(MAX_NAME_LENGTH));
+const nameSchema = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(MAX_NAME_LENGTH)));
 
 const agentTierModesSchema = lazySchema(() =>
 	z
@@ -214,18 +239,27 @@ const agentTierModesSchema = lazySchema(() =>
 				TIERS.map((tier) => [
 					tier,
 					z
-						.enum(MODES)
-						.refine((mode) => mode !== "auto", {
-							message: 'an agents section may only tighten: "auto" is not allowed here; use "ask" or "deny"',
-						})
-						.optional()
-						.describe(
-							`Mode for this agent at the ${tier} tier and every tier above it: \`ask\` asks a human even where a grant, an allow rule or an authorizer link would approve, \`deny\` refuses. May not be looser than the top-level mode of the tier.`,
+						.optional(
+							// The refinement gives "auto" its own message; the pipe narrows the parsed type.
+							z.pipe(
+								z.enum(MODES).check(
+									z.refine((mode) => mode !== "auto", {
+										message:
+											'an agents section may only tighten: "auto" is not allowed here; use "ask" or "deny"',
+									}),
+								),
+								z.enum(["ask", "deny"]),
+							),
+						)
+						.check(
+							z.describe(
+								`Mode for this agent at the ${tier} tier and every tier above it: \`ask\` asks a human even where a grant, an allow rule or an authorizer link would approve, \`deny\` refuses. May not be looser than the top-level mode of the tier.`,
+							),
 						),
 				]),
 			),
 		)
-		.describe("Per-tier mode for this agent; it can only tighten the top-level tiers."),
+		.check(z.describe("Per-tier mode for this agent; it can only tighten the top-level tiers.")),
 );
 
 /**
@@ -236,58 +270,65 @@ const agentSectionSchema = lazySchema(() =>
 	z
 		.strictObject({
 			rules: z
-				.array(agentRuleSchema())
-				.optional()
-				.describe("Deny and ask rules for this agent and every subagent it starts."),
-			tiers: agentTierModesSchema().optional(),
+				.optional(z.array(agentRuleSchema()))
+				.check(z.describe("Deny and ask rules for this agent and every subagent it starts.")),
+			tiers: z.optional(agentTierModesSchema()),
 			commandTiers: z
-				.array(commandTierSchema())
-				.optional()
-				.describe("Command classifications for this agent's asks. They only raise tiers."),
+				.optional(z.array(commandTierSchema()))
+				.check(z.describe("Command classifications for this agent's asks. They only raise tiers.")),
 		})
-		.describe(
-			"Limits for the subagent of this name and its descendants. Only tightens: deny and ask rules, stricter tiers, raised command tiers.",
+		.check(
+			z.describe(
+				"Limits for the subagent of this name and its descendants. Only tightens: deny and ask rules, stricter tiers, raised command tiers.",
+			),
 		),
 );
 
 /** An `agents` key: a label as the gate sanitizes it, so the section can match some origin at all. */
 const agentNameSchema = lazySchema(() =>
-	nameSchema().refine((name) => sanitizeLabel(name) === name, {
-		message: "an agent name without leading or trailing blanks, control or invisible characters",
-	}),
+	nameSchema().check(
+		z.refine((name) => sanitizeLabel(name) === name, {
+			message: "an agent name without leading or trailing blanks, control or invisible characters",
+		}),
+	),
 );
 
 const noName = lazySchema(() =>
 	z
-		.never({ error: 'a name is only allowed for kind "subagent" (the agent name) or "ci" (the provider)' })
-		.optional()
-		.describe("Not allowed: this kind of origin carries no name."),
+		.optional(
+			z.never({
+				error: 'a name is only allowed for kind "subagent" (the agent name) or "ci" (the provider)',
+			}),
+		)
+		.check(z.describe("Not allowed: this kind of origin carries no name.")),
 );
 
 function agentMatcherSchema() {
 	return z
 		.discriminatedUnion("kind", [
 			z.strictObject({
-				kind: z.literal("human").describe("An interactive session with a human."),
+				kind: z.literal("human").check(z.describe("An interactive session with a human.")),
 				name: noName(),
 			}),
 			z.strictObject({
-				kind: z.literal("headless").describe("A print or JSON mode run with no UI."),
+				kind: z.literal("headless").check(z.describe("A print or JSON mode run with no UI.")),
 				name: noName(),
 			}),
 			z.strictObject({
-				kind: z.literal("subagent").describe("A child session started by a subagent extension."),
-				name: nameSchema().optional().describe("Exact agent name; omit to match every subagent."),
+				kind: z.literal("subagent").check(z.describe("A child session started by a subagent extension.")),
+				name: z.optional(nameSchema()).check(z.describe("Exact agent name; omit to match every subagent.")),
 			}),
 			z.strictObject({
-				kind: z.literal("ci").describe("A run inside continuous integration."),
-				name: nameSchema()
-					.optional()
-					.describe("Exact CI provider (e.g. `github-actions`); omit to match every provider."),
+				kind: z.literal("ci").check(z.describe("A run inside continuous integration.")),
+				name: z
+					.optional(nameSchema())
+					.check(z.describe("Exact CI provider (e.g. `github-actions`); omit to match every provider.")),
 			}),
 		])
-		.describe(
-			`Matches an origin by kind, and by exact name for the kinds that have one (${NAMED_ORIGIN_KINDS.join(", ")}).`,
+		.check(
+			z.describe(
+				`Matches an origin by kind, and by exact name for the kinds that have one (${NAMED_ORIGIN_KINDS.join(", ")}).`,
+			),
 		);
 }
 
@@ -295,148 +336,166 @@ const agentRulesSchema = lazySchema(() =>
 	z
 		.strictObject({
 			allow: z
-				.array(agentMatcherSchema())
-				.optional()
-				.describe(
-					"Origins the operator expects. Reported with each decision; never a bypass of other rules.",
+				.optional(z.array(agentMatcherSchema()))
+				.check(
+					z.describe(
+						"Origins the operator expects. Reported with each decision; never a bypass of other rules.",
+					),
 				),
-			deny: z.array(agentMatcherSchema()).optional().describe("Origins whose every tool call is refused."),
+			deny: z
+				.optional(z.array(agentMatcherSchema()))
+				.check(z.describe("Origins whose every tool call is refused.")),
 		})
-		.describe(
-			"Policy keyed by who is asking (caller-claimed labels, an operator signal, not proof of identity).",
+		.check(
+			z.describe(
+				"Policy keyed by who is asking (caller-claimed labels, an operator signal, not proof of identity).",
+			),
 		),
 );
 
 const grantCeilingSchema = lazySchema(() =>
 	z
 		.strictObject({
-			tier: tierSchema().describe("Highest tier an `allow` rule may approve without asking."),
+			tier: tierSchema().check(z.describe("Highest tier an `allow` rule may approve without asking.")),
 			reason: z
 				.string()
-				.regex(/\S/, "must say why the ceiling is raised")
-				.max(MAX_REASON_LENGTH)
-				.describe("Why the ceiling is raised; shown in the status line and recorded in the audit log."),
+				.check(
+					z.regex(/\S/, "must say why the ceiling is raised"),
+					z.maxLength(MAX_REASON_LENGTH),
+					z.describe("Why the ceiling is raised; shown in the status line and recorded in the audit log."),
+				),
 		})
-		.describe(
-			"Raise (or lower) the standing-grant ceiling. By default `allow` rules approve read and write actions only; higher tiers still ask.",
+		.check(
+			z.describe(
+				"Raise (or lower) the standing-grant ceiling. By default `allow` rules approve read and write actions only; higher tiers still ask.",
+			),
 		),
 );
 
 /** The keys both files share; a function so each file's schema is built only when that file is read. */
 function sharedShape() {
 	return {
-		$schema: z.string().optional().describe("Path or URL of this JSON Schema, for editors."),
+		$schema: z.optional(z.string()).check(z.describe("Path or URL of this JSON Schema, for editors.")),
 		rules: z
-			.array(ruleSchema())
-			.optional()
-			.describe("Policy rules. Any matching deny wins, then ask, then allow."),
-		tiers: tierModesSchema().optional(),
+			.optional(z.array(ruleSchema()))
+			.check(z.describe("Policy rules. Any matching deny wins, then ask, then allow.")),
+		tiers: z.optional(tierModesSchema()),
 		commandTiers: z
-			.array(commandTierSchema())
-			.optional()
-			.describe("Extra command classifications. They only raise tiers."),
+			.optional(z.array(commandTierSchema()))
+			.check(z.describe("Extra command classifications. They only raise tiers.")),
 		toolTiers: z
-			.record(nameSchema(), tierSchema())
-			.optional()
-			.describe(
-				"Tier for tools that are not built in (tool name → tier). Unlisted unknown tools take the highest tier. In a project file these can only raise a tool's tier.",
+			.optional(z.record(nameSchema(), tierSchema()))
+			.check(
+				z.describe(
+					"Tier for tools that are not built in (tool name → tier). Unlisted unknown tools take the highest tier. In a project file these can only raise a tool's tier.",
+				),
 			),
-		agentRules: agentRulesSchema().optional(),
+		agentRules: z.optional(agentRulesSchema()),
 		agents: z
-			.record(agentNameSchema(), agentSectionSchema())
-			.optional()
-			.describe(
-				"Limits per subagent name (`agents.reviewer`), applied to the asks of that subagent and of every subagent below it. Names are claimed by whoever starts a subagent, so a section may only tighten (adr/0022).",
+			.optional(z.record(agentNameSchema(), agentSectionSchema()))
+			.check(
+				z.describe(
+					"Limits per subagent name (`agents.reviewer`), applied to the asks of that subagent and of every subagent below it. Names are claimed by whoever starts a subagent, so a section may only tighten (adr/0022).",
+				),
 			),
 		unanswered: z
-			.enum(UNANSWERED_POLICIES)
-			.optional()
-			.describe(
-				"What an ask does when nobody answers: `wait` blocks until answered or timed out, `defer` parks the request for a later approval, `deny` refuses at once. Default: wait when a human is reachable, defer otherwise.",
+			.optional(z.enum(UNANSWERED_POLICIES))
+			.check(
+				z.describe(
+					"What an ask does when nobody answers: `wait` blocks until answered or timed out, `defer` parks the request for a later approval, `deny` refuses at once. Default: wait when a human is reachable, defer otherwise.",
+				),
 			),
 		dialogTimeoutSeconds: z
-			.int()
-			.positive()
-			.optional()
-			.describe("How long `wait` waits for an answer, in seconds (default 300)."),
+			.optional(z.int().check(z.positive()))
+			.check(z.describe("How long `wait` waits for an answer, in seconds (default 300).")),
 		deferExpiryHours: z
-			.number()
-			.positive()
-			.optional()
-			.describe("How long a parked request stays approvable, in hours (default 24)."),
+			.optional(z.number().check(z.positive()))
+			.check(z.describe("How long a parked request stays approvable, in hours (default 24).")),
 	};
 }
 
 /** `sandbox`: a project file may add to it (stricter wins), but only the user may exempt commands from it. */
 function sandboxSchema(scope: ConfigScope) {
 	return z
-		.strictObject({
-			enabled: z
-				.boolean()
-				.optional()
-				.describe(
-					"Run the bash commands the gate allows without a human inside an OS sandbox that matches their tier: a read reads, a write writes in the project, only network-egress reaches the network (Linux, needs bubblewrap). On by default; the user file can turn it off, a project file only on.",
-				),
-			required: z
-				.boolean()
-				.optional()
-				.describe(
-					"When no sandbox can run here (no bubblewrap, no user namespaces), ask a human for every bash call that would otherwise run unsandboxed without one, instead of running it. Turns the sandbox on.",
-				),
-			human: z
-				.boolean()
-				.optional()
-				.describe(
-					"Sandbox the bash calls a human approved too (and the commands they type with `!`), in the profile of their tier. By default a human's approval runs the command as approved.",
-				),
-			network: z
-				.strictObject({
-					allow: z
-						.array(
-							z
-								.string()
-								.regex(NETWORK_ALLOW_ENTRY, {
-									error:
-										'a host name, "*." and a domain, or an IP address, optionally with ":port" (e.g. "registry.npmjs.org", "*.github.com", "127.0.0.1:8080", "[::1]:3000")',
-								})
-								.refine(networkAllowEntryInRange, {
-									error: "a port from 1 to 65535, and an IPv6 address in the brackets",
-								}),
-						)
-						.describe(
-							"The only hosts a command approved at network-egress (or above) without a human may reach, through a proxy; others are refused. Unset: any host. When both files set a list, a host must be in both.",
+		.optional(
+			z.strictObject({
+				enabled: z
+					.optional(z.boolean())
+					.check(
+						z.describe(
+							"Run the bash commands the gate allows without a human inside an OS sandbox that matches their tier: a read reads, a write writes in the project, only network-egress reaches the network (Linux, needs bubblewrap). On by default; the user file can turn it off, a project file only on.",
 						),
-				})
-				.optional()
-				.describe("The network the `network` profile gives."),
-			exclude:
-				scope === "user"
-					? z
-							.array(patternSchema())
-							.optional()
-							.describe(
-								"Commands that run unsandboxed even when allowed without a human (a rule, a grant): a bash call is excluded only when every command in it matches one of these `command` patterns. For what the sandbox breaks and you trust, e.g. `git commit *` (the sandbox keeps .git read-only) or `pi *` (a subagent needs its agent dir and the network).",
-							)
-					: userOnly("sandbox.exclude"),
-		})
-		.optional()
-		.describe("The OS sandbox for bash commands (adr/0017).");
+					),
+				required: z
+					.optional(z.boolean())
+					.check(
+						z.describe(
+							"When no sandbox can run here (no bubblewrap, no user namespaces), ask a human for every bash call that would otherwise run unsandboxed without one, instead of running it. Turns the sandbox on.",
+						),
+					),
+				human: z
+					.optional(z.boolean())
+					.check(
+						z.describe(
+							"Sandbox the bash calls a human approved too (and the commands they type with `!`), in the profile of their tier. By default a human's approval runs the command as approved.",
+						),
+					),
+				network: z
+					.optional(
+						z.strictObject({
+							allow: z
+								.array(
+									z.string().check(
+										z.regex(NETWORK_ALLOW_ENTRY, {
+											error:
+												'a host name, "*." and a domain, or an IP address, optionally with ":port" (e.g. "registry.npmjs.org", "*.github.com", "127.0.0.1:8080", "[::1]:3000")',
+										}),
+										z.refine(networkAllowEntryInRange, {
+											error: "a port from 1 to 65535, and an IPv6 address in the brackets",
+										}),
+									),
+								)
+								.check(
+									z.describe(
+										"The only hosts a command approved at network-egress (or above) without a human may reach, through a proxy; others are refused. Unset: any host. When both files set a list, a host must be in both.",
+									),
+								),
+						}),
+					)
+					.check(z.describe("The network the `network` profile gives.")),
+				exclude:
+					scope === "user"
+						? z
+								.optional(z.array(patternSchema()))
+								.check(
+									z.describe(
+										"Commands that run unsandboxed even when allowed without a human (a rule, a grant): a bash call is excluded only when every command in it matches one of these `command` patterns. For what the sandbox breaks and you trust, e.g. `git commit *` (the sandbox keeps .git read-only) or `pi *` (a subagent needs its agent dir and the network).",
+									),
+								)
+						: userOnly("sandbox.exclude"),
+			}),
+		)
+		.check(z.describe("The OS sandbox for bash commands (adr/0017)."));
 }
 
 function forwardWithUISchema() {
 	return z
-		.enum(FORWARD_WITH_UI)
-		.optional()
-		.describe(
-			"Whom a subagent that has a UI of its own (a child pi in another terminal pane) asks: `parent-then-local` forwards to its parent and, when the parent is gone or not serving (or none was found), asks you in the subagent's own UI, with the same dialog timeout; `parent-only` never asks there: the ask is parked or refused, as for a subagent without a UI.",
+		.optional(z.enum(FORWARD_WITH_UI))
+		.check(
+			z.describe(
+				"Whom a subagent that has a UI of its own (a child pi in another terminal pane) asks: `parent-then-local` forwards to its parent and, when the parent is gone or not serving (or none was found), asks you in the subagent's own UI, with the same dialog timeout; `parent-only` never asks there: the ask is parked or refused, as for a subagent without a UI.",
+			),
 		);
 }
 
 function userOnly(key: string) {
 	return z
-		.never({ error: `only the user-level config (<agent dir>/pi-permission-hub/config.json) may set ${key}` })
-		.optional()
-		.describe(`Not allowed in a project file: only the user-level config may set ${key}.`);
+		.optional(
+			z.never({
+				error: `only the user-level config (<agent dir>/pi-permission-hub/config.json) may set ${key}`,
+			}),
+		)
+		.check(z.describe(`Not allowed in a project file: only the user-level config may set ${key}.`));
 }
 
 /** How long one authorizer link of `authorizerChain` may take before it counts as having decided nothing. */
@@ -449,36 +508,42 @@ export const UserConfigSchema = lazySchema(() =>
 			...sharedShape(),
 			sandbox: sandboxSchema("user"),
 			authorizerChain: z
-				.array(nameSchema())
-				.optional()
-				.describe(
-					"Authorizer links (registered by other extensions) that decide an ask, in order, before a human is asked.",
+				.optional(z.array(nameSchema()))
+				.check(
+					z.describe(
+						"Authorizer links (registered by other extensions) that decide an ask, in order, before a human is asked.",
+					),
 				),
-			grantCeiling: grantCeilingSchema().optional(),
+			grantCeiling: z.optional(grantCeilingSchema()),
 			defaultMode: z
-				.enum(PERMISSION_MODES)
-				.optional()
-				.describe(
-					"The permission mode a session starts in (`--permission-mode` and `/permissions mode` change it): `default`, `plan` (only reads run), `accept-edits` (edits inside the project run unasked), `dont-ask` (every ask is refused), `trusted` (asks up to destructive are allowed).",
+				.optional(z.enum(PERMISSION_MODES))
+				.check(
+					z.describe(
+						"The permission mode a session starts in (`--permission-mode` and `/permissions mode` change it): `default`, `plan` (only reads run), `accept-edits` (edits inside the project run unasked), `dont-ask` (every ask is refused), `trusted` (asks up to destructive are allowed).",
+					),
 				),
 			notify: z
-				.enum(NOTIFY_STYLES)
-				.optional()
-				.describe(
-					"How pi's terminal UI tells you a permission dialog is waiting, when the first of a run of dialogs opens: `bell` the terminal bell (a multiplexer flags the window), `osc9` / `osc777` a desktop notification escape sequence naming the tool and tier, never the command (inside tmux, with `set -g allow-passthrough on`), `off` nothing. Not written in RPC, print or JSON mode.",
+				.optional(z.enum(NOTIFY_STYLES))
+				.check(
+					z.describe(
+						"How pi's terminal UI tells you a permission dialog is waiting, when the first of a run of dialogs opens: `bell` the terminal bell (a multiplexer flags the window), `osc9` / `osc777` a desktop notification escape sequence naming the tool and tier, never the command (inside tmux, with `set -g allow-passthrough on`), `off` nothing. Not written in RPC, print or JSON mode.",
+					),
 				),
 			forwardedDialogKeys: z
-				.enum(FORWARDED_DIALOG_KEYS)
-				.optional()
-				.describe(
-					"How a dialog forwarded from a subagent in pi's terminal guards against keys meant for the editor (it may open while you type): `pause` ignores keys for its first 400 ms, `twice` takes an answer only when its key is pressed twice in a row.",
+				.optional(z.enum(FORWARDED_DIALOG_KEYS))
+				.check(
+					z.describe(
+						"How a dialog forwarded from a subagent in pi's terminal guards against keys meant for the editor (it may open while you type): `pause` ignores keys for its first 400 ms, `twice` takes an answer only when its key is pressed twice in a row.",
+					),
 				),
 			forwardWithUI: forwardWithUISchema(),
 		})
-		.meta({
-			title: "pi-permission-hub user config",
-			description: "User-level permission policy for pi-permission-hub (JSON with comments).",
-		}),
+		.check(
+			z.meta({
+				title: "pi-permission-hub user config",
+				description: "User-level permission policy for pi-permission-hub (JSON with comments).",
+			}),
+		),
 );
 
 /** `<project>/.pi/pi-permission-hub.json`: read only for trusted projects, and it may only tighten. */
@@ -494,11 +559,13 @@ export const ProjectConfigSchema = lazySchema(() =>
 			forwardedDialogKeys: userOnly("forwardedDialogKeys"),
 			forwardWithUI: userOnly("forwardWithUI"),
 		})
-		.meta({
-			title: "pi-permission-hub project config",
-			description:
-				"Project permission policy for pi-permission-hub (JSON with comments). Read only when pi trusts the project; it can only tighten the user-level policy.",
-		}),
+		.check(
+			z.meta({
+				title: "pi-permission-hub project config",
+				description:
+					"Project permission policy for pi-permission-hub (JSON with comments). Read only when pi trusts the project; it can only tighten the user-level policy.",
+			}),
+		),
 );
 
 /**
@@ -511,41 +578,51 @@ export const ManagedConfigSchema = lazySchema(() =>
 		.strictObject({
 			...sharedShape(),
 			sandbox: sandboxSchema("project"),
-			grantCeiling: grantCeilingSchema()
-				.optional()
-				.describe("The highest tier any `allow` rule may approve: a user file may lower it, never raise it."),
+			grantCeiling: z
+				.optional(grantCeilingSchema())
+				.check(
+					z.describe(
+						"The highest tier any `allow` rule may approve: a user file may lower it, never raise it.",
+					),
+				),
 			allowedModes: z
-				.array(z.enum(PERMISSION_MODES))
-				.min(1)
-				.optional()
-				.describe(
-					"The permission modes a session may be in; any other is refused (the flag, `/permissions mode`, `defaultMode`). Omitted: every mode.",
+				.optional(z.array(z.enum(PERMISSION_MODES)).check(z.minLength(1)))
+				.check(
+					z.describe(
+						"The permission modes a session may be in; any other is refused (the flag, `/permissions mode`, `defaultMode`). Omitted: every mode.",
+					),
 				),
 			allowedLinks: z
-				.array(nameSchema())
-				.optional()
-				.describe(
-					"The authorizer links the user's `authorizerChain` may name; the others are skipped. Omitted: any link.",
+				.optional(z.array(nameSchema()))
+				.check(
+					z.describe(
+						"The authorizer links the user's `authorizerChain` may name; the others are skipped. Omitted: any link.",
+					),
 				),
 			allowSavedRules: z
-				.boolean()
-				.optional()
-				.describe(
-					"`false`: dialogs offer no Always allow / Always deny, and rules saved earlier (`saved`) do not apply.",
+				.optional(z.boolean())
+				.check(
+					z.describe(
+						"`false`: dialogs offer no Always allow / Always deny, and rules saved earlier (`saved`) do not apply.",
+					),
 				),
 			authorizerChain: userOnly("authorizerChain"),
 			defaultMode: userOnly("defaultMode"),
 			notify: userOnly("notify"),
 			forwardedDialogKeys: userOnly("forwardedDialogKeys"),
-			forwardWithUI: forwardWithUISchema().describe(
-				"`parent-only`: no subagent asks in a UI of its own, whatever the user file says (adr/0027). `parent-then-local` leaves the choice to the user file.",
+			forwardWithUI: forwardWithUISchema().check(
+				z.describe(
+					"`parent-only`: no subagent asks in a UI of its own, whatever the user file says (adr/0027). `parent-then-local` leaves the choice to the user file.",
+				),
 			),
 		})
-		.meta({
-			title: "pi-permission-hub managed config",
-			description:
-				"System-wide permission policy for pi-permission-hub (JSON with comments), read before the user file: no user or project file loosens it.",
-		}),
+		.check(
+			z.meta({
+				title: "pi-permission-hub managed config",
+				description:
+					"System-wide permission policy for pi-permission-hub (JSON with comments), read before the user file: no user or project file loosens it.",
+			}),
+		),
 );
 
 export type UserConfig = z.infer<ReturnType<typeof UserConfigSchema>>;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../vocabulary/permission-mode.ts";
 
@@ -115,8 +115,8 @@ export const MAX_FORWARD_DEPTH = 16;
  * type is written out above rather than inferred from it, because the inferred one loses its `readonly`s and,
  * in the declarations published for other extensions, is cut off to `any` two hops down the recursion.
  */
-const decisionSourceSchema = lazySchema((): z.ZodType<DecisionSource> => {
-	const text = z.string().max(MAX_SOURCE_TEXT);
+const decisionSourceSchema = lazySchema((): z.ZodMiniType<DecisionSource> => {
+	const text = z.string().check(z.maxLength(MAX_SOURCE_TEXT));
 	const userSurface = z.enum(USER_SURFACES);
 	const union = z.discriminatedUnion("kind", [
 		z.object({
@@ -124,23 +124,23 @@ const decisionSourceSchema = lazySchema((): z.ZodType<DecisionSource> => {
 			via: userSurface,
 			verdict: z.enum(["allow", "deny"]),
 			scope: z.enum(["once", "session", "subagent", "tree", "always"]),
-			reason: text.optional(),
-			parentUnreachable: text.optional(),
+			reason: z.optional(text),
+			parentUnreachable: z.optional(text),
 		}),
 		z.object({
 			kind: z.literal("authorizer"),
 			link: text,
 			verdict: z.enum(["allow", "deny"]),
-			reason: text.optional(),
+			reason: z.optional(text),
 		}),
 		z.object({
 			kind: z.literal("rule"),
 			surface: z.enum(RULE_SURFACES),
 			pattern: text,
 			action: z.enum(["allow", "ask", "deny", "auto"]),
-			origin: z.object({ file: text, jsonPath: text, line: z.number().int().nonnegative().optional() }),
-			reason: text.optional(),
-			saved: text.optional(),
+			origin: z.object({ file: text, jsonPath: text, line: z.optional(z.int().check(z.nonnegative())) }),
+			reason: z.optional(text),
+			saved: z.optional(text),
 		}),
 		z.object({
 			kind: z.literal("session_grant"),
@@ -163,11 +163,11 @@ const decisionSourceSchema = lazySchema((): z.ZodType<DecisionSource> => {
 			kind: z.literal("forwarded"),
 			responderSessionId: text,
 			get decision() {
-				return decisionSourceSchema().nullable();
+				return z.nullable(decisionSourceSchema());
 			},
 		}),
 	]);
-	return z.preprocess(upgradeParkedApproval, union);
+	return z.pipe(z.transform(upgradeParkedApproval), union);
 });
 
 /** A human's answer for this one call only, at `via`; a reason they gave is capped to what a source may carry. */

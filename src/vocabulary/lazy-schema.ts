@@ -3,7 +3,7 @@
  * initializes every node), and the gate module loads at every session start, where a run with no config file and
  * no hub traffic uses almost none of them.
  */
-import { type ZodType, z } from "zod";
+import * as z from "zod/mini";
 
 /**
  * zod compiles a fast path for each object schema (with `new Function`) on its first parse: ~2–3 ms on the config
@@ -11,10 +11,10 @@ import { type ZodType, z } from "zod";
  * a few times, so it stays off; a root serving many forwarded asks pays those microseconds per request, far below
  * the request's round trip. The gate's bundle has its own copy of zod, so the setting reaches no other extension.
  */
-z.config({ jitless: true });
+z.config({ ...z.locales.en(), jitless: true });
 
 /** A getter that builds the schema on its first call and returns that same schema on every later call. */
-export function lazySchema<Schema extends ZodType>(build: () => Schema): () => Schema {
+export function lazySchema<Schema extends z.core.$ZodType>(build: () => Schema): () => Schema {
 	let built: Schema | undefined;
 	return () => {
 		built ??= build();

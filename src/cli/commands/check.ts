@@ -4,7 +4,7 @@
  * authorizer links yet.
  */
 import { resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { ActionPart, ClassifiedAction, ToolCall } from "../../classify/action.ts";
 import { type BashParser, loadBashParser } from "../../classify/bash/bash-parser.ts";
 import { describeAskingPart, describeAskWhy, sourceOfBasis } from "../../gate/basis-source.ts";
@@ -142,11 +142,11 @@ function commandLineCall(tool: string, words: readonly string[], cwd: string): T
 }
 
 const lineSchema = z.union([
-	z.strictObject({ command: z.string(), cwd: z.string().optional() }),
+	z.strictObject({ command: z.string(), cwd: z.optional(z.string()) }),
 	z.strictObject({
-		tool: z.string().min(1),
+		tool: z.string().check(z.minLength(1)),
 		input: z.record(z.string(), z.unknown()),
-		cwd: z.string().optional(),
+		cwd: z.optional(z.string()),
 	}),
 ]);
 
