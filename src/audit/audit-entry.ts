@@ -3,6 +3,7 @@ import * as z from "zod/mini";
 import { type Origin, originSchema } from "../origin/origin.ts";
 import { type DecisionSource, readDecisionSource } from "../provenance/decision-source.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
+import { PARKED_ANSWER_REFUSALS } from "../vocabulary/parked-answer-refusal.ts";
 import { PERMISSION_MODES } from "../vocabulary/permission-mode.ts";
 import { TIERS } from "../vocabulary/tier.ts";
 
@@ -73,6 +74,11 @@ export const auditEntrySchema = lazySchema(() =>
 		sandbox: z.optional(z.enum(SANDBOX_RECORDS)),
 		/** The permission mode of the session that decided (adr/0023); absent in lines written before modes. */
 		permissionMode: z.optional(z.enum(PERMISSION_MODES)),
+		/**
+		 * For a parked ask this session settled: the parked store refused the answer (adr/0006), so it counted for
+		 * nothing. The outcome is then never `allow` and the reason says why; absent when the answer was stored.
+		 */
+		answerRefused: z.optional(z.enum(PARKED_ANSWER_REFUSALS)),
 	}),
 );
 

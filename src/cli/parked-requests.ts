@@ -42,7 +42,26 @@ export function openParkedStore(agentDir: string): ParkedStore {
 }
 
 /** A parked request as the JSON output shows it (snake_case, times in ISO 8601 and seconds from now). */
-export function parkedRequestJson(request: ForwardRequest, now: number): Record<string, unknown> {
+export interface ParkedRequestJson {
+	readonly id: string;
+	readonly tool: string;
+	readonly tier: ForwardRequest["tier"];
+	readonly preview: string;
+	readonly cwd: string;
+	readonly why: string;
+	readonly action_hash: string;
+	readonly path: readonly string[];
+	readonly requester: ForwardRequest["chain"][number] | null;
+	readonly chain: ForwardRequest["chain"];
+	readonly created_at: string;
+	readonly expires_at: string;
+	readonly age_seconds: number;
+	readonly expires_in_seconds: number;
+	/** Only a human may answer it (adr/0006): the asker's policy said so; `approve` is a human's answer. */
+	readonly human_only: boolean;
+}
+
+export function parkedRequestJson(request: ForwardRequest, now: number): ParkedRequestJson {
 	return {
 		id: request.id,
 		tool: request.tool,
@@ -58,6 +77,7 @@ export function parkedRequestJson(request: ForwardRequest, now: number): Record<
 		expires_at: request.expiresAt,
 		age_seconds: Math.max(0, Math.floor((now - Date.parse(request.createdAt)) / 1000)),
 		expires_in_seconds: Math.max(0, Math.floor((Date.parse(request.expiresAt) - now) / 1000)),
+		human_only: request.humanOnly === true,
 	};
 }
 

@@ -4,6 +4,7 @@ import type { Origin } from "../origin/origin.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { processWideListeners } from "../process-wide.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
+import type { ParkedAnswerRefusal } from "../vocabulary/parked-answer-refusal.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import { HIGHEST_TIER, type Mode, type Tier } from "../vocabulary/tier.ts";
 import type { GateOutcome } from "./pipeline.ts";
@@ -53,6 +54,8 @@ export interface DecisionRecord {
 	readonly sandbox?: SandboxRecord;
 	/** The permission mode of the session that decided (adr/0023). */
 	readonly permissionMode: PermissionMode;
+	/** For a parked ask: why the parked store refused the answer this session gave (it counted for nothing). */
+	readonly answerRefused?: ParkedAnswerRefusal;
 }
 
 export interface DecisionSinks {
@@ -102,6 +105,7 @@ export function recordDecision(record: DecisionRecord, sinks: DecisionSinks): Pr
 		...(ceiling ? { ceiling } : {}),
 		...(record.sandbox ? { sandbox: record.sandbox } : {}),
 		permissionMode: record.permissionMode,
+		...(record.answerRefused ? { answerRefused: record.answerRefused } : {}),
 	};
 	publishDecision(event);
 	sinks.emit(event);

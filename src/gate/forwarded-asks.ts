@@ -9,13 +9,14 @@ import { agoText } from "../authority/ask-prompt.ts";
 import type { DialogQueue } from "../authority/dialog-queue.ts";
 import type { Reoffer } from "../authority/terminal-authorizer.ts";
 import type { HubLog } from "../hub/hub-log.ts";
-import type { ParkedStore } from "../hub/parked-store.ts";
+import type { AnswerResult, ParkedStore } from "../hub/parked-store.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import type { ServedAsk, ServerAnswer } from "../hub/transport.ts";
 import { originDescription } from "../origin/origin.ts";
 import { safeShownLabel, UNNAMED } from "../origin/shown-name.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { type DecisionSource, innermostSource } from "../provenance/decision-source.ts";
+import type { ParkedAnswerRefusal } from "../vocabulary/parked-answer-refusal.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import { type DecisionSinks, recordDecision } from "./decision-events.ts";
 import { originOfRequest } from "./forwarded-request.ts";
@@ -78,24 +79,21 @@ export class ForwardedAsks {
 		if (answer.scope === "tree") dialogs.recheckWaiting();
 		const { request } = ask;
 		let recorded: GateOutcome = { ...outcome, requestId: request.id };
+		let answerRefused: ParkedAnswerRefusal | undefined;
 		// A parked ask keeps waiting for a real answer: a dialog withdrawn (this root quitting) or a relay that
 		// could not reach anyone decided nothing, and must not be stored as a denial the next root never offers.
 		if (request.unanswered === "defer" && answer.decision !== "parked" && someoneDecided(answer.source)) {
 			// What settled it, a human or not: its later use must not name a dialog nobody saw.
 			const stored = parked.answer(request.id, answer.decision, answer.source, sessionId, answer.reason);
-			// Answered or expired since it was offered: someone else settled it. Too large: it stays parked, and
-			// whoever decided must hear that their answer did not count.
 			if (!stored.ok) {
 				this.options.log.write("server.parked_answer_refused", {
 					requestId: request.id,
 					reason: stored.reason,
 				});
-				if (stored.reason === "too_large") {
-					this.options.warn(`pi-permission-hub: ${stored.message}`);
-					// The audit says what happened: the answer counted for nothing and the ask is still parked. Who
-					// decided stays the source; the reason says their answer was not recorded.
-					recorded = { ...recorded, outcome: "pending", reason: stored.message };
-				}
+				// Whoever decided must hear that their answer did not count, and the audit must not say it did.
+				this.options.warn(`pi-permission-hub: ${refusedText(stored)}`);
+				recorded = refusedOutcome(recorded, stored);
+				answerRefused = stored.reason;
 			}
 		}
 		await recordDecision(
@@ -110,6 +108,7 @@ export class ForwardedAsks {
 				latencyMs: performance.now() - started,
 				policy,
 				permissionMode: this.options.permissionMode(policy),
+				...(answerRefused ? { answerRefused } : {}),
 			},
 			sinks,
 		).catch(() => undefined);
@@ -161,6 +160,36 @@ export class ForwardedAsks {
 			return null;
 		}
 	}
+}
+
+type RefusedAnswer = Extract<AnswerResult, { ok: false }>;
+
+/** What the human and the audit line are told about an answer the parked store refused. */
+function refusedText(refused: RefusedAnswer): string {
+	switch (refused.reason) {
+		case "too_large":
+			return refused.message;
+		case "answered":
+			return `${refused.message}: the first answer stands, and this one was not recorded`;
+		case "expired":
+			return `${refused.message}, before this answer was recorded: it counts for nothing, and a new attempt asks again`;
+		case "unknown":
+			return `${refused.message} any more (used up or removed meanwhile): this answer was not recorded`;
+	}
+}
+
+/**
+ * The audit line of an answer the parked store refused: who decided stays the source, the reason says the answer
+ * counted for nothing. Too large, the ask is still parked (`pending`); otherwise it was settled elsewhere or ran
+ * out, and nothing this answer said is in force: never an `allow` (an auditor counting approvals must not count
+ * it), so `deny`, with the refusal in `answerRefused`.
+ */
+function refusedOutcome(outcome: GateOutcome, refused: RefusedAnswer): GateOutcome {
+	return {
+		...outcome,
+		outcome: refused.reason === "too_large" ? "pending" : "deny",
+		reason: refusedText(refused),
+	};
 }
 
 /** False when the decisive hop of a (possibly forwarded) source is "nobody could be asked" or a gate error. */

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import * as z from "zod/mini";
 import { type DecisionSource, readDecisionSource, userOnce } from "../provenance/decision-source.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
+import type { ParkedAnswerRefusal } from "../vocabulary/parked-answer-refusal.ts";
 import {
 	createExclusive,
 	ensurePrivateDir,
@@ -115,7 +116,7 @@ export type AnswerResult =
 	| {
 			readonly ok: false;
 			/** `too_large`: what settled it carries more text than an answer file may hold; nothing was written. */
-			readonly reason: "unknown" | "expired" | "answered" | "too_large";
+			readonly reason: ParkedAnswerRefusal;
 			readonly message: string;
 	  };
 

@@ -299,6 +299,31 @@ describe("a print run's blocks, and answering many parked requests at once", () 
 	});
 });
 
+describe("asks only a human may answer", () => {
+	it("pending says which parked asks are human-only, in its text and as human_only in --format json", async () => {
+		const sb = await cliSandbox();
+		await sb.writeWorkFile("victim.txt", "delete me later");
+		// A write into the project's .pi/ is a guarded path (adr/0014): only a human may answer it.
+		const run = await piRun(sb, [bash("rm -f victim.txt"), bash("echo x > .pi/note.txt")]);
+		const plain = parkedId(resultText(run, "rm -f victim.txt").text);
+		const guarded = parkedId(resultText(run, "echo x > .pi/note.txt").text);
+
+		const listed = await runCliJson(sb, ["pending"]);
+		expect(listed.code).toBe(0);
+		const requests = z
+			.array(z.looseObject({ id: z.string(), human_only: z.boolean() }))
+			.parse(listed.json.requests);
+		expect(Object.fromEntries(requests.map((r) => [r.id, r.human_only]))).toEqual({
+			[plain]: false,
+			[guarded]: true,
+		});
+		const text = (await runCli(sb, ["pending"])).stdout;
+		const blockOf = (id: string): string => text.slice(text.indexOf(`  ${id}  `)).split("\n\n")[0] ?? "";
+		expect(blockOf(guarded)).toContain("only a human may answer it");
+		expect(blockOf(plain)).not.toContain("only a human may answer it");
+	});
+});
+
 describe("refusals", () => {
 	it("unknown, malformed and expired ids are refused with exit code 1 and write nothing", async () => {
 		const sb = await cliSandbox();

@@ -152,3 +152,73 @@ describe("an agents section only the child's project file holds", () => {
 		});
 	});
 });
+
+describe("a grandchild's human-only ask, relayed through its parent", () => {
+	it("reaches the root's human as root ← planner ← reviewer; the root's allowing link never sees it", async () => {
+		const hub = await hubSandbox();
+		const linkLog = path.join(hub.sb.root, "links.jsonl");
+		// Every session's chain names the allowing link; only the root loads it (the others skip it, unregistered).
+		await writeUserConfig(hub.sb, { authorizerChain: ["fixture-allow"] });
+		// Only the grandchild works in review/, whose trusted project file limits a reviewer: neither the planner
+		// nor the root reads it, so only the flag on the relayed request can make the ask human-only up there.
+		await hub.sb.writeWorkFile(
+			"review/.pi/pi-permission-hub.json",
+			JSON.stringify({ agents: { reviewer: { tiers: { write: "ask" } } } }),
+		);
+		await writeTree(hub.sb, [
+			conversation("[reviewer]", [bashCall("touch reviewer.txt")]),
+			conversation("[planner]", [
+				launch("reviewer", "[reviewer] review the change", {
+					name: "reviewer",
+					cwd: "review",
+					args: ["--approve"],
+				}),
+			]),
+			conversation(undefined, [launch("planner", "[planner] plan the review", { name: "planner" })]),
+		]);
+		const { rpc, sessionId: rootId } = await startRoot(
+			{ ...hub, env: { ...hub.env, PPH_LINK_LOG: linkLog } },
+			rootAllowsOwn(optionStarting("Allow once")),
+			{ extensions: [LINKS_FIXTURE] },
+		);
+
+		const run = await rpc.prompt("delegate the review");
+
+		expect(existsSync(hub.sb.workPath("review/reviewer.txt"))).toBe(true);
+		const forwarded = run.dialogs.filter((d) => isForwarded(d.request));
+		expect(forwarded).toHaveLength(1);
+		const title = forwarded[0]?.request.title ?? "";
+		expect(title).toContain("Requested by: subagent root ← planner ← reviewer");
+		expect(title).toContain("agents.reviewer.tiers.write");
+		expect(title).toContain("only a human may answer");
+		expect(existsSync(linkLog) ? jsonlFile(linkLog).filter((call) => call.forwarded === true) : []).toEqual(
+			[],
+		);
+
+		const planner = childRun(hub, "planner");
+		const reviewer = childRun(hub, "reviewer");
+		const lines = () => auditNow(hub.sb).filter((e) => e.tool === "bash");
+		await expect.poll(() => lines().length, { timeout: 5_000 }).toBe(3);
+		const fullPath = { kind: "subagent", name: "reviewer", depth: 2, path: ["root", "planner", "reviewer"] };
+		const rootLine = lines().find((e) => e.sessionId === rootId);
+		expect(rootLine).toMatchObject({
+			event: "forwarded_ask",
+			origin: fullPath,
+			outcome: "allow",
+			source: { kind: "user", via: "dialog", verdict: "allow" },
+		});
+		expect(rootLine?.chain ?? []).toEqual([]);
+		const plannerLine = lines().find((e) => e.sessionId === planner.sessionId);
+		expect(plannerLine).toMatchObject({ event: "forwarded_ask", origin: fullPath, outcome: "allow" });
+		expect(unwrap(plannerLine?.source ?? { kind: "gate_error", reason: "none" })).toMatchObject({
+			responders: [rootId],
+			decided: { kind: "user", via: "dialog", verdict: "allow" },
+		});
+		const reviewerLine = lines().find((e) => e.sessionId === reviewer.sessionId);
+		expect(reviewerLine).toMatchObject({ event: "tool_call", origin: fullPath, outcome: "allow" });
+		expect(unwrap(reviewerLine?.source ?? { kind: "gate_error", reason: "none" })).toMatchObject({
+			responders: [planner.sessionId, rootId],
+			decided: { kind: "user", via: "dialog", verdict: "allow" },
+		});
+	});
+});

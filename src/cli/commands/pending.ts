@@ -21,8 +21,9 @@ export const pendingCommand: CommandSpec = {
 	summary: "parked requests waiting for an approval (and answers not used yet)",
 	synopsis: "[filters] [--prune]",
 	help: `Lists the asks that were parked because nobody could answer them (the "defer" unanswered policy):
-id, who asked (a print-mode run, or root ← planner ← worker), tier, the redacted preview, age and expiry, and
-whether an answer was given. Expired requests are not listed. Answer one with "approve <id>" or "deny <id>",
+id, who asked (a print-mode run, or root ← planner ← worker), tier, the redacted preview, age and expiry,
+whether only a human may answer it (a guarded path, an agents section's ask: "human_only" in --format json),
+and whether an answer was given. Expired requests are not listed. Answer one with "approve <id>" or "deny <id>",
 or every listed one with "approve --all" / "deny --all" and the same filters.
 
 Options:
@@ -71,7 +72,7 @@ function entryText({ request, answer, origin }: SelectedEntry, now: number): str
 		"",
 		`  ${request.id}  ${state}`,
 		`      asked by  ${displayLine(who, 400)}, session ${displayLine(request.chain[0]?.sessionId ?? "unknown", 100)}   (${age} ago, expires in ${expiry})`,
-		`      action    ${displayLine(request.tool, 100)} (${request.tier}) in ${displayLine(request.cwd, 400)}`,
+		`      action    ${displayLine(request.tool, 100)} (${request.tier}${request.humanOnly === true ? ", only a human may answer it" : ""}) in ${displayLine(request.cwd, 400)}`,
 		`      preview   ${displayLine(request.preview, 1000)}`,
 		`      why       ${displayLine(request.why, 500)}`,
 	];
