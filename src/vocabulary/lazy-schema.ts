@@ -1,7 +1,8 @@
 /**
  * Zod schemas built on first use instead of at module load. Building one costs real time (zod clones and
  * initializes every node), and the gate module loads at every session start, where a run with no config file and
- * no hub traffic uses almost none of them.
+ * no hub traffic uses almost none of them. The schemas are written with `zod/mini` (adr/0029), which, unlike
+ * classic zod, does not configure its English messages by itself.
  */
 import * as z from "zod/mini";
 
