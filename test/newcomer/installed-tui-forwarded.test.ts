@@ -5,7 +5,7 @@
  * the same settings. The test reads the root's screen: who asks, that a key pressed as the dialog appears is not
  * taken as an answer (`FORWARDED_KEY_PAUSE_MS`), and the diff an edit would make.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -24,6 +24,7 @@ import {
 	unwrap,
 	writeTree,
 } from "../e2e/hub-support.ts";
+import { delegate, PI_SUBAGENTS_PACKAGE } from "../e2e/subagents-support.ts";
 import {
 	installIntoFolder,
 	type PackedPackage,
@@ -162,20 +163,9 @@ function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** The root's own ask for its launcher tool, if the gate asks for it: allowed once (not forwarded, no pause). */
-async function allowLaunchIfAsked(terminal: TmuxPane, forwardedTitle: string): Promise<string> {
-	const launchAsk = dialogTitled("Permission needed: launch_child");
-	const forwarded = dialogTitled(forwardedTitle);
-	const first = await waitForScreen(
-		terminal,
-		`the launch ask or the forwarded "${forwardedTitle}" dialog`,
-		(s) => forwarded(s) ?? (launchAsk(s) === null ? null : "launch"),
-		120_000,
-		20,
-	);
-	if (first !== "launch") return first;
-	terminal.sendKeys("y");
-	return waitForScreen(terminal, `the forwarded "${forwardedTitle}" dialog`, forwarded, 120_000, 20);
+/** A forwarded dialog, polled every 20 ms: a key sent as it is seen must land well inside the pause. */
+function forwardedDialog(terminal: TmuxPane, title: string): Promise<string> {
+	return waitForScreen(terminal, `the forwarded "${title}" dialog`, dialogTitled(title), 120_000, 20);
 }
 
 describe("asks forwarded from subagents to the installed package in pi's terminal UI", () => {
@@ -185,8 +175,8 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 
 		terminal.sendKeys("-l", "delegate the tidy-up");
 		terminal.sendKeys("Enter");
-		// Polled every 20 ms: the key below must land well inside the pause to show it is ignored.
-		const dialog = await allowLaunchIfAsked(terminal, "Permission needed: bash");
+		// The launcher is a read-only tool: the first dialog is the child's.
+		const dialog = await forwardedDialog(terminal, "Permission needed: bash");
 		const seenAt = Date.now();
 		terminal.sendKeys("y");
 		const sentAfter = Date.now() - seenAt;
@@ -219,7 +209,6 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 			(s) => (s.includes("child named: exit 0") ? true : null),
 			60_000,
 		);
-		const pid = childPid(world, "named");
 		const run = childRun(world, "named");
 		expect(run.toolResults).toMatchObject([{ toolName: "bash", isError: false }]);
 
@@ -249,13 +238,13 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 		const { responders, decided } = unwrap(childLine?.source ?? { kind: "unavailable", reason: "" });
 		expect(responders).toEqual([atRoot?.sessionId]);
 		expect(decided).toMatchObject({ kind: "user", via: "dialog", verdict: "allow" });
-		expect(pid).not.toBeNull();
 
 		// An unnamed child is shown by its pid; its edit shows the diff; n denies and the file stays as it was.
 		terminal.sendKeys("-l", "delegate the edit");
 		terminal.sendKeys("Enter");
-		const edit = await allowLaunchIfAsked(terminal, "Permission needed: edit (write)");
+		const edit = await forwardedDialog(terminal, "Permission needed: edit (write)");
 		const unnamedPid = childPid(world, "unnamed");
+		expect(unnamedPid).not.toBeNull();
 		expect(edit).toContain(`│ Requested by: subagent root ← subagent #${unnamedPid}`);
 		expect(edit).toContain("│ edit: config.ts: 1 edit, +1/-1 lines");
 		expect(edit).toContain("│ Change: 1 line removed, 1 added");
@@ -279,5 +268,56 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 		expect(unnamed.toolResults).toMatchObject([{ toolName: "edit", isError: true }]);
 		expect(unnamed.toolResults[0]?.text).toContain("The user denied");
 		expect(readFileSync(world.sb.workPath("config.ts"), "utf8")).toBe(CONFIG);
+	}, 300_000);
+
+	it("a delegation whose children would run ungated: f adds the installed copy to the settings and the child asks", async () => {
+		const sb = await createSandbox();
+		sandboxes.push(sb);
+		await sb.writeWorkFile("victim.txt", "keep me");
+		const installed = await installIntoFolder(packed.tarball, path.join(sb.root, "pi-packages"));
+		const install = await runPi(sb, ["install", installed]);
+		expect(install.code, describeResult("pi install <folder>", install)).toBe(0);
+		const { packages = [] } = await readSettings(sb);
+		const before = {
+			packages: [...packages, PI_SUBAGENTS_PACKAGE],
+			extensions: [FAUX_MODEL_EXTENSION],
+			subagents: { defaultExtensions: [FAUX_MODEL_EXTENSION] },
+		};
+		await sb.writeSettings(before);
+		await writeTree(sb, [
+			conversation("CHILD-TASK", [bashCall(RM)]),
+			conversation(undefined, [delegate("delegate", "CHILD-TASK delete victim.txt")]),
+		]);
+		const terminal = await startTui({ sb, childDir: sb.root, env: {} });
+
+		terminal.sendKeys("-l", "delegate the clean-up");
+		terminal.sendKeys("Enter");
+		const settingsFile = path.join(sb.agentDir, "settings.json");
+		const guard = await waitForScreen(
+			terminal,
+			"the delegation guard's dialog",
+			dialogTitled("Permission needed: subagent"),
+			120_000,
+		);
+		expect(guard).toContain(`│ [f] Add the gate to ${settingsFile} and continue`);
+		terminal.sendKeys("f");
+
+		const forwarded = await forwardedDialog(terminal, "Permission needed: bash");
+		expect(forwarded).toContain(`│ bash: ${RM}`);
+		expect(forwarded).toContain("│ Requested by: subagent root ← delegate");
+		// What `f` wrote: the installed copy's directory appended to the children's extensions, the rest as it was.
+		expect(JSON.parse(readFileSync(settingsFile, "utf8"))).toEqual({
+			...before,
+			subagents: { defaultExtensions: [FAUX_MODEL_EXTENSION, realpathSync(installed)] },
+		});
+		await sleep(FORWARDED_KEY_PAUSE_MS + 200);
+		terminal.sendKeys("n");
+		await waitForScreen(
+			terminal,
+			"the delegation's result to reach the root's model",
+			(s) => (s.includes("RESULTS: [") ? true : null),
+			120_000,
+		);
+		expect(existsSync(sb.workPath("victim.txt"))).toBe(true);
 	}, 300_000);
 });
