@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FORWARDED_KEY_PAUSE_MS } from "../../src/authority/tui-dialog.ts";
+import { writeUserConfig } from "../e2e/gate-support.ts";
 import {
 	auditNow,
 	bashCall,
@@ -24,7 +25,7 @@ import {
 	unwrap,
 	writeTree,
 } from "../e2e/hub-support.ts";
-import { delegate, PI_SUBAGENTS_PACKAGE } from "../e2e/subagents-support.ts";
+import { delegate, GUARD_STEP, PI_SUBAGENTS_PACKAGE } from "../e2e/subagents-support.ts";
 import {
 	installIntoFolder,
 	type PackedPackage,
@@ -36,6 +37,9 @@ import { FAUX_MODEL_EXTENSION, node22Binary, PI_CLI } from "../harness/paths.ts"
 import { describeResult } from "../harness/run-command.ts";
 import { createSandbox, type Sandbox } from "../harness/sandbox.ts";
 import { findTmux, TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
+
+/** The launcher fixture's labels for the children of `forwardingWorld`, whose pid files the cleanup reads. */
+const LABELS = ["named", "unnamed"] as const;
 
 let scratch = "";
 let packed: PackedPackage;
@@ -75,7 +79,6 @@ afterAll(async () => {
 	if (scratch) await rm(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
-const LABELS = ["named", "unnamed"] as const;
 const RM = "rm -f victim.txt";
 const CONFIG = [
 	"export const port = 3000;",
@@ -140,14 +143,14 @@ async function forwardingWorld(): Promise<HubSandbox> {
 }
 
 /** pi's TUI in a 120×50 pane in the sandbox's work dir; resolves once its editor is on screen. */
-async function startTui(world: HubSandbox): Promise<TmuxPane> {
+async function startTui(sb: Sandbox, env: Readonly<Record<string, string>> = {}): Promise<TmuxPane> {
 	const pi = [node22Binary(), PI_CLI, "--model", "faux/faux-1"].map(quote).join(" ");
 	const terminal = TmuxPane.start({
-		dir: world.sb.root,
-		command: `cd ${quote(world.sb.workDir)} && ${pi}; echo "pi exit status: $?"`,
+		dir: sb.root,
+		command: `cd ${quote(sb.workDir)} && ${pi}; echo "pi exit status: $?"`,
 		cols: 120,
 		rows: 50,
-		env: world.sb.env(world.env),
+		env: sb.env(env),
 	});
 	pane = terminal;
 	await waitForScreen(
@@ -171,7 +174,7 @@ function forwardedDialog(terminal: TmuxPane, title: string): Promise<string> {
 describe("asks forwarded from subagents to the installed package in pi's terminal UI", () => {
 	it("names the asking child, ignores a key pressed as the dialog opens, and allows with y after the pause", async () => {
 		const world = await forwardingWorld();
-		const terminal = await startTui(world);
+		const terminal = await startTui(world.sb, world.env);
 
 		terminal.sendKeys("-l", "delegate the tidy-up");
 		terminal.sendKeys("Enter");
@@ -270,6 +273,39 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 		expect(readFileSync(world.sb.workPath("config.ts"), "utf8")).toBe(CONFIG);
 	}, 300_000);
 
+	it("with forwardedDialogKeys twice: the first y only arms the answer and says so, the second allows", async () => {
+		const world = await forwardingWorld();
+		await writeUserConfig(world.sb, { forwardedDialogKeys: "twice" });
+		const terminal = await startTui(world.sb, world.env);
+
+		terminal.sendKeys("-l", "delegate the tidy-up");
+		terminal.sendKeys("Enter");
+		const dialog = await forwardedDialog(terminal, "Permission needed: bash");
+		expect(dialog).toContain("│ Requested by: subagent root ← reviewer");
+		terminal.sendKeys("y");
+		await waitForScreen(terminal, "the dialog to ask for y again", (s) =>
+			dialogTitled("Permission needed: bash")(s)?.includes("│ Press y again to answer: Allow once")
+				? true
+				: null,
+		);
+		expect(existsSync(world.sb.workPath("victim.txt"))).toBe(true);
+
+		terminal.sendKeys("y");
+		await waitForScreen(
+			terminal,
+			"the child's rm to remove victim.txt",
+			() => (existsSync(world.sb.workPath("victim.txt")) ? null : true),
+			60_000,
+		);
+		await expect
+			.poll(() => auditNow(world.sb).find((e) => e.event === "forwarded_ask"), { timeout: 10_000 })
+			.toMatchObject({
+				preview: RM,
+				outcome: "allow",
+				source: { kind: "user", via: "dialog", verdict: "allow" },
+			});
+	}, 300_000);
+
 	it("a delegation whose children would run ungated: f adds the installed copy to the settings and the child asks", async () => {
 		const sb = await createSandbox();
 		sandboxes.push(sb);
@@ -288,7 +324,7 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 			conversation("CHILD-TASK", [bashCall(RM)]),
 			conversation(undefined, [delegate("delegate", "CHILD-TASK delete victim.txt")]),
 		]);
-		const terminal = await startTui({ sb, childDir: sb.root, env: {} });
+		const terminal = await startTui(sb);
 
 		terminal.sendKeys("-l", "delegate the clean-up");
 		terminal.sendKeys("Enter");
@@ -315,10 +351,25 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 		terminal.sendKeys("n");
 		await waitForScreen(
 			terminal,
-			"the delegation's result to reach the root's model",
-			(s) => (s.includes("RESULTS: [") ? true : null),
+			"the notice that the gate was added",
+			(s) => (s.includes(`pi-permission-hub: added the gate to ${settingsFile}`) ? true : null),
 			120_000,
 		);
+		await expect
+			.poll(() => auditNow(sb).some((e) => e.event === "forwarded_ask"), { timeout: 30_000 })
+			.toBe(true);
+		const entries = auditNow(sb);
+		// The delegation went on by the human's choice; the child it started was gated and asked the root.
+		expect(entries.find((e) => e.tool === "subagent")).toMatchObject({
+			outcome: "allow",
+			source: { kind: "user", via: "dialog", verdict: "allow" },
+			chain: [{ link: GUARD_STEP, result: "defer" }],
+		});
+		expect(entries.find((e) => e.event === "forwarded_ask")).toMatchObject({
+			preview: RM,
+			outcome: "deny",
+			source: { kind: "user", via: "dialog", verdict: "deny" },
+		});
 		expect(existsSync(sb.workPath("victim.txt"))).toBe(true);
 	}, 300_000);
 });
