@@ -142,14 +142,18 @@ async function forwardingWorld(): Promise<HubSandbox> {
 	return { sb, childDir, env: { PPH_CHILD_DIR: childDir } };
 }
 
-/** pi's TUI in a 120×50 pane in the sandbox's work dir; resolves once its editor is on screen. */
-async function startTui(sb: Sandbox, env: Readonly<Record<string, string>> = {}): Promise<TmuxPane> {
+/** pi's TUI in a 120-column pane in the sandbox's work dir; resolves once its editor is on screen. */
+async function startTui(
+	sb: Sandbox,
+	env: Readonly<Record<string, string>> = {},
+	rows = 50,
+): Promise<TmuxPane> {
 	const pi = [node22Binary(), PI_CLI, "--model", "faux/faux-1"].map(quote).join(" ");
 	const terminal = TmuxPane.start({
 		dir: sb.root,
 		command: `cd ${quote(sb.workDir)} && ${pi}; echo "pi exit status: $?"`,
 		cols: 120,
-		rows: 50,
+		rows,
 		env: sb.env(env),
 	});
 	pane = terminal;
@@ -371,5 +375,46 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 			source: { kind: "user", via: "dialog", verdict: "deny" },
 		});
 		expect(existsSync(sb.workPath("victim.txt"))).toBe(true);
+	}, 300_000);
+
+	it("the root's own write of a long file: a screenful of it, d shows it whole and folds it, n denies", async () => {
+		const sb = await createSandbox();
+		sandboxes.push(sb);
+		const installed = await installIntoFolder(packed.tarball, path.join(sb.root, "pi-packages"));
+		const install = await runPi(sb, ["install", installed]);
+		expect(install.code, describeResult("pi install <folder>", install)).toBe(0);
+		await sb.writeSettings({ ...(await readSettings(sb)), extensions: [FAUX_MODEL_EXTENSION] });
+		const content = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join("\n");
+		await writeTree(sb, [conversation(undefined, [{ tool: "write", input: { path: "long.txt", content } }])]);
+		const terminal = await startTui(sb, {}, 30);
+
+		terminal.sendKeys("-l", "write it");
+		terminal.sendKeys("Enter");
+		const folded = await waitForScreen(
+			terminal,
+			"the write dialog",
+			dialogTitled("Permission needed: write"),
+		);
+		expect(folded).toContain("│ Change: new file");
+		expect(folded).toContain("│ +line 1");
+		expect(folded).not.toContain("│ +line 60");
+		expect(folded).toMatch(/\[d\] show the whole change \(\d+ more rows\)/);
+
+		terminal.sendKeys("d");
+		await waitForScreen(terminal, "the whole change", (s) =>
+			s.includes("│ +line 60") && s.includes("[d] show only its first rows") ? true : null,
+		);
+		terminal.sendKeys("d");
+		const again = await waitForScreen(terminal, "the change folded again", (s) =>
+			/\[d\] show the whole change/.test(s) ? dialogTitled("Permission needed: write")(s) : null,
+		);
+		expect(again).toContain("│ +line 1");
+		expect(again).not.toContain("│ +line 60");
+
+		terminal.sendKeys("n");
+		await waitForScreen(terminal, "the denial to reach the model", (s) =>
+			s.includes("RESULTS: [") ? true : null,
+		);
+		expect(existsSync(sb.workPath("long.txt"))).toBe(false);
 	}, 300_000);
 });
