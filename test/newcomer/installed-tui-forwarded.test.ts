@@ -377,7 +377,7 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 		expect(existsSync(sb.workPath("victim.txt"))).toBe(true);
 	}, 300_000);
 
-	it("the root's own write of a long file: a screenful of it, d shows it whole and folds it, n denies", async () => {
+	it("the root's own write of a long file on a 30-row terminal: keys stay on screen while d pages the change", async () => {
 		const sb = await createSandbox();
 		sandboxes.push(sb);
 		const installed = await installIntoFolder(packed.tarball, path.join(sb.root, "pi-packages"));
@@ -387,29 +387,41 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 		const content = Array.from({ length: 60 }, (_, i) => `line ${i + 1}`).join("\n");
 		await writeTree(sb, [conversation(undefined, [{ tool: "write", input: { path: "long.txt", content } }])]);
 		const terminal = await startTui(sb, {}, 30);
+		const write = dialogTitled("Permission needed: write");
+		/** The page of the change on screen, once the whole dialog and pi's footer below it are. */
+		const page = (screen: string) => {
+			const dialog = write(screen);
+			const pager =
+				dialog && /│ rows (\d+)–(\d+) of (\d+) · \[d\] (next rows|back to the first rows)/.exec(dialog);
+			// pi's footer (directory, model) below the Esc line: nothing of the dialog was cut off.
+			const below = dialog?.slice(dialog.indexOf("[Esc]")) ?? "";
+			if (!dialog || !pager || !below.includes(sb.workDir) || !below.includes("faux-1")) return null;
+			return { dialog, from: Number(pager[1]), to: Number(pager[2]), of: Number(pager[3]), next: pager[4] };
+		};
 
 		terminal.sendKeys("-l", "write it");
 		terminal.sendKeys("Enter");
-		const folded = await waitForScreen(
-			terminal,
-			"the write dialog",
-			dialogTitled("Permission needed: write"),
-		);
-		expect(folded).toContain("│ Change: new file");
-		expect(folded).toContain("│ +line 1");
-		expect(folded).not.toContain("│ +line 60");
-		expect(folded).toMatch(/\[d\] show the whole change \(\d+ more rows\)/);
+		const first = await waitForScreen(terminal, "the write dialog, keys and footer on screen", page);
+		expect(first.dialog).toContain("│ Change: new file, 470 bytes, 60 lines");
+		expect(first.dialog).toContain("│ +line 1");
+		expect(first.dialog).not.toContain("│ +line 60");
+		expect(first).toMatchObject({ from: 1, next: "next rows" });
 
+		const seen = new Set(first.dialog.split("\n"));
+		let shown = first;
+		while (shown.next === "next rows") {
+			const after = shown.to;
+			terminal.sendKeys("d");
+			shown = await waitForScreen(terminal, `the rows after ${after}`, (s) => {
+				const turned = page(s);
+				return turned && turned.from === after + 1 ? turned : null;
+			});
+			for (const row of shown.dialog.split("\n")) seen.add(row);
+		}
+		expect(shown.to).toBe(shown.of);
+		expect(seen).toContain("│ +line 60");
 		terminal.sendKeys("d");
-		await waitForScreen(terminal, "the whole change", (s) =>
-			s.includes("│ +line 60") && s.includes("[d] show only its first rows") ? true : null,
-		);
-		terminal.sendKeys("d");
-		const again = await waitForScreen(terminal, "the change folded again", (s) =>
-			/\[d\] show the whole change/.test(s) ? dialogTitled("Permission needed: write")(s) : null,
-		);
-		expect(again).toContain("│ +line 1");
-		expect(again).not.toContain("│ +line 60");
+		await waitForScreen(terminal, "the first rows again", (s) => (page(s)?.from === 1 ? true : null));
 
 		terminal.sendKeys("n");
 		await waitForScreen(terminal, "the denial to reach the model", (s) =>
