@@ -1,9 +1,11 @@
 /**
- * Asks forwarded from subagents, in pi's interactive terminal UI, with the packed package installed as users
- * install it: the root is pi's TUI in a private tmux server, its children are `pi --mode json -p` processes its
- * launcher starts with the root's session id (`PI_SUBAGENT_PARENT_SESSION`), loading the same installed copy from
- * the same settings. The test reads the root's screen: who asks, that a key pressed as the dialog appears is not
- * taken as an answer (`FORWARDED_KEY_PAUSE_MS`), and the diff an edit would make.
+ * pi's interactive terminal UI with the packed package installed as users install it, on the paths a root's
+ * human takes for its subagents: the root is pi's TUI in a private tmux server, its children `pi --mode json -p`
+ * processes its launcher starts with the root's session id (`PI_SUBAGENT_PARENT_SESSION`), loading the same
+ * installed copy from the same settings. The test reads the root's screen: who asks, that a key pressed as a
+ * forwarded dialog appears is not an answer (`FORWARDED_KEY_PAUSE_MS`, or `twice`), the diff an edit would make,
+ * the delegation guard's "add the gate and continue" chosen by its key, and a long change paged with `d` on a
+ * terminal where pi's fullscreen layout would cut a taller dialog.
  */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
