@@ -13,7 +13,7 @@ import {
 /**
  * The inline TUI dialog: single-key choices, a live countdown, and Esc to dismiss. A typed deny reason is
  * asked with pi's own input dialog right after `r`, so the component stays a plain key handler. An edit or
- * write shows its change, a screenful of it until `d` shows it whole; an ask forwarded from a subagent guards
+ * write shows its change a screenful at a time, `d` turning to the next; an ask forwarded from a subagent guards
  * its keys (`forwardedDialogKeys`).
  */
 
@@ -29,11 +29,18 @@ export const FORWARDED_KEY_PAUSE_MS = 400;
 /** What a key picks: a choice, or Esc. */
 type Picked = DialogChoice | "dismissed";
 
-/** The key that shows the whole change, or only its first screenful again (no answer uses it). */
+/** The key that shows the change's next screenful, or its first after the last (no answer uses it). */
 const CHANGE_KEY = "d";
 
 /** Rows kept for the change however small the terminal: a dialog that shows no change would hide it. */
 const MIN_CHANGE_ROWS = 6;
+
+/**
+ * Rows pi keeps for itself on the dialog's screen: in its fullscreen layout at least one transcript row above
+ * the dialog, and below it the footer (directory, usage, extension statuses) and maybe a widget. A dialog
+ * taller than what is left is cut at the bottom, where its keys are; nothing scrolls it.
+ */
+const PI_ROWS = 5;
 
 export function tuiDialog(
 	ui: ExtensionUIContext,
@@ -48,7 +55,7 @@ export function tuiDialog(
 			try {
 				const picked = await ui.custom<Picked | "ended">((tui, theme, _keys, done) => {
 					const tick = setInterval(() => tui.requestRender(), 1000);
-					const view: DialogView = { expanded: false, armed: null };
+					const view: DialogView = { page: 0, armed: null };
 					const finish = (value: Picked | "ended"): void => {
 						clearInterval(tick);
 						deadline.signal.removeEventListener("abort", onEnd);
@@ -73,7 +80,7 @@ export function tuiDialog(
 							const armed = view.armed;
 							view.armed = null;
 							if (picked === undefined) {
-								if (prompt.change && data.toLowerCase() === CHANGE_KEY) view.expanded = !view.expanded;
+								if (prompt.change && data.toLowerCase() === CHANGE_KEY) view.page += 1;
 								tui.requestRender();
 								return;
 							}
@@ -109,9 +116,12 @@ export function tuiDialog(
 	};
 }
 
-/** What the human changed on screen: the whole change shown, an answer waiting for its second key (`twice`). */
+/**
+ * What the human changed on screen: how often `d` turned the change's page (counted, not clamped: the page size
+ * follows the terminal's height), and an answer waiting for its second key (`twice`).
+ */
 interface DialogView {
-	expanded: boolean;
+	page: number;
 	armed: Picked | null;
 }
 
@@ -156,25 +166,26 @@ function renderDialog(
 		tail.push(bar + kit.truncateToWidth(theme.fg("warning", `Press ${key} again to answer: ${what}`), inner));
 	}
 	if (!prompt.change) return [...head, ...tail];
-	// A screenful: whatever the rest of the dialog leaves, less the change's title and its key line.
-	const room = Math.max(MIN_CHANGE_ROWS, rows - head.length - tail.length - 3);
+	// A screenful: whatever pi and the rest of the dialog leave, less the blank row, the change's title and its
+	// page line.
+	const room = Math.max(MIN_CHANGE_ROWS, rows - PI_ROWS - head.length - tail.length - 3);
 	const change = changeRows(kit, prompt.change, theme, inner).map((row) => bar + row);
-	const shown = view.expanded ? change : change.slice(0, room);
+	const pages = Math.max(1, Math.ceil(change.length / room));
+	const first = (view.page % pages) * room;
+	const shown = change.slice(first, first + room);
 	const title = bar + theme.bold(`Change: ${prompt.change.summary}`);
-	const hidden = change.length - shown.length;
-	const toggle =
-		hidden > 0
+	const next = first + room < change.length ? "next rows" : "back to the first rows";
+	const pager =
+		pages > 1
 			? [
 					bar +
 						theme.fg(
 							"dim",
-							`${theme.fg("accent", `[${CHANGE_KEY}]`)} show the whole change (${hidden} more rows)`,
+							`rows ${first + 1}–${first + shown.length} of ${change.length} · ${theme.fg("accent", `[${CHANGE_KEY}]`)} ${next}`,
 						),
 				]
-			: view.expanded && change.length > room
-				? [bar + theme.fg("dim", `${theme.fg("accent", `[${CHANGE_KEY}]`)} show only its first rows`)]
-				: [];
-	return [...head, bar, title, ...shown, ...toggle, ...tail];
+			: [];
+	return [...head, bar, title, ...shown, ...pager, ...tail];
 }
 
 /** The change as rows of the terminal: diff lines colored as pi colors its own edit diffs, wrapped to the width. */

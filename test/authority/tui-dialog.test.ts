@@ -1,6 +1,6 @@
 /**
  * The TUI dialog component, driven as pi's TUI drives it (render, then raw key data), with pi-tui's own key
- * matching and wrapping: the key guard of a forwarded dialog, and the change with its expand key.
+ * matching and wrapping: the key guard of a forwarded dialog, and the change with its page key.
  */
 import type { ExtensionUIContext, Theme } from "@earendil-works/pi-coding-agent";
 import { Key, matchesKey, truncateToWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
@@ -112,23 +112,41 @@ describe("the change", () => {
 	};
 	const withChange: AskPrompt = { ...PROMPT, change };
 
-	it("shows a screenful, colored by kind, and `d` shows it whole and folds it again", async () => {
+	it("shows a screenful that leaves pi its rows, and `d` turns the pages, back to the first after the last", async () => {
 		const rows = 30;
 		const { component, result } = open(withChange, { forwarded: false, rows });
-		const folded = component.render(100);
-		expect(folded.length).toBeLessThanOrEqual(rows);
-		expect(folded).toContain("│ Change: 1 line removed, 60 added");
-		expect(folded).toContain("│ -old line");
-		expect(folded).toContain("│ +new line 1");
-		expect(folded).not.toContain("│ +new line 60");
-		expect(folded.some((row) => /\[d\] show the whole change \(\d+ more rows\)/.test(row))).toBe(true);
+		const first = component.render(100);
+		// pi's fullscreen layout keeps rows of its own (transcript, footer) and cuts a taller dialog at the bottom.
+		expect(first.length).toBeLessThanOrEqual(rows - 5);
+		expect(first.at(-1)).toBe("│ [Esc] dismiss (counts as deny)");
+		expect(first).toContain("│ Change: 1 line removed, 60 added");
+		expect(first).toContain("│ -old line");
+		expect(first).toContain("│ +new line 1");
+		expect(first).not.toContain("│ +new line 60");
+		const pager = /^│ rows (\d+)–(\d+) of 62 · \[d\] (next rows|back to the first rows)$/;
+		const pageOf = (rendered: readonly string[]) => {
+			const match = rendered.map((row) => pager.exec(row)).find((m) => m !== null);
+			if (!match) throw new Error(`no page line in:\n${rendered.join("\n")}`);
+			return { from: Number(match[1]), to: Number(match[2]), next: match[3] };
+		};
+		expect(pageOf(first)).toMatchObject({ from: 1, next: "next rows" });
 
+		// Every row of the change is shown on some page, each page as short as the first.
+		const seen = new Set<string>();
+		let rendered = first;
+		for (let turns = 0; pageOf(rendered).next === "next rows"; turns++) {
+			expect(turns).toBeLessThan(62);
+			for (const row of rendered) seen.add(row);
+			component.handleInput("d");
+			rendered = component.render(100);
+			expect(rendered.length).toBeLessThanOrEqual(first.length);
+			expect(pageOf(rendered).from).toBeGreaterThan(1);
+		}
+		for (const row of rendered) seen.add(row);
+		expect(pageOf(rendered).to).toBe(62);
+		expect(seen).toContain("│ +new line 60");
 		component.handleInput("d");
-		const whole = component.render(100);
-		expect(whole).toContain("│ +new line 60");
-		expect(whole).toContain("│ [d] show only its first rows");
-		component.handleInput("d");
-		expect(component.render(100)).toEqual(folded);
+		expect(component.render(100)).toEqual(first);
 
 		component.handleInput("n");
 		expect(await result).toEqual({ kind: "answer", answer: { kind: "deny", withReason: false } });

@@ -23,7 +23,7 @@ export const SUBAGENT_EXAMPLE = path.join(
 	REPO_ROOT,
 	"node_modules/@earendil-works/pi-coding-agent/examples/extensions/subagent/index.ts",
 );
-const LAUNCHER_FIXTURE = path.join(REPO_ROOT, "test", "fixtures", "child-launcher-extension.ts");
+export const LAUNCHER_FIXTURE = path.join(REPO_ROOT, "test", "fixtures", "child-launcher-extension.ts");
 const CHILD_DIR_ENV = "PPH_CHILD_DIR";
 
 /** Process groups of started roots and directories of launched children, for `killChildren()`. */

@@ -89,12 +89,16 @@ export class TmuxPane {
 	}
 }
 
-/** Polls the screen until `found` returns a value, or fails with the last screen after `timeoutMs`. */
+/**
+ * Polls the screen every `intervalMs` until `found` returns a value, or fails with the last screen after
+ * `timeoutMs`.
+ */
 export async function waitForScreen<T>(
 	pane: TmuxPane,
 	what: string,
 	found: (screen: string) => T | null,
 	timeoutMs = 45_000,
+	intervalMs = 150,
 ): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	let screen = "";
@@ -102,7 +106,7 @@ export async function waitForScreen<T>(
 		screen = pane.screen();
 		const value = found(screen);
 		if (value !== null) return value;
-		await new Promise((resolve) => setTimeout(resolve, 150));
+		await new Promise((resolve) => setTimeout(resolve, intervalMs));
 	}
 	throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; the screen was:\n${screen}`);
 }
