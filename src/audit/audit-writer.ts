@@ -1,5 +1,4 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
-import { appendFile, mkdir, rename, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { processWide } from "../process-wide.ts";
 import type { AuditEntry } from "./audit-entry.ts";
@@ -10,7 +9,7 @@ export interface AuditWriterOptions {
 	readonly maxBytes?: number;
 	/** Rotated generations kept (`audit.1.jsonl` … `audit.N.jsonl`). */
 	readonly keep?: number;
-	/** Entries held in memory before `record` makes the caller wait for a flush (backpressure, never loss). */
+	/** Entries held in memory before `record` writes them at once instead of on the next tick (never loss). */
 	readonly maxQueue?: number;
 }
 
@@ -22,6 +21,10 @@ const DEFAULT_MAX_QUEUE = 1000;
  * Append-only JSONL writer. `record` never does file I/O on the caller's path: entries are queued and written
  * in one append per batch on the next tick. Every process appends with O_APPEND, and one batch is one write,
  * so lines from concurrent sessions do not interleave within a line.
+ *
+ * The batch is written synchronously (adr/0028): an append without fsync is a few system calls that take
+ * microseconds, while the asynchronous version sent a stat, an open, a write and a close through the thread
+ * pool, each with its promise, after every decision: more CPU than the decision's own file-system calls.
  */
 export class AuditWriter {
 	readonly file: string;
@@ -29,7 +32,6 @@ export class AuditWriter {
 	private readonly keep: number;
 	private readonly maxQueue: number;
 	private queue: string[] = [];
-	private flushing: Promise<void> | null = null;
 	private scheduled = false;
 	private lastError: Error | null = null;
 
@@ -41,7 +43,7 @@ export class AuditWriter {
 		flushOnExit(this);
 	}
 
-	/** Queue one entry. Resolves at once unless the queue is full, in which case it waits for the flush. */
+	/** Queue one entry. Resolves at once; a full queue is written before it resolves (never loss). */
 	record(entry: AuditEntry): Promise<void> {
 		this.queue.push(`${JSON.stringify(entry)}\n`);
 		if (this.queue.length >= this.maxQueue) return this.flush();
@@ -54,26 +56,21 @@ export class AuditWriter {
 		return this.lastError;
 	}
 
+	/** Writes what is queued; resolves once it is on disk (or the failure is in `error`). */
 	flush(): Promise<void> {
-		if (this.flushing) return this.flushing.then(() => (this.queue.length > 0 ? this.flush() : undefined));
-		if (this.queue.length === 0) return Promise.resolve();
-		const batch = this.queue.join("");
-		this.queue = [];
-		this.flushing = this.write(batch).finally(() => {
-			this.flushing = null;
-		});
-		return this.flushing;
+		this.flushSync();
+		return Promise.resolve();
 	}
 
-	/** For process exit, when no more ticks will run. */
+	/** Writes what is queued now: for process exit, when no more ticks will run, and for every batch. */
 	flushSync(): void {
 		if (this.queue.length === 0) return;
 		const batch = this.queue.join("");
 		this.queue = [];
 		try {
-			mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-			this.rotateSyncIfNeeded();
-			appendFileSync(this.file, batch, { mode: 0o600 });
+			this.rotateIfNeeded();
+			this.append(batch);
+			this.lastError = null;
 		} catch (error) {
 			this.lastError = toError(error);
 		}
@@ -84,52 +81,30 @@ export class AuditWriter {
 		this.scheduled = true;
 		setImmediate(() => {
 			this.scheduled = false;
-			void this.flush();
+			this.flushSync();
 		});
-	}
-
-	private async write(batch: string): Promise<void> {
-		try {
-			await this.rotateIfNeeded();
-			await this.append(batch);
-			this.lastError = null;
-		} catch (error) {
-			this.lastError = toError(error);
-		}
 	}
 
 	/**
 	 * The directory is made only when the append finds it missing: a recursive mkdir walks the whole path, and a
 	 * batch is written after every decision (adr/0028).
 	 */
-	private async append(batch: string): Promise<void> {
+	private append(batch: string): void {
 		try {
-			await appendFile(this.file, batch, { mode: 0o600 });
+			appendFileSync(this.file, batch, { mode: 0o600 });
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-			await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
-			await appendFile(this.file, batch, { mode: 0o600 });
+			mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+			appendFileSync(this.file, batch, { mode: 0o600 });
 		}
 	}
 
-	private async rotateIfNeeded(): Promise<void> {
-		const size = await stat(this.file).then(
-			(s) => s.size,
-			() => 0,
-		);
-		if (size < this.maxBytes) return;
-		for (let i = this.keep - 1; i >= 1; i--) {
-			await rename(this.generation(i), this.generation(i + 1)).catch(() => undefined);
-		}
-		await rename(this.file, this.generation(1)).catch(() => undefined);
-	}
-
-	private rotateSyncIfNeeded(): void {
+	private rotateIfNeeded(): void {
 		let size = 0;
 		try {
 			size = statSync(this.file).size;
 		} catch {
-			return;
+			return; // Nothing to rotate; the append reports what is wrong with the path.
 		}
 		if (size < this.maxBytes) return;
 		for (let i = this.keep - 1; i >= 1; i--) tryRenameSync(this.generation(i), this.generation(i + 1));

@@ -82,10 +82,15 @@ function nearestExisting(file: string): string | null {
 	let path = file;
 	for (;;) {
 		const entry = entryAt(path);
-		if (entry !== undefined) return problemWith(path, file, entry.isSymbolicLink());
-		const parent = dirname(path);
-		if (parent === path) return null;
-		path = parent;
+		if (entry === undefined) {
+			const parent = dirname(path);
+			if (parent === path) return null;
+			path = parent;
+			continue;
+		}
+		// Not a link: what lstat saw is what is there, so no second look (this runs at every call, adr/0028).
+		if (!entry.isSymbolicLink() && (path === file || entry.isDirectory())) return null;
+		return problemWith(path, file, entry.isSymbolicLink());
 	}
 }
 
