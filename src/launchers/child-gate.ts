@@ -35,7 +35,7 @@ import {
 	type SettingsScope,
 	scopeResources,
 } from "./settings-resources.ts";
-import type { TintinwebAgent } from "./tintinweb-agent.ts";
+import type { TintinwebRun } from "./tintinweb-agent.ts";
 
 /** Everything the check needs; nothing else is read (the FileView is the only door to the disk). */
 export interface ChildGateQuery {
@@ -219,9 +219,11 @@ function agentDirChildrenVerdict(query: ChildGateQuery): ChildGateVerdict {
 	let via = "";
 	for (const cwd of query.call.cwds) {
 		const agents = query.call.agents ?? [null];
-		for (const agent of agents) {
-			// Read with the call: its one agent, in its one directory (the session's).
-			const definition = agent === null ? null : query.call.tintinwebAgent;
+		// Read with the call: its one agent, in its one directory (the session's); each configuration it may run with.
+		const runs = query.call.tintinwebRuns.length > 0 ? query.call.tintinwebRuns : [null];
+		for (const [agent, definition] of agents.flatMap((agent) =>
+			(agent === null ? [null] : runs).map((run) => [agent, run] as const),
+		)) {
 			const narrowed = tintinwebAgentVerdict(agent, definition, query.call, cwd, query);
 			if (narrowed !== null) {
 				if (!narrowed.gated) return narrowed;
@@ -246,7 +248,7 @@ function agentDirChildrenVerdict(query: ChildGateQuery): ChildGateVerdict {
  */
 function tintinwebAgentVerdict(
 	agent: string | null,
-	definition: TintinwebAgent | null,
+	definition: TintinwebRun,
 	call: DelegationCall,
 	cwd: string,
 	query: ChildGateQuery,

@@ -43,8 +43,9 @@ export function tintinwebFindings(
 	);
 	const agents = new Map<string, TintinwebAgent>();
 	for (const type of types) {
-		const agent = tintinwebAgentFor(type, input.agentDir, input.projectDir, view);
-		if (agent !== null && !agents.has(agent.file)) agents.set(agent.file, agent);
+		for (const agent of tintinwebAgentFor(type, input.agentDir, input.projectDir, view)) {
+			if (agent !== null && !agents.has(agent.file)) agents.set(agent.file, agent);
+		}
 	}
 	const findings = [...agents.values()].flatMap((agent): Finding[] => {
 		const verdict = childGateVerdict({
@@ -56,7 +57,7 @@ export function tintinwebFindings(
 				cwds: [input.projectDir],
 				withoutExtensions: false,
 				tasks: [],
-				tintinwebAgent: agent,
+				tintinwebRuns: [agent],
 			},
 			agentDir: input.agentDir,
 			homeDir: input.homeDir,
