@@ -18,7 +18,7 @@ import {
 } from "./child-extensions.ts";
 import type { FileView } from "./file-view.ts";
 import { type DelegationCall, type KnownLauncher, launcherDescription } from "./known-launcher.ts";
-import { GATE_PACKAGE_NAME, type GatePackage } from "./package-manifest.ts";
+import { extensionFilesAt, GATE_PACKAGE_NAME, type GatePackage, isOwnGateEntry } from "./package-manifest.ts";
 import {
 	type AgentOverride,
 	agentOverridesOf,
@@ -36,6 +36,11 @@ import {
 	scopeResources,
 } from "./settings-resources.ts";
 import type { TintinwebRun } from "./tintinweb-agent.ts";
+import {
+	tintinwebCanonicalName,
+	tintinwebExtensionNames,
+	tintinwebExtensionPath,
+} from "./tintinweb-extension-names.ts";
 
 /** Everything the check needs; nothing else is read (the FileView is the only door to the disk). */
 export interface ChildGateQuery {
@@ -254,7 +259,6 @@ function tintinwebAgentVerdict(
 	query: ChildGateQuery,
 ): ChildGateVerdict | null {
 	const who = agent === null ? "an agent" : `agent "${agent}"`;
-	const gateName = JSON.stringify(GATE_PACKAGE_NAME);
 	const byFile = (why: string, field: string, change: string): ChildGateVerdict => ({
 		gated: false,
 		why: `@tintinweb/pi-subagents would run ${who} inside this process ${why}`,
@@ -277,11 +281,25 @@ function tintinwebAgentVerdict(
 		};
 	}
 	if (definition === null) return null;
-	if (definition.excluded.some((name) => name.toLowerCase() === GATE_PACKAGE_NAME)) {
+	const { files, gate } = query;
+	// The names it knows this copy of the gate by; with no copy located there are none (nothing is the gate).
+	const gateNames = [
+		...new Set((gate?.entries ?? []).flatMap((entry) => tintinwebExtensionNames(entry, files))),
+	];
+	const suggested = gateNames.includes(GATE_PACKAGE_NAME)
+		? GATE_PACKAGE_NAME
+		: (gateNames[0] ?? GATE_PACKAGE_NAME);
+	const gateName = JSON.stringify(suggested);
+	const known =
+		suggested === GATE_PACKAGE_NAME
+			? ""
+			: ` (the name @tintinweb/pi-subagents knows ${JSON.stringify(GATE_PACKAGE_NAME)} by)`;
+	const excluded = definition.excluded.find((name) => gateNames.includes(name.toLowerCase()));
+	if (excluded !== undefined) {
 		return byFile(
-			`with ${gateName} in its \`exclude_extensions:\``,
+			`with ${JSON.stringify(excluded)} in its \`exclude_extensions:\`, which drops the gate`,
 			"exclude_extensions:",
-			`remove ${gateName} from \`exclude_extensions:\``,
+			`remove ${JSON.stringify(excluded)} from \`exclude_extensions:\``,
 		);
 	}
 	const { extensions } = definition;
@@ -289,20 +307,35 @@ function tintinwebAgentVerdict(
 		return byFile(
 			"with `extensions: false` (no extension at all)",
 			"extensions:",
-			`list ${gateName} in \`extensions:\``,
+			`list ${gateName}${known} in \`extensions:\``,
 		);
 	}
-	if (extensions === true || extensions.includes("*")) return null;
-	const path = extensions
-		.map((entry) => childExtensionEntry(entry, cwd, query.homeDir, query.gate, query.files))
-		.find((entry) => entry.kind === "path" && entry.loadsGate);
-	if (path)
-		return { gated: true, via: `${JSON.stringify(path.written)} in the agent file ${definition.file}` };
-	if (extensions.some((name) => name.toLowerCase() === GATE_PACKAGE_NAME)) return null;
+	const entries = extensions === true ? [] : extensions;
+	const paths = entries.flatMap((entry) => {
+		const path = tintinwebExtensionPath(entry, cwd, query.homeDir);
+		return path === null ? [] : [{ entry, path }];
+	});
+	// Its loader keeps an extension whose names it lists (a path entry lists the path's own name), or all with `*`.
+	const keepAll = extensions === true || entries.includes("*");
+	const kept = new Set(
+		entries.map((entry) => {
+			const path = tintinwebExtensionPath(entry, cwd, query.homeDir);
+			return path === null ? entry.toLowerCase() : tintinwebCanonicalName(path);
+		}),
+	);
+	const keeps = (names: readonly string[]): boolean => keepAll || names.some((name) => kept.has(name));
+	const byPath = paths.find(({ path }) =>
+		extensionFilesAt(path, files).some(
+			(file) => isOwnGateEntry(file, gate, files) && keeps(tintinwebExtensionNames(file, files)),
+		),
+	);
+	if (byPath)
+		return { gated: true, via: `${JSON.stringify(byPath.entry)} in the agent file ${definition.file}` };
+	if (keeps(gateNames)) return null;
 	return byFile(
-		`with only the extensions its \`extensions:\` names (${extensions.map((e) => JSON.stringify(e)).join(", ")}), not the gate`,
+		`with only the extensions its \`extensions:\` keeps (${entries.map((e) => JSON.stringify(e)).join(", ")}), not the gate, which it knows as ${gateName}`,
 		"extensions:",
-		`add ${gateName} to \`extensions:\``,
+		`add ${gateName}${known} to \`extensions:\``,
 	);
 }
 

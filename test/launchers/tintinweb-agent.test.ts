@@ -5,6 +5,7 @@
  */
 import { rmSync } from "node:fs";
 import path from "node:path";
+import { extensionCanonicalNames } from "@tintinweb/pi-subagents/dist/agent-runner.js";
 import {
 	getAgentConfig,
 	getConfig,
@@ -17,7 +18,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type ChildGateVerdict, childGateVerdict } from "../../src/launchers/child-gate.ts";
 import { nodeFileView } from "../../src/launchers/file-view.ts";
 import { readDelegationCall } from "../../src/launchers/known-launcher.ts";
+import { gatePackageAt } from "../../src/launchers/package-manifest.ts";
 import { type TintinwebRun, tintinwebAgentFor } from "../../src/launchers/tintinweb-agent.ts";
+import { tintinwebExtensionNames } from "../../src/launchers/tintinweb-extension-names.ts";
+import { REPO_ROOT } from "../harness/paths.ts";
 import { cleanupWorlds, type LauncherWorld, launcherWorld, TINTINWEB } from "./launcher-world.ts";
 
 const savedAgentDir = process.env.PI_CODING_AGENT_DIR;
@@ -36,7 +40,7 @@ function verdict(world: LauncherWorld, type: string): ChildGateVerdict {
 
 /** An agent file that loads this copy of the gate by path, whatever settings load. */
 function gatedAgent(world: LauncherWorld): string {
-	return `---\ndescription: d\nextensions: ${world.gateDir}\n---\n`;
+	return `---\ndescription: d\nextensions: ${path.join(world.gateDir, "dist", "index.js")}\n---\n`;
 }
 
 const ISOLATED = "---\ndescription: d\nisolated: true\n---\n";
@@ -165,5 +169,58 @@ describe("@tintinweb/pi-subagents: the agent a call runs", () => {
 				expect(ours, `${name}, defaults disabled: ${disabled}`).toEqual([packageRun(world, name, disabled)]);
 			}
 		}
+	});
+});
+
+describe("@tintinweb/pi-subagents: the names an agent file's extension lists match", () => {
+	it("are the package's own names for each entry: the built gate answers to `extension`, not to its package name", () => {
+		const world = launcherWorld();
+		const scoped = world.writeJson("scoped/package.json", {
+			name: "@someone/Tool",
+			pi: { extensions: ["./src/main.ts"] },
+		});
+		world.write("scoped/src/main.ts", "export default function tool(): void {}\n");
+		world.write("broken/package.json", "{ not json");
+		world.write("broken/lib/index.js", "export default function lib() {}\n");
+		const entries = [
+			path.join(REPO_ROOT, "dist", "extension", "index.js"),
+			path.join(world.gateDir, "dist", "index.js"),
+			path.join(path.dirname(scoped), "src", "main.ts"),
+			path.join(world.root, "broken", "lib", "index.js"),
+			path.join(REPO_ROOT, "node_modules", "@tintinweb", "pi-subagents", "dist", "index.js"),
+		];
+		for (const entry of entries) {
+			expect(tintinwebExtensionNames(entry, nodeFileView), entry).toEqual(extensionCanonicalNames(entry));
+		}
+		expect(tintinwebExtensionNames(entries[0] ?? "", nodeFileView)).toEqual(["extension"]);
+	});
+
+	it("so, for the built gate, `extensions: pi-permission-hub` or a path to its directory drops it; `extension` keeps it, and excluding `extension` drops it", () => {
+		const world = launcherWorld();
+		const gate = gatePackageAt(REPO_ROOT, nodeFileView);
+		world.writeJson("agent/settings.json", { packages: [REPO_ROOT] });
+		const file = world.write("work/.pi/agents/worker.md", "---\ndescription: w\n---\n");
+		const check = (frontmatter: string): ChildGateVerdict => {
+			world.write("work/.pi/agents/worker.md", `---\ndescription: w\n${frontmatter}\n---\n`);
+			const at = { agentDir: world.agentDir, files: nodeFileView };
+			const call = readDelegationCall(TINTINWEB, { subagent_type: "worker", prompt: "t" }, world.work, at);
+			return childGateVerdict(world.query(TINTINWEB, call, { gate }));
+		};
+		expect(check("extensions: extension, other").gated).toBe(true);
+		expect(check(`extensions: ${path.join(REPO_ROOT, "dist", "extension", "index.js")}`).gated).toBe(true);
+		for (const dropped of ["extensions: pi-permission-hub", `extensions: ${REPO_ROOT}`]) {
+			const result = check(dropped);
+			expect(result.gated, dropped).toBe(false);
+			if (!result.gated) {
+				expect(result.fix.text).toBe(
+					`add "extension" (the name @tintinweb/pi-subagents knows "pi-permission-hub" by) to \`extensions:\` in ${file}`,
+				);
+			}
+		}
+		const excluded = check("exclude_extensions: Extension");
+		expect(excluded.gated).toBe(false);
+		if (!excluded.gated)
+			expect(excluded.fix.text).toBe(`remove "Extension" from \`exclude_extensions:\` in ${file}`);
+		expect(check("exclude_extensions: pi-permission-hub").gated).toBe(true);
 	});
 });
