@@ -35,7 +35,7 @@ import {
 	type SettingsScope,
 	scopeResources,
 } from "./settings-resources.ts";
-import type { TintinwebRun } from "./tintinweb-agent.ts";
+import { isUnparsable, type TintinwebRun } from "./tintinweb-agent.ts";
 import {
 	tintinwebCanonicalName,
 	tintinwebExtensionNames,
@@ -269,6 +269,18 @@ function tintinwebAgentVerdict(
 			automatic: null,
 		},
 	});
+	if (isUnparsable(definition)) {
+		return {
+			gated: false,
+			why: `@tintinweb/pi-subagents cannot parse the frontmatter of ${definition.file} (${definition.problem}): it fails such a call, and what the child would load once the file is corrected cannot be told`,
+			fix: {
+				file: definition.file,
+				field: "frontmatter",
+				text: `correct the YAML frontmatter of ${definition.file}`,
+				automatic: null,
+			},
+		};
+	}
 	const isolated = definition?.isolated ?? call.withoutExtensions;
 	if (isolated) {
 		if (definition?.isolated === true) {

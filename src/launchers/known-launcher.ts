@@ -1,7 +1,7 @@
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { FileView } from "./file-view.ts";
 import { owningManifest } from "./package-manifest.ts";
-import { type TintinwebRun, tintinwebAgentFor } from "./tintinweb-agent.ts";
+import { isUnparsable, type TintinwebRun, tintinwebAgentFor } from "./tintinweb-agent.ts";
 
 export const PI_SUBAGENTS_PACKAGE = "pi-subagents";
 export const TINTINWEB_SUBAGENTS_PACKAGE = "@tintinweb/pi-subagents";
@@ -148,7 +148,11 @@ function readTintinwebCall(input: Readonly<Record<string, unknown>>, context: Ca
 	const background =
 		runs.length === 0
 			? input.run_in_background === true
-			: runs.some((run) => run?.runInBackground ?? input.run_in_background === true);
+			: runs.some(
+					(run) =>
+						(run === null || isUnparsable(run) ? undefined : run.runInBackground) ??
+						input.run_in_background === true,
+				);
 	return {
 		launches: true,
 		foreground: !background && input.schedule === undefined,

@@ -1,6 +1,6 @@
 import { basename, join } from "node:path";
-import { frontmatterList, parseAgentFrontmatter } from "./agent-definition.ts";
 import type { FileView } from "./file-view.ts";
+import { parseTintinwebFrontmatter } from "./tintinweb-frontmatter.ts";
 import { tintinwebDefaultsDisabled } from "./tintinweb-settings.ts";
 
 /** The fields of a @tintinweb/pi-subagents agent file (`<dir>/<type>.md`) that decide what its children load. */
@@ -18,11 +18,22 @@ export interface TintinwebAgent {
 	readonly enabled: boolean;
 }
 
+/** An agent file whose frontmatter is not YAML: the launcher then fails every call, as its loading of agents throws. */
+export interface TintinwebUnparsable {
+	readonly file: string;
+	readonly problem: string;
+}
+
 /**
- * What a child runs with: an agent file's fields, or null for the launcher's own configuration (a default agent's,
- * or its last resort when no `general-purpose` is registered), which loads everything settings load.
+ * What a child runs with: an agent file's fields; null for the launcher's own configuration (a default agent's,
+ * or its last resort when no `general-purpose` is registered), which loads everything settings load; or the file
+ * that makes the call fail.
  */
-export type TintinwebRun = TintinwebAgent | null;
+export type TintinwebRun = TintinwebAgent | TintinwebUnparsable | null;
+
+export function isUnparsable(run: TintinwebRun): run is TintinwebUnparsable {
+	return run !== null && "problem" in run;
+}
 
 /** Where it looks for agent files, lowest priority first: the agent dir's, then the project's two. */
 export function tintinwebAgentDirectories(agentDir: string, cwd: string): string[] {
@@ -48,7 +59,7 @@ function tintinwebRegistry(
 	cwd: string,
 	files: FileView,
 	defaultsDisabled: boolean,
-): Map<string, Registered> {
+): Map<string, Registered> | TintinwebUnparsable {
 	const registry = new Map<string, Registered>();
 	if (!defaultsDisabled) for (const name of DEFAULT_AGENT_NAMES) registry.set(name, DEFAULT_AGENT);
 	for (const dir of tintinwebAgentDirectories(agentDir, cwd)) {
@@ -56,7 +67,9 @@ function tintinwebRegistry(
 			const file = join(dir, entry);
 			const read = files.readText(file);
 			if (read.state !== "text") continue;
-			registry.set(basename(entry, ".md"), parseTintinwebAgent(file, read.text));
+			const frontmatter = parseTintinwebFrontmatter(read.text);
+			if (frontmatter.state === "invalid") return { file, problem: frontmatter.problem };
+			registry.set(basename(entry, ".md"), parseTintinwebAgent(file, frontmatter.fields));
 		}
 	}
 	return registry;
@@ -84,6 +97,7 @@ function tintinwebRunWith(
 	defaultsDisabled: boolean,
 ): TintinwebRun {
 	const registry = tintinwebRegistry(agentDir, cwd, files, defaultsDisabled);
+	if (!(registry instanceof Map)) return registry;
 	const subagentType = resolveKey(registry, type) ?? "general-purpose";
 	const key = resolveKey(registry, subagentType);
 	const invoked = key === undefined ? undefined : registry.get(key);
@@ -119,32 +133,39 @@ export function tintinwebAgentFor(
 	return JSON.stringify(first) === JSON.stringify(second) ? [first ?? null] : runs;
 }
 
-function parseTintinwebAgent(file: string, content: string): TintinwebAgent {
-	const fields = parseAgentFrontmatter(content);
+/** Its `loadFromDir` fields, from the YAML values (a `true`, not the text "true"). */
+function parseTintinwebAgent(file: string, fields: ReadonlyMap<string, unknown>): TintinwebAgent {
 	return {
 		file,
 		isolated: flagField(fields.get("isolated")),
 		runInBackground: flagField(fields.get("run_in_background")),
 		extensions: inheritField(fields.get("extensions") ?? fields.get("inherit_extensions")),
-		excluded: listField(fields.get("exclude_extensions")),
-		enabled: fields.get("enabled") !== "false",
+		excluded: csvField(fields.get("exclude_extensions")) ?? [],
+		enabled: fields.get("enabled") !== false,
 	};
 }
 
-/** A yes/no field as the launcher reads it: set means `true` or not; undefined when the file does not set it. */
-function flagField(raw: string | undefined): boolean | undefined {
-	return raw === undefined ? undefined : raw === "true";
+/** Set (not null) means the YAML `true` or not; undefined when the file does not set it. */
+function flagField(value: unknown): boolean | undefined {
+	return value === undefined || value === null ? undefined : value === true;
 }
 
-/** Omitted or `true`: everything; `false`, `none` or empty: nothing; else the listed entries. */
-function inheritField(raw: string | undefined): true | false | readonly string[] {
-	if (raw === undefined || raw === "true") return true;
-	if (raw === "false") return false;
-	const items = listField(raw);
+/** Omitted, null or `true`: everything; `false`, `"none"` or empty: nothing; else the comma-separated entries. */
+function inheritField(value: unknown): true | false | readonly string[] {
+	if (value === undefined || value === null || value === true) return true;
+	if (value === false || value === "none") return false;
+	const items = csvField(value) ?? [];
 	return items.length > 0 ? items : false;
 }
 
-function listField(raw: string | undefined): string[] {
-	if (raw === undefined || raw.trim() === "none") return [];
-	return frontmatterList(raw) ?? [];
+/** Its `parseCsvField`: the value as text (a YAML list joins with commas), split on commas; none for "none". */
+function csvField(value: unknown): string[] | undefined {
+	if (value === undefined || value === null) return undefined;
+	const text = String(value).trim();
+	if (text === "" || text === "none") return undefined;
+	const items = text
+		.split(",")
+		.map((item) => item.trim())
+		.filter(Boolean);
+	return items.length > 0 ? items : undefined;
 }

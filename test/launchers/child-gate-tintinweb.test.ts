@@ -111,7 +111,7 @@ describe("@tintinweb/pi-subagents: in-process children load what the agent dir (
 	it("a list that names the gate, `*`, or a path to its entry keeps it; a path loads it even when settings do not", () => {
 		const world = launcherWorld();
 		world.writeJson("agent/settings.json", { packages: [world.gateDir] });
-		for (const list of ["pi-permission-hub, other", "*"]) {
+		for (const list of ["pi-permission-hub, other", '"*"']) {
 			world.write("agent/agents/Worker.md", `---\ndescription: w\nextensions: ${list}\n---\n`);
 			expect(verdict(world).gated, list).toBe(true);
 		}

@@ -19,7 +19,7 @@ import { type ChildGateVerdict, childGateVerdict } from "../../src/launchers/chi
 import { nodeFileView } from "../../src/launchers/file-view.ts";
 import { readDelegationCall } from "../../src/launchers/known-launcher.ts";
 import { gatePackageAt } from "../../src/launchers/package-manifest.ts";
-import { type TintinwebRun, tintinwebAgentFor } from "../../src/launchers/tintinweb-agent.ts";
+import { isUnparsable, type TintinwebRun, tintinwebAgentFor } from "../../src/launchers/tintinweb-agent.ts";
 import { tintinwebExtensionNames } from "../../src/launchers/tintinweb-extension-names.ts";
 import { REPO_ROOT } from "../harness/paths.ts";
 import { cleanupWorlds, type LauncherWorld, launcherWorld, TINTINWEB } from "./launcher-world.ts";
@@ -53,7 +53,11 @@ const ISOLATED = "---\ndescription: d\nisolated: true\n---\n";
 function packageRun(world: LauncherWorld, type: string, defaultsDisabled: boolean): unknown {
 	process.env.PI_CODING_AGENT_DIR = world.agentDir;
 	setDefaultsDisabled(defaultsDisabled);
-	registerAgents(loadCustomAgents(world.work));
+	try {
+		registerAgents(loadCustomAgents(world.work));
+	} catch {
+		return "the call fails";
+	}
 	const subagentType = resolveType(type) ?? "general-purpose";
 	const invoked = getAgentConfig(subagentType);
 	const loads = getConfig(subagentType);
@@ -69,6 +73,7 @@ function packageRun(world: LauncherWorld, type: string, defaultsDisabled: boolea
 
 function guardRun(run: TintinwebRun): unknown {
 	if (run === null) return null;
+	if (isUnparsable(run)) return "the call fails";
 	return {
 		isolated: run.isolated,
 		runInBackground: run.runInBackground,
@@ -151,6 +156,43 @@ describe("@tintinweb/pi-subagents: the agent a call runs", () => {
 		expect(verdict(world, "digger").gated).toBe(true);
 	});
 
+	it('reads the frontmatter as YAML, as pi does for it: a comment, `True`, a quoted "true", a byte order mark', () => {
+		const world = launcherWorld();
+		world.writeJson("agent/settings.json", { packages: [world.gateDir] });
+		const ungatedBy = [
+			"isolated: true # no extensions",
+			"isolated: True",
+			'extensions: "true"',
+			"extensions: False",
+			"inherit_extensions: none",
+			"extensions: ~\ninherit_extensions: false",
+		];
+		for (const field of ungatedBy) {
+			world.write("work/.pi/agents/worker.md", `---\ndescription: w\n${field}\n---\n`);
+			expect(verdict(world, "worker").gated, field).toBe(false);
+		}
+		world.write("work/.pi/agents/worker.md", "\uFEFF---\r\ndescription: w\r\nisolated: true\r\n---\r\n");
+		expect(verdict(world, "worker").gated).toBe(false);
+		for (const field of [
+			"extensions: [other, pi-permission-hub]",
+			"extensions:\n  - pi-permission-hub",
+			"isolated: 'true'",
+		]) {
+			world.write("work/.pi/agents/worker.md", `---\ndescription: w\n${field}\n---\n`);
+			expect(verdict(world, "worker").gated, field).toBe(true);
+		}
+	});
+
+	it("an agent file that is not YAML fails every call; the guard asks, naming the file", () => {
+		const world = launcherWorld();
+		world.writeJson("agent/settings.json", { packages: [world.gateDir] });
+		const broken = world.write("agent/agents/broken.md", "---\ndescription: [unclosed\n---\n");
+		const result = verdict(world, "Explore");
+		expect(result.gated).toBe(false);
+		if (!result.gated) expect(result.fix).toMatchObject({ file: broken, automatic: null });
+		expect(packageRun(world, "Explore", false)).toBe("the call fails");
+	});
+
 	it("agrees with the package's own registry for every spelling, with defaults on and off", () => {
 		const world = launcherWorld();
 		world.write("agent/agents/worker.md", ISOLATED);
@@ -160,8 +202,26 @@ describe("@tintinweb/pi-subagents: the agent a call runs", () => {
 		world.write("work/.pi/agents/plan.md", "---\ndescription: p\nexclude_extensions: x\n---\n");
 		world.write("work/.pi/agents/off.md", "---\ndescription: o\nenabled: false\nisolated: false\n---\n");
 		world.write("work/.pi/agents/General-purpose.md", "---\ndescription: g\nextensions: false\n---\n");
+		world.write(
+			"work/.pi/agents/yaml.md",
+			"\uFEFF---\ndescription: y\nisolated: True # c\nextensions: [a, b]\nexclude_extensions:\n  - c\n  - d\nrun_in_background: 'true'\n---\n",
+		);
+		world.write(
+			"work/.pi/agents/nulls.md",
+			"---\ndescription: n\nisolated: ~\nenabled: False\nextensions: null\ninherit_extensions: x, y\n---\n",
+		);
 		const names = ["worker", "Worker", "WORKER", "wOrKeR", "explore", "Explore", "EXPLORE", "plan", "Plan"];
-		const more = ["PLAN", "off", "OFF", "general-purpose", "General-Purpose", "GENERAL-PURPOSE", "nobody"];
+		const more = [
+			"PLAN",
+			"off",
+			"OFF",
+			"general-purpose",
+			"General-Purpose",
+			"GENERAL-PURPOSE",
+			"nobody",
+			"yaml",
+			"nulls",
+		];
 		for (const disabled of [false, true]) {
 			world.writeJson("work/.pi/subagents.json", { disableDefaultAgents: disabled });
 			for (const name of [...names, ...more]) {

@@ -10,7 +10,7 @@ import type { KnownLauncher } from "../../launchers/known-launcher.ts";
 import type { GatePackage } from "../../launchers/package-manifest.ts";
 import type { SettingsResource } from "../../launchers/settings-resources.ts";
 import {
-	type TintinwebAgent,
+	type TintinwebRun,
 	tintinwebAgentDirectories,
 	tintinwebAgentFor,
 } from "../../launchers/tintinweb-agent.ts";
@@ -41,7 +41,7 @@ export function tintinwebFindings(
 				.map((name) => basename(name, ".md")),
 		),
 	);
-	const agents = new Map<string, TintinwebAgent>();
+	const agents = new Map<string, NonNullable<TintinwebRun>>();
 	for (const type of types) {
 		for (const agent of tintinwebAgentFor(type, input.agentDir, input.projectDir, view)) {
 			if (agent !== null && !agents.has(agent.file)) agents.set(agent.file, agent);
