@@ -35,7 +35,7 @@ import {
 	type SettingsScope,
 	scopeResources,
 } from "./settings-resources.ts";
-import { isUnparsable, type TintinwebRun } from "./tintinweb-agent.ts";
+import { isUnknownRun, type TintinwebRun } from "./tintinweb-agent.ts";
 import {
 	tintinwebCanonicalName,
 	tintinwebExtensionNames,
@@ -226,9 +226,7 @@ function agentDirChildrenVerdict(query: ChildGateQuery): ChildGateVerdict {
 		const agents = query.call.agents ?? [null];
 		// Read with the call: its one agent, in its one directory (the session's); each configuration it may run with.
 		const runs = query.call.tintinwebRuns.length > 0 ? query.call.tintinwebRuns : [null];
-		for (const [agent, definition] of agents.flatMap((agent) =>
-			(agent === null ? [null] : runs).map((run) => [agent, run] as const),
-		)) {
+		for (const [agent, definition] of agents.flatMap((agent) => runs.map((run) => [agent, run] as const))) {
 			const narrowed = tintinwebAgentVerdict(agent, definition, query.call, cwd, query);
 			if (narrowed !== null) {
 				if (!narrowed.gated) return narrowed;
@@ -269,16 +267,11 @@ function tintinwebAgentVerdict(
 			automatic: null,
 		},
 	});
-	if (isUnparsable(definition)) {
+	if (isUnknownRun(definition)) {
 		return {
 			gated: false,
-			why: `@tintinweb/pi-subagents cannot parse the frontmatter of ${definition.file} (${definition.problem}): it fails such a call, and what the child would load once the file is corrected cannot be told`,
-			fix: {
-				file: definition.file,
-				field: "frontmatter",
-				text: `correct the YAML frontmatter of ${definition.file}`,
-				automatic: null,
-			},
+			why: definition.unknown,
+			fix: { file: definition.file, field: definition.field, text: definition.fix, automatic: null },
 		};
 	}
 	const isolated = definition?.isolated ?? call.withoutExtensions;

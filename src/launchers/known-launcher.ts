@@ -1,7 +1,7 @@
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { FileView } from "./file-view.ts";
 import { owningManifest } from "./package-manifest.ts";
-import { isUnparsable, type TintinwebRun, tintinwebAgentFor } from "./tintinweb-agent.ts";
+import { isUnknownRun, RESUMED_RUN, type TintinwebRun, tintinwebAgentFor } from "./tintinweb-agent.ts";
 
 export const PI_SUBAGENTS_PACKAGE = "pi-subagents";
 export const TINTINWEB_SUBAGENTS_PACKAGE = "@tintinweb/pi-subagents";
@@ -138,19 +138,21 @@ function readPiSubagentsCall(
  * children run in this session's directory (a worktree's config is still read from there). An agent file's
  * `run_in_background` and `isolated` win over the call's (its `resolveAgentInvocationConfig`: the file's value,
  * else the call's, else false); child-gate.ts reads the file's `isolated` and what it loads. A scheduled call
- * always runs later, in the background.
+ * always runs later, in the background. A call with `resume` continues an earlier child, whatever it names.
  */
 function readTintinwebCall(input: Readonly<Record<string, unknown>>, context: CallContext): DelegationCall {
 	const type = typeof input.subagent_type === "string" ? input.subagent_type : null;
 	const cwd = context.cwdOf(undefined);
-	const runs = type === null ? [] : context.tintinwebRuns(type, cwd);
+	// Its `resume` (any non-empty text) continues that child, in the foreground, before anything else is read.
+	const resumes = typeof input.resume === "string" && input.resume !== "";
+	const runs = resumes ? [RESUMED_RUN] : type === null ? [] : context.tintinwebRuns(type, cwd);
 	// In the background when any configuration it may run with puts it there: the watch then expects no child.
 	const background =
-		runs.length === 0
-			? input.run_in_background === true
+		runs.length === 0 || resumes
+			? !resumes && input.run_in_background === true
 			: runs.some(
 					(run) =>
-						(run === null || isUnparsable(run) ? undefined : run.runInBackground) ??
+						(run === null || isUnknownRun(run) ? undefined : run.runInBackground) ??
 						input.run_in_background === true,
 				);
 	return {

@@ -18,22 +18,40 @@ export interface TintinwebAgent {
 	readonly enabled: boolean;
 }
 
-/** An agent file whose frontmatter is not YAML: the launcher then fails every call, as its loading of agents throws. */
-export interface TintinwebUnparsable {
-	readonly file: string;
-	readonly problem: string;
+/** A child whose configuration cannot be told here: the guard asks. */
+export interface TintinwebUnknown {
+	/** Why, in words, for the block reason and the dialog. */
+	readonly unknown: string;
+	/** The file to change, when one would help. */
+	readonly file: string | null;
+	/** What to change: the file's frontmatter, or the call's `resume`. */
+	readonly field: "frontmatter" | "resume";
+	/** The change, in one sentence. */
+	readonly fix: string;
 }
 
 /**
  * What a child runs with: an agent file's fields; null for the launcher's own configuration (a default agent's,
- * or its last resort when no `general-purpose` is registered), which loads everything settings load; or the file
- * that makes the call fail.
+ * or its last resort when no `general-purpose` is registered), which loads everything settings load; or what
+ * cannot be told.
  */
-export type TintinwebRun = TintinwebAgent | TintinwebUnparsable | null;
+export type TintinwebRun = TintinwebAgent | TintinwebUnknown | null;
 
-export function isUnparsable(run: TintinwebRun): run is TintinwebUnparsable {
-	return run !== null && "problem" in run;
+export function isUnknownRun(run: TintinwebRun): run is TintinwebUnknown {
+	return run !== null && "unknown" in run;
 }
+
+/**
+ * A call with `resume` continues an earlier child's session, with the extensions that child started with; which
+ * agent that was is not in the call (its `subagent_type` is not used).
+ */
+export const RESUMED_RUN: TintinwebUnknown = {
+	unknown:
+		"the call resumes an earlier @tintinweb/pi-subagents subagent, which runs with the extensions it started with: which those were cannot be told from the call",
+	file: null,
+	field: "resume",
+	fix: "start a new subagent instead of resuming one",
+};
 
 /** Where it looks for agent files, lowest priority first: the agent dir's, then the project's two. */
 export function tintinwebAgentDirectories(agentDir: string, cwd: string): string[] {
@@ -59,7 +77,7 @@ function tintinwebRegistry(
 	cwd: string,
 	files: FileView,
 	defaultsDisabled: boolean,
-): Map<string, Registered> | TintinwebUnparsable {
+): Map<string, Registered> | TintinwebUnknown {
 	const registry = new Map<string, Registered>();
 	if (!defaultsDisabled) for (const name of DEFAULT_AGENT_NAMES) registry.set(name, DEFAULT_AGENT);
 	for (const dir of tintinwebAgentDirectories(agentDir, cwd)) {
@@ -68,7 +86,15 @@ function tintinwebRegistry(
 			const read = files.readText(file);
 			if (read.state !== "text") continue;
 			const frontmatter = parseTintinwebFrontmatter(read.text);
-			if (frontmatter.state === "invalid") return { file, problem: frontmatter.problem };
+			if (frontmatter.state === "invalid") {
+				// Its loading of agents throws, so every call fails; what a corrected file would load is unknown.
+				return {
+					unknown: `@tintinweb/pi-subagents cannot parse the frontmatter of ${file} (${frontmatter.problem}): it fails every call, and what the child would load once the file is corrected cannot be told`,
+					file,
+					field: "frontmatter",
+					fix: `correct the YAML frontmatter of ${file}`,
+				};
+			}
 			registry.set(basename(entry, ".md"), parseTintinwebAgent(file, frontmatter.fields));
 		}
 	}

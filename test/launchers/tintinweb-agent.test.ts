@@ -19,7 +19,7 @@ import { type ChildGateVerdict, childGateVerdict } from "../../src/launchers/chi
 import { nodeFileView } from "../../src/launchers/file-view.ts";
 import { readDelegationCall } from "../../src/launchers/known-launcher.ts";
 import { gatePackageAt } from "../../src/launchers/package-manifest.ts";
-import { isUnparsable, type TintinwebRun, tintinwebAgentFor } from "../../src/launchers/tintinweb-agent.ts";
+import { isUnknownRun, type TintinwebRun, tintinwebAgentFor } from "../../src/launchers/tintinweb-agent.ts";
 import { tintinwebExtensionNames } from "../../src/launchers/tintinweb-extension-names.ts";
 import { REPO_ROOT } from "../harness/paths.ts";
 import { cleanupWorlds, type LauncherWorld, launcherWorld, TINTINWEB } from "./launcher-world.ts";
@@ -73,7 +73,7 @@ function packageRun(world: LauncherWorld, type: string, defaultsDisabled: boolea
 
 function guardRun(run: TintinwebRun): unknown {
 	if (run === null) return null;
-	if (isUnparsable(run)) return "the call fails";
+	if (isUnknownRun(run)) return "the call fails";
 	return {
 		isolated: run.isolated,
 		runInBackground: run.runInBackground,
@@ -191,6 +191,32 @@ describe("@tintinweb/pi-subagents: the agent a call runs", () => {
 		expect(result.gated).toBe(false);
 		if (!result.gated) expect(result.fix).toMatchObject({ file: broken, automatic: null });
 		expect(packageRun(world, "Explore", false)).toBe("the call fails");
+	});
+
+	it("a call with `resume` continues an earlier child, whatever type it names: what that child loads cannot be told, so it asks", () => {
+		const world = launcherWorld();
+		world.writeJson("agent/settings.json", { packages: [world.gateDir] });
+		const at = { agentDir: world.agentDir, files: nodeFileView };
+		const input = {
+			subagent_type: "general-purpose",
+			prompt: "t",
+			resume: "agent-1",
+			run_in_background: true,
+		};
+		const call = readDelegationCall(TINTINWEB, input, world.work, at);
+		// It waits for the resumed child (its resume runs before any background start).
+		expect(call.foreground).toBe(true);
+		const result = childGateVerdict(world.query(TINTINWEB, call));
+		expect(result.gated).toBe(false);
+		if (!result.gated) {
+			expect(result.fix).toEqual({
+				file: null,
+				field: "resume",
+				text: "start a new subagent instead of resuming one",
+				automatic: null,
+			});
+		}
+		expect(verdict(world, "general-purpose").gated).toBe(true);
 	});
 
 	it("agrees with the package's own registry for every spelling, with defaults on and off", () => {

@@ -41,10 +41,11 @@ export function tintinwebFindings(
 				.map((name) => basename(name, ".md")),
 		),
 	);
-	const agents = new Map<string, NonNullable<TintinwebRun>>();
+	// Each run that comes from a file, once per file (an unparsable file included: the guard asks for it).
+	const agents = new Map<string, NonNullable<TintinwebRun> & { readonly file: string }>();
 	for (const type of types) {
 		for (const agent of tintinwebAgentFor(type, input.agentDir, input.projectDir, view)) {
-			if (agent !== null && !agents.has(agent.file)) agents.set(agent.file, agent);
+			if (agent?.file && !agents.has(agent.file)) agents.set(agent.file, { ...agent, file: agent.file });
 		}
 	}
 	const findings = [...agents.values()].flatMap((agent): Finding[] => {
