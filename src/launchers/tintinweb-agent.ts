@@ -84,6 +84,16 @@ function tintinwebRegistry(
 		for (const entry of files.list(dir).filter((name) => name.endsWith(".md"))) {
 			const file = join(dir, entry);
 			const read = files.readText(file);
+			if (read.state === "unreadable" && read.tooLarge) {
+				// It reads any size; an agent it reads and this check does not could load anything.
+				return {
+					unknown: `${file} ${read.problem}, too large for the check to read, and @tintinweb/pi-subagents reads it as an agent`,
+					file,
+					field: "frontmatter",
+					fix: `remove ${file} or make it smaller`,
+				};
+			}
+			// One it cannot read (a directory named `*.md`, no permission) it skips, as this does.
 			if (read.state !== "text") continue;
 			const frontmatter = parseTintinwebFrontmatter(read.text);
 			if (frontmatter.state === "invalid") {

@@ -191,6 +191,14 @@ describe("@tintinweb/pi-subagents: the agent a call runs", () => {
 		expect(result.gated).toBe(false);
 		if (!result.gated) expect(result.fix).toMatchObject({ file: broken, automatic: null });
 		expect(packageRun(world, "Explore", false)).toBe("the call fails");
+		// One too large for the check to read may be an agent that runs: the check asks too.
+		rmSync(broken);
+		world.write(
+			"work/.pi/agents/explore.md",
+			`---\ndescription: e\nisolated: true\n---\n${"x".repeat(5 * 1024 * 1024)}\n`,
+		);
+		expect(verdict(world, "explore").gated).toBe(false);
+		expect(packageRun(world, "explore", false)).toMatchObject({ isolated: true });
 	});
 
 	it("a call with `resume` continues an earlier child, whatever type it names: what that child loads cannot be told, so it asks", () => {
