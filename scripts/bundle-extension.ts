@@ -7,7 +7,8 @@
  *   own loader at session start. The lazily imported parts (chokidar, the TUI dialog, the change preview) stay
  *   separate chunks, so a run pays only for what it uses.
  *
- * Kept external: pi's own packages (pi provides them) and the parser (it finds its .wasm files next to itself).
+ * Kept external: pi's own packages (pi provides them), the parser (it finds its .wasm files next to itself), and
+ * `yaml`, which only a @tintinweb/pi-subagents call loads (with `require`, on first use).
  * Run after `tsc` (npm run build does both).
  */
 import { rmSync, writeFileSync } from "node:fs";
@@ -36,7 +37,7 @@ const shared: BuildOptions & { metafile: true } = {
 	platform: "node",
 	target: "node22",
 	mainFields: ["module", "main"],
-	external: ["@earendil-works/*", "web-tree-sitter", "tree-sitter-bash"],
+	external: ["@earendil-works/*", "web-tree-sitter", "tree-sitter-bash", "yaml"],
 	legalComments: "none",
 	// Whitespace and syntax only: a third less for V8 to parse at every session start, while names stay readable
 	// in stack traces (adr/0028).

@@ -18,7 +18,7 @@ import {
 } from "./child-extensions.ts";
 import type { FileView } from "./file-view.ts";
 import { type DelegationCall, type KnownLauncher, launcherDescription } from "./known-launcher.ts";
-import { GATE_PACKAGE_NAME, type GatePackage } from "./package-manifest.ts";
+import { extensionFilesAt, GATE_PACKAGE_NAME, type GatePackage, isOwnGateEntry } from "./package-manifest.ts";
 import {
 	type AgentOverride,
 	agentOverridesOf,
@@ -35,7 +35,12 @@ import {
 	type SettingsScope,
 	scopeResources,
 } from "./settings-resources.ts";
-import type { TintinwebAgent } from "./tintinweb-agent.ts";
+import { isUnknownRun, type TintinwebRun } from "./tintinweb-agent.ts";
+import {
+	tintinwebCanonicalName,
+	tintinwebExtensionNames,
+	tintinwebExtensionPath,
+} from "./tintinweb-extension-names.ts";
 
 /** Everything the check needs; nothing else is read (the FileView is the only door to the disk). */
 export interface ChildGateQuery {
@@ -219,9 +224,9 @@ function agentDirChildrenVerdict(query: ChildGateQuery): ChildGateVerdict {
 	let via = "";
 	for (const cwd of query.call.cwds) {
 		const agents = query.call.agents ?? [null];
-		for (const agent of agents) {
-			// Read with the call: its one agent, in its one directory (the session's).
-			const definition = agent === null ? null : query.call.tintinwebAgent;
+		// Read with the call: its one agent, in its one directory (the session's); each configuration it may run with.
+		const runs = query.call.tintinwebRuns.length > 0 ? query.call.tintinwebRuns : [null];
+		for (const [agent, definition] of agents.flatMap((agent) => runs.map((run) => [agent, run] as const))) {
 			const narrowed = tintinwebAgentVerdict(agent, definition, query.call, cwd, query);
 			if (narrowed !== null) {
 				if (!narrowed.gated) return narrowed;
@@ -246,13 +251,12 @@ function agentDirChildrenVerdict(query: ChildGateQuery): ChildGateVerdict {
  */
 function tintinwebAgentVerdict(
 	agent: string | null,
-	definition: TintinwebAgent | null,
+	definition: TintinwebRun,
 	call: DelegationCall,
 	cwd: string,
 	query: ChildGateQuery,
 ): ChildGateVerdict | null {
 	const who = agent === null ? "an agent" : `agent "${agent}"`;
-	const gateName = JSON.stringify(GATE_PACKAGE_NAME);
 	const byFile = (why: string, field: string, change: string): ChildGateVerdict => ({
 		gated: false,
 		why: `@tintinweb/pi-subagents would run ${who} inside this process ${why}`,
@@ -263,6 +267,13 @@ function tintinwebAgentVerdict(
 			automatic: null,
 		},
 	});
+	if (isUnknownRun(definition)) {
+		return {
+			gated: false,
+			why: definition.unknown,
+			fix: { file: definition.file, field: definition.field, text: definition.fix, automatic: null },
+		};
+	}
 	const isolated = definition?.isolated ?? call.withoutExtensions;
 	if (isolated) {
 		if (definition?.isolated === true) {
@@ -275,11 +286,25 @@ function tintinwebAgentVerdict(
 		};
 	}
 	if (definition === null) return null;
-	if (definition.excluded.some((name) => name.toLowerCase() === GATE_PACKAGE_NAME)) {
+	const { files, gate } = query;
+	// The names it knows this copy of the gate by; with no copy located there are none (nothing is the gate).
+	const gateNames = [
+		...new Set((gate?.entries ?? []).flatMap((entry) => tintinwebExtensionNames(entry, files))),
+	];
+	const suggested = gateNames.includes(GATE_PACKAGE_NAME)
+		? GATE_PACKAGE_NAME
+		: (gateNames[0] ?? GATE_PACKAGE_NAME);
+	const gateName = JSON.stringify(suggested);
+	const known =
+		suggested === GATE_PACKAGE_NAME
+			? ""
+			: ` (the name @tintinweb/pi-subagents knows ${JSON.stringify(GATE_PACKAGE_NAME)} by)`;
+	const excluded = definition.excluded.find((name) => gateNames.includes(name.toLowerCase()));
+	if (excluded !== undefined) {
 		return byFile(
-			`with ${gateName} in its \`exclude_extensions:\``,
+			`with ${JSON.stringify(excluded)} in its \`exclude_extensions:\`, which drops the gate`,
 			"exclude_extensions:",
-			`remove ${gateName} from \`exclude_extensions:\``,
+			`remove ${JSON.stringify(excluded)} from \`exclude_extensions:\``,
 		);
 	}
 	const { extensions } = definition;
@@ -287,20 +312,35 @@ function tintinwebAgentVerdict(
 		return byFile(
 			"with `extensions: false` (no extension at all)",
 			"extensions:",
-			`list ${gateName} in \`extensions:\``,
+			`list ${gateName}${known} in \`extensions:\``,
 		);
 	}
-	if (extensions === true || extensions.includes("*")) return null;
-	const path = extensions
-		.map((entry) => childExtensionEntry(entry, cwd, query.homeDir, query.gate, query.files))
-		.find((entry) => entry.kind === "path" && entry.loadsGate);
-	if (path)
-		return { gated: true, via: `${JSON.stringify(path.written)} in the agent file ${definition.file}` };
-	if (extensions.some((name) => name.toLowerCase() === GATE_PACKAGE_NAME)) return null;
+	const entries = extensions === true ? [] : extensions;
+	const paths = entries.flatMap((entry) => {
+		const path = tintinwebExtensionPath(entry, cwd, query.homeDir);
+		return path === null ? [] : [{ entry, path }];
+	});
+	// Its loader keeps an extension whose names it lists (a path entry lists the path's own name), or all with `*`.
+	const keepAll = extensions === true || entries.includes("*");
+	const kept = new Set(
+		entries.map((entry) => {
+			const path = tintinwebExtensionPath(entry, cwd, query.homeDir);
+			return path === null ? entry.toLowerCase() : tintinwebCanonicalName(path);
+		}),
+	);
+	const keeps = (names: readonly string[]): boolean => keepAll || names.some((name) => kept.has(name));
+	const byPath = paths.find(({ path }) =>
+		extensionFilesAt(path, files).some(
+			(file) => isOwnGateEntry(file, gate, files) && keeps(tintinwebExtensionNames(file, files)),
+		),
+	);
+	if (byPath)
+		return { gated: true, via: `${JSON.stringify(byPath.entry)} in the agent file ${definition.file}` };
+	if (keeps(gateNames)) return null;
 	return byFile(
-		`with only the extensions its \`extensions:\` names (${extensions.map((e) => JSON.stringify(e)).join(", ")}), not the gate`,
+		`with only the extensions its \`extensions:\` keeps (${entries.map((e) => JSON.stringify(e)).join(", ")}), not the gate, which it knows as ${gateName}`,
 		"extensions:",
-		`add ${gateName} to \`extensions:\``,
+		`add ${gateName}${known} to \`extensions:\``,
 	);
 }
 

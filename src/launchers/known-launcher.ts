@@ -1,7 +1,7 @@
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { FileView } from "./file-view.ts";
 import { owningManifest } from "./package-manifest.ts";
-import { type TintinwebAgent, tintinwebAgentFor } from "./tintinweb-agent.ts";
+import { isUnknownRun, RESUMED_RUN, type TintinwebRun, tintinwebAgentFor } from "./tintinweb-agent.ts";
 
 export const PI_SUBAGENTS_PACKAGE = "pi-subagents";
 export const TINTINWEB_SUBAGENTS_PACKAGE = "@tintinweb/pi-subagents";
@@ -35,19 +35,19 @@ export interface DelegationCall {
 	/** Each child it starts that names its agent, with its task text (to tell its children apart, adr/0025). */
 	readonly tasks: readonly DelegatedTask[];
 	/**
-	 * The @tintinweb/pi-subagents agent file the call's agent runs with (`general-purpose`'s for a type nobody
-	 * defines), read once with the call (its fields decide both whether the child runs in the foreground and what
-	 * it loads); null for other launchers, or when no file applies.
+	 * What the call's @tintinweb/pi-subagents agent may run with (tintinweb-agent.ts): one configuration, or each
+	 * of those it may be; read once with the call (they decide both whether the child runs in the foreground and
+	 * what it loads). Empty for other launchers, and for a call that names no agent.
 	 */
-	readonly tintinwebAgent: TintinwebAgent | null;
+	readonly tintinwebRuns: readonly TintinwebRun[];
 }
 
 /** What a launcher's call reader may look up besides the call's input. */
 export interface CallContext {
 	/** A `cwd` the call gave, as an absolute directory (the session's when it gave none). */
 	readonly cwdOf: (value: unknown) => string;
-	/** The @tintinweb/pi-subagents agent file a child of `type` in `cwd` runs with, read now; null when none. */
-	readonly tintinwebAgent: (type: string, cwd: string) => TintinwebAgent | null;
+	/** What a @tintinweb/pi-subagents child of `type` in `cwd` may run with, read now. */
+	readonly tintinwebRuns: (type: string, cwd: string) => readonly TintinwebRun[];
 }
 
 /** Where a call's agent files are found: pi's agent dir, read through `files`. */
@@ -129,7 +129,7 @@ function readPiSubagentsCall(
 		cwds: [cwdOf(input.cwd)],
 		withoutExtensions: false,
 		tasks: tasksOf([input]),
-		tintinwebAgent: null,
+		tintinwebRuns: [],
 	};
 }
 
@@ -138,13 +138,23 @@ function readPiSubagentsCall(
  * children run in this session's directory (a worktree's config is still read from there). An agent file's
  * `run_in_background` and `isolated` win over the call's (its `resolveAgentInvocationConfig`: the file's value,
  * else the call's, else false); child-gate.ts reads the file's `isolated` and what it loads. A scheduled call
- * always runs later, in the background.
+ * always runs later, in the background. A call with `resume` continues an earlier child, whatever it names.
  */
 function readTintinwebCall(input: Readonly<Record<string, unknown>>, context: CallContext): DelegationCall {
 	const type = typeof input.subagent_type === "string" ? input.subagent_type : null;
 	const cwd = context.cwdOf(undefined);
-	const agent = type === null ? null : context.tintinwebAgent(type, cwd);
-	const background = agent?.runInBackground ?? input.run_in_background === true;
+	// Its `resume` (any non-empty text) continues that child, in the foreground, before anything else is read.
+	const resumes = typeof input.resume === "string" && input.resume !== "";
+	const runs = resumes ? [RESUMED_RUN] : type === null ? [] : context.tintinwebRuns(type, cwd);
+	// In the background when any configuration it may run with puts it there: the watch then expects no child.
+	const background =
+		runs.length === 0 || resumes
+			? !resumes && input.run_in_background === true
+			: runs.some(
+					(run) =>
+						(run === null || isUnknownRun(run) ? undefined : run.runInBackground) ??
+						input.run_in_background === true,
+				);
 	return {
 		launches: true,
 		foreground: !background && input.schedule === undefined,
@@ -153,7 +163,7 @@ function readTintinwebCall(input: Readonly<Record<string, unknown>>, context: Ca
 		withoutExtensions: input.isolated === true,
 		tasks:
 			type === null ? [] : [{ agent: type, task: typeof input.prompt === "string" ? input.prompt : null }],
-		tintinwebAgent: agent,
+		tintinwebRuns: runs,
 	};
 }
 
@@ -168,7 +178,7 @@ function readProcessCall(input: Readonly<Record<string, unknown>>, { cwdOf }: Ca
 		cwds: [...new Set(items.map((item) => cwdOf(item.cwd)))],
 		withoutExtensions: false,
 		tasks: tasksOf(items),
-		tintinwebAgent: null,
+		tintinwebRuns: [],
 	};
 }
 
@@ -184,7 +194,7 @@ function readUnknownCall(_input: Readonly<Record<string, unknown>>, { cwdOf }: C
 		cwds: [cwdOf(undefined)],
 		withoutExtensions: false,
 		tasks: [],
-		tintinwebAgent: null,
+		tintinwebRuns: [],
 	};
 }
 
@@ -271,7 +281,7 @@ export function readDelegationCall(
 			: sessionCwd;
 	return launcherDescription(launcher.kind).readCall(input, {
 		cwdOf,
-		tintinwebAgent: (type, cwd) => tintinwebAgentFor(type, agentFiles.agentDir, cwd, agentFiles.files),
+		tintinwebRuns: (type, cwd) => tintinwebAgentFor(type, agentFiles.agentDir, cwd, agentFiles.files),
 	});
 }
 

@@ -480,7 +480,8 @@ describe("doctor: @tintinweb/pi-subagents", () => {
 		);
 		const excluding = path.join(sb.agentDir, "agents", "picky.md");
 		mkdirSync(path.dirname(excluding), { recursive: true });
-		writeFileSync(excluding, "---\ndescription: d\nexclude_extensions: pi-permission-hub\n---\n");
+		// The built gate's entry (dist/extension/index.js) answers to "extension" there, not to its package name.
+		writeFileSync(excluding, "---\ndescription: d\nexclude_extensions: extension\n---\n");
 		writeFileSync(path.join(sb.agentDir, "agents", "plain.md"), "---\ndescription: d\n---\n");
 
 		const first = await doctor(sb, ["--project", sb.workPath(".")]);

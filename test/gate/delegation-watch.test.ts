@@ -49,7 +49,7 @@ const UNGATED: Delegation = {
 		cwds: ["/work"],
 		withoutExtensions: false,
 		tasks: [],
-		tintinwebAgent: null,
+		tintinwebRuns: [],
 	},
 	verdict: {
 		gated: false,

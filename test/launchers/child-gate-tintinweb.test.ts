@@ -108,19 +108,26 @@ describe("@tintinweb/pi-subagents: in-process children load what the agent dir (
 		expect(verdict(world, { isolated: false }).gated).toBe(false);
 	});
 
-	it("a list that names the gate, `*`, or a path to it keeps it; a path loads it even when settings do not", () => {
+	it("a list that names the gate, `*`, or a path to its entry keeps it; a path loads it even when settings do not", () => {
 		const world = launcherWorld();
 		world.writeJson("agent/settings.json", { packages: [world.gateDir] });
-		for (const list of ["pi-permission-hub, other", "*"]) {
+		for (const list of ["pi-permission-hub, other", '"*"']) {
 			world.write("agent/agents/Worker.md", `---\ndescription: w\nextensions: ${list}\n---\n`);
 			expect(verdict(world).gated, list).toBe(true);
 		}
 		world.writeJson("agent/settings.json", {});
-		world.write("agent/agents/Worker.md", `---\ndescription: w\nextensions: ${world.gateDir}\n---\n`);
+		const entry = path.join(world.gateDir, "dist", "index.js");
+		world.write("agent/agents/Worker.md", `---\ndescription: w\nextensions: ${entry}\n---\n`);
 		expect(verdict(world)).toEqual({
 			gated: true,
-			via: `${JSON.stringify(world.gateDir)} in the agent file ${path.join(world.agentDir, "agents", "Worker.md")}`,
+			via: `${JSON.stringify(entry)} in the agent file ${path.join(world.agentDir, "agents", "Worker.md")}`,
 		});
+		// A path keeps what answers to the path's own name: the package directory's ("gate"), which its entry
+		// does not answer to, so the entry it loads is dropped again.
+		world.write("agent/agents/Worker.md", `---\ndescription: w\nextensions: ${world.gateDir}\n---\n`);
+		expect(verdict(world).gated).toBe(false);
+		world.write("agent/agents/Worker.md", `---\ndescription: w\nextensions: ${world.gateDir}, dist\n---\n`);
+		expect(verdict(world).gated).toBe(true);
 	});
 
 	it("a project agent file wins over the agent dir's of the same name", () => {

@@ -54,7 +54,7 @@ describe("recognising a launcher and what one call of it starts", () => {
 			cwds: ["/repo"],
 			withoutExtensions: false,
 			tasks: [{ agent: "delegate", task: "x" }],
-			tintinwebAgent: null,
+			tintinwebRuns: [],
 		});
 		const background = readDelegationCall(
 			PI_SUBAGENTS,
@@ -118,7 +118,7 @@ describe("recognising a launcher and what one call of it starts", () => {
 			cwds: ["/repo"],
 			withoutExtensions: false,
 			tasks: [{ agent: "Explore", task: "x" }],
-			tintinwebAgent: null,
+			tintinwebRuns: [null],
 		});
 		const call = readDelegationCall(
 			TINTINWEB,
@@ -146,7 +146,7 @@ describe("recognising a launcher and what one call of it starts", () => {
 		expect(foreground({})).toBe(false);
 		expect(foreground({ run_in_background: false })).toBe(false);
 		// The file read for it is the one the call carries on (to child-gate.ts), not read again there.
-		expect(readDelegationCall(TINTINWEB, { subagent_type: "digger" }, world.work, at).tintinwebAgent).toEqual(
+		expect(readDelegationCall(TINTINWEB, { subagent_type: "digger" }, world.work, at).tintinwebRuns).toEqual([
 			{
 				file,
 				isolated: undefined,
@@ -155,7 +155,7 @@ describe("recognising a launcher and what one call of it starts", () => {
 				excluded: [],
 				enabled: true,
 			},
-		);
+		]);
 		world.write("work/.pi/agents/digger.md", "---\ndescription: d\nrun_in_background: false\n---\n");
 		expect(foreground({ run_in_background: true })).toBe(true);
 		world.write("work/.pi/agents/digger.md", "---\ndescription: d\n---\n");
@@ -178,11 +178,11 @@ describe("recognising a launcher and what one call of it starts", () => {
 			world.work,
 			at,
 		);
-		expect(call.tintinwebAgent).toMatchObject({ file, isolated: true });
+		expect(call.tintinwebRuns).toMatchObject([{ file, isolated: true }]);
 		expect(childGateVerdict(world.query(TINTINWEB, call))).toMatchObject({ gated: false, fix: { file } });
 		// A type the launcher defines itself keeps its own configuration: everything settings load.
 		const explore = readDelegationCall(TINTINWEB, { subagent_type: "explore", prompt: "x" }, world.work, at);
-		expect(explore.tintinwebAgent).toBeNull();
+		expect(explore.tintinwebRuns).toEqual([null]);
 		expect(childGateVerdict(world.query(TINTINWEB, explore)).gated).toBe(true);
 	});
 
@@ -195,18 +195,20 @@ describe("recognising a launcher and what one call of it starts", () => {
 			`---\ndescription: d\nenabled: false\nrun_in_background: true\nextensions: ${world.gateDir}\n---\n`,
 		);
 		const call = readDelegationCall(TINTINWEB, { subagent_type: "digger", prompt: "x" }, world.work, at);
-		expect(call).toMatchObject({ foreground: false, tintinwebAgent: { extensions: true, enabled: false } });
+		expect(call).toMatchObject({ foreground: false, tintinwebRuns: [{ extensions: true, enabled: false }] });
 		expect(childGateVerdict(world.query(TINTINWEB, call)).gated).toBe(false);
 		const general = world.write(
 			"work/.pi/agents/general-purpose.md",
 			"---\ndescription: d\nextensions: false\n---\n",
 		);
 		const narrowed = readDelegationCall(TINTINWEB, { subagent_type: "digger", prompt: "x" }, world.work, at);
-		expect(narrowed.tintinwebAgent).toMatchObject({
-			file: general,
-			extensions: false,
-			runInBackground: true,
-		});
+		expect(narrowed.tintinwebRuns).toMatchObject([
+			{
+				file: general,
+				extensions: false,
+				runInBackground: true,
+			},
+		]);
 	});
 
 	it("pi's example: single, parallel and chain forms, each with its own cwd", () => {
@@ -231,7 +233,7 @@ describe("recognising a launcher and what one call of it starts", () => {
 				{ agent: "scout", task: "a" },
 				{ agent: "worker", task: "b" },
 			],
-			tintinwebAgent: null,
+			tintinwebRuns: [],
 		});
 		expect(
 			readDelegationCall(PROCESS_SUBAGENT, { chain: [{ agent: "a" }] }, "/r", NO_AGENT_FILES).agents,

@@ -91,7 +91,7 @@ export function launcherWorld(): LauncherWorld {
 					cwds: [path.join(root, "work")],
 					withoutExtensions: false,
 					tasks: [],
-					tintinwebAgent: null,
+					tintinwebRuns: [],
 					...call,
 				},
 				agentDir: path.join(root, "agent"),

@@ -10,7 +10,7 @@ import type { KnownLauncher } from "../../launchers/known-launcher.ts";
 import type { GatePackage } from "../../launchers/package-manifest.ts";
 import type { SettingsResource } from "../../launchers/settings-resources.ts";
 import {
-	type TintinwebAgent,
+	type TintinwebRun,
 	tintinwebAgentDirectories,
 	tintinwebAgentFor,
 } from "../../launchers/tintinweb-agent.ts";
@@ -41,10 +41,12 @@ export function tintinwebFindings(
 				.map((name) => basename(name, ".md")),
 		),
 	);
-	const agents = new Map<string, TintinwebAgent>();
+	// Each run that comes from a file, once per file (an unparsable file included: the guard asks for it).
+	const agents = new Map<string, NonNullable<TintinwebRun> & { readonly file: string }>();
 	for (const type of types) {
-		const agent = tintinwebAgentFor(type, input.agentDir, input.projectDir, view);
-		if (agent !== null && !agents.has(agent.file)) agents.set(agent.file, agent);
+		for (const agent of tintinwebAgentFor(type, input.agentDir, input.projectDir, view)) {
+			if (agent?.file && !agents.has(agent.file)) agents.set(agent.file, { ...agent, file: agent.file });
+		}
 	}
 	const findings = [...agents.values()].flatMap((agent): Finding[] => {
 		const verdict = childGateVerdict({
@@ -56,7 +58,7 @@ export function tintinwebFindings(
 				cwds: [input.projectDir],
 				withoutExtensions: false,
 				tasks: [],
-				tintinwebAgent: agent,
+				tintinwebRuns: [agent],
 			},
 			agentDir: input.agentDir,
 			homeDir: input.homeDir,
