@@ -372,45 +372,52 @@ const grantCeilingSchema = lazySchema(() =>
 		),
 );
 
-/** The keys both files share; a function so each file's schema is built only when that file is read. */
+/** The keys every file shares, each built when a file first uses it (`parseConfigValue`). */
 function sharedShape() {
 	return {
-		$schema: z.optional(z.string()).check(z.describe("Path or URL of this JSON Schema, for editors.")),
-		rules: z
-			.optional(z.array(ruleSchema()))
-			.check(z.describe("Policy rules. Any matching deny wins, then ask, then allow.")),
-		tiers: z.optional(tierModesSchema()),
-		commandTiers: z
-			.optional(z.array(commandTierSchema()))
-			.check(z.describe("Extra command classifications. They only raise tiers.")),
-		toolTiers: z
-			.optional(z.record(nameSchema(), tierSchema()))
-			.check(
-				z.describe(
-					"Tier for tools that are not built in (tool name → tier). Unlisted unknown tools take the highest tier. In a project file these can only raise a tool's tier.",
+		$schema: () => z.optional(z.string()).check(z.describe("Path or URL of this JSON Schema, for editors.")),
+		rules: () =>
+			z
+				.optional(z.array(ruleSchema()))
+				.check(z.describe("Policy rules. Any matching deny wins, then ask, then allow.")),
+		tiers: () => z.optional(tierModesSchema()),
+		commandTiers: () =>
+			z
+				.optional(z.array(commandTierSchema()))
+				.check(z.describe("Extra command classifications. They only raise tiers.")),
+		toolTiers: () =>
+			z
+				.optional(z.record(nameSchema(), tierSchema()))
+				.check(
+					z.describe(
+						"Tier for tools that are not built in (tool name → tier). Unlisted unknown tools take the highest tier. In a project file these can only raise a tool's tier.",
+					),
 				),
-			),
-		agentRules: z.optional(agentRulesSchema()),
-		agents: z
-			.optional(z.record(agentNameSchema(), agentSectionSchema()))
-			.check(
-				z.describe(
-					"Limits per subagent name (`agents.reviewer`), applied to the asks of that subagent and of every subagent below it. Names are claimed by whoever starts a subagent, so a section may only tighten (adr/0022).",
+		agentRules: () => z.optional(agentRulesSchema()),
+		agents: () =>
+			z
+				.optional(z.record(agentNameSchema(), agentSectionSchema()))
+				.check(
+					z.describe(
+						"Limits per subagent name (`agents.reviewer`), applied to the asks of that subagent and of every subagent below it. Names are claimed by whoever starts a subagent, so a section may only tighten (adr/0022).",
+					),
 				),
-			),
-		unanswered: z
-			.optional(z.enum(UNANSWERED_POLICIES))
-			.check(
-				z.describe(
-					"What an ask does when nobody answers: `wait` blocks until answered or timed out, `defer` parks the request for a later approval, `deny` refuses at once. Default: wait when a human is reachable, defer otherwise.",
+		unanswered: () =>
+			z
+				.optional(z.enum(UNANSWERED_POLICIES))
+				.check(
+					z.describe(
+						"What an ask does when nobody answers: `wait` blocks until answered or timed out, `defer` parks the request for a later approval, `deny` refuses at once. Default: wait when a human is reachable, defer otherwise.",
+					),
 				),
-			),
-		dialogTimeoutSeconds: z
-			.optional(z.int().check(z.positive()))
-			.check(z.describe("How long `wait` waits for an answer, in seconds (default 300).")),
-		deferExpiryHours: z
-			.optional(z.number().check(z.positive()))
-			.check(z.describe("How long a parked request stays approvable, in hours (default 24).")),
+		dialogTimeoutSeconds: () =>
+			z
+				.optional(z.int().check(z.positive()))
+				.check(z.describe("How long `wait` waits for an answer, in seconds (default 300).")),
+		deferExpiryHours: () =>
+			z
+				.optional(z.number().check(z.positive()))
+				.check(z.describe("How long a parked request stays approvable, in hours (default 24).")),
 	};
 }
 
@@ -501,72 +508,123 @@ function userOnly(key: string) {
 /** How long one authorizer link of `authorizerChain` may take before it counts as having decided nothing. */
 export const DEFAULT_LINK_TIMEOUT_MS = 5000;
 
+const userShape = memoizedShape({
+	...sharedShape(),
+	sandbox: () => sandboxSchema("user"),
+	authorizerChain: () =>
+		z
+			.optional(z.array(nameSchema()))
+			.check(
+				z.describe(
+					"Authorizer links (registered by other extensions) that decide an ask, in order, before a human is asked.",
+				),
+			),
+	grantCeiling: () => z.optional(grantCeilingSchema()),
+	defaultMode: () =>
+		z
+			.optional(z.enum(PERMISSION_MODES))
+			.check(
+				z.describe(
+					"The permission mode a session starts in (`--permission-mode` and `/permissions mode` change it): `default`, `plan` (only reads run), `accept-edits` (edits inside the project run unasked), `dont-ask` (every ask is refused), `trusted` (asks up to destructive are allowed).",
+				),
+			),
+	notify: () =>
+		z
+			.optional(z.enum(NOTIFY_STYLES))
+			.check(
+				z.describe(
+					"How pi's terminal UI tells you a permission dialog is waiting, when the first of a run of dialogs opens: `bell` the terminal bell (a multiplexer flags the window), `osc9` / `osc777` a desktop notification escape sequence naming the tool and tier, never the command (inside tmux, with `set -g allow-passthrough on`), `off` nothing. Not written in RPC, print or JSON mode.",
+				),
+			),
+	forwardedDialogKeys: () =>
+		z
+			.optional(z.enum(FORWARDED_DIALOG_KEYS))
+			.check(
+				z.describe(
+					"How a dialog forwarded from a subagent in pi's terminal guards against keys meant for the editor (it may open while you type): `pause` ignores keys for its first 400 ms, `twice` takes an answer only when its key is pressed twice in a row.",
+				),
+			),
+	forwardWithUI: () => forwardWithUISchema(),
+});
+
 /** `<agent dir>/pi-permission-hub/config.json`. */
 export const UserConfigSchema = lazySchema(() =>
-	z
-		.strictObject({
-			...sharedShape(),
-			sandbox: sandboxSchema("user"),
-			authorizerChain: z
-				.optional(z.array(nameSchema()))
-				.check(
-					z.describe(
-						"Authorizer links (registered by other extensions) that decide an ask, in order, before a human is asked.",
-					),
-				),
-			grantCeiling: z.optional(grantCeilingSchema()),
-			defaultMode: z
-				.optional(z.enum(PERMISSION_MODES))
-				.check(
-					z.describe(
-						"The permission mode a session starts in (`--permission-mode` and `/permissions mode` change it): `default`, `plan` (only reads run), `accept-edits` (edits inside the project run unasked), `dont-ask` (every ask is refused), `trusted` (asks up to destructive are allowed).",
-					),
-				),
-			notify: z
-				.optional(z.enum(NOTIFY_STYLES))
-				.check(
-					z.describe(
-						"How pi's terminal UI tells you a permission dialog is waiting, when the first of a run of dialogs opens: `bell` the terminal bell (a multiplexer flags the window), `osc9` / `osc777` a desktop notification escape sequence naming the tool and tier, never the command (inside tmux, with `set -g allow-passthrough on`), `off` nothing. Not written in RPC, print or JSON mode.",
-					),
-				),
-			forwardedDialogKeys: z
-				.optional(z.enum(FORWARDED_DIALOG_KEYS))
-				.check(
-					z.describe(
-						"How a dialog forwarded from a subagent in pi's terminal guards against keys meant for the editor (it may open while you type): `pause` ignores keys for its first 400 ms, `twice` takes an answer only when its key is pressed twice in a row.",
-					),
-				),
-			forwardWithUI: forwardWithUISchema(),
-		})
-		.check(
-			z.meta({
-				title: "pi-permission-hub user config",
-				description: "User-level permission policy for pi-permission-hub (JSON with comments).",
-			}),
-		),
+	z.strictObject(builtShape(userShape)).check(
+		z.meta({
+			title: "pi-permission-hub user config",
+			description: "User-level permission policy for pi-permission-hub (JSON with comments).",
+		}),
+	),
 );
+
+const projectShape = memoizedShape({
+	...sharedShape(),
+	sandbox: () => sandboxSchema("project"),
+	authorizerChain: () => userOnly("authorizerChain"),
+	grantCeiling: () => userOnly("grantCeiling"),
+	defaultMode: () => userOnly("defaultMode"),
+	notify: () => userOnly("notify"),
+	forwardedDialogKeys: () => userOnly("forwardedDialogKeys"),
+	forwardWithUI: () => userOnly("forwardWithUI"),
+});
 
 /** `<project>/.pi/pi-permission-hub.json`: read only for trusted projects, and it may only tighten. */
 export const ProjectConfigSchema = lazySchema(() =>
-	z
-		.strictObject({
-			...sharedShape(),
-			sandbox: sandboxSchema("project"),
-			authorizerChain: userOnly("authorizerChain"),
-			grantCeiling: userOnly("grantCeiling"),
-			defaultMode: userOnly("defaultMode"),
-			notify: userOnly("notify"),
-			forwardedDialogKeys: userOnly("forwardedDialogKeys"),
-			forwardWithUI: userOnly("forwardWithUI"),
-		})
-		.check(
-			z.meta({
-				title: "pi-permission-hub project config",
-				description:
-					"Project permission policy for pi-permission-hub (JSON with comments). Read only when pi trusts the project; it can only tighten the user-level policy.",
-			}),
-		),
+	z.strictObject(builtShape(projectShape)).check(
+		z.meta({
+			title: "pi-permission-hub project config",
+			description:
+				"Project permission policy for pi-permission-hub (JSON with comments). Read only when pi trusts the project; it can only tighten the user-level policy.",
+		}),
+	),
 );
+
+const managedShape = memoizedShape({
+	...sharedShape(),
+	sandbox: () => sandboxSchema("project"),
+	grantCeiling: () =>
+		z
+			.optional(grantCeilingSchema())
+			.check(
+				z.describe(
+					"The highest tier any `allow` rule may approve: a user file may lower it, never raise it.",
+				),
+			),
+	allowedModes: () =>
+		z
+			.optional(z.array(z.enum(PERMISSION_MODES)).check(z.minLength(1)))
+			.check(
+				z.describe(
+					"The permission modes a session may be in; any other is refused (the flag, `/permissions mode`, `defaultMode`). Omitted: every mode.",
+				),
+			),
+	allowedLinks: () =>
+		z
+			.optional(z.array(nameSchema()))
+			.check(
+				z.describe(
+					"The authorizer links the user's `authorizerChain` may name; the others are skipped. Omitted: any link.",
+				),
+			),
+	allowSavedRules: () =>
+		z
+			.optional(z.boolean())
+			.check(
+				z.describe(
+					"`false`: dialogs offer no Always allow / Always deny, and rules saved earlier (`saved`) do not apply.",
+				),
+			),
+	authorizerChain: () => userOnly("authorizerChain"),
+	defaultMode: () => userOnly("defaultMode"),
+	notify: () => userOnly("notify"),
+	forwardedDialogKeys: () => userOnly("forwardedDialogKeys"),
+	forwardWithUI: () =>
+		forwardWithUISchema().check(
+			z.describe(
+				"`parent-only`: no subagent asks in a UI of its own, whatever the user file says (adr/0027). `parent-then-local` leaves the choice to the user file.",
+			),
+		),
+});
 
 /**
  * The managed layer (`/etc/pi-permission-hub/config.json`, or `$PI_PERMISSION_HUB_MANAGED_CONFIG`), written by
@@ -574,55 +632,13 @@ export const ProjectConfigSchema = lazySchema(() =>
  * says which permission modes, links and saved rules the user may have at all.
  */
 export const ManagedConfigSchema = lazySchema(() =>
-	z
-		.strictObject({
-			...sharedShape(),
-			sandbox: sandboxSchema("project"),
-			grantCeiling: z
-				.optional(grantCeilingSchema())
-				.check(
-					z.describe(
-						"The highest tier any `allow` rule may approve: a user file may lower it, never raise it.",
-					),
-				),
-			allowedModes: z
-				.optional(z.array(z.enum(PERMISSION_MODES)).check(z.minLength(1)))
-				.check(
-					z.describe(
-						"The permission modes a session may be in; any other is refused (the flag, `/permissions mode`, `defaultMode`). Omitted: every mode.",
-					),
-				),
-			allowedLinks: z
-				.optional(z.array(nameSchema()))
-				.check(
-					z.describe(
-						"The authorizer links the user's `authorizerChain` may name; the others are skipped. Omitted: any link.",
-					),
-				),
-			allowSavedRules: z
-				.optional(z.boolean())
-				.check(
-					z.describe(
-						"`false`: dialogs offer no Always allow / Always deny, and rules saved earlier (`saved`) do not apply.",
-					),
-				),
-			authorizerChain: userOnly("authorizerChain"),
-			defaultMode: userOnly("defaultMode"),
-			notify: userOnly("notify"),
-			forwardedDialogKeys: userOnly("forwardedDialogKeys"),
-			forwardWithUI: forwardWithUISchema().check(
-				z.describe(
-					"`parent-only`: no subagent asks in a UI of its own, whatever the user file says (adr/0027). `parent-then-local` leaves the choice to the user file.",
-				),
-			),
-		})
-		.check(
-			z.meta({
-				title: "pi-permission-hub managed config",
-				description:
-					"System-wide permission policy for pi-permission-hub (JSON with comments), read before the user file: no user or project file loosens it.",
-			}),
-		),
+	z.strictObject(builtShape(managedShape)).check(
+		z.meta({
+			title: "pi-permission-hub managed config",
+			description:
+				"System-wide permission policy for pi-permission-hub (JSON with comments), read before the user file: no user or project file loosens it.",
+		}),
+	),
 );
 
 export type UserConfig = z.infer<ReturnType<typeof UserConfigSchema>>;
@@ -636,6 +652,61 @@ export type ProjectConfig = z.infer<ReturnType<typeof ProjectConfigSchema>>;
 export type ConfigRule = NonNullable<UserConfig["rules"]>[number];
 
 export type ConfigScope = "managed" | "user" | "project";
+
+/** One builder per key of a config file. */
+type ShapeBuilders = Record<string, () => z.ZodMiniType>;
+
+/** The same builders, each building its schema once (a key's schema serves the whole file's schema too). */
+function memoizedShape<Shape extends ShapeBuilders>(builders: Shape): Shape {
+	return Object.fromEntries(
+		Object.entries(builders).map(([key, build]) => [key, lazySchema(build)]),
+	) as Shape;
+}
+
+function builtShape<Shape extends ShapeBuilders>(
+	shape: Shape,
+): { [Key in keyof Shape]: ReturnType<Shape[Key]> } {
+	return Object.fromEntries(Object.entries(shape).map(([key, build]) => [key, build()])) as {
+		[Key in keyof Shape]: ReturnType<Shape[Key]>;
+	};
+}
+
+function shapeForScope(scope: ConfigScope): ShapeBuilders {
+	if (scope === "managed") return managedShape;
+	return scope === "user" ? userShape : projectShape;
+}
+
+/**
+ * A config file's value parsed with its scope's schema, building only the schemas of the keys the file has
+ * (adr/0028): a file that sets `sandbox` alone never builds the rules, agents and tiers schemas, the largest part
+ * of a session start's zod work. It is exactly the strict object's parse: every key must be one of the scope's,
+ * and each value is parsed by that key's schema. When anything is wrong, the whole schema parses the file again,
+ * so the problems reported are the whole schema's.
+ */
+export function parseConfigValue(
+	scope: ConfigScope,
+	raw: unknown,
+):
+	| { readonly success: true; readonly data: AnyConfig }
+	| { readonly success: false; readonly error: z.core.$ZodError } {
+	if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) {
+		const shape = shapeForScope(scope);
+		const data: Record<string, unknown> = {};
+		let valid = true;
+		for (const [key, value] of Object.entries(raw)) {
+			const parsed = Object.hasOwn(shape, key) ? shape[key]?.().safeParse(value) : undefined;
+			if (parsed?.success !== true) {
+				valid = false;
+				break;
+			}
+			data[key] = parsed.data;
+		}
+		// Each value was parsed by the schema of its key, and no other key is present.
+		if (valid) return { success: true, data: data as AnyConfig };
+	}
+	const parsed = schemaForScope(scope).safeParse(raw);
+	return parsed.success ? { success: true, data: parsed.data } : { success: false, error: parsed.error };
+}
 
 export function schemaForScope(
 	scope: ConfigScope,

@@ -22,7 +22,7 @@ import {
 	formatJsonPath,
 	type JsonPathSegments,
 } from "./config-error.ts";
-import { type AnyConfig, type ConfigScope, schemaForScope } from "./config-schema.ts";
+import { type AnyConfig, type ConfigScope, parseConfigValue } from "./config-schema.ts";
 
 /** Config files are small; anything bigger is a mistake or an attack on the loader. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -91,7 +91,7 @@ export function parseConfigText(text: string, file: string, scope: ConfigScope):
 		}),
 	);
 	const raw: unknown = getNodeValue(root);
-	const parsed = schemaForScope(scope).safeParse(raw);
+	const parsed = parseConfigValue(scope, raw);
 	const schemaIssues = parsed.success
 		? []
 		: parsed.error.issues.flatMap((issue) =>
