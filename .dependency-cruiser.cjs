@@ -43,6 +43,14 @@ module.exports = {
 			to: { path: LAYERS.slice(index + 1).map(pathOf) },
 		})),
 		{
+			name: "zod-mini-only",
+			severity: "error",
+			comment:
+				"src/ writes its schemas with zod/mini: one import of classic zod puts all of it back into the gate's bundle (adr/0029).",
+			from: { path: "^src/" },
+			to: { path: "node_modules/zod/(index\\.|v4/classic/)" },
+		},
+		{
 			name: "layer-known",
 			severity: "error",
 			comment: "Every folder of src/ has a place in the layers of .dependency-cruiser.cjs and adr/0001.",

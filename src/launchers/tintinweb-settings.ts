@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import type { FileView } from "./file-view.ts";
 
@@ -8,7 +8,7 @@ import type { FileView } from "./file-view.ts";
  * It drops a value of any other type, and a file that is not a JSON object, as if absent.
  */
 const subagentsSettingsSchema = lazySchema(() =>
-	z.object({ disableDefaultAgents: z.boolean().optional().catch(undefined) }),
+	z.object({ disableDefaultAgents: z.catch(z.optional(z.boolean()), undefined) }),
 );
 
 /**
