@@ -24,6 +24,10 @@ import type { Tier } from "../vocabulary/tier.ts";
 import type { GateOutcome } from "./pipeline.ts";
 import type { BashExecute, BashKit, BashRunner } from "./sandboxed-bash-tool.ts";
 
+type BashTool = ReturnType<BashKit["createBashToolDefinition"]>;
+/** The user's shell settings pi's bash tool takes. */
+type BashShell = { readonly commandPrefix?: string; readonly shellPath?: string };
+
 /** A sandbox per tier: what an allowed command may do is what its tier says, whatever it turns out to run. */
 const PROFILE_OF_TIER: Readonly<Record<Tier, SandboxProfile>> = {
 	read: "read-only",
@@ -110,6 +114,8 @@ export class Sandboxing implements BashRunner {
 	private registered: BubblewrapProbe | null = null;
 	/** One proxy per set of allowlists in force, kept until the session ends (a running command may use it). */
 	private readonly proxies = new Map<string, Promise<NetworkProxy>>();
+	private readonly shells = new Map<string, BashShell>();
+	private readonly plainTools = new Map<string, BashTool>();
 
 	constructor(options: SandboxingOptions) {
 		this.options = options;
@@ -298,19 +304,42 @@ export class Sandboxing implements BashRunner {
 		ctx: Parameters<BashExecute>[4],
 	): Promise<Awaited<ReturnType<BashExecute>>> {
 		await this.ready();
-		const { agentDir, kit } = this.options;
 		const plan = this.plans.get(toolCallId) ?? (this.probing === null ? { profile: null } : UNSEEN_CALL);
 		this.plans.delete(toolCallId);
-		const settings = kit.SettingsManager.create(ctx.cwd, agentDir);
-		const shell = {
-			...(settings.getShellCommandPrefix() ? { commandPrefix: settings.getShellCommandPrefix() } : {}),
-			...(settings.getShellPath() ? { shellPath: settings.getShellPath() } : {}),
-		};
 		const hook = this.hookFor(plan, ctx.cwd);
-		const tool = kit.createBashToolDefinition(ctx.cwd, { ...shell, ...(hook ? { spawnHook: hook } : {}) });
+		const tool = hook
+			? this.options.kit.createBashToolDefinition(ctx.cwd, { ...this.shellFor(ctx.cwd), spawnHook: hook })
+			: this.plainToolFor(ctx.cwd);
 		// With the session's context, as pi runs its own: the command gets PI_SESSION_ID and the rest of the
 		// session's environment (a pi started by it finds the session that ran it, adr/0008).
 		return tool.execute(toolCallId, params, signal, onUpdate, ctx);
+	}
+
+	/**
+	 * The user's shell settings (`shellCommandPrefix`, `shellPath`), read once per working directory: pi reads them
+	 * for its own bash tool when the session starts, and reading them for every call cost more than the rest of
+	 * the call's gate (settings files read, parsed and locked; adr/0028).
+	 */
+	private shellFor(cwd: string): BashShell {
+		let shell = this.shells.get(cwd);
+		if (shell === undefined) {
+			const settings = this.options.kit.SettingsManager.create(cwd, this.options.agentDir);
+			const commandPrefix = settings.getShellCommandPrefix();
+			const shellPath = settings.getShellPath();
+			shell = { ...(commandPrefix ? { commandPrefix } : {}), ...(shellPath ? { shellPath } : {}) };
+			this.shells.set(cwd, shell);
+		}
+		return shell;
+	}
+
+	/** pi's bash tool for calls that run outside the sandbox: one per working directory, as pi keeps one. */
+	private plainToolFor(cwd: string): BashTool {
+		let tool = this.plainTools.get(cwd);
+		if (tool === undefined) {
+			tool = this.options.kit.createBashToolDefinition(cwd, this.shellFor(cwd));
+			this.plainTools.set(cwd, tool);
+		}
+		return tool;
 	}
 
 	private hookFor(plan: Plan, sessionCwd: string): BashSpawnHook | null {

@@ -333,3 +333,36 @@ describe("the audit log", () => {
 		expect(existsSync(userConfigFile(sb))).toBe(true);
 	});
 });
+
+describe("the bash tool the gate registers", () => {
+	it("runs every call with the user's shell settings, inside the sandbox and outside it, as pi's own bash does", async () => {
+		for (const sandbox of [false, true]) {
+			const sb = await gateSandbox();
+			await sb.writeSettings({ shellCommandPrefix: "PPH_SHELL_PREFIX=applied" });
+			await writeUserConfig(sb, { sandbox: { enabled: sandbox } });
+			await writeScript(
+				sb,
+				scriptOf([bash('echo "first $PPH_SHELL_PREFIX"'), bash('echo "second $PPH_SHELL_PREFIX"')]),
+			);
+
+			const run = await runJson(sb);
+
+			expect(run.toolResults.map((result) => [result.isError, result.text.trim()])).toEqual([
+				[false, "first applied"],
+				[false, "second applied"],
+			]);
+			const entries = await auditEntries(sb, 2);
+			expect(entries.map((entry) => [entry.outcome, entry.sandbox])).toEqual(
+				sandbox
+					? [
+							["allow", "read-only"],
+							["allow", "read-only"],
+						]
+					: [
+							["allow", undefined],
+							["allow", undefined],
+						],
+			);
+		}
+	});
+});
