@@ -3,24 +3,21 @@ import { afterEach, describe, expect, it } from "vitest";
 import { pickOption } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY, REPO_ROOT } from "../harness/paths.ts";
-import { killAllRpc, startRpc } from "../harness/rpc-session.ts";
+import { startRpc } from "../harness/rpc-session.ts";
 import {
 	auditEntries,
 	bash,
-	cleanupSandboxes,
 	entryFor,
 	gateSandbox,
 	resultOf,
 	scriptOf,
+	stopRpcAndCleanUp,
 	writeUserConfig,
 } from "./gate-support.ts";
 
 const GIT_GUARD = path.join(REPO_ROOT, "examples", "git-guard", "index.ts");
 
-afterEach(async () => {
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(stopRpcAndCleanUp);
 
 describe("the example link (examples/git-guard) in the chain of real pi", () => {
 	it("allows a fetch, denies a push to main, and defers anything else to the human", async () => {

@@ -10,24 +10,21 @@ import { pickOption, scripted } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
 import { runPrint } from "../harness/print-run.ts";
-import { killAllRpc, startRpc } from "../harness/rpc-session.ts";
+import { startRpc } from "../harness/rpc-session.ts";
 import type { Sandbox } from "../harness/sandbox.ts";
 import {
 	auditEntries,
 	bash,
-	cleanupSandboxes,
 	gateSandbox,
 	jsonlFile,
 	LINKS_FIXTURE,
 	scriptOf,
+	stopRpcAndCleanUp,
 	USER_DENIAL,
 	writeUserConfig,
 } from "./gate-support.ts";
 
-afterEach(async () => {
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(stopRpcAndCleanUp);
 
 const EXTENSIONS = [EXTENSION_ENTRY, LINKS_FIXTURE];
 

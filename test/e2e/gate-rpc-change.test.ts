@@ -7,13 +7,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { pickOption } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
-import { killAllRpc, startRpc } from "../harness/rpc-session.ts";
-import { auditEntries, cleanupSandboxes, gateSandbox, scriptOf } from "./gate-support.ts";
+import { startRpc } from "../harness/rpc-session.ts";
+import { auditEntries, gateSandbox, scriptOf, stopRpcAndCleanUp } from "./gate-support.ts";
 
-afterEach(async () => {
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(stopRpcAndCleanUp);
 
 /** The one select dialog of a run, as the RPC client got it. */
 function onlySelectTitle(dialogs: readonly { request: { method: string; title?: string } }[]): string {

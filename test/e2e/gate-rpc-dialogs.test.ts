@@ -7,24 +7,21 @@ import { afterEach, describe, expect, it } from "vitest";
 import { never, pickOption, scripted } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
-import { killAllRpc, startRpc } from "../harness/rpc-session.ts";
+import { startRpc } from "../harness/rpc-session.ts";
 import type { Sandbox } from "../harness/sandbox.ts";
 import {
 	auditEntries,
 	bash,
-	cleanupSandboxes,
 	entryFor,
 	gateSandbox,
 	resultOf,
 	scriptOf,
+	stopRpcAndCleanUp,
 	USER_DENIAL,
 	writeUserConfig,
 } from "./gate-support.ts";
 
-afterEach(async () => {
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(stopRpcAndCleanUp);
 
 async function victimSandbox(): Promise<Sandbox> {
 	const sb = await gateSandbox();

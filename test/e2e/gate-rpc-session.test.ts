@@ -7,22 +7,19 @@ import { afterEach, describe, expect, it } from "vitest";
 import { allowAll, never } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
-import { killAllRpc, startRpc } from "../harness/rpc-session.ts";
+import { startRpc } from "../harness/rpc-session.ts";
 import {
 	auditEntries,
 	bash,
-	cleanupSandboxes,
 	entryFor,
 	gateSandbox,
 	promptsOf,
 	scriptOf,
+	stopRpcAndCleanUp,
 	writeUserConfig,
 } from "./gate-support.ts";
 
-afterEach(async () => {
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(stopRpcAndCleanUp);
 
 describe("user bash (`!cmd`, RPC `bash`)", () => {
 	it("a denied command is blocked with the reason as its output; the file survives", async () => {

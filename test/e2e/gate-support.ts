@@ -2,6 +2,7 @@
  * Shared pieces of the gate's real-pi tests: sandboxes cleaned after each test, config and audit files under the
  * sandbox agent dir, scripts of bash calls, and tool results looked up by the command that produced them.
  */
+
 import { existsSync, readFileSync } from "node:fs";
 import { cp, symlink } from "node:fs/promises";
 import path from "node:path";
@@ -10,6 +11,7 @@ import { type AuditEntry, parseAuditLine } from "../../src/audit/audit-entry.ts"
 import type { FauxScript, FauxToolCall, FauxTurn } from "../harness/faux-script.ts";
 import type { JsonRecord } from "../harness/jsonl-record.ts";
 import { REPO_ROOT } from "../harness/paths.ts";
+import { killAllRpc } from "../harness/rpc-session.ts";
 import type { ToolResultSummary } from "../harness/run-summary.ts";
 import { createSandbox, type Sandbox } from "../harness/sandbox.ts";
 
@@ -39,6 +41,12 @@ export async function gateSandbox(): Promise<Sandbox> {
 
 export async function cleanupSandboxes(): Promise<void> {
 	await Promise.all(live.splice(0).map((sb) => sb.cleanup()));
+}
+
+/** For `afterEach`: every RPC pi the test started is stopped, then its sandboxes are removed. */
+export async function stopRpcAndCleanUp(): Promise<void> {
+	await killAllRpc();
+	await cleanupSandboxes();
 }
 
 export function userConfigFile(sb: Sandbox): string {

@@ -13,22 +13,19 @@ import type { DialogRequest } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
 import { runPrint } from "../harness/print-run.ts";
-import { killAllRpc, startRpc } from "../harness/rpc-session.ts";
+import { startRpc } from "../harness/rpc-session.ts";
 import type { Sandbox } from "../harness/sandbox.ts";
 import {
 	auditLines,
 	bash,
-	cleanupSandboxes,
 	gateSandbox,
 	LINKS_FIXTURE,
 	scriptOf,
+	stopRpcAndCleanUp,
 	writeUserConfig,
 } from "./gate-support.ts";
 
-afterEach(async () => {
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(stopRpcAndCleanUp);
 
 /** A print run tries `rm -f victim.txt`: parked, nobody to answer it. Returns the request id and its expiry. */
 async function parkedRm(sb: Sandbox): Promise<{ id: string; expiresAt: number }> {

@@ -12,22 +12,19 @@ import type { DialogPolicy, DialogRequest } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
 import { runPrint } from "../harness/print-run.ts";
-import { killAllRpc, startRpc } from "../harness/rpc-session.ts";
+import { startRpc } from "../harness/rpc-session.ts";
 import type { Sandbox } from "../harness/sandbox.ts";
 import {
 	auditLines,
 	bash,
-	cleanupSandboxes,
 	gateSandbox,
 	LINKS_FIXTURE,
 	scriptOf,
+	stopRpcAndCleanUp,
 	writeUserConfig,
 } from "./gate-support.ts";
 
-afterEach(async () => {
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(stopRpcAndCleanUp);
 
 const FILES = ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"];
 

@@ -8,23 +8,20 @@ import { PLAN_MODE_PROMPT } from "../../src/vocabulary/permission-mode.ts";
 import { pickOption, scripted } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
-import { killAllRpc, startRpc } from "../harness/rpc-session.ts";
+import { startRpc } from "../harness/rpc-session.ts";
 import {
 	auditEntries,
 	bash,
-	cleanupSandboxes,
 	copyOfBuild,
 	gateSandbox,
 	promptsOf,
 	resultOf,
 	scriptOf,
+	stopRpcAndCleanUp,
 	writeUserConfig,
 } from "./gate-support.ts";
 
-afterEach(async () => {
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(stopRpcAndCleanUp);
 
 const titles = (run: { readonly dialogs: readonly { readonly request: { readonly method: string } }[] }) =>
 	run.dialogs.map((d) => ("title" in d.request ? String(d.request.title).split("\n")[1] : d.request.method));

@@ -2,13 +2,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type DialogPolicy, scripted } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
-import { killAllRpc, startRpc } from "../harness/rpc-session.ts";
-import { bash, cleanupSandboxes, gateSandbox, promptsOf, writeUserConfig } from "./gate-support.ts";
+import { startRpc } from "../harness/rpc-session.ts";
+import { bash, gateSandbox, promptsOf, stopRpcAndCleanUp, writeUserConfig } from "./gate-support.ts";
 
-afterEach(async () => {
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(stopRpcAndCleanUp);
 
 describe("/permissions in pi", () => {
 	it("shows where each rule came from, the ceiling, the chain, recent decisions and grants; revokes a grant", async () => {

@@ -15,16 +15,13 @@ import type { Sandbox } from "../harness/sandbox.ts";
 import {
 	auditEntries,
 	bash,
-	cleanupSandboxes,
 	gateSandbox,
 	scriptOf,
+	stopRpcAndCleanUp,
 	writeUserConfig,
 } from "./gate-support.ts";
 
-afterEach(async () => {
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(stopRpcAndCleanUp);
 
 const COMMENTED_CONFIG = `// My permission settings.
 {

@@ -7,8 +7,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeScript } from "../harness/faux-script.ts";
 import { FAUX_MODEL_EXTENSION, REPO_ROOT } from "../harness/paths.ts";
-import { killAllRpc } from "../harness/rpc-session.ts";
-import { cleanupSandboxes } from "./gate-support.ts";
+
+import { stopRpcAndCleanUp } from "./gate-support.ts";
 import {
 	answer,
 	auditWhen,
@@ -23,10 +23,7 @@ import {
 
 const FOREIGN_AGENT = path.join(REPO_ROOT, "test", "fixtures", "foreign-agent-extension.ts");
 
-afterEach(async () => {
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(stopRpcAndCleanUp);
 
 describe("an Agent tool from another package", () => {
 	it(

@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY, FAUX_MODEL_EXTENSION, node22Binary, PI_CLI } from "../harness/paths.ts";
-import { killAllRpc } from "../harness/rpc-session.ts";
-import { bash, cleanupSandboxes } from "./gate-support.ts";
+
+import { bash, stopRpcAndCleanUp } from "./gate-support.ts";
 import { isForwarded } from "./hub-support.ts";
 import {
 	answer,
@@ -21,10 +21,7 @@ import {
 	victimExists,
 } from "./subagents-support.ts";
 
-afterEach(async () => {
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(stopRpcAndCleanUp);
 
 /** What the in-process child runs with its bash tool: a plain `pi -p` with the gate, on the grandchild's task. */
 const GRANDCHILD = [

@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { writeScript } from "../harness/faux-script.ts";
-import { killAllRpc } from "../harness/rpc-session.ts";
-import { bash, cleanupSandboxes } from "./gate-support.ts";
+
+import { bash, stopRpcAndCleanUp } from "./gate-support.ts";
 import { isForwarded, unwrap } from "./hub-support.ts";
 import {
 	announcements,
@@ -26,10 +26,7 @@ import {
 	warningsOf,
 } from "./subagents-support.ts";
 
-afterEach(async () => {
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(stopRpcAndCleanUp);
 
 async function nestedWorld(): Promise<SubagentWorld> {
 	const world = await subagentWorld(piSubagentsSettings(GATED_CHILDREN));

@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AuditEntry } from "../../src/audit/audit-entry.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { runPrint } from "../harness/print-run.ts";
-import { killAllRpc } from "../harness/rpc-session.ts";
-import { bash, cleanupSandboxes, writeUserConfig } from "./gate-support.ts";
+
+import { bash, stopRpcAndCleanUp, writeUserConfig } from "./gate-support.ts";
 import { isForwarded, unwrap } from "./hub-support.ts";
 import {
 	announcements,
@@ -34,10 +34,7 @@ import {
 	warningsOf,
 } from "./subagents-support.ts";
 
-afterEach(async () => {
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(stopRpcAndCleanUp);
 
 async function delegationWorld(childExtensions: readonly string[]): Promise<SubagentWorld> {
 	const world = await subagentWorld(piSubagentsSettings(childExtensions));

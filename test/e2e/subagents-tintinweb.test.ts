@@ -11,7 +11,7 @@ import type { FauxToolCall } from "../harness/faux-script.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY, FAUX_MODEL_EXTENSION, REPO_ROOT } from "../harness/paths.ts";
 import { killAllRpc } from "../harness/rpc-session.ts";
-import { bash, cleanupSandboxes } from "./gate-support.ts";
+import { bash, stopRpcAndCleanUp } from "./gate-support.ts";
 import { isForwarded } from "./hub-support.ts";
 import {
 	answer,
@@ -31,10 +31,7 @@ import {
 
 const TINTINWEB = path.join(REPO_ROOT, "node_modules", "@tintinweb", "pi-subagents");
 
-afterEach(async () => {
-	await killAllRpc();
-	await cleanupSandboxes();
-});
+afterEach(stopRpcAndCleanUp);
 
 function agentCall(extra: Record<string, unknown> = {}): FauxToolCall {
 	return {
