@@ -4,13 +4,14 @@
  * manager into the agent dir (what `pi install npm:…` does) — never the checkout itself.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { FAUX_MODEL_EXTENSION, node22Binary, PI_CLI, REPO_ROOT } from "./paths.ts";
 import { type CommandResult, describeResult, runCommand } from "./run-command.ts";
 import { isLeakyVariable, type Sandbox } from "./sandbox.ts";
+import { findTmux } from "./tmux-driver.ts";
 
 const packResultSchema = z.array(
 	z.looseObject({
@@ -59,6 +60,22 @@ export async function packRepository(destination: string): Promise<PackedPackage
  * The README's recipe: `npm install --prefix <prefix> --legacy-peer-deps <tarball>`. Offline first, from npm's
  * cache; the registry only when the cache lacks a package. Returns the installed package's directory.
  */
+/**
+ * For a test of the installed copy in pi's terminal UI: tmux must be there (a system package, installed by
+ * `.ci/run`), and the repository is packed into a new scratch directory the test removes.
+ */
+export async function packForTerminalTest(
+	prefix: string,
+): Promise<{ scratch: string; packed: PackedPackage }> {
+	if (findTmux() === null) {
+		throw new Error(
+			"tmux is not installed (Debian: apt-get install tmux): the installed-copy TUI test cannot run",
+		);
+	}
+	const scratch = await mkdtemp(path.join(os.tmpdir(), prefix));
+	return { scratch, packed: await packRepository(scratch) };
+}
+
 export async function installIntoFolder(tarball: string, prefix: string): Promise<string> {
 	await mkdir(prefix, { recursive: true });
 	const install = ["install", "--prefix", prefix, "--legacy-peer-deps", "--no-audit", "--no-fund"];

@@ -8,8 +8,7 @@
  * terminal where pi's fullscreen layout would cut a taller dialog.
  */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FORWARDED_KEY_PAUSE_MS } from "../../src/authority/tui-dialog.ts";
@@ -31,14 +30,14 @@ import { delegate, GUARD_STEP, PI_SUBAGENTS_PACKAGE } from "../e2e/subagents-sup
 import {
 	installIntoFolder,
 	type PackedPackage,
-	packRepository,
+	packForTerminalTest,
 	readSettings,
 	runPi,
 } from "../harness/packed-package.ts";
 import { FAUX_MODEL_EXTENSION, node22Binary, PI_CLI } from "../harness/paths.ts";
 import { describeResult } from "../harness/run-command.ts";
 import { createSandbox, type Sandbox } from "../harness/sandbox.ts";
-import { findTmux, TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
+import { TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
 
 /** The launcher fixture's labels for the children of `forwardingWorld`, whose pid files the cleanup reads. */
 const LABELS = ["named", "unnamed"] as const;
@@ -50,13 +49,7 @@ const childDirs: string[] = [];
 let pane: TmuxPane | undefined;
 
 beforeAll(async () => {
-	if (findTmux() === null) {
-		throw new Error(
-			"tmux is not installed (Debian: apt-get install tmux): the installed-copy TUI test cannot run",
-		);
-	}
-	scratch = await mkdtemp(path.join(os.tmpdir(), "pph-installed-tui-fwd-"));
-	packed = await packRepository(scratch);
+	({ scratch, packed } = await packForTerminalTest("pph-installed-tui-fwd-"));
 }, 240_000);
 
 afterEach(() => {

@@ -9,8 +9,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseAuditLine } from "../../src/audit/audit-entry.ts";
@@ -20,13 +19,13 @@ import {
 	installAsPiPackage,
 	installIntoFolder,
 	type PackedPackage,
-	packRepository,
+	packForTerminalTest,
 	runPi,
 } from "../harness/packed-package.ts";
 import { node22Binary, PI_CLI } from "../harness/paths.ts";
 import { describeResult } from "../harness/run-command.ts";
 import { createSandbox, type Sandbox } from "../harness/sandbox.ts";
-import { findTmux, TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
+import { TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
 
 let scratch = "";
 let packed: PackedPackage;
@@ -34,13 +33,7 @@ const sandboxes: Sandbox[] = [];
 let pane: TmuxPane | undefined;
 
 beforeAll(async () => {
-	if (findTmux() === null) {
-		throw new Error(
-			"tmux is not installed (Debian: apt-get install tmux): the installed-copy TUI test cannot run",
-		);
-	}
-	scratch = await mkdtemp(path.join(os.tmpdir(), "pph-installed-tui-"));
-	packed = await packRepository(scratch);
+	({ scratch, packed } = await packForTerminalTest("pph-installed-tui-"));
 }, 240_000);
 
 afterEach(() => {
