@@ -307,9 +307,13 @@ export class Sandboxing implements BashRunner {
 		const plan = this.plans.get(toolCallId) ?? (this.probing === null ? { profile: null } : UNSEEN_CALL);
 		this.plans.delete(toolCallId);
 		const hook = this.hookFor(plan, ctx.cwd);
+		const trusted = ctx.isProjectTrusted();
 		const tool = hook
-			? this.options.kit.createBashToolDefinition(ctx.cwd, { ...this.shellFor(ctx.cwd), spawnHook: hook })
-			: this.plainToolFor(ctx.cwd);
+			? this.options.kit.createBashToolDefinition(ctx.cwd, {
+					...this.shellFor(ctx.cwd, trusted),
+					spawnHook: hook,
+				})
+			: this.plainToolFor(ctx.cwd, trusted);
 		// With the session's context, as pi runs its own: the command gets PI_SESSION_ID and the rest of the
 		// session's environment (a pi started by it finds the session that ran it, adr/0008).
 		return tool.execute(toolCallId, params, signal, onUpdate, ctx);
@@ -318,26 +322,32 @@ export class Sandboxing implements BashRunner {
 	/**
 	 * The user's shell settings (`shellCommandPrefix`, `shellPath`), read once per working directory: pi reads them
 	 * for its own bash tool when the session starts, and reading them for every call cost more than the rest of
-	 * the call's gate (settings files read, parsed and locked; adr/0028).
+	 * the call's gate (settings files read, parsed and locked; adr/0028). A project's `.pi/settings.json` counts
+	 * only while pi trusts the project, as for pi's own bash: an untrusted checkout must not pick the shell or
+	 * prefix every command.
 	 */
-	private shellFor(cwd: string): BashShell {
-		let shell = this.shells.get(cwd);
+	private shellFor(cwd: string, projectTrusted: boolean): BashShell {
+		const key = settingsKey(cwd, projectTrusted);
+		let shell = this.shells.get(key);
 		if (shell === undefined) {
-			const settings = this.options.kit.SettingsManager.create(cwd, this.options.agentDir);
+			const settings = this.options.kit.SettingsManager.create(cwd, this.options.agentDir, {
+				projectTrusted,
+			});
 			const commandPrefix = settings.getShellCommandPrefix();
 			const shellPath = settings.getShellPath();
 			shell = { ...(commandPrefix ? { commandPrefix } : {}), ...(shellPath ? { shellPath } : {}) };
-			this.shells.set(cwd, shell);
+			this.shells.set(key, shell);
 		}
 		return shell;
 	}
 
 	/** pi's bash tool for calls that run outside the sandbox: one per working directory, as pi keeps one. */
-	private plainToolFor(cwd: string): BashTool {
-		let tool = this.plainTools.get(cwd);
+	private plainToolFor(cwd: string, projectTrusted: boolean): BashTool {
+		const key = settingsKey(cwd, projectTrusted);
+		let tool = this.plainTools.get(key);
 		if (tool === undefined) {
-			tool = this.options.kit.createBashToolDefinition(cwd, this.shellFor(cwd));
-			this.plainTools.set(cwd, tool);
+			tool = this.options.kit.createBashToolDefinition(cwd, this.shellFor(cwd, projectTrusted));
+			this.plainTools.set(key, tool);
 		}
 		return tool;
 	}
@@ -369,6 +379,11 @@ export class Sandboxing implements BashRunner {
 					: `pi-permission-hub: ${why}; commands approved at network-egress run without any network.`,
 		);
 	}
+}
+
+/** Which settings a working directory's shell comes from: with its project's settings file or without. */
+function settingsKey(cwd: string, projectTrusted: boolean): string {
+	return `${projectTrusted ? "trusted" : "untrusted"}:${cwd}`;
 }
 
 /** The real path, or the path as given when it does not exist (nothing can be written there either). */

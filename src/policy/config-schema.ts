@@ -693,14 +693,19 @@ export function parseConfigValue(
 		const shape = shapeForScope(scope);
 		const data: Record<string, unknown> = {};
 		let valid = true;
-		for (const [key, value] of Object.entries(raw)) {
-			const parsed = Object.hasOwn(shape, key) ? shape[key]?.().safeParse(value) : undefined;
+		const input = raw as Record<string, unknown>;
+		// The keys the strict object calls unknown: `for…in`, inherited enumerable keys included, as zod's.
+		for (const key in input) {
+			const parsed = Object.hasOwn(shape, key) ? shape[key]?.().safeParse(input[key]) : undefined;
 			if (parsed?.success !== true) {
 				valid = false;
 				break;
 			}
 			data[key] = parsed.data;
 		}
+		// zod reads a declared key wherever `in` finds it: one the loop did not see (not enumerable) is the
+		// whole schema's to judge.
+		valid &&= Object.keys(shape).every((key) => Object.hasOwn(data, key) || !(key in input));
 		// Each value was parsed by the schema of its key, and no other key is present.
 		if (valid) return { success: true, data: data as AnyConfig };
 	}

@@ -365,4 +365,24 @@ describe("the bash tool the gate registers", () => {
 			);
 		}
 	});
+
+	it("takes a project's shell settings only when pi trusts the project, as pi's own bash does", async () => {
+		for (const sandbox of [false, true]) {
+			const sb = await gateSandbox();
+			await sb.writeWorkFile(
+				".pi/settings.json",
+				JSON.stringify({ shellCommandPrefix: "PPH_SHELL_PREFIX=project" }),
+			);
+			await writeUserConfig(sb, { sandbox: { enabled: sandbox } });
+			await writeScript(sb, scriptOf([bash('echo "prefix: $PPH_SHELL_PREFIX"')]));
+
+			const untrusted = await runJson(sb, "untrusted run", ["--no-approve"]);
+			const trusted = await runJson(sb, "trusted run", ["--approve"]);
+
+			expect(
+				[untrusted, trusted].map((run) => run.toolResults.map((r) => [r.isError, r.text.trim()])),
+			).toEqual([[[false, "prefix:"]], [[false, "prefix: project"]]]);
+			await auditEntries(sb, 2);
+		}
+	});
 });

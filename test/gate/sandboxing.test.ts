@@ -143,7 +143,11 @@ describe("Sandboxing", () => {
 			expect(await sandboxing.allowed("ran-here", BY_LINK, ON)).toBe("network");
 			// pi hands its bash tool the session's context, and the tool tells each command which session runs it.
 			const sessionManager = SessionManager.inMemory(project);
-			const ctx = { cwd: project, sessionManager } as Partial<ExtensionToolContext> as ExtensionToolContext;
+			const ctx = {
+				cwd: project,
+				sessionManager,
+				isProjectTrusted: () => false,
+			} as Partial<ExtensionToolContext> as ExtensionToolContext;
 			const result = await sandboxing.run(
 				"ran-here",
 				{ command: 'echo inside "$PI_SESSION_ID"' },

@@ -26,6 +26,8 @@ describe("parsing a config value key by key", () => {
 				expect({ scope, key, optin: schema._zod.optin }).toEqual({ scope, key, optin: "optional" });
 			}
 			expect(whole.safeParse({}).success).toBe(true);
+			// A check on the whole object (a refinement across keys) would never run key by key.
+			expect((whole._zod.def.checks ?? []).map((check) => check._zod.def.check)).toEqual(["meta"]);
 		}
 	});
 
@@ -53,10 +55,28 @@ describe("parsing a config value key by key", () => {
 			["user", []],
 			["user", "rules"],
 			["user", JSON.parse('{"__proto__": {"rules": []}, "sandbox": {}}')],
+			["user", { constructor: {}, toString: "x" }],
+			// zod reads a declared key wherever `in` finds it, and calls every `for…in` key unknown or parses it.
+			["user", Object.create({ rules: "not a list" })],
+			["user", Object.create({ sandboxx: true })],
+			["user", Object.defineProperty({}, "rules", { value: "not a list", enumerable: false })],
 		];
 		for (const [scope, raw] of cases) {
 			expect(parseConfigValue(scope, raw).success).toBe(false);
 			sameAsWholeSchema(scope, raw);
 		}
+	});
+
+	it("takes the values of a parsed file as the whole schema does: objects without a prototype, undefined values", () => {
+		const bare = Object.assign(Object.create(null), {
+			sandbox: Object.assign(Object.create(null), { enabled: false }),
+			rules: [Object.assign(Object.create(null), { surface: "tool", pattern: "read", action: "allow" })],
+			unanswered: undefined,
+		});
+		expect(parseConfigValue("user", bare).success).toBe(true);
+		sameAsWholeSchema("user", bare);
+		const bareUnknown = Object.assign(Object.create(null), { ["__proto__"]: {}, sandbox: {} });
+		expect(parseConfigValue("user", bareUnknown).success).toBe(false);
+		sameAsWholeSchema("user", bareUnknown);
 	});
 });
