@@ -1,11 +1,11 @@
 import { createReadStream } from "node:fs";
-import * as z from "zod/mini";
 import { type Origin, originSchema } from "../origin/origin.ts";
 import { type DecisionSource, readDecisionSource } from "../provenance/decision-source.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { PARKED_ANSWER_REFUSALS } from "../vocabulary/parked-answer-refusal.ts";
 import { PERMISSION_MODES } from "../vocabulary/permission-mode.ts";
 import { TIERS } from "../vocabulary/tier.ts";
+import { z } from "../vocabulary/zod.ts";
 
 export const AUDIT_SCHEMA_VERSION = 1;
 

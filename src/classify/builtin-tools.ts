@@ -2,8 +2,9 @@
  * Input shapes of pi's built-in tools (as of pi 1.6). Known fields are checked strictly; extra fields are
  * tolerated because the built-in tools ignore them (they stay in the canonical input, so the hash covers them).
  */
-import * as z from "zod/mini";
+
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
+import { z } from "../vocabulary/zod.ts";
 
 export const bashInput = lazySchema(() =>
 	z.looseObject({ command: z.string(), timeout: z.optional(z.number()) }),

@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import * as z from "zod/mini";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
+import { z } from "../vocabulary/zod.ts";
 import { processAlive } from "./liveness.ts";
 import { readInboxJson, writePrivateFileSync } from "./private-files.ts";
 import type { InboxLayout } from "./protocol.ts";

@@ -1,9 +1,9 @@
 import { readdirSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import * as z from "zod/mini";
 import { type DecisionSource, readDecisionSource, userOnce } from "../provenance/decision-source.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import type { ParkedAnswerRefusal } from "../vocabulary/parked-answer-refusal.ts";
+import { z } from "../vocabulary/zod.ts";
 import {
 	createExclusive,
 	ensurePrivateDir,

@@ -7,10 +7,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import * as z from "zod/mini";
 import { originSchema } from "../origin/origin.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { TIERS } from "../vocabulary/tier.ts";
+import { z } from "../vocabulary/zod.ts";
 import { readInboxJson } from "./private-files.ts";
 
 export const PROTOCOL = "pi-permission-hub/1";

@@ -1,8 +1,8 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import * as z from "zod/mini";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
+import { z } from "../vocabulary/zod.ts";
 import type { FileView } from "./file-view.ts";
 
 const nonEmptyStrings = lazySchema(() =>

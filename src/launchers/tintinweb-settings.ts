@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import * as z from "zod/mini";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
+import { z } from "../vocabulary/zod.ts";
 import type { FileView } from "./file-view.ts";
 
 /**

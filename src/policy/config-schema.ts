@@ -4,12 +4,12 @@
  * is an error, not a silently ignored setting.
  */
 import { isIP } from "node:net";
-import * as z from "zod/mini";
 import { NAMED_ORIGIN_KINDS } from "../origin/origin.ts";
 import { sanitizeLabel } from "../origin/sanitize-label.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { PERMISSION_MODES } from "../vocabulary/permission-mode.ts";
 import { MODES, TIERS } from "../vocabulary/tier.ts";
+import { z } from "../vocabulary/zod.ts";
 
 export const RULE_SURFACES = ["tool", "command", "read", "write", "path", "outside-cwd"] as const;
 export type RuleSurface = (typeof RULE_SURFACES)[number];

@@ -4,7 +4,6 @@
  * authorizer links yet.
  */
 import { resolve } from "node:path";
-import * as z from "zod/mini";
 import type { ActionPart, ClassifiedAction, ToolCall } from "../../classify/action.ts";
 import { type BashParser, loadBashParser } from "../../classify/bash/bash-parser.ts";
 import { describeAskingPart, describeAskWhy, sourceOfBasis } from "../../gate/basis-source.ts";
@@ -20,6 +19,7 @@ import type { ConfigLocation } from "../../policy/policy-rule.ts";
 import { type OverruledExample, overruledExamples } from "../../policy/rule-examples.ts";
 import type { DecisionSource } from "../../provenance/decision-source.ts";
 import { errorMessage } from "../../vocabulary/error-message.ts";
+import { z } from "../../vocabulary/zod.ts";
 import type { CliIo, CommandInput, CommandResult, CommandSpec } from "../command.ts";
 import { usageError } from "../command.ts";
 import { displayLine, plural } from "../display-text.ts";
