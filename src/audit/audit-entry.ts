@@ -5,7 +5,7 @@ import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { PARKED_ANSWER_REFUSALS } from "../vocabulary/parked-answer-refusal.ts";
 import { PERMISSION_MODES } from "../vocabulary/permission-mode.ts";
 import { TIERS } from "../vocabulary/tier.ts";
-import { z } from "../vocabulary/zod.ts";
+import * as z from "../vocabulary/zod.ts";
 
 export const AUDIT_SCHEMA_VERSION = 1;
 

@@ -3,7 +3,7 @@ import { DEFAULT_LINK_TIMEOUT_MS } from "../policy/config-schema.ts";
 import { capSourceText } from "../provenance/decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
-import { z } from "../vocabulary/zod.ts";
+import * as z from "../vocabulary/zod.ts";
 import type { AuthorizerLink, AuthorizerRequest, LinkVerdict } from "./authorizer-link.ts";
 
 export interface ChainDecision {

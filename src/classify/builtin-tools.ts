@@ -4,7 +4,7 @@
  */
 
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
-import { z } from "../vocabulary/zod.ts";
+import * as z from "../vocabulary/zod.ts";
 
 export const bashInput = lazySchema(() =>
 	z.looseObject({ command: z.string(), timeout: z.optional(z.number()) }),

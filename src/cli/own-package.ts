@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { z } from "../vocabulary/zod.ts";
+import * as z from "../vocabulary/zod.ts";
 
 /** The directory of the package: the copy of the gate the doctor can point settings at when the agent dir has none. */
 export function ownPackageRoot(): string {

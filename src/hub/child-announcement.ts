@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
-import { z } from "../vocabulary/zod.ts";
+import * as z from "../vocabulary/zod.ts";
 import { processAlive } from "./liveness.ts";
 import { readInboxJson, writePrivateFileSync } from "./private-files.ts";
 import type { InboxLayout } from "./protocol.ts";

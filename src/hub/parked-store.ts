@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { type DecisionSource, readDecisionSource, userOnce } from "../provenance/decision-source.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import type { ParkedAnswerRefusal } from "../vocabulary/parked-answer-refusal.ts";
-import { z } from "../vocabulary/zod.ts";
+import * as z from "../vocabulary/zod.ts";
 import {
 	createExclusive,
 	ensurePrivateDir,

@@ -17,7 +17,7 @@ import {
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import type { z } from "../vocabulary/zod.ts";
+import type * as z from "../vocabulary/zod.ts";
 
 export class UnsafeDirectoryError extends Error {
 	override readonly name = "UnsafeDirectoryError";

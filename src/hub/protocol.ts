@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { originSchema } from "../origin/origin.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { TIERS } from "../vocabulary/tier.ts";
-import { z } from "../vocabulary/zod.ts";
+import * as z from "../vocabulary/zod.ts";
 import { readInboxJson } from "./private-files.ts";
 
 export const PROTOCOL = "pi-permission-hub/1";

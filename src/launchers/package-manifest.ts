@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from "node:path";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
-import { z } from "../vocabulary/zod.ts";
+import * as z from "../vocabulary/zod.ts";
 import { type FileView, textOf } from "./file-view.ts";
 
 /** Only `pi.extensions` is read; the other resource lists only matter by being there. */

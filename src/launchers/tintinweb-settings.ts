@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
-import { z } from "../vocabulary/zod.ts";
+import * as z from "../vocabulary/zod.ts";
 import type { FileView } from "./file-view.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
-import { z } from "../vocabulary/zod.ts";
+import * as z from "../vocabulary/zod.ts";
 import { sanitizeLabel } from "./sanitize-label.ts";
 import { safeShownLabel, shownOrClaimed } from "./shown-name.ts";
 

@@ -3,7 +3,7 @@
  * column, in words a person can act on. zod issues are translated here (an unknown key is reported at the key
  * itself, not at the object holding it).
  */
-import type { z } from "../vocabulary/zod.ts";
+import type * as z from "../vocabulary/zod.ts";
 import type { ConfigScope } from "./config-schema.ts";
 
 /**

@@ -5,7 +5,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import { z } from "../vocabulary/zod.ts";
+import * as z from "../vocabulary/zod.ts";
 import { userConfigPath } from "./config-paths.ts";
 import { ManagedConfigSchema, ProjectConfigSchema, UserConfigSchema } from "./config-schema.ts";
 

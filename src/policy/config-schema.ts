@@ -9,7 +9,7 @@ import { sanitizeLabel } from "../origin/sanitize-label.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { PERMISSION_MODES } from "../vocabulary/permission-mode.ts";
 import { MODES, TIERS } from "../vocabulary/tier.ts";
-import { z } from "../vocabulary/zod.ts";
+import * as z from "../vocabulary/zod.ts";
 
 export const RULE_SURFACES = ["tool", "command", "read", "write", "path", "outside-cwd"] as const;
 export type RuleSurface = (typeof RULE_SURFACES)[number];

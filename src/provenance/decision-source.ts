@@ -1,6 +1,6 @@
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../vocabulary/permission-mode.ts";
-import { z } from "../vocabulary/zod.ts";
+import * as z from "../vocabulary/zod.ts";
 
 /**
  * DecisionSource: who or what decided, recorded where the decision was made. A forwarded decision nests the

@@ -100,4 +100,14 @@ describe("the shipped JavaScript imports only what an installed copy has", () =>
 		expect(bundled.some((text) => text.includes("Invalid input: expected"))).toBe(true);
 		expect(bundled.filter((text) => text.includes("Ungültige Eingabe"))).toEqual([]);
 	});
+
+	it("carries only the parts of zod/mini the gate uses, not classic zod or all of zod (adr/0029)", () => {
+		const zodFiles = jsFiles("dist/extension").filter((file) =>
+			readFileSync(path.join(REPO_ROOT, file), "utf8").includes("$ZodType"),
+		);
+		const zodBytes = zodFiles.map((file) => readFileSync(path.join(REPO_ROOT, file)).length);
+		expect(zodFiles).toHaveLength(1);
+		// Classic zod bundled at 288 KB, zod/mini kept whole (a namespace object re-exported) at ~256 KB; the parts used: ~68 KB.
+		expect(zodBytes[0]).toBeLessThan(120_000);
+	});
 });

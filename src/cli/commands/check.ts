@@ -19,7 +19,7 @@ import type { ConfigLocation } from "../../policy/policy-rule.ts";
 import { type OverruledExample, overruledExamples } from "../../policy/rule-examples.ts";
 import type { DecisionSource } from "../../provenance/decision-source.ts";
 import { errorMessage } from "../../vocabulary/error-message.ts";
-import { z } from "../../vocabulary/zod.ts";
+import * as z from "../../vocabulary/zod.ts";
 import type { CliIo, CommandInput, CommandResult, CommandSpec } from "../command.ts";
 import { usageError } from "../command.ts";
 import { displayLine, plural } from "../display-text.ts";
