@@ -18,9 +18,9 @@ const DEFAULT_KEEP = 3;
 const DEFAULT_MAX_QUEUE = 1000;
 
 /**
- * Append-only JSONL writer. `record` never does file I/O on the caller's path: entries are queued and written
- * in one append per batch on the next tick. Every process appends with O_APPEND, and one batch is one write,
- * so lines from concurrent sessions do not interleave within a line.
+ * Append-only JSONL writer. `record` does no file I/O on the caller's path unless the queue is full: entries are
+ * queued and written in one append per batch on the next tick. Every process appends with O_APPEND, and one
+ * batch is one write, so lines from concurrent sessions do not interleave within a line.
  *
  * The batch is written synchronously (adr/0028): an append without fsync is a few system calls that take
  * microseconds, while the asynchronous version sent a stat, an open, a write and a close through the thread
@@ -56,7 +56,7 @@ export class AuditWriter {
 		return this.lastError;
 	}
 
-	/** Writes what is queued; resolves once it is on disk (or the failure is in `error`). */
+	/** Writes what is queued (appended, not fsynced) before it returns; a failure is in `error`. */
 	flush(): Promise<void> {
 		this.flushSync();
 		return Promise.resolve();

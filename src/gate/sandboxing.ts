@@ -320,11 +320,10 @@ export class Sandboxing implements BashRunner {
 	}
 
 	/**
-	 * The user's shell settings (`shellCommandPrefix`, `shellPath`), read once per working directory: pi reads them
-	 * for its own bash tool when the session starts, and reading them for every call cost more than the rest of
-	 * the call's gate (settings files read, parsed and locked; adr/0028). A project's `.pi/settings.json` counts
-	 * only while pi trusts the project, as for pi's own bash: an untrusted checkout must not pick the shell or
-	 * prefix every command.
+	 * The user's shell settings (`shellCommandPrefix`, `shellPath`), read once per working directory, as pi reads
+	 * them for its own bash tool when the session starts, not with both settings files read, parsed and locked at
+	 * every call (adr/0028). A project's `.pi/settings.json` counts only while pi trusts the project, as for pi's
+	 * own bash: an untrusted checkout must not pick the shell or prefix every command.
 	 */
 	private shellFor(cwd: string, projectTrusted: boolean): BashShell {
 		const key = settingsKey(cwd, projectTrusted);
