@@ -329,10 +329,14 @@ function tintinwebAgentVerdict(
 		}),
 	);
 	const keeps = (names: readonly string[]): boolean => keepAll || names.some((name) => kept.has(name));
+	// A path entry answers to the names of the path as written (a link's, not its target's): its exclusion drops it.
+	const dropped = new Set(definition.excluded.map((name) => name.toLowerCase()));
 	const byPath = paths.find(({ path }) =>
-		extensionFilesAt(path, files).some(
-			(file) => isOwnGateEntry(file, gate, files) && keeps(tintinwebExtensionNames(file, files)),
-		),
+		extensionFilesAt(path, files).some((file) => {
+			if (!isOwnGateEntry(file, gate, files)) return false;
+			const names = tintinwebExtensionNames(file, files);
+			return keeps(names) && !names.some((name) => dropped.has(name));
+		}),
 	);
 	if (byPath)
 		return { gated: true, via: `${JSON.stringify(byPath.entry)} in the agent file ${definition.file}` };

@@ -316,5 +316,9 @@ describe("@tintinweb/pi-subagents: the names an agent file's extension lists mat
 		if (!excluded.gated)
 			expect(excluded.fix.text).toBe(`remove "Extension" from \`exclude_extensions:\` in ${file}`);
 		expect(check("exclude_extensions: pi-permission-hub").gated).toBe(true);
+		// Through a link the entry answers to the link's name, which its exclusion drops (exclude wins).
+		world.link(path.join(REPO_ROOT, "dist", "extension", "index.js"), "work/hub.js");
+		expect(check("extensions: ./hub.js").gated).toBe(true);
+		expect(check("extensions: ./hub.js\nexclude_extensions: hub").gated).toBe(false);
 	});
 });
