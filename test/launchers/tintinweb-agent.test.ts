@@ -320,5 +320,11 @@ describe("@tintinweb/pi-subagents: the names an agent file's extension lists mat
 		world.link(path.join(REPO_ROOT, "dist", "extension", "index.js"), "work/hub.js");
 		expect(check("extensions: ./hub.js").gated).toBe(true);
 		expect(check("extensions: ./hub.js\nexclude_extensions: hub").gated).toBe(false);
+		// Settings that load it through a link: their path's name is the one its `extensions:` and exclusions see.
+		world.writeJson("agent/settings.json", { extensions: [path.join(world.work, "hub.js")] });
+		expect(check("extensions: hub").gated).toBe(true);
+		expect(check("extensions: extension").gated).toBe(false);
+		expect(check("exclude_extensions: hub").gated).toBe(false);
+		expect(check("exclude_extensions: extension").gated).toBe(false);
 	});
 });
