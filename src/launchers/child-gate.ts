@@ -327,17 +327,12 @@ function tintinwebAgentVerdict(
 		);
 	}
 	const entries = extensions === true ? [] : extensions;
-	const paths = entries.flatMap((entry) => {
-		const path = tintinwebExtensionPath(entry, cwd, query.homeDir);
-		return path === null ? [] : [{ entry, path }];
-	});
+	const read = entries.map((entry) => ({ entry, path: tintinwebExtensionPath(entry, cwd, query.homeDir) }));
+	const paths = read.flatMap(({ entry, path }) => (path === null ? [] : [{ entry, path }]));
 	// Its loader keeps an extension whose names it lists (a path entry lists the path's own name), or all with `*`.
 	const keepAll = extensions === true || entries.includes("*");
 	const kept = new Set(
-		entries.map((entry) => {
-			const path = tintinwebExtensionPath(entry, cwd, query.homeDir);
-			return path === null ? entry.toLowerCase() : tintinwebCanonicalName(path);
-		}),
+		read.map(({ entry, path }) => (path === null ? entry.toLowerCase() : tintinwebCanonicalName(path))),
 	);
 	const keeps = (names: readonly string[]): boolean => keepAll || names.some((name) => kept.has(name));
 	// A path entry answers to the names of the path as written (a link's, not its target's): its exclusion drops it.
