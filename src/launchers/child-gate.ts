@@ -133,7 +133,7 @@ export function childGateVerdict(query: ChildGateQuery): ChildGateVerdict {
 		case "agent-dir-in-process":
 			return agentDirChildrenVerdict(query);
 		case "process":
-			return settingsChildrenVerdict(query, query.projectTrusted, PROCESS_CHILDREN);
+			return settingsChildrenVerdict(query, query.projectTrusted, PROCESS_CHILDREN, null);
 		case "unknown":
 			return unknownChildrenVerdict(query.launcher.source);
 	}
@@ -165,7 +165,12 @@ const AGENT_DIR_CHILDREN =
  * directory, and (`projectRead`) a project's `.pi/` equivalents — and never the parent's `-e` flags: a child
  * `pi` process (a trusted project only), or @tintinweb/pi-subagents' in-process child (every project).
  */
-function settingsChildrenVerdict(query: ChildGateQuery, projectRead: boolean, how: string): ChildGateVerdict {
+function settingsChildrenVerdict(
+	query: ChildGateQuery,
+	projectRead: boolean,
+	how: string,
+	narrowing: SettingsNarrowing | null,
+): ChildGateVerdict {
 	const { agentDir, homeDir, files, gate } = query;
 	const userFile = join(agentDir, "settings.json");
 	const userSettings = readPiSettings(userFile, files);
@@ -194,7 +199,12 @@ function settingsChildrenVerdict(query: ChildGateQuery, projectRead: boolean, ho
 			project = { settings, baseDir: projectDir };
 		}
 		const resources = scopeResources(user, project, homeDir, files);
-		const loading = resources.find((resource) => resourceLoadsOwnGate(resource, gate, files));
+		const loading = resources.find((resource) =>
+			resource.files.some((file) => isOwnGateEntry(file, gate, files) && (narrowing?.keeps(file) ?? true)),
+		);
+		if (loading === undefined && narrowing !== null) {
+			if (resources.some((resource) => resourceLoadsOwnGate(resource, gate, files))) return narrowing.dropped;
+		}
 		if (loading === undefined) {
 			// As `doctor --fix`: no change when an entry names the gate but does not load it now (pi keeps the
 			// first entry of a package, so another would not help).
@@ -228,7 +238,7 @@ function agentDirChildrenVerdict(query: ChildGateQuery): ChildGateVerdict {
 		const runs = query.call.tintinwebRuns.length > 0 ? query.call.tintinwebRuns : [null];
 		for (const [agent, definition] of agents.flatMap((agent) => runs.map((run) => [agent, run] as const))) {
 			const narrowed = tintinwebAgentVerdict(agent, definition, query.call, cwd, query);
-			if (narrowed !== null) {
+			if (narrowed !== null && "gated" in narrowed) {
 				if (!narrowed.gated) return narrowed;
 				via ||= narrowed.via;
 				continue;
@@ -237,6 +247,7 @@ function agentDirChildrenVerdict(query: ChildGateQuery): ChildGateVerdict {
 				{ ...query, call: { ...query.call, cwds: [cwd] } },
 				true,
 				AGENT_DIR_CHILDREN,
+				narrowed,
 			);
 			if (!verdict.gated) return verdict;
 			via ||= verdict.via;
@@ -247,7 +258,7 @@ function agentDirChildrenVerdict(query: ChildGateQuery): ChildGateVerdict {
 
 /**
  * What the agent's own fields decide: ungated (no extensions, or the gate left out), gated (a path to the gate is
- * loaded afresh), or null when what settings load decides.
+ * loaded afresh), or what settings load decides: as they are (null), or narrowed by the file's lists.
  */
 function tintinwebAgentVerdict(
 	agent: string | null,
@@ -255,7 +266,7 @@ function tintinwebAgentVerdict(
 	call: DelegationCall,
 	cwd: string,
 	query: ChildGateQuery,
-): ChildGateVerdict | null {
+): ChildGateVerdict | SettingsNarrowing | null {
 	const who = agent === null ? "an agent" : `agent "${agent}"`;
 	const byFile = (why: string, field: string, change: string): ChildGateVerdict => ({
 		gated: false,
@@ -316,32 +327,50 @@ function tintinwebAgentVerdict(
 		);
 	}
 	const entries = extensions === true ? [] : extensions;
-	const paths = entries.flatMap((entry) => {
-		const path = tintinwebExtensionPath(entry, cwd, query.homeDir);
-		return path === null ? [] : [{ entry, path }];
-	});
+	const read = entries.map((entry) => ({ entry, path: tintinwebExtensionPath(entry, cwd, query.homeDir) }));
+	const paths = read.flatMap(({ entry, path }) => (path === null ? [] : [{ entry, path }]));
 	// Its loader keeps an extension whose names it lists (a path entry lists the path's own name), or all with `*`.
 	const keepAll = extensions === true || entries.includes("*");
 	const kept = new Set(
-		entries.map((entry) => {
-			const path = tintinwebExtensionPath(entry, cwd, query.homeDir);
-			return path === null ? entry.toLowerCase() : tintinwebCanonicalName(path);
-		}),
+		read.map(({ entry, path }) => (path === null ? entry.toLowerCase() : tintinwebCanonicalName(path))),
 	);
 	const keeps = (names: readonly string[]): boolean => keepAll || names.some((name) => kept.has(name));
+	// A path entry answers to the names of the path as written (a link's, not its target's): its exclusion drops it.
+	const dropped = new Set(definition.excluded.map((name) => name.toLowerCase()));
 	const byPath = paths.find(({ path }) =>
-		extensionFilesAt(path, files).some(
-			(file) => isOwnGateEntry(file, gate, files) && keeps(tintinwebExtensionNames(file, files)),
-		),
+		extensionFilesAt(path, files).some((file) => {
+			if (!isOwnGateEntry(file, gate, files)) return false;
+			const names = tintinwebExtensionNames(file, files);
+			return keeps(names) && !names.some((name) => dropped.has(name));
+		}),
 	);
 	if (byPath)
 		return { gated: true, via: `${JSON.stringify(byPath.entry)} in the agent file ${definition.file}` };
-	if (keeps(gateNames)) return null;
-	return byFile(
+	const notKept = byFile(
 		`with only the extensions its \`extensions:\` keeps (${entries.map((e) => JSON.stringify(e)).join(", ")}), not the gate, which it knows as ${gateName}`,
 		"extensions:",
 		`add ${gateName}${known} to \`extensions:\``,
 	);
+	return {
+		// As its loader: the gate settings load answers to the names of the path they load it by (a link's own).
+		keeps: (file) => {
+			const names = tintinwebExtensionNames(file, files);
+			return keeps(names) && !names.some((name) => dropped.has(name));
+		},
+		dropped: keeps(gateNames)
+			? byFile(
+					"without the gate as settings load it: the name of the path they load it by is not kept by its `extensions:`, or is dropped by its `exclude_extensions:`",
+					"extensions:",
+					`load the gate by its package (${JSON.stringify(GATE_PACKAGE_NAME)} in \`packages\`), not through a link, or list the link's name`,
+				)
+			: notKept,
+	};
+}
+
+/** What an agent file leaves of the extensions settings load: the files it keeps, and the verdict when the gate is not one. */
+interface SettingsNarrowing {
+	readonly keeps: (file: string) => boolean;
+	readonly dropped: ChildGateVerdict;
 }
 
 function describeResource(resource: SettingsResource): string {

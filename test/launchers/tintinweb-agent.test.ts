@@ -316,5 +316,15 @@ describe("@tintinweb/pi-subagents: the names an agent file's extension lists mat
 		if (!excluded.gated)
 			expect(excluded.fix.text).toBe(`remove "Extension" from \`exclude_extensions:\` in ${file}`);
 		expect(check("exclude_extensions: pi-permission-hub").gated).toBe(true);
+		// Through a link the entry answers to the link's name, which its exclusion drops (exclude wins).
+		world.link(path.join(REPO_ROOT, "dist", "extension", "index.js"), "work/hub.js");
+		expect(check("extensions: ./hub.js").gated).toBe(true);
+		expect(check("extensions: ./hub.js\nexclude_extensions: hub").gated).toBe(false);
+		// Settings that load it through a link: their path's name is the one its `extensions:` and exclusions see.
+		world.writeJson("agent/settings.json", { extensions: [path.join(world.work, "hub.js")] });
+		expect(check("extensions: hub").gated).toBe(true);
+		expect(check("extensions: extension").gated).toBe(false);
+		expect(check("exclude_extensions: hub").gated).toBe(false);
+		expect(check("exclude_extensions: extension").gated).toBe(false);
 	});
 });
