@@ -46,8 +46,8 @@ async function reviewerTree(reviewerWrite: "deny" | "ask") {
 
 /**
  * A reviewer limited (writes ask) only by review/'s trusted project file, and every session's chain naming the
- * allowing link, which only the root loads (the others skip it, unregistered). `linkedForwarded`: the forwarded
- * asks the link was called on, from the log it writes.
+ * allowing link, which only the root loads (the others skip it, unregistered). `delegate` starts the root (its
+ * human allows) and prompts it: the reviewer's touch runs after one forwarded dialog, never put to the link.
  */
 async function reviewLimitedOnlyInReview() {
 	const sandbox = await hubSandbox();
@@ -58,9 +58,19 @@ async function reviewLimitedOnlyInReview() {
 		JSON.stringify({ agents: { reviewer: { tiers: { write: "ask" } } } }),
 	);
 	const hub = { ...sandbox, env: { ...sandbox.env, PPH_LINK_LOG: linkLog } };
-	const linkedForwarded = () =>
-		existsSync(linkLog) ? jsonlFile(linkLog).filter((call) => call.forwarded === true) : [];
-	return { hub, linkedForwarded };
+	const delegate = async (): Promise<{ rootId: string; title: string }> => {
+		const { rpc, sessionId: rootId } = await startRoot(hub, rootAllowsOwn(optionStarting("Allow once")), {
+			extensions: [LINKS_FIXTURE],
+		});
+		const run = await rpc.prompt("delegate the review");
+		expect(existsSync(hub.sb.workPath("review/reviewer.txt"))).toBe(true);
+		const forwarded = run.dialogs.filter((d) => isForwarded(d.request));
+		expect(forwarded).toHaveLength(1);
+		const linked = existsSync(linkLog) ? jsonlFile(linkLog).filter((call) => call.forwarded === true) : [];
+		expect(linked).toEqual([]);
+		return { rootId, title: forwarded[0]?.request.title ?? "" };
+	};
+	return { hub, delegate };
 }
 
 describe("agents sections with a named subagent", () => {
@@ -121,7 +131,7 @@ describe("agents sections with a named subagent", () => {
 describe("an agents section only the child's project file holds", () => {
 	it("the child's human-only ask goes to the root's human, not to the root's allowing link", async () => {
 		// The child works in review/, a file the root never reads; the child has no allowing link.
-		const { hub, linkedForwarded } = await reviewLimitedOnlyInReview();
+		const { hub, delegate } = await reviewLimitedOnlyInReview();
 		await writeTree(hub.sb, [
 			conversation("[child]", [bashCall("touch reviewer.txt")]),
 			conversation(undefined, [
@@ -132,18 +142,10 @@ describe("an agents section only the child's project file holds", () => {
 				}),
 			]),
 		]);
-		const { rpc, sessionId: rootId } = await startRoot(hub, rootAllowsOwn(optionStarting("Allow once")), {
-			extensions: [LINKS_FIXTURE],
-		});
+		const { rootId, title } = await delegate();
 
-		const run = await rpc.prompt("delegate the review");
-
-		expect(existsSync(hub.sb.workPath("review/reviewer.txt"))).toBe(true);
-		const forwarded = run.dialogs.filter((d) => isForwarded(d.request));
-		expect(forwarded).toHaveLength(1);
-		expect(forwarded[0]?.request.title).toContain("agents.reviewer.tiers.write");
-		expect(forwarded[0]?.request.title).toContain("only a human may answer");
-		expect(linkedForwarded()).toEqual([]);
+		expect(title).toContain("agents.reviewer.tiers.write");
+		expect(title).toContain("only a human may answer");
 		const child = childRun(hub, "child");
 		const lines = () => auditNow(hub.sb).filter((e) => e.tool === "bash");
 		await expect.poll(() => lines().length, { timeout: 5_000 }).toBe(2);
@@ -165,7 +167,7 @@ describe("a grandchild's human-only ask, relayed through its parent", () => {
 	it("reaches the root's human as root ← planner ← reviewer; the root's allowing link never sees it", async () => {
 		// Only the grandchild works in review/: neither the planner nor the root reads its project file, so only the
 		// flag on the relayed request can make the ask human-only up there.
-		const { hub, linkedForwarded } = await reviewLimitedOnlyInReview();
+		const { hub, delegate } = await reviewLimitedOnlyInReview();
 		await writeTree(hub.sb, [
 			conversation("[reviewer]", [bashCall("touch reviewer.txt")]),
 			conversation("[planner]", [
@@ -177,20 +179,11 @@ describe("a grandchild's human-only ask, relayed through its parent", () => {
 			]),
 			conversation(undefined, [launch("planner", "[planner] plan the review", { name: "planner" })]),
 		]);
-		const { rpc, sessionId: rootId } = await startRoot(hub, rootAllowsOwn(optionStarting("Allow once")), {
-			extensions: [LINKS_FIXTURE],
-		});
+		const { rootId, title } = await delegate();
 
-		const run = await rpc.prompt("delegate the review");
-
-		expect(existsSync(hub.sb.workPath("review/reviewer.txt"))).toBe(true);
-		const forwarded = run.dialogs.filter((d) => isForwarded(d.request));
-		expect(forwarded).toHaveLength(1);
-		const title = forwarded[0]?.request.title ?? "";
 		expect(title).toContain("Requested by: subagent root ← planner ← reviewer");
 		expect(title).toContain("agents.reviewer.tiers.write");
 		expect(title).toContain("only a human may answer");
-		expect(linkedForwarded()).toEqual([]);
 
 		const planner = childRun(hub, "planner");
 		const reviewer = childRun(hub, "reviewer");
