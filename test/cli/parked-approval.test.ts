@@ -26,6 +26,23 @@ import {
 beforeAll(assertCliBuilt);
 afterEach(cleanupCliSandboxes);
 
+/** `approve` on a request already answered (or whose answer cannot count): refused, exit 1, with `message`. */
+async function expectApprovalRefused(sb: Sandbox, id: string, message: string): Promise<void> {
+	const again = await runCliJson(sb, ["approve", id]);
+	expect(again.code).toBe(1);
+	expect(again.json).toMatchObject({ ok: false, error: { kind: "already_answered" } });
+	expect(again.json.error?.message).toContain(message);
+}
+
+/** Never an approval: the same `rm -f victim.txt` is blocked and parked anew, under another id, and the file stays. */
+async function expectParkedAnew(sb: Sandbox, id: string): Promise<void> {
+	const next = await piRun(sb, [bash("rm -f victim.txt")]);
+	const [result] = next.toolResults;
+	expect(result?.isError).toBe(true);
+	expect(parkedId(result?.text ?? "")).not.toBe(id);
+	expect(readFileSync(sb.workPath("victim.txt"), "utf8")).toBe("keep me");
+}
+
 describe("approve", () => {
 	it("a parked rm is listed, approved once from the CLI, and then only the identical action runs, once", async () => {
 		const sb = await cliSandbox();
@@ -151,9 +168,7 @@ describe("deny", () => {
 		expect(deny.code).toBe(0);
 		expect(deny.stdout).toContain(`denied parked request ${id}`);
 		expect(deny.stdout).toContain("the action stays blocked");
-		const again = await runCliJson(sb, ["approve", id]);
-		expect(again.code).toBe(1);
-		expect(again.json).toMatchObject({ ok: false, error: { kind: "already_answered" } });
+		await expectApprovalRefused(sb, id, `parked request ${id} was already answered`);
 
 		const pending = await runCliJson(sb, ["pending"]);
 		expect(pending.json).toMatchObject({
@@ -161,11 +176,7 @@ describe("deny", () => {
 			requests: [{ id, answer: { decision: "deny", via: "cli", reason: "not on a Friday" } }],
 		});
 
-		const next = await piRun(sb, [bash("rm -f victim.txt")]);
-		const [result] = next.toolResults;
-		expect(result?.isError).toBe(true);
-		expect(parkedId(result?.text ?? "")).not.toBe(id);
-		expect(readFileSync(sb.workPath("victim.txt"), "utf8")).toBe("keep me");
+		await expectParkedAnew(sb, id);
 
 		const entries = await waitForAuditLines(auditLogPath(sb), 3);
 		expect(entries.find((e) => e.event === "cli")).toMatchObject({
@@ -399,16 +410,9 @@ describe("answers this version cannot write or read", () => {
 			waiting: 0,
 			requests: [{ id, answer: { decision: null, format: 3 } }],
 		});
-		const again = await runCliJson(sb, ["approve", id]);
-		expect(again.code).toBe(1);
-		expect(again.json).toMatchObject({ ok: false, error: { kind: "already_answered" } });
-		expect(again.json.error?.message).toContain(`parked request ${id} was answered by a newer version`);
+		await expectApprovalRefused(sb, id, `parked request ${id} was answered by a newer version`);
 		expect((await runCliJson(sb, ["deny", "--all"])).json).toMatchObject({ error: { kind: "no_match" } });
-
-		// Never an approval: the same action is parked anew, and the file stays.
-		const next = await piRun(sb, [bash("rm -f victim.txt")]);
-		expect(parkedId(next.toolResults[0]?.text ?? "")).not.toBe(id);
-		expect(readFileSync(sb.workPath("victim.txt"), "utf8")).toBe("keep me");
+		await expectParkedAnew(sb, id);
 	});
 });
 
@@ -442,14 +446,8 @@ describe("an answer file for another action", () => {
 			waiting: 0,
 			requests: [{ id, answer: { decision: null, ignored: expect.stringContaining(said) } }],
 		});
-		const again = await runCliJson(sb, ["approve", id]);
-		expect(again.code).toBe(1);
-		expect(again.json).toMatchObject({ ok: false, error: { kind: "already_answered" } });
-		expect(again.json.error?.message).toContain(`parked request ${id} ${said}`);
-
-		const next = await piRun(sb, [bash("rm -f victim.txt")]);
-		expect(parkedId(next.toolResults[0]?.text ?? "")).not.toBe(id);
-		expect(readFileSync(sb.workPath("victim.txt"), "utf8")).toBe("keep me");
+		await expectApprovalRefused(sb, id, `parked request ${id} ${said}`);
+		await expectParkedAnew(sb, id);
 	});
 });
 

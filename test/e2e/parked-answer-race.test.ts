@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AuditEntry, parseAuditLine } from "../../src/audit/audit-entry.ts";
 import { REVIEW_NOW } from "../../src/gate/forwarded-asks.ts";
-import { runCli } from "../cli/cli-support.ts";
+import { parkedId, runCli } from "../cli/cli-support.ts";
 import type { DialogRequest } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
@@ -37,8 +37,7 @@ async function parkedRm(sb: Sandbox): Promise<{ id: string; expiresAt: number }>
 		extensions: [EXTENSION_ENTRY],
 		mode: "json",
 	});
-	const id = /pending approval ([0-9A-Z]{26})/.exec(run.toolResults[0]?.text ?? "")?.[1];
-	if (id === undefined) throw new Error(`not parked: ${run.toolResults[0]?.text}`);
+	const id = parkedId(run.toolResults[0]?.text ?? "");
 	await writeScript(sb, { conversations: [{ turns: [{ text: "nothing to do" }] }] });
 	const request = JSON.parse(readFileSync(path.join(parkedDir(sb), `${id}.request.json`), "utf8"));
 	return { id, expiresAt: Date.parse(request.expiresAt) };
@@ -62,9 +61,7 @@ function audited(sb: Sandbox, event: AuditEntry["event"], id: string): AuditEntr
 async function stillBlocked(sb: Sandbox, id: string): Promise<void> {
 	await writeScript(sb, scriptOf([bash("rm -f victim.txt")]));
 	const again = await runPrint({ sandbox: sb, prompt: "again", extensions: [EXTENSION_ENTRY], mode: "json" });
-	const next = /pending approval ([0-9A-Z]{26})/.exec(again.toolResults[0]?.text ?? "")?.[1];
-	expect(next).toBeDefined();
-	expect(next).not.toBe(id);
+	expect(parkedId(again.toolResults[0]?.text ?? "")).not.toBe(id);
 	expect(existsSync(sb.workPath("victim.txt"))).toBe(true);
 }
 

@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseAuditLine } from "../../src/audit/audit-entry.ts";
 import { REVIEW_LATER, REVIEW_NOW } from "../../src/gate/forwarded-asks.ts";
+import { parkedId } from "../cli/cli-support.ts";
 import type { DialogPolicy, DialogRequest } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
@@ -41,10 +42,9 @@ async function parkedByAPrintRun(): Promise<{ sb: Sandbox; ids: Map<string, stri
 	});
 	const ids = new Map<string, string>();
 	for (const result of run.toolResults) {
-		const id = /pending approval ([0-9A-Z]{26})/.exec(result.text)?.[1];
 		const name = /rm -f (\w\.txt)/.exec(result.text)?.[1];
-		if (id === undefined || name === undefined) throw new Error(`not parked: ${result.text}`);
-		ids.set(name, id);
+		if (name === undefined) throw new Error(`not parked: ${result.text}`);
+		ids.set(name, parkedId(result.text));
 	}
 	expect(ids.size).toBe(FILES.length);
 	// The root's own turn afterwards only talks.

@@ -44,6 +44,35 @@ async function reviewerTree(reviewerWrite: "deny" | "ask") {
 	return hub;
 }
 
+/**
+ * A reviewer limited (writes ask) only by review/'s trusted project file, and every session's chain naming the
+ * allowing link, which only the root loads (the others skip it, unregistered). `delegate` starts the root (its
+ * human allows) and prompts it: the reviewer's touch runs after one forwarded dialog, never put to the link.
+ */
+async function reviewLimitedOnlyInReview() {
+	const sandbox = await hubSandbox();
+	const linkLog = path.join(sandbox.sb.root, "links.jsonl");
+	await writeUserConfig(sandbox.sb, { authorizerChain: ["fixture-allow"] });
+	await sandbox.sb.writeWorkFile(
+		"review/.pi/pi-permission-hub.json",
+		JSON.stringify({ agents: { reviewer: { tiers: { write: "ask" } } } }),
+	);
+	const hub = { ...sandbox, env: { ...sandbox.env, PPH_LINK_LOG: linkLog } };
+	const delegate = async (): Promise<{ rootId: string; title: string }> => {
+		const { rpc, sessionId: rootId } = await startRoot(hub, rootAllowsOwn(optionStarting("Allow once")), {
+			extensions: [LINKS_FIXTURE],
+		});
+		const run = await rpc.prompt("delegate the review");
+		expect(existsSync(hub.sb.workPath("review/reviewer.txt"))).toBe(true);
+		const forwarded = run.dialogs.filter((d) => isForwarded(d.request));
+		expect(forwarded).toHaveLength(1);
+		const linked = existsSync(linkLog) ? jsonlFile(linkLog).filter((call) => call.forwarded === true) : [];
+		expect(linked).toEqual([]);
+		return { rootId, title: forwarded[0]?.request.title ?? "" };
+	};
+	return { hub, delegate };
+}
+
 describe("agents sections with a named subagent", () => {
 	it("a reviewer's touch is denied by its section while the root's own touch is allowed by the rule", async () => {
 		const hub = await reviewerTree("deny");
@@ -101,15 +130,8 @@ describe("agents sections with a named subagent", () => {
 
 describe("an agents section only the child's project file holds", () => {
 	it("the child's human-only ask goes to the root's human, not to the root's allowing link", async () => {
-		const hub = await hubSandbox();
-		const linkLog = path.join(hub.sb.root, "links.jsonl");
-		// The root's chain would allow anything it is asked; the child has no such link (only the root loads it).
-		await writeUserConfig(hub.sb, { authorizerChain: ["fixture-allow"] });
-		// The child works in review/, whose trusted project file limits a reviewer: a file the root never reads.
-		await hub.sb.writeWorkFile(
-			"review/.pi/pi-permission-hub.json",
-			JSON.stringify({ agents: { reviewer: { tiers: { write: "ask" } } } }),
-		);
+		// The child works in review/, a file the root never reads; the child has no allowing link.
+		const { hub, delegate } = await reviewLimitedOnlyInReview();
 		await writeTree(hub.sb, [
 			conversation("[child]", [bashCall("touch reviewer.txt")]),
 			conversation(undefined, [
@@ -120,22 +142,10 @@ describe("an agents section only the child's project file holds", () => {
 				}),
 			]),
 		]);
-		const { rpc, sessionId: rootId } = await startRoot(
-			{ ...hub, env: { ...hub.env, PPH_LINK_LOG: linkLog } },
-			rootAllowsOwn(optionStarting("Allow once")),
-			{ extensions: [LINKS_FIXTURE] },
-		);
+		const { rootId, title } = await delegate();
 
-		const run = await rpc.prompt("delegate the review");
-
-		expect(existsSync(hub.sb.workPath("review/reviewer.txt"))).toBe(true);
-		const forwarded = run.dialogs.filter((d) => isForwarded(d.request));
-		expect(forwarded).toHaveLength(1);
-		expect(forwarded[0]?.request.title).toContain("agents.reviewer.tiers.write");
-		expect(forwarded[0]?.request.title).toContain("only a human may answer");
-		expect(existsSync(linkLog) ? jsonlFile(linkLog).filter((call) => call.forwarded === true) : []).toEqual(
-			[],
-		);
+		expect(title).toContain("agents.reviewer.tiers.write");
+		expect(title).toContain("only a human may answer");
 		const child = childRun(hub, "child");
 		const lines = () => auditNow(hub.sb).filter((e) => e.tool === "bash");
 		await expect.poll(() => lines().length, { timeout: 5_000 }).toBe(2);
@@ -155,16 +165,9 @@ describe("an agents section only the child's project file holds", () => {
 
 describe("a grandchild's human-only ask, relayed through its parent", () => {
 	it("reaches the root's human as root ← planner ← reviewer; the root's allowing link never sees it", async () => {
-		const hub = await hubSandbox();
-		const linkLog = path.join(hub.sb.root, "links.jsonl");
-		// Every session's chain names the allowing link; only the root loads it (the others skip it, unregistered).
-		await writeUserConfig(hub.sb, { authorizerChain: ["fixture-allow"] });
-		// Only the grandchild works in review/, whose trusted project file limits a reviewer: neither the planner
-		// nor the root reads it, so only the flag on the relayed request can make the ask human-only up there.
-		await hub.sb.writeWorkFile(
-			"review/.pi/pi-permission-hub.json",
-			JSON.stringify({ agents: { reviewer: { tiers: { write: "ask" } } } }),
-		);
+		// Only the grandchild works in review/: neither the planner nor the root reads its project file, so only the
+		// flag on the relayed request can make the ask human-only up there.
+		const { hub, delegate } = await reviewLimitedOnlyInReview();
 		await writeTree(hub.sb, [
 			conversation("[reviewer]", [bashCall("touch reviewer.txt")]),
 			conversation("[planner]", [
@@ -176,24 +179,11 @@ describe("a grandchild's human-only ask, relayed through its parent", () => {
 			]),
 			conversation(undefined, [launch("planner", "[planner] plan the review", { name: "planner" })]),
 		]);
-		const { rpc, sessionId: rootId } = await startRoot(
-			{ ...hub, env: { ...hub.env, PPH_LINK_LOG: linkLog } },
-			rootAllowsOwn(optionStarting("Allow once")),
-			{ extensions: [LINKS_FIXTURE] },
-		);
+		const { rootId, title } = await delegate();
 
-		const run = await rpc.prompt("delegate the review");
-
-		expect(existsSync(hub.sb.workPath("review/reviewer.txt"))).toBe(true);
-		const forwarded = run.dialogs.filter((d) => isForwarded(d.request));
-		expect(forwarded).toHaveLength(1);
-		const title = forwarded[0]?.request.title ?? "";
 		expect(title).toContain("Requested by: subagent root ← planner ← reviewer");
 		expect(title).toContain("agents.reviewer.tiers.write");
 		expect(title).toContain("only a human may answer");
-		expect(existsSync(linkLog) ? jsonlFile(linkLog).filter((call) => call.forwarded === true) : []).toEqual(
-			[],
-		);
 
 		const planner = childRun(hub, "planner");
 		const reviewer = childRun(hub, "reviewer");

@@ -170,6 +170,17 @@ function forwardedDialog(terminal: TmuxPane, title: string): Promise<string> {
 	return waitForScreen(terminal, `the forwarded "${title}" dialog`, dialogTitled(title), 120_000, 20);
 }
 
+/** `y` in the open dialog (past any pause or arming): the child's rm runs and victim.txt goes. */
+async function allowVictimRm(terminal: TmuxPane, world: HubSandbox): Promise<void> {
+	terminal.sendKeys("y");
+	await waitForScreen(
+		terminal,
+		"the child's rm to remove victim.txt",
+		() => (existsSync(world.sb.workPath("victim.txt")) ? null : true),
+		60_000,
+	);
+}
+
 describe("asks forwarded from subagents to the installed package in pi's terminal UI", () => {
 	it("names the asking child, ignores a key pressed as the dialog opens, and allows with y after the pause", async () => {
 		const world = await forwardingWorld();
@@ -198,13 +209,7 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 		).not.toBeNull();
 		expect(existsSync(world.sb.workPath("victim.txt"))).toBe(true);
 
-		terminal.sendKeys("y");
-		await waitForScreen(
-			terminal,
-			"the child's rm to remove victim.txt",
-			() => (existsSync(world.sb.workPath("victim.txt")) ? null : true),
-			60_000,
-		);
+		await allowVictimRm(terminal, world);
 		await waitForScreen(
 			terminal,
 			"the named child's result to reach the root's model",
@@ -289,13 +294,7 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 		);
 		expect(existsSync(world.sb.workPath("victim.txt"))).toBe(true);
 
-		terminal.sendKeys("y");
-		await waitForScreen(
-			terminal,
-			"the child's rm to remove victim.txt",
-			() => (existsSync(world.sb.workPath("victim.txt")) ? null : true),
-			60_000,
-		);
+		await allowVictimRm(terminal, world);
 		await expect
 			.poll(() => auditNow(world.sb).find((e) => e.event === "forwarded_ask"), { timeout: 10_000 })
 			.toMatchObject({
