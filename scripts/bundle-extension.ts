@@ -13,6 +13,7 @@
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { type BuildOptions, build, type Plugin } from "esbuild";
+import { GATE_PACKAGE_NAME } from "../src/launchers/package-manifest.ts";
 
 const started = performance.now();
 rmSync("dist/extension", { recursive: true, force: true });
@@ -71,7 +72,11 @@ const entry = await build({
 	entryPoints: [{ in: "src/index.ts", out: "index" }],
 	outdir: "dist/extension",
 });
-writeFileSync("dist/extension/package.json", `${JSON.stringify({ type: "commonjs" })}\n`);
+// Also named after the package and declaring the entry: @tintinweb/pi-subagents names an extension after the first
+// package.json above it that lists it, so an agent file's `extensions: pi-permission-hub` keeps the gate, as
+// `extension` (the directory's name) still does (adr/0026). It has no `exports`, so Node resolves nothing through it.
+const manifest = { name: GATE_PACKAGE_NAME, type: "commonjs", pi: { extensions: ["./index.js"] } };
+writeFileSync("dist/extension/package.json", `${JSON.stringify(manifest)}\n`);
 const bytes = [gate, entry]
 	.flatMap((result) => Object.values(result.metafile.outputs))
 	.reduce((sum, output) => sum + output.bytes, 0);

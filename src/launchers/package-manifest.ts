@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import * as z from "../vocabulary/zod.ts";
 import { type FileView, textOf } from "./file-view.ts";
@@ -51,11 +51,26 @@ export function manifestIn(dir: string, files: FileView): PackageManifest | null
 
 /**
  * The nearest package.json at or above `dir` that names a package: the package a file belongs to. A nameless one
- * only gives its folder a module type (this package's build has two, adr/0012) and belongs to the package around it.
+ * only gives its folder a module type (this package's build has two, adr/0012) and belongs to the package around it,
+ * and so does one named like the package around it (within it: no `node_modules` between), as this package's
+ * `dist/extension/package.json` is, for @tintinweb/pi-subagents to know the gate by its name (adr/0026).
  */
 export function owningManifest(dir: string, files: FileView): PackageManifest | null {
+	const nearest = nearestNamingManifest(dir, files, () => false);
+	if (nearest === null || nearest.name === null) return nearest;
+	const around = nearestNamingManifest(dirname(nearest.root), files, (at) => basename(at) === "node_modules");
+	return around !== null && around.root !== nearest.root && around.name === nearest.name ? around : nearest;
+}
+
+/** The nearest package.json at or above `dir` that names a package or lists resources, not looking past `stop`. */
+function nearestNamingManifest(
+	dir: string,
+	files: FileView,
+	stop: (dir: string) => boolean,
+): PackageManifest | null {
 	let current = dir;
 	for (;;) {
+		if (stop(current)) return null;
 		const manifest = manifestIn(current, files);
 		if (manifest && (manifest.name !== null || manifest.listsResources)) return manifest;
 		const parent = dirname(current);

@@ -6,8 +6,8 @@ import type { FileView } from "./file-view.ts";
  * `extensionCanonicalNames`), lower-cased: the file's name without `.ts`/`.js` (its directory's for an `index`
  * file), and the short name of the package whose `pi.extensions` lists it. That package is the first directory
  * above the entry holding a readable, parseable package.json (never past a `node_modules`): a nameless one there
- * ends the search. So the built gate (`dist/extension/index.js`, below the nameless `dist/extension/package.json`)
- * answers only to `extension`, not to `pi-permission-hub`.
+ * ends the search. So the built gate (`dist/extension/index.js`, below `dist/extension/package.json`, which the build
+ * names after the package and has list `./index.js`) answers to `extension` and to `pi-permission-hub`.
  */
 export function tintinwebExtensionNames(entry: string, files: FileView): string[] {
 	const canonical = tintinwebCanonicalName(entry);

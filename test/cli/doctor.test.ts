@@ -480,9 +480,20 @@ describe("doctor: @tintinweb/pi-subagents", () => {
 		);
 		const excluding = path.join(sb.agentDir, "agents", "picky.md");
 		mkdirSync(path.dirname(excluding), { recursive: true });
-		// The built gate's entry (dist/extension/index.js) answers to "extension" there, not to its package name.
+		// The built gate's entry (dist/extension/index.js) answers there to its package's name and to "extension".
 		writeFileSync(excluding, "---\ndescription: d\nexclude_extensions: extension\n---\n");
 		writeFileSync(path.join(sb.agentDir, "agents", "plain.md"), "---\ndescription: d\n---\n");
+		const narrow = path.join(sb.agentDir, "agents", "narrow.md");
+		writeFileSync(narrow, "---\ndescription: d\nextensions: other\n---\n");
+		for (const [agent, kept] of [
+			["named", "pi-permission-hub"],
+			["older", "extension"],
+		]) {
+			writeFileSync(
+				path.join(sb.agentDir, "agents", `${agent}.md`),
+				`---\ndescription: d\nextensions: ${kept}\n---\n`,
+			);
+		}
 
 		const first = await doctor(sb, ["--project", sb.workPath(".")]);
 		expect(first.code).toBe(1);
@@ -501,9 +512,14 @@ describe("doctor: @tintinweb/pi-subagents", () => {
 		expect(fixed.report.fix.changes).toEqual([
 			{ file: settingsFile(sb), key: "packages", before: [TINTINWEB], after: [TINTINWEB, REPO_ROOT] },
 		]);
-		expect(
-			ids(fixed.report.remaining?.findings ?? []).filter((id) => id.startsWith("tintinweb-agent")),
-		).toEqual(["tintinweb-agent-without-gate", "tintinweb-agent-without-gate"]);
+		// Now that settings load the gate, a list that keeps neither of its names drops it; either name keeps it.
+		const left = (fixed.report.remaining?.findings ?? []).filter(
+			(f) => f.id === "tintinweb-agent-without-gate",
+		);
+		expect(left.map((f) => f.file)).toEqual([narrow, excluding, isolated]);
+		expect(left[0]?.fix).toBe(
+			`add "pi-permission-hub" to \`extensions:\` in ${narrow}; the doctor does not edit agent files`,
+		);
 		expect(fixed.report.remaining?.findings.map((f) => f.id)).not.toContain("gate-not-installed");
 	});
 });

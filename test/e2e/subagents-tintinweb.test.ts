@@ -160,28 +160,31 @@ describe("@tintinweb/pi-subagents: in-process children load what the agent dir l
 		SUBAGENT_TEST_TIMEOUT,
 	);
 	it(
-		"an agent file's `extensions:` keeps the gate by the name the launcher gives it, `extension`: with it the child is gated; with `pi-permission-hub` the guard asks, and the child indeed runs ungated",
+		"an agent file's `extensions:` keeps the gate by either name the launcher gives it, `pi-permission-hub` (its package's) or `extension` (its directory's): with either the child is gated; with neither the guard asks, and the child indeed runs ungated",
 		async () => {
 			// The children also need the scripted model's provider, which the list must keep by its name too.
 			const agent = (list: string): string => `---\ndescription: digs\nextensions: ${list}\n---\nDig.\n`;
-			const kept = await world([TINTINWEB, REPO_ROOT], agentCall({ subagent_type: "digger" }));
-			await kept.sb.writeWorkFile(".pi/agents/digger.md", agent("faux-model-extension, extension"));
-			const gated = await startRoot(
-				kept,
-				answer((request) => (isForwarded(request) ? "Deny" : "Allow once")),
-				[],
-			);
-			const keptRun = await gated.rpc.prompt("delegate the clean-up");
-			expect(keptRun.dialogs.map((d) => isGuardAsk(d.request))).toEqual([false, false]);
-			expect(keptRun.dialogs[1]?.request.title).toContain(`bash: ${RM}`);
-			expect(victimExists(kept)).toBe(true);
-			await killAllRpc();
+			for (const name of ["pi-permission-hub", "extension"]) {
+				const kept = await world([TINTINWEB, REPO_ROOT], agentCall({ subagent_type: "digger" }));
+				await kept.sb.writeWorkFile(".pi/agents/digger.md", agent(`faux-model-extension, ${name}`));
+				const gated = await startRoot(
+					kept,
+					answer((request) => (isForwarded(request) ? "Deny" : "Allow once")),
+					[],
+				);
+				const keptRun = await gated.rpc.prompt("delegate the clean-up");
+				// No guard ask; the child's rm reaches the root, which denies it.
+				expect(
+					keptRun.dialogs.map((d) => isGuardAsk(d.request)),
+					name,
+				).toEqual([false, false]);
+				expect(keptRun.dialogs[1]?.request.title, name).toContain(`bash: ${RM}`);
+				expect(victimExists(kept), name).toBe(true);
+				await killAllRpc();
+			}
 
 			const dropped = await world([TINTINWEB, REPO_ROOT], agentCall({ subagent_type: "digger" }));
-			await dropped.sb.writeWorkFile(
-				".pi/agents/digger.md",
-				agent("faux-model-extension, pi-permission-hub"),
-			);
+			await dropped.sb.writeWorkFile(".pi/agents/digger.md", agent("faux-model-extension, permission-hub"));
 			const ungated = await startRoot(
 				dropped,
 				answer((request) => (isGuardAsk(request) ? "Allow once" : "Deny")),
@@ -189,10 +192,10 @@ describe("@tintinweb/pi-subagents: in-process children load what the agent dir l
 			);
 			const droppedRun = await ungated.rpc.prompt("delegate the clean-up");
 			expect(droppedRun.dialogs.map((d) => isGuardAsk(d.request))).toEqual([true]);
-			expect(droppedRun.dialogs[0]?.request.title).toContain('add "extension"');
+			expect(droppedRun.dialogs[0]?.request.title).toContain('add "pi-permission-hub"');
 			// Allowed once, the child's rm ran with nobody asked: it had no gate.
 			expect(victimExists(dropped)).toBe(false);
 		},
-		SUBAGENT_TEST_TIMEOUT * 2,
+		SUBAGENT_TEST_TIMEOUT * 3,
 	);
 });

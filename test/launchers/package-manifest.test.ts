@@ -33,16 +33,46 @@ describe("which paths load a copy of the gate", () => {
 		expect(own?.entries).not.toContain(path.join(REPO_ROOT, "src", "index.ts"));
 	});
 
-	it("the built bundle belongs to this package, past the two nameless package.json files that set its module types", () => {
+	it("the built bundle belongs to this package, past the package.json files that set its module types (the entry's named like the package)", () => {
 		const built = path.join(REPO_ROOT, "dist", "extension");
 		const gate = path.join(built, "gate", "session-gate.js");
-		// Run after the build: both scope markers are there, and name no package.
-		for (const marker of [path.join(built, "package.json"), path.join(built, "gate", "package.json")]) {
-			expect(JSON.parse(readFileSync(marker, "utf8"))).not.toHaveProperty("name");
-		}
+		// Run after the build: both scope markers are there; the entry's names the package and lists the entry, for
+		// @tintinweb/pi-subagents (adr/0026), and neither gives Node an `exports` to resolve through.
+		const entryMarker = JSON.parse(readFileSync(path.join(built, "package.json"), "utf8"));
+		expect(entryMarker).toEqual({
+			name: "pi-permission-hub",
+			type: "commonjs",
+			pi: { extensions: ["./index.js"] },
+		});
+		const gateMarker = JSON.parse(readFileSync(path.join(built, "gate", "package.json"), "utf8"));
+		expect(gateMarker).toEqual({ type: "module" });
 		expect(gatePackageAt(gate, nodeFileView)?.root).toBe(REPO_ROOT);
+		expect(gatePackageAt(path.join(built, "index.js"), nodeFileView)).toEqual({
+			root: REPO_ROOT,
+			entries: [path.join(built, "index.js")],
+		});
 		expect(loadsGate(path.join(built, "index.js"), nodeFileView)).toBe(true);
+		expect(loadsGate(built, nodeFileView)).toBe(true);
 		expect(loadsGate(gate, nodeFileView)).toBe(false);
+	});
+
+	it("a package.json named like the package around it belongs to that package; one past a node_modules, or named otherwise, is a package of its own", () => {
+		const world = launcherWorld();
+		world.writeJson("gate/dist/package.json", {
+			name: "pi-permission-hub",
+			pi: { extensions: ["./index.js"] },
+		});
+		expect(gatePackageAt(path.join(world.gateDir, "dist", "index.js"), nodeFileView)).toEqual(world.gate);
+		const installed = path.join(world.gateDir, "node_modules", "pi-permission-hub");
+		world.writeJson("gate/node_modules/pi-permission-hub/package.json", {
+			name: "pi-permission-hub",
+			pi: { extensions: ["./main.js"] },
+		});
+		world.write("gate/node_modules/pi-permission-hub/main.js", "export default function gate() {}\n");
+		expect(gatePackageAt(path.join(installed, "main.js"), nodeFileView)?.root).toBe(installed);
+		world.writeJson("gate/vendored/package.json", { name: "vendored", pi: { extensions: ["./index.js"] } });
+		world.write("gate/vendored/index.js", "export default function vendored() {}\n");
+		expect(gatePackageAt(path.join(world.gateDir, "vendored", "index.js"), nodeFileView)).toBeNull();
 	});
 
 	it("the package directory and its entry files load it; another module of it, another package, a missing path do not", () => {

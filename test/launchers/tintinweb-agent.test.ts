@@ -267,7 +267,7 @@ describe("@tintinweb/pi-subagents: the agent a call runs", () => {
 });
 
 describe("@tintinweb/pi-subagents: the names an agent file's extension lists match", () => {
-	it("are the package's own names for each entry: the built gate answers to `extension`, not to its package name", () => {
+	it("are the package's own names for each entry: the built gate answers to `extension` and to its package name", () => {
 		const world = launcherWorld();
 		const scoped = world.writeJson("scoped/package.json", {
 			name: "@someone/Tool",
@@ -286,10 +286,13 @@ describe("@tintinweb/pi-subagents: the names an agent file's extension lists mat
 		for (const entry of entries) {
 			expect(tintinwebExtensionNames(entry, nodeFileView), entry).toEqual(extensionCanonicalNames(entry));
 		}
-		expect(tintinwebExtensionNames(entries[0] ?? "", nodeFileView)).toEqual(["extension"]);
+		expect(tintinwebExtensionNames(entries[0] ?? "", nodeFileView)).toEqual([
+			"extension",
+			"pi-permission-hub",
+		]);
 	});
 
-	it("so, for the built gate, `extensions: pi-permission-hub` or a path to its directory drops it; `extension` keeps it, and excluding `extension` drops it", () => {
+	it("so, for the built gate, `extensions: pi-permission-hub` or `extension` keeps it, a path to its package directory drops it, and excluding either name drops it", () => {
 		const world = launcherWorld();
 		const gate = gatePackageAt(REPO_ROOT, nodeFileView);
 		world.writeJson("agent/settings.json", { packages: [REPO_ROOT] });
@@ -300,22 +303,25 @@ describe("@tintinweb/pi-subagents: the names an agent file's extension lists mat
 			const call = readDelegationCall(TINTINWEB, { subagent_type: "worker", prompt: "t" }, world.work, at);
 			return childGateVerdict(world.query(TINTINWEB, call, { gate }));
 		};
+		expect(check("extensions: pi-permission-hub, other").gated).toBe(true);
+		expect(check("extensions: Pi-Permission-Hub").gated).toBe(true);
 		expect(check("extensions: extension, other").gated).toBe(true);
 		expect(check(`extensions: ${path.join(REPO_ROOT, "dist", "extension", "index.js")}`).gated).toBe(true);
-		for (const dropped of ["extensions: pi-permission-hub", `extensions: ${REPO_ROOT}`]) {
+		expect(check(`extensions: ${path.join(REPO_ROOT, "dist", "extension")}`).gated).toBe(true);
+		// A path adds only its own name: the package directory's is not one the entry answers to.
+		for (const dropped of ["extensions: other", `extensions: ${REPO_ROOT}`]) {
 			const result = check(dropped);
 			expect(result.gated, dropped).toBe(false);
 			if (!result.gated) {
-				expect(result.fix.text).toBe(
-					`add "extension" (the name @tintinweb/pi-subagents knows "pi-permission-hub" by) to \`extensions:\` in ${file}`,
-				);
+				expect(result.fix.text).toBe(`add "pi-permission-hub" to \`extensions:\` in ${file}`);
 			}
 		}
-		const excluded = check("exclude_extensions: Extension");
-		expect(excluded.gated).toBe(false);
-		if (!excluded.gated)
-			expect(excluded.fix.text).toBe(`remove "Extension" from \`exclude_extensions:\` in ${file}`);
-		expect(check("exclude_extensions: pi-permission-hub").gated).toBe(true);
+		for (const name of ["Extension", "pi-permission-hub"]) {
+			const excluded = check(`exclude_extensions: ${name}`);
+			expect(excluded.gated, name).toBe(false);
+			if (!excluded.gated)
+				expect(excluded.fix.text).toBe(`remove "${name}" from \`exclude_extensions:\` in ${file}`);
+		}
 		// Through a link the entry answers to the link's name, which its exclusion drops (exclude wins).
 		world.link(path.join(REPO_ROOT, "dist", "extension", "index.js"), "work/hub.js");
 		expect(check("extensions: ./hub.js").gated).toBe(true);
