@@ -90,7 +90,7 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 			this.announce(events.closed(askOutcomeOf(result)));
 			const decision = await this.toDecision(ask, result);
 			if (ask.kind === "forwarded" && decision.outcome === "allow" && decision.grants.length > 0) {
-				ask.keepGrants(decision.grants);
+				ask.keepGrants(decision);
 			}
 			return decision;
 		});

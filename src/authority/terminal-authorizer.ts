@@ -65,10 +65,11 @@ export interface ForwardedOnly {
 	/** Checked while the ask waits for its dialog: a whole-tree grant given meanwhile may already settle it. */
 	readonly settledElsewhere: () => TerminalDecision | null;
 	/**
-	 * Called with the grants a human just gave, while the dialog still holds its turn in the queue: the next
-	 * queued ask checks `settledElsewhere` only once they are in place.
+	 * Called with a human's answer that carries grants, while the dialog still holds its turn in the queue: the
+	 * next queued ask checks `settledElsewhere` only once they are in place. A parked ask's answer makes them only
+	 * once the parked store took it.
 	 */
-	readonly keepGrants: (grants: readonly SessionGrant[]) => void;
+	readonly keepGrants: (decision: Extract<TerminalDecision, { outcome: "allow" }>) => void;
 }
 
 /** An ask a child forwarded, decided here. */

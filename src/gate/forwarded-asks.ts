@@ -20,6 +20,7 @@ import type { ParkedAnswerRefusal } from "../vocabulary/parked-answer-refusal.ts
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import { type DecisionSinks, recordDecision } from "./decision-events.ts";
 import { originOfRequest } from "./forwarded-request.ts";
+import { ParkedAnswerRecord } from "./parked-answer-record.ts";
 import type { GateOutcome, GatePipeline } from "./pipeline.ts";
 
 export interface ForwardedAsksOptions {
@@ -70,21 +71,25 @@ export class ForwardedAsks {
 	): Promise<ServerAnswer> {
 		const { pipeline, parked, sessionId, sinks, dialogs } = this.options;
 		const started = performance.now();
+		const { request } = ask;
+		// Shared with the pipeline, which stores a human's answer before its grants or saved rules take effect.
+		const record =
+			request.unanswered === "defer" ? new ParkedAnswerRecord(parked, request.id, sessionId) : null;
 		const { outcome, origin, policy } = await pipeline.run({
 			kind: "forwarded",
 			served: ask,
 			...(reoffered ? { reoffered } : { shown }),
+			...(record ? { record } : {}),
 		});
 		const answer = serverAnswerOf(outcome);
-		if (answer.scope === "tree") dialogs.recheckWaiting();
-		const { request } = ask;
 		let recorded: GateOutcome = { ...outcome, requestId: request.id };
 		let answerRefused: ParkedAnswerRefusal | undefined;
 		// A parked ask keeps waiting for a real answer: a dialog withdrawn (this root quitting) or a relay that
 		// could not reach anyone decided nothing, and must not be stored as a denial the next root never offers.
-		if (request.unanswered === "defer" && answer.decision !== "parked" && someoneDecided(answer.source)) {
+		if (record && answer.decision !== "parked" && someoneDecided(answer.source)) {
 			// What settled it, a human or not: its later use must not name a dialog nobody saw.
-			const stored = parked.answer(request.id, answer.decision, answer.source, sessionId, answer.reason);
+			const { decision, source, reason } = answer;
+			const stored = record.store({ decision, source, ...(reason ? { reason } : {}) });
 			if (!stored.ok) {
 				this.options.log.write("server.parked_answer_refused", {
 					requestId: request.id,
@@ -96,6 +101,8 @@ export class ForwardedAsks {
 				answerRefused = stored.reason;
 			}
 		}
+		// Waiting asks a whole-tree grant now covers settle without a dialog: one the store refused was never made.
+		if (answer.scope === "tree" && !answerRefused) dialogs.recheckWaiting();
 		await recordDecision(
 			{
 				outcome: recorded,

@@ -43,6 +43,7 @@ import {
 } from "./block-reason.ts";
 import { judgeRequest, originOfRequest, strictestUnanswered, treeGrantSource } from "./forwarded-request.ts";
 import type { GateDeps } from "./gate-deps.ts";
+import type { ParkedAnswerRecord } from "./parked-answer-record.ts";
 import { dontAskRefusal, type PolicyVerdict, permissionModeEffect } from "./permission-mode-step.ts";
 
 /** What the gate is asked to decide: the kind of ask is data, and the steps below read it. */
@@ -55,6 +56,11 @@ export type GateRequest =
 			readonly reoffered?: Reoffer;
 			/** How this session shows the request's hops (adr/0025); the claimed names when absent. */
 			readonly shown?: readonly string[] | null;
+			/**
+			 * For a parked ask (`defer`): where its answer is stored. A human's answer is stored before its grants or
+			 * saved rules take effect; one the store refuses takes no effect at all.
+			 */
+			readonly record?: ParkedAnswerRecord;
 	  };
 
 /** The step of the pipeline that decided. */
@@ -261,7 +267,9 @@ async function decideAsk(
 		return { ...asked, outcome: "deny", source: refused.source, reason: refused.reason, step: "terminal" };
 	}
 	const terminal = await deps.terminal().decide(ask);
-	if (terminal.outcome !== "parked" && terminal.save) await deps.saveRules(terminal.save, action.cwd);
+	if (terminal.outcome !== "parked" && terminal.save && answerStands(request, terminal)) {
+		await deps.saveRules(terminal.save, action.cwd);
+	}
 	const decided = { ...asked, step: "terminal", terminal } as const;
 	switch (terminal.outcome) {
 		case "allow":
@@ -287,7 +295,8 @@ async function decideAsk(
 					reason: `allowed at the terminal authorizer after the gate was added to ${fixed.file}: the subagent runs with permission checks (${fixed.via})`,
 				};
 			}
-			if (keepsGrants(plan.kind, terminal.scope)) deps.grants.add(terminal.grants);
+			if (keepsGrants(plan.kind, terminal) && answerStands(request, terminal))
+				deps.grants.add(terminal.grants);
 			return {
 				...decided,
 				outcome: "allow",
@@ -374,12 +383,26 @@ function savableRules(plan: AskPlan, policy: EffectivePolicy): AskCommon["savabl
  * Grants a human gave with an answer stay in this session — except those for the child that asked, which go back
  * to it with the answer; a delegation offers none.
  */
-function keepsGrants(
-	kind: AskKind,
-	scope: Extract<TerminalDecision, { outcome: "allow" }>["scope"],
+function keepsGrants(kind: AskKind, terminal: Extract<TerminalDecision, { outcome: "allow" }>): boolean {
+	if (kind === "delegation" || terminal.grants.length === 0) return false;
+	return !(kind === "forwarded" && terminal.scope === "subagent");
+}
+
+/**
+ * Whether an answer's grants and saved rules may take effect: a parked ask's answer only once the parked store
+ * took it, since one it refuses counts for nothing (adr/0006). Called only for an answer that carries some.
+ */
+function answerStands(
+	request: GateRequest,
+	terminal: Exclude<TerminalDecision, { outcome: "parked" }>,
 ): boolean {
-	if (kind === "delegation") return false;
-	return !(kind === "forwarded" && scope === "subagent");
+	if (request.kind !== "forwarded" || !request.record) return true;
+	const reason = terminal.outcome === "deny" ? terminal.userReason : undefined;
+	return request.record.store({
+		decision: terminal.outcome,
+		source: terminal.source,
+		...(reason ? { reason } : {}),
+	}).ok;
 }
 
 function defaultBlockReason(what: string, action: ClassifiedAction) {
@@ -592,7 +615,10 @@ function policyStep(
 						request: forwarded,
 						...(request.reoffered ? { reoffered: request.reoffered } : {}),
 						// A whole-tree grant must be in place before the next queued ask checks whether it is covered.
-						keepGrants: (grants) => deps.grants.add(grants.filter((g) => g.scope === "tree")),
+						keepGrants: (decision) => {
+							const tree = decision.grants.filter((g) => g.scope === "tree");
+							if (tree.length > 0 && answerStands(request, decision)) deps.grants.add(tree);
+						},
 						settledElsewhere: () => {
 							const covering = treeGrant(deps.policy());
 							return covering

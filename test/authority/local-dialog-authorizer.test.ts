@@ -220,7 +220,7 @@ describe("LocalDialogAuthorizer: the shared queue", () => {
 		expect(presenter.shown).toHaveLength(1);
 	});
 
-	it("grants a human gives are handed to keepGrants before the next queued ask is checked", async () => {
+	it("an answer with grants is handed to keepGrants before the next queued ask is checked", async () => {
 		const queue = new DialogQueue();
 		const kept: string[] = [];
 		let granted = false;
@@ -228,7 +228,7 @@ describe("LocalDialogAuthorizer: the shared queue", () => {
 		const second = new ScriptedPresenter();
 		const a = authorizer(first, null, queue).decide(
 			forwardedAskFor(bash, "git checkout main", {
-				keepGrants: (grants) => {
+				keepGrants: ({ grants }) => {
 					kept.push(...grants.map((g) => `${g.scope} ${g.pattern}`));
 					granted = true;
 				},

@@ -1,130 +1,31 @@
-/**
- * The decision pipeline driven directly, with the real policy, the real classifier, real grants, a real parked
- * store on disk and the real terminal authorizers (a dialog answered by a script, or nobody to ask).
- */
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AuthorizerLink } from "../../src/authority/authorizer-link.ts";
 import { buildForwardRequest, relayForwardRequest } from "../../src/authority/build-forward-request.ts";
 import { DenyingAuthorizer } from "../../src/authority/choose-terminal.ts";
 import type { DialogResult } from "../../src/authority/dialog-presenter.ts";
-import { DialogQueue } from "../../src/authority/dialog-queue.ts";
-import { LocalDialogAuthorizer } from "../../src/authority/local-dialog-authorizer.ts";
-import { SessionGrants } from "../../src/authority/session-grants.ts";
-import type { RulesToSave, TerminalAuthorizer } from "../../src/authority/terminal-authorizer.ts";
 import type { ToolCall } from "../../src/classify/action.ts";
 import { actionHash } from "../../src/classify/action-hash.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
 import { serverAnswerOf } from "../../src/gate/forwarded-asks.ts";
 import type { GateDeps } from "../../src/gate/gate-deps.ts";
-import { sessionClassifier } from "../../src/gate/gate-deps.ts";
-import { GatePipeline, type GateRequest } from "../../src/gate/pipeline.ts";
-import { createPolicyQuery } from "../../src/gate/policy-query.ts";
+import type { GateRequest } from "../../src/gate/pipeline.ts";
 import { excludedFromSandbox, sandboxProfileFor } from "../../src/gate/sandboxing.ts";
-import { ParkedStore } from "../../src/hub/parked-store.ts";
+import type { ParkedStore } from "../../src/hub/parked-store.ts";
 import type { ForwardRequest } from "../../src/hub/protocol.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
 import type { DecisionSource } from "../../src/provenance/decision-source.ts";
-import type { PermissionMode } from "../../src/vocabulary/permission-mode.ts";
 import { askFor } from "../authority/ask-fixture.ts";
-import { ScriptedPresenter } from "../authority/scripted-presenter.ts";
-import { bashParser, CWD, HOME } from "../classify/classify-fixture.ts";
-import { policyFromConfig, tempDir } from "../policy/fixtures.ts";
+import { bashParser, CWD } from "../classify/classify-fixture.ts";
+import { policyFromConfig } from "../policy/fixtures.ts";
+import { pipelineWorld, type WorldOptions } from "./pipeline-world.ts";
 
 let bash: BashParser;
 beforeAll(async () => {
 	bash = await bashParser();
 });
 
-const HUMAN = { kind: "human" } as const;
 const allowOnce: DialogResult = { kind: "answer", answer: { kind: "allow", scope: "once" } };
 
-interface World {
-	readonly pipeline: GatePipeline;
-	readonly presenter: ScriptedPresenter;
-	readonly grants: SessionGrants;
-	readonly parked: ParkedStore;
-	readonly linkCalls: string[];
-	/** What the pipeline asked to save, with the directory. */
-	readonly saved: { readonly save: RulesToSave; readonly directory: string }[];
-}
-
-/** One session's pipeline over the given policy, with its human answering from `script`. */
-function world(
-	policy: EffectivePolicy,
-	options: {
-		readonly script?: DialogResult[];
-		readonly links?: Record<string, AuthorizerLink>;
-		readonly terminal?: TerminalAuthorizer;
-		readonly delegation?: GateDeps["delegation"];
-		readonly fixDelegation?: GateDeps["fixDelegation"];
-		readonly classifierFails?: boolean;
-		readonly sandboxMissing?: string;
-		readonly permissionMode?: PermissionMode;
-	} = {},
-): World {
-	const agentDir = tempDir();
-	const parked = new ParkedStore(join(agentDir, "pi-permission-hub", "parked"), agentDir);
-	const grants = new SessionGrants(`pipeline-test-${Math.random()}`);
-	const presenter = new ScriptedPresenter(...(options.script ?? []));
-	const terminal =
-		options.terminal ?? new LocalDialogAuthorizer(presenter, new DialogQueue(), null, () => undefined);
-	const linkCalls: string[] = [];
-	const saved: World["saved"] = [];
-	const real = sessionClassifier(
-		bash,
-		HOME,
-		join(HOME, ".pi", "agent"),
-		() => undefined,
-		() => null,
-	);
-	const classify: GateDeps["classify"] = (call, p) => {
-		if (options.classifierFails) throw new Error("the grammar went away");
-		return real(call, p);
-	};
-	const deps: GateDeps = {
-		sessionId: "session-under-test",
-		policy: () => policy,
-		classify,
-		grants,
-		parked,
-		lookupLink: (name) => {
-			const link = options.links?.[name];
-			return (
-				link &&
-				((request) => {
-					linkCalls.push(name);
-					return link(request);
-				})
-			);
-		},
-		policyQuery: createPolicyQuery({
-			policy: () => policy,
-			classify,
-			grants,
-			parked,
-			origin: HUMAN,
-			cwd: CWD,
-		}),
-		terminal: () => terminal,
-		defaultUnanswered: "wait",
-		delegation: options.delegation ?? (() => null),
-		fixDelegation: options.fixDelegation ?? (() => ({ gated: false, reason: "no fix in this test" })),
-		sandboxMissing: async () => options.sandboxMissing ?? null,
-		saveRules: async (save, directory) => {
-			saved.push({ save, directory });
-		},
-		permissionMode: () => options.permissionMode ?? "default",
-	};
-	return {
-		pipeline: new GatePipeline(Promise.resolve(deps), HUMAN),
-		presenter,
-		grants,
-		parked,
-		linkCalls,
-		saved,
-	};
-}
+const world = (policy: EffectivePolicy, options: WorldOptions = {}) => pipelineWorld(bash, policy, options);
 
 const bashCall = (command: string): GateRequest => ({
 	kind: "tool_call",
