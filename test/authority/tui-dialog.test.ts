@@ -3,7 +3,7 @@
  * matching and wrapping: the key guard of a forwarded dialog, and the change with its page key.
  */
 import type { ExtensionUIContext, Theme } from "@earendil-works/pi-coding-agent";
-import { Key, matchesKey, truncateToWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+import { Key, matchesKey, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 import { describe, expect, it } from "vitest";
 import type { AskPrompt } from "../../src/authority/ask-prompt.ts";
 import type { ChangePreview } from "../../src/authority/change-preview.ts";
@@ -11,7 +11,7 @@ import type { DialogResult } from "../../src/authority/dialog-presenter.ts";
 import { FORWARDED_KEY_PAUSE_MS, tuiDialog } from "../../src/authority/tui-dialog.ts";
 import type { ForwardedDialogKeys } from "../../src/policy/config-schema.ts";
 
-const kit = { Key, matchesKey, truncateToWidth, wrapTextWithAnsi };
+const kit = { Key, matchesKey, truncateToWidth, visibleWidth, wrapTextWithAnsi };
 
 /** No colors, so rendered rows can be compared as text. */
 const plainTheme = {
