@@ -49,8 +49,8 @@ interface Fold {
 	readonly changeRows: number;
 	/** Body lines wrapped whole, or each cut to one row. */
 	readonly wrapBody: boolean;
-	/** Answer keys share a row when they fit in it, instead of a row each. */
-	readonly packKeys: boolean;
+	/** Keys two to a row, each cut to half the width, instead of a row each. */
+	readonly keysInColumns: boolean;
 	/** Body lines dropped, from the last: the first (what is asked) always stays. */
 	readonly bodyDropped: number;
 }
@@ -58,15 +58,15 @@ interface Fold {
 /**
  * What a short terminal takes first: rows of the change down to {@link MIN_CHANGE_ROWS}; the blank rows; the
  * change down to 2 rows; each wrapped body line cut to one row; the change down to 1 row; a row per key (keys
- * share rows); then the body lines from the last up, the first one staying.
+ * go two to a row, their labels cut); then the body lines from the last up, the first one staying.
  */
 const FOLDS: readonly Fold[] = [
-	{ gaps: true, changeRows: MIN_CHANGE_ROWS, wrapBody: true, packKeys: false, bodyDropped: 0 },
-	{ gaps: false, changeRows: MIN_CHANGE_ROWS, wrapBody: true, packKeys: false, bodyDropped: 0 },
-	{ gaps: false, changeRows: 2, wrapBody: true, packKeys: false, bodyDropped: 0 },
-	{ gaps: false, changeRows: 2, wrapBody: false, packKeys: false, bodyDropped: 0 },
-	{ gaps: false, changeRows: 1, wrapBody: false, packKeys: false, bodyDropped: 0 },
-	{ gaps: false, changeRows: 1, wrapBody: false, packKeys: true, bodyDropped: 0 },
+	{ gaps: true, changeRows: MIN_CHANGE_ROWS, wrapBody: true, keysInColumns: false, bodyDropped: 0 },
+	{ gaps: false, changeRows: MIN_CHANGE_ROWS, wrapBody: true, keysInColumns: false, bodyDropped: 0 },
+	{ gaps: false, changeRows: 2, wrapBody: true, keysInColumns: false, bodyDropped: 0 },
+	{ gaps: false, changeRows: 2, wrapBody: false, keysInColumns: false, bodyDropped: 0 },
+	{ gaps: false, changeRows: 1, wrapBody: false, keysInColumns: false, bodyDropped: 0 },
+	{ gaps: false, changeRows: 1, wrapBody: false, keysInColumns: true, bodyDropped: 0 },
 ];
 
 /**
@@ -95,8 +95,8 @@ function rowsOf(parts: DialogParts, style: RowStyle, fold: Fold, budget: number)
 		head.push(...rows.map((row) => bar + row));
 	}
 	const gap = fold.gaps ? [bar] : [];
-	const keys = fold.packKeys
-		? packed(parts.keys, style)
+	const keys = fold.keysInColumns
+		? inColumns(parts.keys, style)
 		: parts.keys.map((key) => kit.truncateToWidth(key, inner));
 	const tail = [
 		...gap,
@@ -122,14 +122,18 @@ function page(change: ChangeRows, left: number, least: number): string[] {
 	return [...shown, change.pager(first + 1, first + shown.length, rows.length, first + size >= rows.length)];
 }
 
-/** Key cells joined on a row while they fit, two spaces apart, in their order. */
-function packed(cells: readonly string[], { kit, inner }: RowStyle): string[] {
+/** Key cells two to a row, each cut to half the width, in their order. */
+function inColumns(cells: readonly string[], { kit, inner }: RowStyle): string[] {
+	const width = Math.floor((inner - 2) / 2);
 	const rows: string[] = [];
-	for (const cell of cells.map((c) => kit.truncateToWidth(c, inner))) {
-		const last = rows.at(-1);
-		if (last !== undefined && kit.visibleWidth(last) + 2 + kit.visibleWidth(cell) <= inner)
-			rows[rows.length - 1] = `${last}  ${cell}`;
-		else rows.push(cell);
+	for (let i = 0; i < cells.length; i += 2) {
+		const left = kit.truncateToWidth(cells[i] ?? "", width);
+		const right = cells[i + 1];
+		rows.push(
+			right === undefined
+				? left
+				: `${left}${" ".repeat(width - kit.visibleWidth(left) + 2)}${kit.truncateToWidth(right, width)}`,
+		);
 	}
 	return rows;
 }
