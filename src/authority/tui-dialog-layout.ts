@@ -106,7 +106,9 @@ function rowsOf(parts: DialogParts, style: RowStyle, fold: Fold, budget: number)
 	if (!parts.change) return [...head, ...tail];
 	// The change's title takes a row of what is left.
 	const left = budget - head.length - gap.length - 1 - tail.length;
-	const change = page(parts.change, left, fold.changeRows).map((row) => bar + row);
+	const change = page(parts.change, left, fold.changeRows).map(
+		(row) => bar + kit.truncateToWidth(row, inner),
+	);
 	return [...head, ...gap, bar + kit.truncateToWidth(parts.change.title, inner), ...change, ...tail];
 }
 
