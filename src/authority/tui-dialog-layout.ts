@@ -7,7 +7,7 @@ import type * as PiTui from "@earendil-works/pi-tui";
  */
 
 /** Rows kept for the change when the terminal has them: a dialog that shows no change would hide it. */
-export const MIN_CHANGE_ROWS = 6;
+const MIN_CHANGE_ROWS = 6;
 
 /** The dialog's parts, styled; the layout decides which of their rows show. */
 export interface DialogParts {
@@ -55,6 +55,9 @@ interface Fold {
 	readonly bodyDropped: number;
 }
 
+/** The last of {@link FOLDS}, from which body lines are then dropped one by one. */
+const TIGHTEST: Fold = { gaps: false, changeRows: 1, wrapBody: false, keysInColumns: true, bodyDropped: 0 };
+
 /**
  * What a short terminal takes first: rows of the change down to {@link MIN_CHANGE_ROWS}; the blank rows; the
  * change down to 2 rows; each wrapped body line cut to one row; the change down to 1 row; a row per key (keys
@@ -66,7 +69,7 @@ const FOLDS: readonly Fold[] = [
 	{ gaps: false, changeRows: 2, wrapBody: true, keysInColumns: false, bodyDropped: 0 },
 	{ gaps: false, changeRows: 2, wrapBody: false, keysInColumns: false, bodyDropped: 0 },
 	{ gaps: false, changeRows: 1, wrapBody: false, keysInColumns: false, bodyDropped: 0 },
-	{ gaps: false, changeRows: 1, wrapBody: false, keysInColumns: true, bodyDropped: 0 },
+	TIGHTEST,
 ];
 
 /**
@@ -74,9 +77,8 @@ const FOLDS: readonly Fold[] = [
  * line, one row of change and the keys), its top rows are cut rather than its keys.
  */
 export function layOutDialog(parts: DialogParts, style: RowStyle, budget: number): string[] {
-	const last = FOLDS[FOLDS.length - 1] as Fold;
 	const dropping = Array.from({ length: Math.max(0, parts.body.length - 1) }, (_, i) => ({
-		...last,
+		...TIGHTEST,
 		bodyDropped: i + 1,
 	}));
 	let rows: string[] = [];
