@@ -14,8 +14,9 @@ import { type ChangeRows, type DialogParts, layOutDialog } from "./tui-dialog-la
 /**
  * The inline TUI dialog: single-key choices, a live countdown, and Esc to dismiss. A typed deny reason is
  * asked with pi's own input dialog right after `r`, so the component stays a plain key handler. An edit or
- * write shows its change a screenful at a time, `d` turning to the next; an ask forwarded from a subagent guards
- * its keys (`forwardedDialogKeys`).
+ * write shows its change a screenful at a time, `d` turning to the next; a short terminal takes rows from
+ * everything but the keys (`layOutDialog`); an ask forwarded from a subagent guards its keys
+ * (`forwardedDialogKeys`) and says when it ignored one.
  */
 
 /**

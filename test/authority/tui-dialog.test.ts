@@ -1,6 +1,7 @@
 /**
  * The TUI dialog component, driven as pi's TUI drives it (render, then raw key data), with pi-tui's own key
- * matching and wrapping: the key guard of a forwarded dialog, and the change with its page key.
+ * matching and wrapping: the key guard of a forwarded dialog and its notice, the change with its page key, and
+ * a long forwarded edit on terminals from 40×12 to 120×50, its keys always on screen.
  */
 import type { ExtensionUIContext, Theme } from "@earendil-works/pi-coding-agent";
 import { Key, matchesKey, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";

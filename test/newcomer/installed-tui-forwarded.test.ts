@@ -4,8 +4,9 @@
  * processes its launcher starts with the root's session id (`PI_SUBAGENT_PARENT_SESSION`), loading the same
  * installed copy from the same settings. The test reads the root's screen: who asks, that a key pressed as a
  * forwarded dialog appears is not an answer (`FORWARDED_KEY_PAUSE_MS`, or `twice`), the diff an edit would make,
- * the delegation guard's "add the gate and continue" chosen by its key, and a long change paged with `d` on a
- * terminal where pi's fullscreen layout would cut a taller dialog.
+ * the delegation guard's "add the gate and continue" chosen by its key, a long change paged with `d` on a
+ * terminal where pi's fullscreen layout would cut a taller dialog, and a long forwarded edit on 80×24 with every
+ * key on screen and a key pressed in the pause said to be ignored.
  */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
