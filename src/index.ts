@@ -12,7 +12,7 @@ import {
 	type ExtensionContext,
 	SettingsManager,
 } from "@earendil-works/pi-coding-agent";
-import { Key, matchesKey, truncateToWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+import { Key, matchesKey, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 import { listenForLinkRegistrations } from "./authority/authorizer-link.ts";
 import type { TuiKit } from "./authority/tui-dialog.ts";
 import type { BashKit } from "./gate/sandboxed-bash-tool.ts";
@@ -126,7 +126,7 @@ type GateModule = { readonly startSessionGate: typeof startSessionGate };
  * natively loaded gate resolves through this package's `node_modules`, which an installed copy does not have
  * (pi and npm install extensions without their peers; adr/0012).
  */
-const tuiKit: TuiKit = { Key, matchesKey, truncateToWidth, wrapTextWithAnsi };
+const tuiKit: TuiKit = { Key, matchesKey, truncateToWidth, visibleWidth, wrapTextWithAnsi };
 
 /**
  * pi's bash tool, local shell and settings, for the sandboxed bash (adr/0017): imported here for the same

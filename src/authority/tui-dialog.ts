@@ -9,22 +9,30 @@ import {
 	type DialogResult,
 	dialogDeadline,
 } from "./dialog-presenter.ts";
+import { type ChangeRows, type DialogParts, layOutDialog } from "./tui-dialog-layout.ts";
 
 /**
  * The inline TUI dialog: single-key choices, a live countdown, and Esc to dismiss. A typed deny reason is
  * asked with pi's own input dialog right after `r`, so the component stays a plain key handler. An edit or
- * write shows its change a screenful at a time, `d` turning to the next; an ask forwarded from a subagent guards
- * its keys (`forwardedDialogKeys`).
+ * write shows its change a screenful at a time, `d` turning to the next; a short terminal takes rows from
+ * everything but the keys (`layOutDialog`); an ask forwarded from a subagent guards its keys
+ * (`forwardedDialogKeys`) and says when it ignored one.
  */
 
 /**
  * The pieces of pi-tui the dialog uses, handed in by the composition root: pi's own module instance, imported
  * through pi (the gate itself is imported natively, where pi's package aliases do not apply).
  */
-export type TuiKit = Pick<typeof PiTui, "Key" | "matchesKey" | "truncateToWidth" | "wrapTextWithAnsi">;
+export type TuiKit = Pick<
+	typeof PiTui,
+	"Key" | "matchesKey" | "truncateToWidth" | "visibleWidth" | "wrapTextWithAnsi"
+>;
 
 /** Keys pressed this soon after a forwarded dialog opens were meant for something else (`pause`). */
 export const FORWARDED_KEY_PAUSE_MS = 400;
+
+/** Said under the keys when the pause dropped a key: the human sees why nothing happened, and what to do. */
+export const IGNORED_KEY_NOTICE = "Key ignored: the dialog just opened. Press again.";
 
 /** What a key picks: a choice, or Esc. */
 type Picked = DialogChoice | "dismissed";
@@ -32,13 +40,10 @@ type Picked = DialogChoice | "dismissed";
 /** The key that shows the change's next screenful, or its first after the last (no answer uses it). */
 const CHANGE_KEY = "d";
 
-/** Rows kept for the change however small the terminal: a dialog that shows no change would hide it. */
-const MIN_CHANGE_ROWS = 6;
-
 /**
  * Rows pi keeps for itself on the dialog's screen: in its fullscreen layout at least one transcript row above
  * the dialog, and below it the footer (directory, usage, extension statuses) and maybe a widget. A dialog
- * taller than what is left is cut at the bottom, where its keys are; nothing scrolls it.
+ * taller than what is left is cut at the bottom, where its keys are; nothing scrolls it (`layOutDialog`).
  */
 const PI_ROWS = 5;
 
@@ -55,7 +60,7 @@ export function tuiDialog(
 			try {
 				const picked = await ui.custom<Picked | "ended">((tui, theme, _keys, done) => {
 					const tick = setInterval(() => tui.requestRender(), 1000);
-					const view: DialogView = { page: 0, armed: null };
+					const view: DialogView = { page: 0, armed: null, ignored: false };
 					const finish = (value: Picked | "ended"): void => {
 						clearInterval(tick);
 						deadline.signal.removeEventListener("abort", onEnd);
@@ -75,7 +80,12 @@ export function tuiDialog(
 								remaining(started, options.timeoutMs),
 							),
 						handleInput: (data: string) => {
-							if (guard === "pause" && Date.now() - started < FORWARDED_KEY_PAUSE_MS) return;
+							if (guard === "pause" && Date.now() - started < FORWARDED_KEY_PAUSE_MS) {
+								if (!view.ignored) tui.requestRender();
+								view.ignored = true;
+								return;
+							}
+							view.ignored = false;
 							const picked = pickedBy(kit, prompt, data);
 							const armed = view.armed;
 							view.armed = null;
@@ -118,11 +128,13 @@ export function tuiDialog(
 
 /**
  * What the human changed on screen: how often `d` turned the change's page (counted, not clamped: the page size
- * follows the terminal's height), and an answer waiting for its second key (`twice`).
+ * follows the terminal's height), an answer waiting for its second key (`twice`), and whether the pause
+ * ignored a key (said until the next key is taken).
  */
 interface DialogView {
 	page: number;
 	armed: Picked | null;
+	ignored: boolean;
 }
 
 function pickedBy(kit: TuiKit, prompt: AskPrompt, data: string): Picked | undefined {
@@ -144,53 +156,52 @@ function renderDialog(
 	secondsLeft: number,
 ): string[] {
 	const inner = Math.max(20, width - 2);
-	const bar = theme.fg("warning", "│ ");
 	const minutes = Math.floor(secondsLeft / 60);
 	const clock = `${minutes}:${String(secondsLeft % 60).padStart(2, "0")}`;
-	const head = [
-		kit.truncateToWidth(
+	const keys = [
+		...prompt.choices.map((c) => `${theme.fg("accent", `[${c.key}]`)} ${c.label}`),
+		theme.fg("dim", `[Esc] ${DISMISS_LABELS[prompt.dismiss]}`),
+	];
+	const parts: DialogParts = {
+		title: kit.truncateToWidth(
 			theme.fg("warning", theme.bold(`⚠ ${prompt.title}`)) + theme.fg("dim", `  (answer within ${clock})`),
 			width,
 		),
-	];
-	for (const line of prompt.lines) {
-		for (const wrapped of kit.wrapTextWithAnsi(line, inner)) head.push(bar + wrapped);
-	}
-	const tail = [bar];
-	const keys = prompt.choices.map((c) => `${theme.fg("accent", `[${c.key}]`)} ${c.label}`);
-	for (const key of keys) tail.push(bar + kit.truncateToWidth(key, inner));
-	tail.push(bar + theme.fg("dim", `[Esc] ${DISMISS_LABELS[prompt.dismiss]}`));
-	if (view.armed !== null) {
-		const what = view.armed === "dismissed" ? DISMISS_LABELS[prompt.dismiss] : view.armed.label;
-		const key = view.armed === "dismissed" ? "Esc" : view.armed.key;
-		tail.push(bar + kit.truncateToWidth(theme.fg("warning", `Press ${key} again to answer: ${what}`), inner));
-	}
-	if (!prompt.change) return [...head, ...tail];
-	// A screenful: whatever pi and the rest of the dialog leave, less the blank row, the change's title and its
-	// page line.
-	const room = Math.max(MIN_CHANGE_ROWS, rows - PI_ROWS - head.length - tail.length - 3);
-	const change = changeRows(kit, prompt.change, theme, inner).map((row) => bar + row);
-	const pages = Math.max(1, Math.ceil(change.length / room));
-	const first = (view.page % pages) * room;
-	const shown = change.slice(first, first + room);
-	const title = bar + theme.bold(`Change: ${prompt.change.summary}`);
-	const next = first + room < change.length ? "next rows" : "back to the first rows";
-	const pager =
-		pages > 1
-			? [
-					bar +
-						theme.fg(
-							"dim",
-							`rows ${first + 1}–${first + shown.length} of ${change.length} · ${theme.fg("accent", `[${CHANGE_KEY}]`)} ${next}`,
-						),
-				]
-			: [];
-	return [...head, bar, title, ...shown, ...pager, ...tail];
+		body: prompt.lines,
+		keys,
+		...(prompt.change ? { change: changeRows(kit, prompt.change, theme, inner, view.page) } : {}),
+		...noticeOf(prompt, theme, view),
+	};
+	return layOutDialog(parts, { kit, inner, bar: theme.fg("warning", "│ ") }, rows - PI_ROWS);
 }
 
-/** The change as rows of the terminal: diff lines colored as pi colors its own edit diffs, wrapped to the width. */
-function changeRows(kit: TuiKit, change: ChangePreview, theme: Theme, inner: number): string[] {
-	return change.lines.flatMap((line) => kit.wrapTextWithAnsi(coloredLine(line, theme), inner));
+/** The line about the last key: an answer waiting for its second press (`twice`), or a key the pause ignored. */
+function noticeOf(prompt: AskPrompt, theme: Theme, view: DialogView): { notice?: string } {
+	if (view.ignored) return { notice: theme.fg("warning", IGNORED_KEY_NOTICE) };
+	if (view.armed === null) return {};
+	const what = view.armed === "dismissed" ? DISMISS_LABELS[prompt.dismiss] : view.armed.label;
+	const key = view.armed === "dismissed" ? "Esc" : view.armed.key;
+	return { notice: theme.fg("warning", `Press ${key} again to answer: ${what}`) };
+}
+
+/** The change as the dialog pages it: diff lines colored as pi colors its own edit diffs, wrapped to the width. */
+function changeRows(
+	kit: TuiKit,
+	change: ChangePreview,
+	theme: Theme,
+	inner: number,
+	turns: number,
+): ChangeRows {
+	return {
+		title: theme.bold(`Change: ${change.summary}`),
+		rows: change.lines.flatMap((line) => kit.wrapTextWithAnsi(coloredLine(line, theme), inner)),
+		turns,
+		pager: (first, last, total, backToFirst) =>
+			theme.fg(
+				"dim",
+				`rows ${first}–${last} of ${total} · ${theme.fg("accent", `[${CHANGE_KEY}]`)} ${backToFirst ? "back to the first rows" : "next rows"}`,
+			),
+	};
 }
 
 function coloredLine(line: ChangeLine, theme: Theme): string {

@@ -1,17 +1,18 @@
 /**
  * The TUI dialog component, driven as pi's TUI drives it (render, then raw key data), with pi-tui's own key
- * matching and wrapping: the key guard of a forwarded dialog, and the change with its page key.
+ * matching and wrapping: the key guard of a forwarded dialog and its notice, the change with its page key, and
+ * a long forwarded edit on terminals from 40×12 to 120×50, its keys always on screen.
  */
 import type { ExtensionUIContext, Theme } from "@earendil-works/pi-coding-agent";
-import { Key, matchesKey, truncateToWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
+import { Key, matchesKey, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 import { describe, expect, it } from "vitest";
 import type { AskPrompt } from "../../src/authority/ask-prompt.ts";
 import type { ChangePreview } from "../../src/authority/change-preview.ts";
 import type { DialogResult } from "../../src/authority/dialog-presenter.ts";
-import { FORWARDED_KEY_PAUSE_MS, tuiDialog } from "../../src/authority/tui-dialog.ts";
+import { FORWARDED_KEY_PAUSE_MS, IGNORED_KEY_NOTICE, tuiDialog } from "../../src/authority/tui-dialog.ts";
 import type { ForwardedDialogKeys } from "../../src/policy/config-schema.ts";
 
-const kit = { Key, matchesKey, truncateToWidth, wrapTextWithAnsi };
+const kit = { Key, matchesKey, truncateToWidth, visibleWidth, wrapTextWithAnsi };
 
 /** No colors, so rendered rows can be compared as text. */
 const plainTheme = {
@@ -65,18 +66,26 @@ async function settled(result: Promise<DialogResult>): Promise<DialogResult | "o
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("a forwarded dialog guards its keys", () => {
-	it("pause: keys in its first 400 ms are ignored, Esc included; after that one key answers", async () => {
-		const { component, result } = open(PROMPT, { forwarded: true, keys: "pause" });
+	it("pause: keys in its first 400 ms are ignored, Esc included, and the dialog says so; after that one key answers", async () => {
+		const { component, result, renders } = open(PROMPT, { forwarded: true, keys: "pause" });
+		expect(component.render(100)).not.toContain(`│ ${IGNORED_KEY_NOTICE}`);
 		component.handleInput("y");
 		component.handleInput(ESC);
 		expect(await settled(result)).toBe("open");
+		expect(renders()).toBe(1);
+		expect(component.render(100).at(-1)).toBe(`│ ${IGNORED_KEY_NOTICE}`);
 		await sleep(FORWARDED_KEY_PAUSE_MS + 50);
+		// A key that answers nothing is taken: the notice goes.
+		component.handleInput("q");
+		expect(component.render(100)).not.toContain(`│ ${IGNORED_KEY_NOTICE}`);
 		component.handleInput("y");
 		expect(await result).toEqual({ kind: "answer", answer: { kind: "allow", scope: "once" } });
 	});
 
 	it("this session's own dialog answers the first key at once", async () => {
 		const { component, result } = open(PROMPT, { forwarded: false, keys: "pause" });
+		component.handleInput("q");
+		expect(component.render(100)).not.toContain(`│ ${IGNORED_KEY_NOTICE}`);
 		component.handleInput("y");
 		expect(await result).toEqual({ kind: "answer", answer: { kind: "allow", scope: "once" } });
 	});
@@ -162,5 +171,171 @@ describe("the change", () => {
 		expect(rendered).toContain("│ -old line");
 		expect(rendered.some((row) => row.includes("[d]"))).toBe(false);
 		component.handleInput("n");
+	});
+});
+
+describe("a long forwarded edit on a short terminal", () => {
+	const cwd = "/home/someone/projects/a-rather-long-project-name/packages/server";
+	const grant = `write ${cwd}/*`;
+	const lines = Array.from({ length: 40 }, (_, i) =>
+		i < 20
+			? { kind: "removed" as const, text: `export const n${i} = ${i};` }
+			: { kind: "added" as const, text: `export const n${i - 20} = ${(i - 20) * 10};` },
+	);
+	/** As buildAskPrompt words a forwarded edit, with a reason and a requester that wrap on 80 columns. */
+	const forwardedEdit: AskPrompt = {
+		title: "Permission needed: edit (write)",
+		lines: [
+			"edit: src/numbers.ts: 1 edit, +20/-20 lines",
+			"Tier: write",
+			"Why: the write tier asks (built-in default) for: writes src/numbers.ts, which none of the rules of this project allow",
+			"Requested by: subagent root ← planner ← implementer-of-the-numbers-module ← a-grandchild-with-a-long-name",
+			`Directory: ${cwd}`,
+		],
+		choices: [
+			{ key: "y", label: "Allow once", answer: { kind: "allow", scope: "once" } },
+			{ key: "a", label: `Allow for this subagent: ${grant}`, answer: { kind: "allow", scope: "subagent" } },
+			{ key: "t", label: `Allow for the whole tree: ${grant}`, answer: { kind: "allow", scope: "tree" } },
+			{
+				key: "p",
+				label: `Always allow in ${cwd}: ${grant}`,
+				answer: { kind: "always", verdict: "allow", where: "project" },
+			},
+			{
+				key: "e",
+				label: `Always allow everywhere: ${grant}`,
+				answer: { kind: "always", verdict: "allow", where: "everywhere" },
+			},
+			{ key: "n", label: "Deny", answer: { kind: "deny", withReason: false } },
+			{ key: "r", label: "Deny with a reason…", answer: { kind: "deny", withReason: true } },
+			{
+				key: "x",
+				label: `Always deny in ${cwd}: ${grant}`,
+				answer: { kind: "always", verdict: "deny", where: "project" },
+			},
+		],
+		change: {
+			summary: "20 lines removed, 20 added",
+			lines: [{ kind: "hunk", text: "@@ -7,26 +7,26 @@" }, ...lines],
+		},
+		dismiss: "deny",
+	};
+	const changeRows = ["@@ -7,26 +7,26 @@", ...lines.map((l) => `${l.kind === "added" ? "+" : "-"}${l.text}`)];
+	// On 40 columns "back to the first rows" is cut.
+	const pager = /^│ rows (\d+)–(\d+) of 41 · \[d\] (next rows$|back)/;
+	const keyRow = (key: string) => new RegExp(`(^│ |  )\\[${key}\\] `);
+	/** pi keeps 5 rows of the screen for itself (transcript, footer). */
+	const budget = (rows: number) => rows - 5;
+
+	/** Every key and Esc on screen, inside the rows pi leaves and the terminal's width. */
+	function expectKeysOnScreen(rendered: readonly string[], width: number, rows: number): void {
+		const where = `${width}×${rows}:\n${rendered.join("\n")}`;
+		expect(rendered.length, where).toBeLessThanOrEqual(budget(rows));
+		for (const row of rendered) expect(visibleWidth(row), where).toBeLessThanOrEqual(width);
+		for (const key of ["y", "a", "t", "p", "e", "n", "r", "x", "Esc"])
+			expect(
+				rendered.some((row) => keyRow(key).test(row)),
+				`[${key}] on ${where}`,
+			).toBe(true);
+	}
+
+	const sizes = [40, 60, 80, 120].flatMap((width) =>
+		[12, 16, 20, 24, 30, 50].map((rows) => ({ width, rows })),
+	);
+
+	it.each(sizes)(
+		"$width×$rows: the keys are always on screen; from 16 rows the title, what is asked and a page of the change too",
+		({ width, rows }) => {
+			const { component } = open(forwardedEdit, { forwarded: true, rows });
+			const quiet = component.render(width);
+			component.handleInput("n");
+			const noticed = component.render(width);
+			expect(noticed).toContain(`│ ${truncateToWidth(IGNORED_KEY_NOTICE, Math.max(20, width - 2))}`);
+			for (const rendered of [quiet, noticed]) {
+				expectKeysOnScreen(rendered, width, rows);
+				if (rows < 16) continue;
+				expect(rendered[0]).toMatch(/^⚠ Permission needed: edit \(write\)/);
+				expect(rendered[1]).toMatch(/^│ edit: src\/numbers\.ts/);
+				expect(rendered.some((row) => pager.test(row))).toBe(true);
+				expect(rendered).toContain("│ @@ -7,26 +7,26 @@");
+			}
+		},
+	);
+
+	it("as the terminal shrinks: the change down to 6 rows, the blank rows, the change down to 2, the body cut, the change down to 1, keys in columns", () => {
+		const shapeAt = (rows: number) => {
+			const rendered = open(forwardedEdit, { forwarded: false, rows }).component.render(80);
+			expectKeysOnScreen(rendered, 80, rows);
+			const title = rendered.indexOf("│ Change: 20 lines removed, 20 added");
+			const blanks = rendered.filter((row) => row === "│ ").length;
+			return {
+				blanks,
+				head: title - blanks / 2,
+				change: rendered.findIndex((row) => pager.test(row)) - title - 1,
+				keyRows: rendered.length - rendered.findIndex((row) => row.startsWith("│ [y]")),
+			};
+		};
+		// The title and 5 body lines, two of them wrapped on 80 columns: 8 rows whole, 6 cut.
+		expect([40, 32, 31, 30, 29, 26, 25, 24, 23, 22, 16].map((rows) => ({ rows, ...shapeAt(rows) }))).toEqual([
+			{ rows: 40, blanks: 2, head: 8, change: 14, keyRows: 9 },
+			{ rows: 32, blanks: 2, head: 8, change: 6, keyRows: 9 },
+			{ rows: 31, blanks: 0, head: 8, change: 7, keyRows: 9 },
+			{ rows: 30, blanks: 0, head: 8, change: 6, keyRows: 9 },
+			{ rows: 29, blanks: 0, head: 8, change: 5, keyRows: 9 },
+			{ rows: 26, blanks: 0, head: 8, change: 2, keyRows: 9 },
+			{ rows: 25, blanks: 0, head: 6, change: 3, keyRows: 9 },
+			{ rows: 24, blanks: 0, head: 6, change: 2, keyRows: 9 },
+			{ rows: 23, blanks: 0, head: 6, change: 1, keyRows: 9 },
+			{ rows: 22, blanks: 0, head: 6, change: 4, keyRows: 5 },
+			{ rows: 16, blanks: 0, head: 3, change: 1, keyRows: 5 },
+		]);
+		// 80×24: the body's lines a row each, 2 rows of change.
+		const at24 = open(forwardedEdit, { forwarded: false, rows: 24 }).component.render(80);
+		expect(at24.slice(0, 6).map((row) => row.slice(0, 8))).toEqual([
+			"⚠ Permis",
+			"│ edit: ",
+			"│ Tier: ",
+			"│ Why: t",
+			"│ Reques",
+			"│ Direct",
+		]);
+		// Cut to one row, pi-tui's ellipsis at its end.
+		expect(at24[3]).toContain("src/numbers.ts, whi");
+		expect(at24[3]).not.toContain("which");
+		expect(at24[3]).toContain("...");
+		expect(at24.slice(6, 10)).toEqual([
+			"│ Change: 20 lines removed, 20 added",
+			"│ @@ -7,26 +7,26 @@",
+			"│ -export const n0 = 0;",
+			"│ rows 1–2 of 41 · [d] next rows",
+		]);
+		expect(at24.at(-1)).toBe("│ [Esc] dismiss (counts as deny)");
+	});
+
+	it.each([
+		{ width: 80, rows: 24 },
+		{ width: 80, rows: 16 },
+		{ width: 40, rows: 24 },
+	])("$width×$rows: d pages through every row of the change, the keys on every page", ({ width, rows }) => {
+		const { component } = open(forwardedEdit, { forwarded: false, rows });
+		const seen = new Set<string>();
+		let rendered = component.render(width);
+		const first = rendered;
+		for (let turns = 0; ; turns++) {
+			expect(turns).toBeLessThan(41);
+			expectKeysOnScreen(rendered, width, rows);
+			for (const row of rendered) seen.add(row);
+			const page = rendered.map((row) => pager.exec(row)).find((m) => m !== null);
+			if (!page) throw new Error(`no page line in:\n${rendered.join("\n")}`);
+			if (page[3] === "back") {
+				expect(Number(page[2])).toBe(41);
+				break;
+			}
+			component.handleInput("d");
+			rendered = component.render(width);
+		}
+		for (const row of changeRows) expect(seen).toContain(truncateToWidth(`│ ${row}`, width));
+		component.handleInput("d");
+		expect(component.render(width)).toEqual(first);
 	});
 });

@@ -4,8 +4,9 @@
  * processes its launcher starts with the root's session id (`PI_SUBAGENT_PARENT_SESSION`), loading the same
  * installed copy from the same settings. The test reads the root's screen: who asks, that a key pressed as a
  * forwarded dialog appears is not an answer (`FORWARDED_KEY_PAUSE_MS`, or `twice`), the diff an edit would make,
- * the delegation guard's "add the gate and continue" chosen by its key, and a long change paged with `d` on a
- * terminal where pi's fullscreen layout would cut a taller dialog.
+ * the delegation guard's "add the gate and continue" chosen by its key, a long change paged with `d` on a
+ * terminal where pi's fullscreen layout would cut a taller dialog, and a long forwarded edit on 80×24 with every
+ * key on screen and a key pressed in the pause said to be ignored.
  */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
@@ -39,8 +40,8 @@ import { describeResult } from "../harness/run-command.ts";
 import { createSandbox, type Sandbox } from "../harness/sandbox.ts";
 import { TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
 
-/** The launcher fixture's labels for the children of `forwardingWorld`, whose pid files the cleanup reads. */
-const LABELS = ["named", "unnamed"] as const;
+/** The launcher fixture's labels for the children of the worlds here, whose pid files the cleanup reads. */
+const LABELS = ["named", "unnamed", "long"] as const;
 
 let scratch = "";
 let packed: PackedPackage;
@@ -112,20 +113,10 @@ function dialogTitled(title: string) {
  * that removes victim.txt, then an unnamed child that edits config.ts.
  */
 async function forwardingWorld(): Promise<HubSandbox> {
-	const sb = await createSandbox();
-	sandboxes.push(sb);
-	const childDir = path.join(sb.root, "children");
-	await mkdir(childDir);
-	childDirs.push(childDir);
-	await sb.writeWorkFile("victim.txt", "keep me");
-	await sb.writeWorkFile("config.ts", CONFIG);
-	const installed = await installIntoFolder(packed.tarball, path.join(sb.root, "pi-packages"));
-	const install = await runPi(sb, ["install", installed]);
-	expect(install.code, describeResult("pi install <folder>", install)).toBe(0);
-	const settings = await readSettings(sb);
-	expect(settings.packages).toHaveLength(1);
-	await sb.writeSettings({ ...settings, extensions: [FAUX_MODEL_EXTENSION, LAUNCHER_FIXTURE] });
-	await writeTree(sb, [
+	const world = await installedWorld();
+	await world.sb.writeWorkFile("victim.txt", "keep me");
+	await world.sb.writeWorkFile("config.ts", CONFIG);
+	await writeTree(world.sb, [
 		conversation("[reviewer]", [bashCall(RM)]),
 		conversation("[editor]", [EDIT]),
 		promptConversation(
@@ -134,20 +125,37 @@ async function forwardingWorld(): Promise<HubSandbox> {
 			[launch("unnamed", "[editor] raise the retries", { link: "subagent-session" })],
 		),
 	]);
+	return world;
+}
+
+/** The installed package and the launcher fixture, in a sandbox whose model script the caller writes. */
+async function installedWorld(): Promise<HubSandbox> {
+	const sb = await createSandbox();
+	sandboxes.push(sb);
+	const childDir = path.join(sb.root, "children");
+	await mkdir(childDir);
+	childDirs.push(childDir);
+	const installed = await installIntoFolder(packed.tarball, path.join(sb.root, "pi-packages"));
+	const install = await runPi(sb, ["install", installed]);
+	expect(install.code, describeResult("pi install <folder>", install)).toBe(0);
+	const settings = await readSettings(sb);
+	expect(settings.packages).toHaveLength(1);
+	await sb.writeSettings({ ...settings, extensions: [FAUX_MODEL_EXTENSION, LAUNCHER_FIXTURE] });
 	return { sb, childDir, env: { PPH_CHILD_DIR: childDir } };
 }
 
-/** pi's TUI in a 120-column pane in the sandbox's work dir; resolves once its editor is on screen. */
+/** pi's TUI in a pane (120 columns unless told) in the sandbox's work dir; resolves once its editor is on screen. */
 async function startTui(
 	sb: Sandbox,
 	env: Readonly<Record<string, string>> = {},
 	rows = 50,
+	cols = 120,
 ): Promise<TmuxPane> {
 	const pi = [node22Binary(), PI_CLI, "--model", "faux/faux-1"].map(quote).join(" ");
 	const terminal = TmuxPane.start({
 		dir: sb.root,
 		command: `cd ${quote(sb.workDir)} && ${pi}; echo "pi exit status: $?"`,
-		cols: 120,
+		cols,
 		rows,
 		env: sb.env(env),
 	});
@@ -275,6 +283,71 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 		expect(unnamed.toolResults).toMatchObject([{ toolName: "edit", isError: true }]);
 		expect(unnamed.toolResults[0]?.text).toContain("The user denied");
 		expect(readFileSync(world.sb.workPath("config.ts"), "utf8")).toBe(CONFIG);
+	}, 300_000);
+
+	it("a long forwarded edit on an 80×24 terminal: every key stays on screen, and a key in the pause says it was ignored", async () => {
+		const world = await installedWorld();
+		const numbers = Array.from({ length: 40 }, (_, i) => `export const n${i + 1} = ${i + 1};`);
+		await world.sb.writeWorkFile("numbers.ts", `${numbers.join("\n")}\n`);
+		const oldText = numbers.slice(9, 29).join("\n");
+		const newText = numbers
+			.slice(9, 29)
+			.map((line) => line.replace(/= (\d+);/, "= $1 * 10;"))
+			.join("\n");
+		await writeTree(world.sb, [
+			conversation("[long-edit]", [
+				{ tool: "edit", input: { path: "numbers.ts", edits: [{ oldText, newText }] } },
+			]),
+			promptConversation("delegate", [
+				launch("long", "[long-edit] scale the numbers", { link: "subagent-session" }),
+			]),
+		]);
+		const terminal = await startTui(world.sb, world.env, 24, 80);
+
+		terminal.sendKeys("-l", "delegate the scaling");
+		terminal.sendKeys("Enter");
+		// As soon as the title is drawn: the key lands well inside the pause.
+		await waitForScreen(
+			terminal,
+			"the forwarded edit dialog's title",
+			(s) => (s.includes("⚠ Permission needed: edit") ? true : null),
+			120_000,
+			20,
+		);
+		terminal.sendKeys("n");
+		const edit = dialogTitled("Permission needed: edit (write)");
+		/** The dialog once its hint, every key and pi's footer below them are on screen: nothing was cut. */
+		const whole = (screen: string) => {
+			const dialog = edit(screen);
+			const below = dialog?.slice(dialog.indexOf("[Esc]")) ?? "";
+			if (!dialog?.includes("Key ignored") || !below.includes("faux-1")) return null;
+			return dialog;
+		};
+		const hinted = await waitForScreen(
+			terminal,
+			"the whole dialog saying the key was ignored",
+			whole,
+			10_000,
+		);
+		for (const key of ["y", "a", "t", "n", "r", "x"]) expect(hinted).toMatch(new RegExp(`│ \\[${key}\\] `));
+		expect(hinted).toMatch(/│ \[Esc\] dismiss \(counts as deny\)/);
+		expect(hinted).toContain("│ Requested by: subagent root ← subagent #");
+		expect(hinted).toMatch(/│ rows 1–\d+ of \d+ · \[d\] next rows/);
+
+		// Past the pause the dialog is still open: the early n answered nothing. Now n denies.
+		await sleep(FORWARDED_KEY_PAUSE_MS + 200);
+		expect(whole(terminal.screen())).not.toBeNull();
+		terminal.sendKeys("n");
+		await waitForScreen(
+			terminal,
+			"the child's result to reach the root's model",
+			(s) => (s.includes("child long: exit 0") ? true : null),
+			60_000,
+		);
+		const run = childRun(world, "long");
+		expect(run.toolResults).toMatchObject([{ toolName: "edit", isError: true }]);
+		expect(run.toolResults[0]?.text).toContain("The user denied");
+		expect(readFileSync(world.sb.workPath("numbers.ts"), "utf8")).toBe(`${numbers.join("\n")}\n`);
 	}, 300_000);
 
 	it("with forwardedDialogKeys twice: the first y only arms the answer and says so, the second allows", async () => {
