@@ -205,6 +205,8 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"find /tmp/evilrepo/a -execdir git status \\;",
 		"docker info",
 		"git help log",
+		"git --help log",
+		"git --no-pager --help status",
 		"sort --compress-program=sh in.txt",
 		"sed -n '1e touch x' f",
 		"sed 's/x/touch y/e' f",

@@ -1553,8 +1553,13 @@ const git: ReadOnlyCommand = {
 			"--no-optional-locks",
 			"--namespace=",
 			"--no-advice",
-			...HELP,
+			"--version",
 		),
+		{
+			names: ["--help"],
+			onlyWithoutSubcommand:
+				"git --help NAME is git help NAME, which runs man (or the viewer git's config names)",
+		},
 		// Another repository brings its own config, whose keys can make a read run programs (core.fsmonitor,
 		// diff drivers, gpg.program): reading it is proven safe only for the session's own, guarded repository.
 		...["-C=", "--git-dir=", "--work-tree=", "--bare"].map((spec) =>

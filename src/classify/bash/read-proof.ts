@@ -85,6 +85,9 @@ function proveWith(spec: ReadOnlyCommand, name: string, args: readonly BashWord[
 		}
 		if (!sub.literal)
 			return notRead("write", `the ${name} subcommand \`${sub.text}\` is computed at run time`, paths);
+		const alone = parsed.options.find((option) => option.spec.onlyWithoutSubcommand !== undefined);
+		if (alone?.spec.onlyWithoutSubcommand !== undefined)
+			return notRead("write", alone.spec.onlyWithoutSubcommand, paths);
 		const subSpec = ownEntry(spec.subcommands, sub.text);
 		if (subSpec === undefined)
 			return notRead("write", `\`${name} ${sub.text}\` is not a read-only ${name} command`, paths);
