@@ -298,6 +298,11 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 	"arithmetic that evaluates a hidden command": [
 		"test -v 'a[$(touch /tmp/p)]'",
 		"[ -v 'a[$(touch /tmp/p)]' ]",
+		"test ${x:--v} 'a[$(touch /tmp/p)]'",
+		"echo -v; test \"$_\" 'a[$(touch /tmp/p)]'",
+		"echo '-v a[$(touch /tmp/p)]'; test $_",
+		"[ * ]",
+		"test {-v,'a[$(touch /tmp/p)]'}",
 		"echo ${x:y}",
 		"echo ${!y}",
 		"echo ${a[y]}",
