@@ -240,6 +240,9 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"sed -ni s/a/b/ f",
 		"sort -rno out in",
 		"rg -z --search-zip x",
+		"file -z x.zst",
+		"file -bZ x.zst",
+		"file --uncompress-noreport x.zst",
 	],
 	"an expansion that could become an option": [
 		"grep -rn foo --include=$X .",

@@ -419,8 +419,6 @@ const file: ReadOnlyCommand = {
 			"-n --no-buffer",
 			"-r --raw",
 			"-s --special-files",
-			"-z --uncompress",
-			"-Z --uncompress-noreport",
 			"-0 --print0",
 			"--extension",
 			"--apple",
@@ -434,6 +432,9 @@ const file: ReadOnlyCommand = {
 			...HELP,
 		),
 		raising("write", "file -C compiles a magic file, writing it", "-C --compile"),
+		// file -z runs the decompressor for formats libmagic has no library for (`zstd -cd`, `lzip -cd`, found on
+		// PATH), as rg -z does.
+		raising("write", "file -z runs decompression programs", "-z --uncompress -Z --uncompress-noreport"),
 	],
 	operands: files,
 };
