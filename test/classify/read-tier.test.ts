@@ -151,3 +151,32 @@ describe("why a part is not read", () => {
 		expect(notReadReasons(command)).toContain(reason);
 	});
 });
+
+describe("a device is not read, though the command only reads it", () => {
+	it.each([
+		// The person's next keystrokes, meant for a dialog.
+		"head -c 100 /dev/tty",
+		"cat < /dev/tty",
+		"read x < /dev/tty",
+		"cat /dev/pts/0",
+		"cat /dev/fd/../tty",
+		// Opening starts the countdown to a reboot; opening rewinds the tape.
+		"cat /dev/watchdog",
+		"cat /dev/st0",
+		// Taken from the system log.
+		"cat /proc/kmsg",
+	])("%s is privileged", (command) => {
+		expect(classifyBash(bash, command).tier).toBe("privileged");
+	});
+
+	it.each([
+		"cat /dev/null",
+		"head -c 16 /dev/urandom",
+		"cat /dev/stdin",
+		"cat /dev/fd/0",
+		"ls /dev",
+		"cat /dev/shm/x",
+	])("%s stays read", (command) => {
+		expect(classifyBash(bash, command).tier).toBe("read");
+	});
+});

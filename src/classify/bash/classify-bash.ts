@@ -7,7 +7,7 @@
 import { HIGHEST_TIER, maxTier, type Tier } from "../../vocabulary/tier.ts";
 import type { ActionPart, PathTouch } from "../action.ts";
 import { type EffectiveCwd, makePathTouch, type PathContext, unresolvedPathTouch } from "../paths.ts";
-import { writesSystemPath } from "../system-paths.ts";
+import { opensDevice, writesSystemPath } from "../system-paths.ts";
 import { strictest, type TierRaise } from "../tier-raise.ts";
 import type { BashParseResult, BashParser } from "./bash-parser.ts";
 import { type BashFinding, type CommandFinding, findBashCommands } from "./bash-walk.ts";
@@ -248,6 +248,13 @@ export function pathRaises(paths: readonly PathTouch[]): TierRaise[] {
 		}
 		if (touch.guard !== undefined) {
 			raises.push({ tier: "privileged", reason: touch.guard.reason });
+			continue;
+		}
+		if (opensDevice(touch.absolute) || opensDevice(touch.resolved)) {
+			raises.push({
+				tier: "privileged",
+				reason: `opening ${touch.typed} can act on a device (or drain the kernel log)`,
+			});
 			continue;
 		}
 		if (touch.access !== "write") continue;
