@@ -193,17 +193,27 @@ const headTail = (extra: readonly string[]): ReadOnlyCommand => ({
 	numericOption: true,
 });
 
+/**
+ * Reading the files a list names: which files those are (a device such as /dev/tty, the gate's inbox) is in a
+ * file the proof cannot see, maybe one a repository ships.
+ */
+function readsListedFiles(spec: string, how: string): OptionSpec {
+	return raising("write", `${how} opens the files a list names, which cannot be seen here`, spec, "read");
+}
+
 const wc: ReadOnlyCommand = {
-	options: opts(
-		"-c --bytes",
-		"-m --chars",
-		"-l --lines",
-		"-L --max-line-length",
-		"-w --words",
-		"--files0-from=@",
-		"--total=",
-		...HELP,
-	),
+	options: [
+		...opts(
+			"-c --bytes",
+			"-m --chars",
+			"-l --lines",
+			"-L --max-line-length",
+			"-w --words",
+			"--total=",
+			...HELP,
+		),
+		readsListedFiles("--files0-from=", "wc --files0-from"),
+	],
 	operands: files,
 };
 
@@ -632,7 +642,6 @@ const sort: ReadOnlyCommand = {
 			"-C",
 			"--check[=]",
 			"--debug",
-			"--files0-from=@",
 			"-k= --key=",
 			"-m --merge",
 			"-s --stable",
@@ -644,6 +653,7 @@ const sort: ReadOnlyCommand = {
 			...HELP,
 		),
 		raising("write", "sort -o writes its output to a file", "-o= --output=", "write"),
+		readsListedFiles("--files0-from=", "sort --files0-from"),
 		raising(
 			"write",
 			"sort -T writes temporary files into the directory it names",
@@ -719,18 +729,24 @@ const nl: ReadOnlyCommand = simpleFilter(
 	"-w= --number-width=",
 );
 
-const checksum = simpleFilter(
-	"-b --binary",
-	"-c --check",
-	"--tag",
-	"-t --text",
-	"-z --zero",
-	"--ignore-missing",
-	"--quiet",
-	"--status",
-	"--strict",
-	"-w --warn",
-);
+const checksum: ReadOnlyCommand = {
+	options: [
+		...opts(
+			"-b --binary",
+			"--tag",
+			"-t --text",
+			"-z --zero",
+			"--ignore-missing",
+			"--quiet",
+			"--status",
+			"--strict",
+			"-w --warn",
+			...HELP,
+		),
+		readsListedFiles("-c --check", "a checksum --check"),
+	],
+	operands: files,
+};
 
 const od: ReadOnlyCommand = simpleFilter(
 	"-A= --address-radix=",
@@ -1743,16 +1759,22 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 	sha384sum: checksum,
 	sha512sum: checksum,
 	b2sum: { ...checksum, options: [...checksum.options, ...opts("-l= --length=")] },
-	cksum: simpleFilter(
-		"-a= --algorithm=",
-		"--base64",
-		"-c --check",
-		"-l= --length=",
-		"--raw",
-		"--tag",
-		"--untagged",
-		"-z --zero",
-	),
+	cksum: {
+		options: [
+			...opts(
+				"-a= --algorithm=",
+				"--base64",
+				"-l= --length=",
+				"--raw",
+				"--tag",
+				"--untagged",
+				"-z --zero",
+				...HELP,
+			),
+			readsListedFiles("-c --check", "cksum --check"),
+		],
+		operands: files,
+	},
 	od,
 	strings,
 	base64,
