@@ -73,7 +73,6 @@ const HARMLESS_PROGRAMS: ReadonlySet<string> = new Set([
 const HARMLESS_VARIABLES: ReadonlySet<string> = new Set([
 	"LANG",
 	"LANGUAGE",
-	"TZ",
 	"NO_COLOR",
 	"CLICOLOR",
 	"CLICOLOR_FORCE",
@@ -91,8 +90,20 @@ const HARMLESS_VARIABLES: ReadonlySet<string> = new Set([
 ]);
 
 function provenHarmless(name: string, value: string, literal: boolean): boolean {
+	if (name === "TZ") return literal && isZoneName(value);
 	if (HARMLESS_VARIABLES.has(name) || /^LC_[A-Z]+$/.test(name)) return true;
 	return PROGRAM_VARIABLES.has(name) && literal && HARMLESS_PROGRAMS.has(value.trim());
+}
+
+/**
+ * `TZ` names a file that every program reads when it shows a time (`ls -l`, `date`): an absolute path
+ * (`TZ=/dev/tty`, `TZ=:/dev/tty`) or a `..` out of the zone directory opens any file, a terminal or another
+ * device among them. A zone name (`UTC`, `Europe/Paris`, `:Asia/Tokyo`) or a POSIX rule (`EST5EDT,M3.2.0`) does
+ * not.
+ */
+function isZoneName(value: string): boolean {
+	const zone = value.startsWith(":") ? value.slice(1) : value;
+	return !zone.startsWith("/") && !zone.split("/").includes("..");
 }
 
 const NODE_LOADS_CODE = /(^|\s)(-r|--require|--import|--loader|--experimental-loader)(\s|=|$)/;
@@ -107,6 +118,11 @@ export function environmentInjection(assignments: readonly EnvironmentAssignment
 			(name === "NODE_OPTIONS" && (!literal || NODE_LOADS_CODE.test(value)));
 		if (injects)
 			raises.push({ tier: "privileged", reason: `sets ${name}, which makes the command run other code` });
+		else if (name === "TZ" && literal && !isZoneName(value))
+			raises.push({
+				tier: "privileged",
+				reason: `sets TZ to the path ${value}, which a program showing a time opens (a terminal or another device as well as a file)`,
+			});
 		else if (name !== "PATH" && !provenHarmless(name, value, literal)) {
 			raises.push({
 				tier: "write",
