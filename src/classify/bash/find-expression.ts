@@ -88,13 +88,15 @@ const READ_PREDICATES: Readonly<Record<string, number>> = {
 			"-regextype",
 			"-printf",
 			"-context",
-			"-files0-from",
 		].map((name) => [name, 1]),
 	),
 };
 
-/** Predicates whose argument is a file find reads (to compare times, identity, or take start points from). */
-const PATH_ARGUMENT = new Set(["-newer", "-anewer", "-cnewer", "-samefile", "-files0-from"]);
+/**
+ * Predicates whose argument is a file find reads (to compare times, identity). Not `-files0-from`: the starting
+ * points it reads from a file cannot be seen here (the gate's inbox among them).
+ */
+const PATH_ARGUMENT = new Set(["-newer", "-anewer", "-cnewer", "-samefile"]);
 const EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 
 /**

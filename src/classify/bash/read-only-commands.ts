@@ -198,7 +198,12 @@ const headTail = (extra: readonly string[]): ReadOnlyCommand => ({
  * file the proof cannot see, maybe one a repository ships.
  */
 function readsListedFiles(spec: string, how: string): OptionSpec {
-	return raising("write", `${how} opens the files a list names, which cannot be seen here`, spec, "read");
+	return raising(
+		"write",
+		`${how} opens the files a list names, which cannot be seen here (a device, the gate's inbox)`,
+		spec,
+		"read",
+	);
 }
 
 const wc: ReadOnlyCommand = {
@@ -434,7 +439,6 @@ const file: ReadOnlyCommand = {
 			"--apple",
 			"-e= --exclude=",
 			"--exclude-quiet=",
-			"-f=@ --files-from=@",
 			"-F= --separator=",
 			"-m=@ --magic-file=@",
 			"-P= --parameter=",
@@ -442,6 +446,7 @@ const file: ReadOnlyCommand = {
 			...HELP,
 		),
 		raising("write", "file -C compiles a magic file, writing it", "-C --compile"),
+		readsListedFiles("-f= --files-from=", "file -f"),
 		// file -z runs the decompressor for formats libmagic has no library for (`zstd -cd`, `lzip -cd`, found on
 		// PATH), as rg -z does.
 		raising("write", "file -z runs decompression programs", "-z --uncompress -Z --uncompress-noreport"),
@@ -450,35 +455,37 @@ const file: ReadOnlyCommand = {
 };
 
 const du: ReadOnlyCommand = {
-	options: opts(
-		"-0 --null",
-		"-a --all",
-		"--apparent-size",
-		"-B= --block-size=",
-		"-b --bytes",
-		"-c --total",
-		"-D --dereference-args",
-		"-d= --max-depth=",
-		"--files0-from=@",
-		"-H",
-		"-h --human-readable",
-		"--inodes",
-		"-k",
-		"-L --dereference",
-		"-l --count-links",
-		"-m",
-		"-P --no-dereference",
-		"-S --separate-dirs",
-		"--si",
-		"-s --summarize",
-		"-t= --threshold=",
-		"--time[=]",
-		"--time-style=",
-		"-X=@ --exclude-from=@",
-		"--exclude=",
-		"-x --one-file-system",
-		...HELP,
-	),
+	options: [
+		...opts(
+			"-0 --null",
+			"-a --all",
+			"--apparent-size",
+			"-B= --block-size=",
+			"-b --bytes",
+			"-c --total",
+			"-D --dereference-args",
+			"-d= --max-depth=",
+			"-H",
+			"-h --human-readable",
+			"--inodes",
+			"-k",
+			"-L --dereference",
+			"-l --count-links",
+			"-m",
+			"-P --no-dereference",
+			"-S --separate-dirs",
+			"--si",
+			"-s --summarize",
+			"-t= --threshold=",
+			"--time[=]",
+			"--time-style=",
+			"-X=@ --exclude-from=@",
+			"--exclude=",
+			"-x --one-file-system",
+			...HELP,
+		),
+		readsListedFiles("--files0-from=", "du --files0-from"),
+	],
 	operands: files,
 };
 
