@@ -1172,7 +1172,9 @@ const gitDiff: ReadOnlyCommand = {
 		gitExtDiff,
 		gitTextconv,
 	],
-	operands: text,
+	// `git diff A B` compares two files when one lies outside the work tree (or with --no-index), so every operand
+	// may be a file it reads: `git diff --no-index /dev/tty /dev/null`, the gate's inbox.
+	operands: files,
 };
 
 const gitStatus: ReadOnlyCommand = {
