@@ -165,6 +165,9 @@ describe("a device is not read, though the command only reads it", () => {
 		"cat /dev/st0",
 		// Taken from the system log.
 		"cat /proc/kmsg",
+		// Devices met while recursing are skipped, unless -D read says to open them.
+		"grep -rD read x /dev",
+		"grep -r --devices=read x /",
 	])("%s is privileged", (command) => {
 		expect(classifyBash(bash, command).tier).toBe("privileged");
 	});
