@@ -203,6 +203,9 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"cd /tmp/evilrepo && git status",
 		"(cd vendor/x && git diff)",
 		"env -C /tmp/evilrepo git status",
+		"builtin cd /tmp/evilrepo; git status",
+		"command cd /tmp/evilrepo && git log",
+		"eval 'cd /tmp/evilrepo'; git status",
 		"find /tmp/evilrepo/a -execdir git status \\;",
 		"docker info",
 		"git help log",
@@ -416,6 +419,7 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 	"the gate's own files": [
 		"cat ~/.pi/agent/pi-permission-hub/inbox/x",
 		"ls ~/.pi/agent/pi-permission-hub/inbox",
+		"command cd ~/.pi/agent/pi-permission-hub && cat inbox/x",
 		"git diff --no-index ~/.pi/agent/pi-permission-hub/inbox/x /dev/null",
 		"git diff --stat ~/.pi/agent/pi-permission-hub/inbox/x README.md",
 		"wc -c --files0-from=names.txt",

@@ -719,12 +719,15 @@ function expand(
 			remote: context.remote || inner.remote === true,
 		};
 		if (inner.kind === "shell") {
+			const before = innerContext.scope.cwd;
 			walkShellCode(state, inner.code, innerContext, inner.via);
+			carryOut(context.scope, innerContext.scope, before, unit.name);
 			continue;
 		}
 		if (inner.cwd !== undefined)
 			innerContext.scope.cwd = changedDirectory("cd", [inner.cwd], context.scope.cwd, state.homeDir);
 		if (inner.cwd !== undefined || inner.movedAway === true) innerContext.scope.moved = true;
+		const before = innerContext.scope.cwd;
 		expand(
 			state,
 			inner.words,
@@ -737,7 +740,23 @@ function expand(
 			},
 			chain + 1,
 		);
+		carryOut(context.scope, innerContext.scope, before, unit.name);
 	}
+}
+
+/** Wrappers whose command runs in this very shell: a `cd` through them moves it (`builtin cd x; git status`). */
+const SAME_SHELL_WRAPPERS: ReadonlySet<string> = new Set(["command", "builtin", "eval"]);
+
+/**
+ * What a wrapped command did to the shell, carried out to the shell around it. `command cd`, `builtin cd` and
+ * `eval 'cd x'` move this shell; under any other wrapper `cd` is a program of its own that moves nothing, yet
+ * where the shell is is then not worth guessing: later relative paths are unresolved and git is not proven.
+ */
+function carryOut(outer: Scope, inner: Scope, before: EffectiveCwd, wrapper: string): void {
+	if (inner.pathChanged) outer.pathChanged = true;
+	if (inner.cwd === before) return;
+	outer.cwd = SAME_SHELL_WRAPPERS.has(wrapper) ? inner.cwd : { known: false, label: `(${wrapper} cd)` };
+	outer.moved = true;
 }
 
 /**
