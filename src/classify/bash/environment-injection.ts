@@ -101,7 +101,7 @@ function provenHarmless(name: string, value: string, literal: boolean): boolean 
  * device among them. A zone name (`UTC`, `Europe/Paris`, `:Asia/Tokyo`) or a POSIX rule (`EST5EDT,M3.2.0`) does
  * not.
  */
-function isZoneName(value: string): boolean {
+export function isZoneName(value: string): boolean {
 	const zone = value.startsWith(":") ? value.slice(1) : value;
 	return !zone.startsWith("/") && !zone.split("/").includes("..");
 }

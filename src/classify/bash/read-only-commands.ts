@@ -11,6 +11,7 @@ import type { Tier } from "../../vocabulary/tier.ts";
 import type { PathAccess } from "../action.ts";
 import type { TierRaise } from "../tier-raise.ts";
 import type { BashWord } from "./bash-word.ts";
+import { isZoneName } from "./environment-injection.ts";
 import { findExpressionVerdict } from "./find-expression.ts";
 import type { OperandRule, OptionSpec, ReadOnlyCommand, ReadVerdict } from "./read-only-spec.ts";
 import { analyzeSedScript } from "./sed-script.ts";
@@ -882,11 +883,25 @@ const hostname: ReadOnlyCommand = {
 	operands: none,
 };
 
+/**
+ * A date string may name its own time zone, `TZ="Europe/Paris" 2004-10-31`, and date opens that zone's file: as
+ * for the TZ variable, a path (`TZ="/dev/tty"`) opens any file, a device among them.
+ */
+function dateStringCheck(value: string): TierRaise | null {
+	if (!/TZ\s*=/i.test(value)) return null;
+	const zone = /^\s*TZ="([^"\\]*)"/.exec(value)?.[1];
+	return zone !== undefined && isZoneName(zone)
+		? null
+		: {
+				tier: "privileged",
+				reason: `the date string \`${value}\` names a time zone file that is not a zone name`,
+			};
+}
+
 const date: ReadOnlyCommand = {
 	options: [
+		{ names: ["-d", "--date"], value: "required", check: dateStringCheck },
 		...opts(
-			"-d= --date=",
-			"-f=@ --file=@",
 			"-I[=] --iso-8601[=]",
 			"-R --rfc-email",
 			"--rfc-3339=",
@@ -897,6 +912,13 @@ const date: ReadOnlyCommand = {
 			...HELP,
 		),
 		raising("privileged", "date -s sets the system clock", "-s= --set="),
+		// Each line of the file is a date string, which can name a time zone file (see dateStringCheck).
+		raising(
+			"write",
+			"date -f reads date strings that can name a time zone file to open",
+			"-f= --file=",
+			"read",
+		),
 	],
 	operands: { kind: "text", max: 1 },
 	check: (parsed) => {
