@@ -300,6 +300,8 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"date -d 'TZ=\"/dev/tty\" now'",
 		"date --date='TZ=\"../../../../dev/tty\" now'",
 		"date -f dates.txt",
+		"find . -newermt 'TZ=\"/dev/tty\" now'",
+		'echo \'TZ="/dev/tty" now\'; find . -newermt "$_"',
 		"GIT_CONFIG_GLOBAL=/tmp/c git log",
 		"read LD_PRELOAD",
 		"printf -v PATH %s /tmp",

@@ -11,7 +11,7 @@ import type { Tier } from "../../vocabulary/tier.ts";
 import type { PathAccess } from "../action.ts";
 import type { TierRaise } from "../tier-raise.ts";
 import type { BashWord } from "./bash-word.ts";
-import { isZoneName } from "./environment-injection.ts";
+import { dateStringCheck } from "./date-string.ts";
 import { findExpressionVerdict } from "./find-expression.ts";
 import type { OperandRule, OptionSpec, ReadOnlyCommand, ReadVerdict } from "./read-only-spec.ts";
 import { analyzeSedScript } from "./sed-script.ts";
@@ -882,21 +882,6 @@ const hostname: ReadOnlyCommand = {
 	// `hostname NAME` sets the name.
 	operands: none,
 };
-
-/**
- * A date string may name its own time zone, `TZ="Europe/Paris" 2004-10-31`, and date opens that zone's file: as
- * for the TZ variable, a path (`TZ="/dev/tty"`) opens any file, a device among them.
- */
-function dateStringCheck(value: string): TierRaise | null {
-	if (!/TZ\s*=/i.test(value)) return null;
-	const zone = /^\s*TZ="([^"\\]*)"/.exec(value)?.[1];
-	return zone !== undefined && isZoneName(zone)
-		? null
-		: {
-				tier: "privileged",
-				reason: `the date string \`${value}\` names a time zone file that is not a zone name`,
-			};
-}
 
 const date: ReadOnlyCommand = {
 	options: [
