@@ -425,6 +425,9 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 	"the gate's own files": [
 		"cat ~/.pi/agent/pi-permission-hub/inbox/x",
 		"ls ~/.pi/agent/pi-permission-hub/inbox",
+		"grep --file=/home/tester/.pi/agent/pi-permission-hub/inbox/x f",
+		"grep -f/home/tester/.pi/agent/pi-permission-hub/inbox/x f",
+		"sort -R --random-source=/home/tester/.pi/agent/pi-permission-hub/inbox/x f",
 		"command cd ~/.pi/agent/pi-permission-hub && cat inbox/x",
 		"git diff --no-index ~/.pi/agent/pi-permission-hub/inbox/x /dev/null",
 		"git diff --stat ~/.pi/agent/pi-permission-hub/inbox/x README.md",

@@ -183,3 +183,24 @@ describe("a device is not read, though the command only reads it", () => {
 		expect(classifyBash(bash, command).tier).toBe("read");
 	});
 });
+
+describe("a value glued to its option names the path it holds, not a file named like the option", () => {
+	it.each([
+		// Guarded: only a person may allow these writes (git would run what a written config names).
+		"git log -1 --output=.git/config",
+		"git diff --output=.git/hooks/pre-commit",
+		// A device, found glued to a read option.
+		"grep -f/dev/pts/0 f",
+		"jq --from-file=/dev/pts/0",
+		"grep --exclude-from=/dev/pts/0 -r x .",
+	])("%s is privileged", (command) => {
+		expect(classifyBash(bash, command).tier).toBe("privileged");
+	});
+
+	it("a glued ~ is a directory of that name, which bash does not expand there", () => {
+		const touched = classifyBash(bash, "grep --file=~/x f").parts.flatMap((part) =>
+			part.paths.map((touch) => touch.absolute),
+		);
+		expect(touched).toContain("/work/project/~/x");
+	});
+});
