@@ -294,6 +294,8 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"HOME=/tmp/x git log",
 		"LD_PRELOAD=/tmp/x.so ls",
 		"TZ=/dev/tty date",
+		"LANGUAGE=../../../../work/project/evil LANG=C.UTF-8 ls nope",
+		"LC_MESSAGES=/tmp/x ls",
 		"TZ=:/dev/tty ls -l",
 		"TZ=../../../../dev/tty date",
 		": ${TZ:=/dev/tty}; date",

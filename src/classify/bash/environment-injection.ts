@@ -71,8 +71,6 @@ const HARMLESS_PROGRAMS: ReadonlySet<string> = new Set([
  * (`HOME=/tmp/x git log` reads another ~/.gitconfig), so setting it makes the command at least `write`.
  */
 const HARMLESS_VARIABLES: ReadonlySet<string> = new Set([
-	"LANG",
-	"LANGUAGE",
 	"NO_COLOR",
 	"CLICOLOR",
 	"CLICOLOR_FORCE",
@@ -91,9 +89,21 @@ const HARMLESS_VARIABLES: ReadonlySet<string> = new Set([
 
 function provenHarmless(name: string, value: string, literal: boolean): boolean {
 	if (name === "TZ") return literal && isZoneName(value);
-	if (HARMLESS_VARIABLES.has(name) || /^LC_[A-Z]+$/.test(name)) return true;
+	if (isLocaleVariable(name)) return literal && LOCALE_NAMES.test(value);
+	if (HARMLESS_VARIABLES.has(name)) return true;
 	return PROGRAM_VARIABLES.has(name) && literal && HARMLESS_PROGRAMS.has(value.trim());
 }
+
+function isLocaleVariable(name: string): boolean {
+	return name === "LANG" || name === "LANGUAGE" || /^LC_[A-Z]+$/.test(name);
+}
+
+/**
+ * Locale names (`C.UTF-8`, `en_US.utf8@euro`, `de:fr` for LANGUAGE). Not a path: gettext looks for its message
+ * catalogs under `/usr/share/locale/<LANGUAGE>/`, so `LANGUAGE=../../../work/x` loads a catalog a repository
+ * ships, whose translations are format strings the program prints with.
+ */
+const LOCALE_NAMES = /^[A-Za-z0-9_.@:+-]*$/;
 
 /**
  * `TZ` names a file that every program reads when it shows a time (`ls -l`, `date`): an absolute path
