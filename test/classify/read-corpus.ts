@@ -207,6 +207,8 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"builtin cd /tmp/evilrepo; git status",
 		"command cd /tmp/evilrepo && git log",
 		"eval 'cd /tmp/evilrepo'; git status",
+		"true() { cd /tmp/evilrepo; }; true; git status",
+		"function ls { cd /tmp/evilrepo; }; ls; git log",
 		"find /tmp/evilrepo/a -execdir git status \\;",
 		"docker info",
 		"git help log",

@@ -189,8 +189,16 @@ function walkStatement(state: WalkState, node: SyntaxNode, context: Context): vo
 			const label = `${name === undefined ? "function" : context.source.slice(name.start, name.end)}()`;
 			for (const child of node.children) {
 				if (child.type === "word") continue;
-				if (STATEMENT_TYPES.has(child.type)) walkStatement(state, child, withOwnScope(context, label));
-				else walkEmbedded(state, child, context);
+				if (!STATEMENT_TYPES.has(child.type)) {
+					walkEmbedded(state, child, context);
+					continue;
+				}
+				// The body runs in this shell whenever the name is called, even as `true` or `ls`: a `cd` in it
+				// moves the shell from then on (`true() { cd evil; }; true; git status`).
+				const body = withOwnScope(context, label);
+				const before = body.scope.cwd;
+				walkStatement(state, child, body);
+				carryOut(context.scope, body.scope, before, label);
 			}
 			return;
 		}
@@ -748,9 +756,10 @@ function expand(
 const SAME_SHELL_WRAPPERS: ReadonlySet<string> = new Set(["command", "builtin", "eval"]);
 
 /**
- * What a wrapped command did to the shell, carried out to the shell around it. `command cd`, `builtin cd` and
- * `eval 'cd x'` move this shell; under any other wrapper `cd` is a program of its own that moves nothing, yet
- * where the shell is is then not worth guessing: later relative paths are unresolved and git is not proven.
+ * What a wrapped command or a function body did to the shell, carried out to the shell around it. `command cd`,
+ * `builtin cd` and `eval 'cd x'` move this shell; a function's body moves it whenever the function is called;
+ * under any other wrapper `cd` is a program of its own that moves nothing. Where the shell is, when that is not
+ * known, is not guessed: later relative paths are unresolved and git is not proven.
  */
 function carryOut(outer: Scope, inner: Scope, before: EffectiveCwd, wrapper: string): void {
 	if (inner.pathChanged) outer.pathChanged = true;
