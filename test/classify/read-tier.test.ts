@@ -168,6 +168,8 @@ describe("a device is not read, though the command only reads it", () => {
 		// Devices met while recursing are skipped, unless -D read says to open them.
 		"grep -rD read x /dev",
 		"grep -r --devices=read x /",
+		// A loop variable is one of its header's words, checked as paths there.
+		'for f in /dev/pts/0; do cat -- "$f"; done',
 	])("%s is privileged", (command) => {
 		expect(classifyBash(bash, command).tier).toBe("privileged");
 	});

@@ -39,6 +39,8 @@ export interface CommandFinding {
 	readonly assignments: readonly EnvironmentAssignment[];
 	/** The command name is only known at run time (`$CMD x`). */
 	readonly computedName: boolean;
+	/** Loop variables in scope: a path that is exactly one of them is a word its header named. */
+	readonly loopVariables: ReadonlySet<string>;
 }
 
 /** Something that is not a command but still has a tier: redirects of a group, code that cannot be analysed. */
@@ -49,6 +51,7 @@ export interface OtherFinding {
 	readonly cwd: EffectiveCwd;
 	readonly remote: boolean;
 	readonly floors: readonly TierRaise[];
+	readonly loopVariables: ReadonlySet<string>;
 }
 
 export type BashFinding = CommandFinding | OtherFinding;
@@ -64,6 +67,8 @@ interface Scope {
 	pathChanged: boolean;
 	/** The shell left the directory it started in (`cd`, `pushd`, `env -C`, `find -execdir`). */
 	moved: boolean;
+	/** Variables a `for`/`select` header set, whose every value is one of its words (checked as paths there). */
+	loopVariables: ReadonlySet<string>;
 }
 
 const PATH_CHANGED: TierRaise = {
@@ -101,7 +106,7 @@ export function findBashCommands(
 		source,
 		via: [],
 		floors: [],
-		scope: { cwd, pathChanged: false, moved: false },
+		scope: { cwd, pathChanged: false, moved: false, loopVariables: new Set() },
 		depth: 0,
 		remote: false,
 	};
@@ -160,10 +165,13 @@ function other(
 		cwd: context.scope.cwd,
 		remote: context.remote,
 		floors: context.floors,
+		loopVariables: context.scope.loopVariables,
 	});
 }
 
 function walkStatement(state: WalkState, node: SyntaxNode, context: Context): void {
+	if (node.type === "for_statement" || node.type === "select_statement")
+		bindLoopVariable(state, node, context);
 	if (SEQUENCE_TYPES.has(node.type)) {
 		walkSequence(state, node, context);
 		return;
@@ -237,6 +245,27 @@ function walkStatement(state: WalkState, node: SyntaxNode, context: Context): vo
 }
 
 /** Statements in order, sharing the scope (so `cd` carries over); words between them are walked for substitutions. */
+/**
+ * `for f in src/*.ts`: every value `$f` takes is one of the header's words, so they are checked as the paths a
+ * command given `"$f"` reads (the gate's inbox, a device), and `"$f"` is then known to be one of them. Without
+ * `in`, the loop runs over the positional parameters, which are not known.
+ */
+function bindLoopVariable(state: WalkState, node: SyntaxNode, context: Context): void {
+	const name = node.children.find((child) => child.type === "variable_name");
+	const start = node.children.findIndex((child) => child.type === "in");
+	if (name === undefined || start < 0) return;
+	const words: PathCandidate[] = [];
+	for (const child of node.children.slice(start + 1)) {
+		if (!child.named || child.type === "do_group" || child.type === "compound_statement") break;
+		if (WORD_NODE_TYPES.has(child.type)) words.push(fromWord(evaluateWord(child, context.source), "read"));
+	}
+	other(state, context, LOOP_WORDS, words);
+	const variable = context.source.slice(name.start, name.end);
+	context.scope.loopVariables = new Set([...context.scope.loopVariables, variable]);
+}
+
+const LOOP_WORDS: TierRaise = { tier: "read", reason: "the words a loop variable takes, read as paths" };
+
 function walkSequence(state: WalkState, node: SyntaxNode, context: Context): void {
 	if (node.type === "compound_statement" && node.children[0]?.type === "((") {
 		if (readsVariablesInArithmetic(node)) other(state, context, ARITHMETIC_ON_VARIABLES);
@@ -679,6 +708,7 @@ function expand(
 		runtimeOperands: extras.runtimeOperands === true,
 		movedAway: context.scope.moved,
 		assignments: extras.assignments,
+		loopVariables: context.scope.loopVariables,
 	};
 	if (!nameWord.literal) {
 		state.findings.push({ ...base, self: undefined, extraPaths: extras.paths, computedName: true });

@@ -61,6 +61,7 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 	if (finding.kind === "other") {
 		raises.push(finding.floor, ...finding.floors);
 		paths = finding.remote ? [] : touches(finding.paths, finding.cwd, options.paths);
+		if (!finding.remote) raises.push(...unknownReads(finding.paths, finding.cwd, finding.loopVariables));
 	} else {
 		const args = argumentsOf(finding);
 		const proof = proofOf(finding, args);
@@ -68,6 +69,7 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 		const candidates = commandCandidates(finding, args, proof);
 		raises.push(...own);
 		paths = finding.remote ? [] : touches(candidates, finding.cwd, options.paths);
+		if (!finding.remote) raises.push(...unknownReads(candidates, finding.cwd, finding.loopVariables));
 		known = effectsAreItsPaths(finding, strictest(own).tier, candidates);
 	}
 	raises.push(...pathRaises(paths));
@@ -213,6 +215,41 @@ function commandCandidates(
 		if (extra?.typed === RUNTIME_OPERAND.text && extra.access === "write") candidates.push(extra);
 	}
 	return dedupeCandidates([...candidates, ...finding.extraPaths]);
+}
+
+/**
+ * A file read whose path is known only at run time (`cat -- "${x:-…}"`, `cat "$_"`, a relative path after
+ * `cd "$d"`) could be the gate's inbox or a device, which a read must not open unasked; a write there is guarded
+ * already (paths.ts). A loop variable is known: it is one of its header's words, checked where the loop stands.
+ */
+function unknownReads(
+	candidates: readonly PathCandidate[],
+	cwd: EffectiveCwd,
+	loopVariables: ReadonlySet<string>,
+): TierRaise[] {
+	return candidates
+		.filter(
+			(candidate) =>
+				candidate.access === "read" &&
+				(candidate.value === undefined
+					? !isLoopVariable(candidate.typed, loopVariables)
+					: !placed(candidate.value, cwd)),
+		)
+		.map((candidate) => ({
+			tier: "write",
+			reason: `reads ${candidate.typed}, a path known only at run time, which could be the gate's inbox or a device`,
+		}));
+}
+
+function isLoopVariable(typed: string, loopVariables: ReadonlySet<string>): boolean {
+	const name = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/.exec(typed);
+	const variable = name?.[1] ?? name?.[2];
+	return variable !== undefined && loopVariables.has(variable);
+}
+
+/** A path value that names a place: absolute, from the home directory, or relative to a known directory. */
+function placed(value: string, cwd: EffectiveCwd): boolean {
+	return cwd.known || value.startsWith("/") || value === "~" || value.startsWith("~/");
 }
 
 function dedupeCandidates(candidates: readonly PathCandidate[]): PathCandidate[] {
