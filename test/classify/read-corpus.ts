@@ -433,6 +433,8 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		'for f in /home/tester/.pi/agent/pi-permission-hub/inbox/*; do cat -- "$f"; done',
 		'echo ../../home/tester/.pi/agent/pi-permission-hub/inbox/x >/dev/null; cat ./"$_"',
 		'cd -- "${d:-/home/tester/.pi/agent/pi-permission-hub}"; cat inbox/x',
+		"cd ~/.pi/agent/pi-permission-hub; cd /work/project; cat ~-/inbox/x",
+		"cat ~tester/.pi/agent/pi-permission-hub/inbox/x",
 		"grep --file=/home/tester/.pi/agent/pi-permission-hub/inbox/x f",
 		"grep -f/home/tester/.pi/agent/pi-permission-hub/inbox/x f",
 		"sort -R --random-source=/home/tester/.pi/agent/pi-permission-hub/inbox/x f",
