@@ -3,9 +3,12 @@
  * rewrites an attacker would try on a read command (an option in a variable, an unknown option, another program
  * of the same name, a word joined by backslash-newline, an option supplied by xargs) never leave it `read`.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
-import { bashParser, classifyBash } from "./classify-fixture.ts";
+import { bashParser, classifyBash, HOME } from "./classify-fixture.ts";
 import { attackCommands, READ_CORPUS } from "./read-corpus.ts";
 
 let bash: BashParser;
@@ -204,5 +207,29 @@ describe("a value glued to its option names the path it holds, not a file named 
 			part.paths.map((touch) => touch.absolute),
 		);
 		expect(touched).toContain("/work/project/~/x");
+	});
+});
+
+describe("a glob reaches the links in the directory it lists (a repository's notes.md -> /dev/tty)", () => {
+	let repo: string;
+	beforeAll(() => {
+		repo = mkdtempSync(path.join(tmpdir(), "pph-glob-links-"));
+		for (const dir of ["docs", "inbox", "plain"]) mkdirSync(path.join(repo, dir));
+		writeFileSync(path.join(repo, "docs", "a.md"), "a\n");
+		symlinkSync("/dev/tty", path.join(repo, "docs", "notes.md"));
+		symlinkSync(`${HOME}/.pi/agent/pi-permission-hub/inbox`, path.join(repo, "inbox", "all"));
+		writeFileSync(path.join(repo, "plain", "a.md"), "a\n");
+	});
+	afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+	it.each(["cat -- docs/*.md", 'for f in docs/*; do cat -- "$f"; done', "wc -l docs/a*", "ls -- inbox/*"])(
+		"%s is privileged",
+		(command) => {
+			expect(classifyBash(bash, command, { cwd: repo }).tier).toBe("privileged");
+		},
+	);
+
+	it.each(["cat -- plain/*.md", "cat docs/a.md"])("%s stays read", (command) => {
+		expect(classifyBash(bash, command, { cwd: repo }).tier).toBe("read");
 	});
 });

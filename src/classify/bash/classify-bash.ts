@@ -17,6 +17,7 @@ import { builtInTier, matchingExtraTiers, tableKey } from "./command-tier-lookup
 import { refineCommandTier, sedOnlySubstitutes } from "./command-tier-refiners.ts";
 import type { CommandTierEntry } from "./command-tier-table.ts";
 import { environmentInjection } from "./environment-injection.ts";
+import { globLinkCandidates } from "./glob-links.ts";
 import type { ReadVerdict } from "./read-only-spec.ts";
 import { proveRead } from "./read-proof.ts";
 
@@ -60,7 +61,11 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 	let known = false;
 	if (finding.kind === "other") {
 		raises.push(finding.floor, ...finding.floors);
-		paths = finding.remote ? [] : touches(finding.paths, finding.cwd, options.paths);
+		const reached = [
+			...finding.paths,
+			...globLinkCandidates(finding.paths, finding.cwd, options.paths.homeDir),
+		];
+		paths = finding.remote ? [] : touches(reached, finding.cwd, options.paths);
 		if (!finding.remote) raises.push(...unknownReads(finding.paths, finding.cwd, finding.loopVariables));
 	} else {
 		const args = argumentsOf(finding);
@@ -68,7 +73,8 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 		const own = commandRaises(finding, proof, options.extraCommandTiers);
 		const candidates = commandCandidates(finding, args, proof);
 		raises.push(...own);
-		paths = finding.remote ? [] : touches(candidates, finding.cwd, options.paths);
+		const reached = [...candidates, ...globLinkCandidates(candidates, finding.cwd, options.paths.homeDir)];
+		paths = finding.remote ? [] : touches(reached, finding.cwd, options.paths);
 		if (!finding.remote) raises.push(...unknownReads(candidates, finding.cwd, finding.loopVariables));
 		known = effectsAreItsPaths(finding, strictest(own).tier, candidates);
 	}
