@@ -84,3 +84,16 @@ export function writesSystemPath(touch: PathTouch): boolean {
 export function isHarmlessSink(value: string): boolean {
 	return EXEMPT_FILES.has(value) || /^\/dev\/fd\/[0-9]+$/.test(value);
 }
+
+/**
+ * Opening a device, even to read, can act on it: a terminal gives up the keystrokes the person types next (an
+ * answer meant for a dialog), a watchdog starts counting down to a reboot, a tape rewinds, a CD tray closes;
+ * reading `/proc/kmsg` takes the kernel's messages away from the system log. The harmless devices are exempt.
+ */
+export function opensDevice(absolute: string): boolean {
+	if (absolute === "/proc/kmsg") return true;
+	if (!absolute.startsWith("/dev/") || isHarmlessSink(absolute)) return false;
+	return !within(DEV_SHM, absolute);
+}
+
+const DEV_SHM: readonly [string, string] = ["/dev/shm", "/dev/shm/"];

@@ -3,9 +3,12 @@
  * rewrites an attacker would try on a read command (an option in a variable, an unknown option, another program
  * of the same name, a word joined by backslash-newline, an option supplied by xargs) never leave it `read`.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
-import { bashParser, classifyBash } from "./classify-fixture.ts";
+import { bashParser, classifyBash, HOME } from "./classify-fixture.ts";
 import { attackCommands, READ_CORPUS } from "./read-corpus.ts";
 
 let bash: BashParser;
@@ -149,5 +152,84 @@ describe("why a part is not read", () => {
 		],
 	])("%s: %s", (command, reason) => {
 		expect(notReadReasons(command)).toContain(reason);
+	});
+});
+
+describe("a device is not read, though the command only reads it", () => {
+	it.each([
+		// The person's next keystrokes, meant for a dialog.
+		"head -c 100 /dev/tty",
+		"cat < /dev/tty",
+		"read x < /dev/tty",
+		"cat /dev/pts/0",
+		"cat /dev/fd/../tty",
+		// Opening starts the countdown to a reboot; opening rewinds the tape.
+		"cat /dev/watchdog",
+		"cat /dev/st0",
+		// Taken from the system log.
+		"cat /proc/kmsg",
+		// Devices met while recursing are skipped, unless -D read says to open them.
+		"grep -rD read x /dev",
+		"grep -r --devices=read x /",
+		// A loop variable is one of its header's words, checked as paths there.
+		'for f in /dev/pts/0; do cat -- "$f"; done',
+	])("%s is privileged", (command) => {
+		expect(classifyBash(bash, command).tier).toBe("privileged");
+	});
+
+	it.each([
+		"cat /dev/null",
+		"head -c 16 /dev/urandom",
+		"cat /dev/stdin",
+		"cat /dev/fd/0",
+		"ls /dev",
+		"cat /dev/shm/x",
+	])("%s stays read", (command) => {
+		expect(classifyBash(bash, command).tier).toBe("read");
+	});
+});
+
+describe("a value glued to its option names the path it holds, not a file named like the option", () => {
+	it.each([
+		// Guarded: only a person may allow these writes (git would run what a written config names).
+		"git log -1 --output=.git/config",
+		"git diff --output=.git/hooks/pre-commit",
+		// A device, found glued to a read option.
+		"grep -f/dev/pts/0 f",
+		"jq --from-file=/dev/pts/0",
+		"grep --exclude-from=/dev/pts/0 -r x .",
+	])("%s is privileged", (command) => {
+		expect(classifyBash(bash, command).tier).toBe("privileged");
+	});
+
+	it("a glued ~ is a directory of that name, which bash does not expand there", () => {
+		const touched = classifyBash(bash, "grep --file=~/x f").parts.flatMap((part) =>
+			part.paths.map((touch) => touch.absolute),
+		);
+		expect(touched).toContain("/work/project/~/x");
+	});
+});
+
+describe("a glob reaches the links in the directory it lists (a repository's notes.md -> /dev/tty)", () => {
+	let repo: string;
+	beforeAll(() => {
+		repo = mkdtempSync(path.join(tmpdir(), "pph-glob-links-"));
+		for (const dir of ["docs", "inbox", "plain"]) mkdirSync(path.join(repo, dir));
+		writeFileSync(path.join(repo, "docs", "a.md"), "a\n");
+		symlinkSync("/dev/tty", path.join(repo, "docs", "notes.md"));
+		symlinkSync(`${HOME}/.pi/agent/pi-permission-hub/inbox`, path.join(repo, "inbox", "all"));
+		writeFileSync(path.join(repo, "plain", "a.md"), "a\n");
+	});
+	afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+	it.each(["cat -- docs/*.md", 'for f in docs/*; do cat -- "$f"; done', "wc -l docs/a*", "ls -- inbox/*"])(
+		"%s is privileged",
+		(command) => {
+			expect(classifyBash(bash, command, { cwd: repo }).tier).toBe("privileged");
+		},
+	);
+
+	it.each(["cat -- plain/*.md", "cat docs/a.md"])("%s stays read", (command) => {
+		expect(classifyBash(bash, command, { cwd: repo }).tier).toBe("read");
 	});
 });

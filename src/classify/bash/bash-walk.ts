@@ -39,6 +39,8 @@ export interface CommandFinding {
 	readonly assignments: readonly EnvironmentAssignment[];
 	/** The command name is only known at run time (`$CMD x`). */
 	readonly computedName: boolean;
+	/** Loop variables in scope: a path that is exactly one of them is a word its header named. */
+	readonly loopVariables: ReadonlySet<string>;
 }
 
 /** Something that is not a command but still has a tier: redirects of a group, code that cannot be analysed. */
@@ -49,6 +51,7 @@ export interface OtherFinding {
 	readonly cwd: EffectiveCwd;
 	readonly remote: boolean;
 	readonly floors: readonly TierRaise[];
+	readonly loopVariables: ReadonlySet<string>;
 }
 
 export type BashFinding = CommandFinding | OtherFinding;
@@ -64,6 +67,8 @@ interface Scope {
 	pathChanged: boolean;
 	/** The shell left the directory it started in (`cd`, `pushd`, `env -C`, `find -execdir`). */
 	moved: boolean;
+	/** Variables a `for`/`select` header set, whose every value is one of its words (checked as paths there). */
+	loopVariables: ReadonlySet<string>;
 }
 
 const PATH_CHANGED: TierRaise = {
@@ -101,7 +106,7 @@ export function findBashCommands(
 		source,
 		via: [],
 		floors: [],
-		scope: { cwd, pathChanged: false, moved: false },
+		scope: { cwd, pathChanged: false, moved: false, loopVariables: new Set() },
 		depth: 0,
 		remote: false,
 	};
@@ -160,10 +165,13 @@ function other(
 		cwd: context.scope.cwd,
 		remote: context.remote,
 		floors: context.floors,
+		loopVariables: context.scope.loopVariables,
 	});
 }
 
 function walkStatement(state: WalkState, node: SyntaxNode, context: Context): void {
+	if (node.type === "for_statement" || node.type === "select_statement")
+		bindLoopVariable(state, node, context);
 	if (SEQUENCE_TYPES.has(node.type)) {
 		walkSequence(state, node, context);
 		return;
@@ -189,8 +197,16 @@ function walkStatement(state: WalkState, node: SyntaxNode, context: Context): vo
 			const label = `${name === undefined ? "function" : context.source.slice(name.start, name.end)}()`;
 			for (const child of node.children) {
 				if (child.type === "word") continue;
-				if (STATEMENT_TYPES.has(child.type)) walkStatement(state, child, withOwnScope(context, label));
-				else walkEmbedded(state, child, context);
+				if (!STATEMENT_TYPES.has(child.type)) {
+					walkEmbedded(state, child, context);
+					continue;
+				}
+				// The body runs in this shell whenever the name is called, even as `true` or `ls`: a `cd` in it
+				// moves the shell from then on (`true() { cd evil; }; true; git status`).
+				const body = withOwnScope(context, label);
+				const before = body.scope.cwd;
+				walkStatement(state, child, body);
+				carryOut(context.scope, body.scope, before, label);
 			}
 			return;
 		}
@@ -229,6 +245,27 @@ function walkStatement(state: WalkState, node: SyntaxNode, context: Context): vo
 }
 
 /** Statements in order, sharing the scope (so `cd` carries over); words between them are walked for substitutions. */
+/**
+ * `for f in src/*.ts`: every value `$f` takes is one of the header's words, so they are checked as the paths a
+ * command given `"$f"` reads (the gate's inbox, a device), and `"$f"` is then known to be one of them. Without
+ * `in`, the loop runs over the positional parameters, which are not known.
+ */
+function bindLoopVariable(state: WalkState, node: SyntaxNode, context: Context): void {
+	const name = node.children.find((child) => child.type === "variable_name");
+	const start = node.children.findIndex((child) => child.type === "in");
+	if (name === undefined || start < 0) return;
+	const words: PathCandidate[] = [];
+	for (const child of node.children.slice(start + 1)) {
+		if (!child.named || child.type === "do_group" || child.type === "compound_statement") break;
+		if (WORD_NODE_TYPES.has(child.type)) words.push(fromWord(evaluateWord(child, context.source), "read"));
+	}
+	other(state, context, LOOP_WORDS, words);
+	const variable = context.source.slice(name.start, name.end);
+	context.scope.loopVariables = new Set([...context.scope.loopVariables, variable]);
+}
+
+const LOOP_WORDS: TierRaise = { tier: "read", reason: "the words a loop variable takes, read as paths" };
+
 function walkSequence(state: WalkState, node: SyntaxNode, context: Context): void {
 	if (node.type === "compound_statement" && node.children[0]?.type === "((") {
 		if (readsVariablesInArithmetic(node)) other(state, context, ARITHMETIC_ON_VARIABLES);
@@ -671,6 +708,7 @@ function expand(
 		runtimeOperands: extras.runtimeOperands === true,
 		movedAway: context.scope.moved,
 		assignments: extras.assignments,
+		loopVariables: context.scope.loopVariables,
 	};
 	if (!nameWord.literal) {
 		state.findings.push({ ...base, self: undefined, extraPaths: extras.paths, computedName: true });
@@ -719,12 +757,15 @@ function expand(
 			remote: context.remote || inner.remote === true,
 		};
 		if (inner.kind === "shell") {
+			const before = innerContext.scope.cwd;
 			walkShellCode(state, inner.code, innerContext, inner.via);
+			carryOut(context.scope, innerContext.scope, before, unit.name);
 			continue;
 		}
 		if (inner.cwd !== undefined)
 			innerContext.scope.cwd = changedDirectory("cd", [inner.cwd], context.scope.cwd, state.homeDir);
 		if (inner.cwd !== undefined || inner.movedAway === true) innerContext.scope.moved = true;
+		const before = innerContext.scope.cwd;
 		expand(
 			state,
 			inner.words,
@@ -737,7 +778,24 @@ function expand(
 			},
 			chain + 1,
 		);
+		carryOut(context.scope, innerContext.scope, before, unit.name);
 	}
+}
+
+/** Wrappers whose command runs in this very shell: a `cd` through them moves it (`builtin cd x; git status`). */
+const SAME_SHELL_WRAPPERS: ReadonlySet<string> = new Set(["command", "builtin", "eval"]);
+
+/**
+ * What a wrapped command or a function body did to the shell, carried out to the shell around it. `command cd`,
+ * `builtin cd` and `eval 'cd x'` move this shell; a function's body moves it whenever the function is called;
+ * under any other wrapper `cd` is a program of its own that moves nothing. Where the shell is, when that is not
+ * known, is not guessed: later relative paths are unresolved and git is not proven.
+ */
+function carryOut(outer: Scope, inner: Scope, before: EffectiveCwd, wrapper: string): void {
+	if (inner.pathChanged) outer.pathChanged = true;
+	if (inner.cwd === before) return;
+	outer.cwd = SAME_SHELL_WRAPPERS.has(wrapper) ? inner.cwd : { known: false, label: `(${wrapper} cd)` };
+	outer.moved = true;
 }
 
 /**

@@ -7,7 +7,7 @@
 import { HIGHEST_TIER, maxTier, type Tier } from "../../vocabulary/tier.ts";
 import type { ActionPart, PathTouch } from "../action.ts";
 import { type EffectiveCwd, makePathTouch, type PathContext, unresolvedPathTouch } from "../paths.ts";
-import { writesSystemPath } from "../system-paths.ts";
+import { opensDevice, writesSystemPath } from "../system-paths.ts";
 import { strictest, type TierRaise } from "../tier-raise.ts";
 import type { BashParseResult, BashParser } from "./bash-parser.ts";
 import { type BashFinding, type CommandFinding, findBashCommands } from "./bash-walk.ts";
@@ -17,6 +17,7 @@ import { builtInTier, matchingExtraTiers, tableKey } from "./command-tier-lookup
 import { refineCommandTier, sedOnlySubstitutes } from "./command-tier-refiners.ts";
 import type { CommandTierEntry } from "./command-tier-table.ts";
 import { environmentInjection } from "./environment-injection.ts";
+import { globLinkCandidates } from "./glob-links.ts";
 import type { ReadVerdict } from "./read-only-spec.ts";
 import { proveRead } from "./read-proof.ts";
 
@@ -60,14 +61,21 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 	let known = false;
 	if (finding.kind === "other") {
 		raises.push(finding.floor, ...finding.floors);
-		paths = finding.remote ? [] : touches(finding.paths, finding.cwd, options.paths);
+		const reached = [
+			...finding.paths,
+			...globLinkCandidates(finding.paths, finding.cwd, options.paths.homeDir),
+		];
+		paths = finding.remote ? [] : touches(reached, finding.cwd, options.paths);
+		if (!finding.remote) raises.push(...unknownReads(finding.paths, finding.cwd, finding.loopVariables));
 	} else {
 		const args = argumentsOf(finding);
 		const proof = proofOf(finding, args);
 		const own = commandRaises(finding, proof, options.extraCommandTiers);
 		const candidates = commandCandidates(finding, args, proof);
 		raises.push(...own);
-		paths = finding.remote ? [] : touches(candidates, finding.cwd, options.paths);
+		const reached = [...candidates, ...globLinkCandidates(candidates, finding.cwd, options.paths.homeDir)];
+		paths = finding.remote ? [] : touches(reached, finding.cwd, options.paths);
+		if (!finding.remote) raises.push(...unknownReads(candidates, finding.cwd, finding.loopVariables));
 		known = effectsAreItsPaths(finding, strictest(own).tier, candidates);
 	}
 	raises.push(...pathRaises(paths));
@@ -215,6 +223,41 @@ function commandCandidates(
 	return dedupeCandidates([...candidates, ...finding.extraPaths]);
 }
 
+/**
+ * A file read whose path is known only at run time (`cat -- "${x:-…}"`, `cat "$_"`, a relative path after
+ * `cd "$d"`) could be the gate's inbox or a device, which a read must not open unasked; a write there is guarded
+ * already (paths.ts). A loop variable is known: it is one of its header's words, checked where the loop stands.
+ */
+function unknownReads(
+	candidates: readonly PathCandidate[],
+	cwd: EffectiveCwd,
+	loopVariables: ReadonlySet<string>,
+): TierRaise[] {
+	return candidates
+		.filter(
+			(candidate) =>
+				candidate.access === "read" &&
+				(candidate.value === undefined
+					? !isLoopVariable(candidate.typed, loopVariables)
+					: !placed(candidate.value, cwd)),
+		)
+		.map((candidate) => ({
+			tier: "write",
+			reason: `reads ${candidate.typed}, a path known only at run time, which could be the gate's inbox or a device`,
+		}));
+}
+
+function isLoopVariable(typed: string, loopVariables: ReadonlySet<string>): boolean {
+	const name = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/.exec(typed);
+	const variable = name?.[1] ?? name?.[2];
+	return variable !== undefined && loopVariables.has(variable);
+}
+
+/** A path value that names a place: absolute, from the home directory, or relative to a known directory. */
+function placed(value: string, cwd: EffectiveCwd): boolean {
+	return cwd.known || value.startsWith("/") || value === "~" || value.startsWith("~/");
+}
+
 function dedupeCandidates(candidates: readonly PathCandidate[]): PathCandidate[] {
 	const seen = new Set<string>();
 	return candidates.filter((candidate) => {
@@ -248,6 +291,13 @@ export function pathRaises(paths: readonly PathTouch[]): TierRaise[] {
 		}
 		if (touch.guard !== undefined) {
 			raises.push({ tier: "privileged", reason: touch.guard.reason });
+			continue;
+		}
+		if (opensDevice(touch.absolute) || opensDevice(touch.resolved)) {
+			raises.push({
+				tier: "privileged",
+				reason: `opening ${touch.typed} can act on a device (or drain the kernel log)`,
+			});
 			continue;
 		}
 		if (touch.access !== "write") continue;

@@ -71,9 +71,6 @@ const HARMLESS_PROGRAMS: ReadonlySet<string> = new Set([
  * (`HOME=/tmp/x git log` reads another ~/.gitconfig), so setting it makes the command at least `write`.
  */
 const HARMLESS_VARIABLES: ReadonlySet<string> = new Set([
-	"LANG",
-	"LANGUAGE",
-	"TZ",
 	"NO_COLOR",
 	"CLICOLOR",
 	"CLICOLOR_FORCE",
@@ -91,8 +88,32 @@ const HARMLESS_VARIABLES: ReadonlySet<string> = new Set([
 ]);
 
 function provenHarmless(name: string, value: string, literal: boolean): boolean {
-	if (HARMLESS_VARIABLES.has(name) || /^LC_[A-Z]+$/.test(name)) return true;
+	if (name === "TZ") return literal && isZoneName(value);
+	if (isLocaleVariable(name)) return literal && LOCALE_NAMES.test(value);
+	if (HARMLESS_VARIABLES.has(name)) return true;
 	return PROGRAM_VARIABLES.has(name) && literal && HARMLESS_PROGRAMS.has(value.trim());
+}
+
+function isLocaleVariable(name: string): boolean {
+	return name === "LANG" || name === "LANGUAGE" || /^LC_[A-Z]+$/.test(name);
+}
+
+/**
+ * Locale names (`C.UTF-8`, `en_US.utf8@euro`, `de:fr` for LANGUAGE). Not a path: gettext looks for its message
+ * catalogs under `/usr/share/locale/<LANGUAGE>/`, so `LANGUAGE=../../../work/x` loads a catalog a repository
+ * ships, whose translations are format strings the program prints with.
+ */
+const LOCALE_NAMES = /^[A-Za-z0-9_.@:+-]*$/;
+
+/**
+ * `TZ` names a file that every program reads when it shows a time (`ls -l`, `date`): an absolute path
+ * (`TZ=/dev/tty`, `TZ=:/dev/tty`) or a `..` out of the zone directory opens any file, a terminal or another
+ * device among them. A zone name (`UTC`, `Europe/Paris`, `:Asia/Tokyo`) or a POSIX rule (`EST5EDT,M3.2.0`) does
+ * not.
+ */
+export function isZoneName(value: string): boolean {
+	const zone = value.startsWith(":") ? value.slice(1) : value;
+	return !zone.startsWith("/") && !zone.split("/").includes("..");
 }
 
 const NODE_LOADS_CODE = /(^|\s)(-r|--require|--import|--loader|--experimental-loader)(\s|=|$)/;
@@ -107,6 +128,11 @@ export function environmentInjection(assignments: readonly EnvironmentAssignment
 			(name === "NODE_OPTIONS" && (!literal || NODE_LOADS_CODE.test(value)));
 		if (injects)
 			raises.push({ tier: "privileged", reason: `sets ${name}, which makes the command run other code` });
+		else if (name === "TZ" && literal && !isZoneName(value))
+			raises.push({
+				tier: "privileged",
+				reason: `sets TZ to the path ${value}, which a program showing a time opens (a terminal or another device as well as a file)`,
+			});
 		else if (name !== "PATH" && !provenHarmless(name, value, literal)) {
 			raises.push({
 				tier: "write",

@@ -8,6 +8,7 @@ import { maxTier } from "../../vocabulary/tier.ts";
 import { strictest, type TierRaise } from "../tier-raise.ts";
 import { type BashWord, syntheticWord } from "./bash-word.ts";
 import { fromWord, type PathCandidate } from "./command-paths.ts";
+import { dateStringCheck } from "./date-string.ts";
 import type { ReadVerdict } from "./read-only-spec.ts";
 
 /** Tests and actions that only read, by the number of arguments they take. */
@@ -88,13 +89,15 @@ const READ_PREDICATES: Readonly<Record<string, number>> = {
 			"-regextype",
 			"-printf",
 			"-context",
-			"-files0-from",
 		].map((name) => [name, 1]),
 	),
 };
 
-/** Predicates whose argument is a file find reads (to compare times, identity, or take start points from). */
-const PATH_ARGUMENT = new Set(["-newer", "-anewer", "-cnewer", "-samefile", "-files0-from"]);
+/**
+ * Predicates whose argument is a file find reads (to compare times, identity). Not `-files0-from`: the starting
+ * points it reads from a file cannot be seen here (the gate's inbox among them).
+ */
+const PATH_ARGUMENT = new Set(["-newer", "-anewer", "-cnewer", "-samefile"]);
 const EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 
 /**
@@ -182,6 +185,13 @@ export function findExpressionVerdict(args: readonly BashWord[]): ReadVerdict {
 				return notRead(`the argument of find ${name} is computed at run time`);
 			const readsFile = PATH_ARGUMENT.has(name) || (newer && !name.endsWith("t"));
 			if (readsFile) paths.push(fromWord(value, "read"));
+			const isDate = newer && name.endsWith("t");
+			if (isDate && !value.literal) return notRead(`the date string of find ${name} is computed at run time`);
+			const dateRaise = isDate ? dateStringCheck(value.text) : null;
+			if (dateRaise !== null) {
+				raises.push(dateRaise);
+				return notRead(dateRaise.reason);
+			}
 		}
 		i += arity;
 	}

@@ -10,8 +10,10 @@
 import type { Tier } from "../../vocabulary/tier.ts";
 import type { PathAccess } from "../action.ts";
 import type { TierRaise } from "../tier-raise.ts";
+import type { BashWord } from "./bash-word.ts";
+import { dateStringCheck } from "./date-string.ts";
 import { findExpressionVerdict } from "./find-expression.ts";
-import type { OperandRule, OptionSpec, ReadOnlyCommand } from "./read-only-spec.ts";
+import type { OperandRule, OptionSpec, ReadOnlyCommand, ReadVerdict } from "./read-only-spec.ts";
 import { analyzeSedScript } from "./sed-script.ts";
 
 /**
@@ -70,27 +72,41 @@ const inert: ReadOnlyCommand = {
 
 /**
  * `test` and `[` only compare and print, except that bash evaluates the subscript of a `-v`/`-R` operand as
- * arithmetic (`test -v 'a[$(cmd)]'` runs cmd): that operand must be a literal plain name or a numeric subscript.
+ * arithmetic (`test -v 'a[$(cmd)]'` runs cmd). A word becomes `-v` at run time too (`${x:--v}`, `"$_"` after
+ * `echo -v`), and an unquoted expansion or glob becomes several words (`-v` and `a[$(cmd)]`, from `$_` or from a
+ * repository's file names). So: no word may become several, and whatever follows a word that is or may become
+ * `-v`/`-R` must be a literal with no subscript but a number.
  */
 const testBuiltin: ReadOnlyCommand = {
 	options: [],
 	operands: text,
 	custom: (args) => {
-		for (let i = 0; i < args.length - 1; i++) {
+		for (let i = 0; i < args.length; i++) {
 			const word = args[i];
+			if (word === undefined) continue;
+			const computed = !word.literal && !word.cannotBecomeOption;
+			if (computed && !isOneQuotedWord(word))
+				return refusedTest(`\`${word.text}\` can become several words, among them -v and a subscripted name`);
+			if (!computed && word.text !== "-v" && word.text !== "-R") continue;
 			const operand = args[i + 1];
-			if (word === undefined || operand === undefined || (word.text !== "-v" && word.text !== "-R")) continue;
-			if (!operand.literal || !/^[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])?$/.test(operand.text))
-				return {
-					read: false,
-					tier: "privileged",
-					reason: `test ${word.text} evaluates the subscript of \`${operand.text}\` as arithmetic, which can run commands`,
-					paths: [],
-				};
+			if (operand === undefined) continue;
+			if (!operand.literal || !/^[^[]*$|^[A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])?$/.test(operand.text))
+				return refusedTest(
+					`test ${word.text} evaluates the subscript of \`${operand.text}\` as arithmetic, which can run commands`,
+				);
 		}
 		return { read: true, paths: [] };
 	},
 };
+
+/** `"$x"`, `"${x%y}"`: one double-quoted word, which bash does not split (`"$@"`, `"${a[@]}"` it does). */
+function isOneQuotedWord(word: BashWord): boolean {
+	return word.node.type === "string" && !/\$\{?[@*]|\[[@*]\]/.test(word.text);
+}
+
+function refusedTest(reason: string): ReadVerdict {
+	return { read: false, tier: "privileged", reason, paths: [] };
+}
 
 const HELP = ["--help", "--version"];
 
@@ -178,66 +194,92 @@ const headTail = (extra: readonly string[]): ReadOnlyCommand => ({
 	numericOption: true,
 });
 
+/**
+ * Reading the files a list names: which files those are (a device such as /dev/tty, the gate's inbox) is in a
+ * file the proof cannot see, maybe one a repository ships.
+ */
+function readsListedFiles(spec: string, how: string): OptionSpec {
+	return raising(
+		"write",
+		`${how} opens the files a list names, which cannot be seen here (a device, the gate's inbox)`,
+		spec,
+		"read",
+	);
+}
+
 const wc: ReadOnlyCommand = {
-	options: opts(
-		"-c --bytes",
-		"-m --chars",
-		"-l --lines",
-		"-L --max-line-length",
-		"-w --words",
-		"--files0-from=@",
-		"--total=",
-		...HELP,
-	),
+	options: [
+		...opts(
+			"-c --bytes",
+			"-m --chars",
+			"-l --lines",
+			"-L --max-line-length",
+			"-w --words",
+			"--total=",
+			...HELP,
+		),
+		readsListedFiles("--files0-from=", "wc --files0-from"),
+	],
 	operands: files,
 };
 
-const grepOptions = opts(
-	"-E --extended-regexp",
-	"-F --fixed-strings",
-	"-G --basic-regexp",
-	"-P --perl-regexp",
-	"-e= --regexp=",
-	"-f=@ --file=@",
-	"-i -y --ignore-case",
-	"--no-ignore-case",
-	"-v --invert-match",
-	"-w --word-regexp",
-	"-x --line-regexp",
-	"-c --count",
-	"--color[=] --colour[=]",
-	"-L --files-without-match",
-	"-l --files-with-matches",
-	"-m= --max-count=",
-	"-o --only-matching",
-	"-q --quiet --silent",
-	"-s --no-messages",
-	"-b --byte-offset",
-	"-H --with-filename",
-	"-h --no-filename",
-	"--label=",
-	"-n --line-number",
-	"-T --initial-tab",
-	"-Z --null",
-	"-z --null-data",
-	"-A= --after-context=",
-	"-B= --before-context=",
-	"-C= --context=",
-	"-a --text",
-	"--binary-files=",
-	"-D= --devices=",
-	"-d= --directories=",
-	"-r --recursive",
-	"-R --dereference-recursive",
-	"--include=",
-	"--exclude=",
-	"--exclude-from=@",
-	"--exclude-dir=",
-	"-U --binary",
-	"--line-buffered",
-	"-V",
-	...HELP,
-);
+const grepOptions: OptionSpec[] = [
+	...opts(
+		"-E --extended-regexp",
+		"-F --fixed-strings",
+		"-G --basic-regexp",
+		"-P --perl-regexp",
+		"-e= --regexp=",
+		"-f=@ --file=@",
+		"-i -y --ignore-case",
+		"--no-ignore-case",
+		"-v --invert-match",
+		"-w --word-regexp",
+		"-x --line-regexp",
+		"-c --count",
+		"--color[=] --colour[=]",
+		"-L --files-without-match",
+		"-l --files-with-matches",
+		"-m= --max-count=",
+		"-o --only-matching",
+		"-q --quiet --silent",
+		"-s --no-messages",
+		"-b --byte-offset",
+		"-H --with-filename",
+		"-h --no-filename",
+		"--label=",
+		"-n --line-number",
+		"-T --initial-tab",
+		"-Z --null",
+		"-z --null-data",
+		"-A= --after-context=",
+		"-B= --before-context=",
+		"-C= --context=",
+		"-a --text",
+		"--binary-files=",
+		"-d= --directories=",
+		"-r --recursive",
+		"-R --dereference-recursive",
+		"--include=",
+		"--exclude=",
+		"--exclude-from=@",
+		"--exclude-dir=",
+		"-U --binary",
+		"--line-buffered",
+		"-V",
+		...HELP,
+	),
+	{
+		// Devices found while recursing are skipped unless `-D read` says to read them: `grep -rD read x /dev` opens
+		// /dev/tty and every other device.
+		names: ["-D", "--devices"],
+		value: "required",
+		check: (value) =>
+			value === "skip"
+				? null
+				: { tier: "privileged", reason: `grep --devices=${value} opens the devices it meets` },
+	},
+];
 
 const grep: ReadOnlyCommand = {
 	options: grepOptions,
@@ -404,14 +446,11 @@ const file: ReadOnlyCommand = {
 			"-n --no-buffer",
 			"-r --raw",
 			"-s --special-files",
-			"-z --uncompress",
-			"-Z --uncompress-noreport",
 			"-0 --print0",
 			"--extension",
 			"--apple",
 			"-e= --exclude=",
 			"--exclude-quiet=",
-			"-f=@ --files-from=@",
 			"-F= --separator=",
 			"-m=@ --magic-file=@",
 			"-P= --parameter=",
@@ -419,40 +458,46 @@ const file: ReadOnlyCommand = {
 			...HELP,
 		),
 		raising("write", "file -C compiles a magic file, writing it", "-C --compile"),
+		readsListedFiles("-f= --files-from=", "file -f"),
+		// file -z runs the decompressor for formats libmagic has no library for (`zstd -cd`, `lzip -cd`, found on
+		// PATH), as rg -z does.
+		raising("write", "file -z runs decompression programs", "-z --uncompress -Z --uncompress-noreport"),
 	],
 	operands: files,
 };
 
 const du: ReadOnlyCommand = {
-	options: opts(
-		"-0 --null",
-		"-a --all",
-		"--apparent-size",
-		"-B= --block-size=",
-		"-b --bytes",
-		"-c --total",
-		"-D --dereference-args",
-		"-d= --max-depth=",
-		"--files0-from=@",
-		"-H",
-		"-h --human-readable",
-		"--inodes",
-		"-k",
-		"-L --dereference",
-		"-l --count-links",
-		"-m",
-		"-P --no-dereference",
-		"-S --separate-dirs",
-		"--si",
-		"-s --summarize",
-		"-t= --threshold=",
-		"--time[=]",
-		"--time-style=",
-		"-X=@ --exclude-from=@",
-		"--exclude=",
-		"-x --one-file-system",
-		...HELP,
-	),
+	options: [
+		...opts(
+			"-0 --null",
+			"-a --all",
+			"--apparent-size",
+			"-B= --block-size=",
+			"-b --bytes",
+			"-c --total",
+			"-D --dereference-args",
+			"-d= --max-depth=",
+			"-H",
+			"-h --human-readable",
+			"--inodes",
+			"-k",
+			"-L --dereference",
+			"-l --count-links",
+			"-m",
+			"-P --no-dereference",
+			"-S --separate-dirs",
+			"--si",
+			"-s --summarize",
+			"-t= --threshold=",
+			"--time[=]",
+			"--time-style=",
+			"-X=@ --exclude-from=@",
+			"--exclude=",
+			"-x --one-file-system",
+			...HELP,
+		),
+		readsListedFiles("--files0-from=", "du --files0-from"),
+	],
 	operands: files,
 };
 
@@ -616,7 +661,6 @@ const sort: ReadOnlyCommand = {
 			"-C",
 			"--check[=]",
 			"--debug",
-			"--files0-from=@",
 			"-k= --key=",
 			"-m --merge",
 			"-s --stable",
@@ -628,6 +672,7 @@ const sort: ReadOnlyCommand = {
 			...HELP,
 		),
 		raising("write", "sort -o writes its output to a file", "-o= --output=", "write"),
+		readsListedFiles("--files0-from=", "sort --files0-from"),
 		raising(
 			"write",
 			"sort -T writes temporary files into the directory it names",
@@ -703,18 +748,24 @@ const nl: ReadOnlyCommand = simpleFilter(
 	"-w= --number-width=",
 );
 
-const checksum = simpleFilter(
-	"-b --binary",
-	"-c --check",
-	"--tag",
-	"-t --text",
-	"-z --zero",
-	"--ignore-missing",
-	"--quiet",
-	"--status",
-	"--strict",
-	"-w --warn",
-);
+const checksum: ReadOnlyCommand = {
+	options: [
+		...opts(
+			"-b --binary",
+			"--tag",
+			"-t --text",
+			"-z --zero",
+			"--ignore-missing",
+			"--quiet",
+			"--status",
+			"--strict",
+			"-w --warn",
+			...HELP,
+		),
+		readsListedFiles("-c --check", "a checksum --check"),
+	],
+	operands: files,
+};
 
 const od: ReadOnlyCommand = simpleFilter(
 	"-A= --address-radix=",
@@ -834,9 +885,8 @@ const hostname: ReadOnlyCommand = {
 
 const date: ReadOnlyCommand = {
 	options: [
+		{ names: ["-d", "--date"], value: "required", check: dateStringCheck },
 		...opts(
-			"-d= --date=",
-			"-f=@ --file=@",
 			"-I[=] --iso-8601[=]",
 			"-R --rfc-email",
 			"--rfc-3339=",
@@ -847,6 +897,13 @@ const date: ReadOnlyCommand = {
 			...HELP,
 		),
 		raising("privileged", "date -s sets the system clock", "-s= --set="),
+		// Each line of the file is a date string, which can name a time zone file (see dateStringCheck).
+		raising(
+			"write",
+			"date -f reads date strings that can name a time zone file to open",
+			"-f= --file=",
+			"read",
+		),
 	],
 	operands: { kind: "text", max: 1 },
 	check: (parsed) => {
@@ -1133,7 +1190,9 @@ const gitDiff: ReadOnlyCommand = {
 		gitExtDiff,
 		gitTextconv,
 	],
-	operands: text,
+	// `git diff A B` compares two files when one lies outside the work tree (or with --no-index), so every operand
+	// may be a file it reads: `git diff --no-index /dev/tty /dev/null`, the gate's inbox.
+	operands: files,
 };
 
 const gitStatus: ReadOnlyCommand = {
@@ -1553,8 +1612,13 @@ const git: ReadOnlyCommand = {
 			"--no-optional-locks",
 			"--namespace=",
 			"--no-advice",
-			...HELP,
+			"--version",
 		),
+		{
+			names: ["--help"],
+			onlyWithoutSubcommand:
+				"git --help NAME is git help NAME, which runs man (or the viewer git's config names)",
+		},
 		// Another repository brings its own config, whose keys can make a read run programs (core.fsmonitor,
 		// diff drivers, gpg.program): reading it is proven safe only for the session's own, guarded repository.
 		...["-C=", "--git-dir=", "--work-tree=", "--bare"].map((spec) =>
@@ -1722,16 +1786,22 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 	sha384sum: checksum,
 	sha512sum: checksum,
 	b2sum: { ...checksum, options: [...checksum.options, ...opts("-l= --length=")] },
-	cksum: simpleFilter(
-		"-a= --algorithm=",
-		"--base64",
-		"-c --check",
-		"-l= --length=",
-		"--raw",
-		"--tag",
-		"--untagged",
-		"-z --zero",
-	),
+	cksum: {
+		options: [
+			...opts(
+				"-a= --algorithm=",
+				"--base64",
+				"-l= --length=",
+				"--raw",
+				"--tag",
+				"--untagged",
+				"-z --zero",
+				...HELP,
+			),
+			readsListedFiles("-c --check", "cksum --check"),
+		],
+		operands: files,
+	},
 	od,
 	strings,
 	base64,

@@ -37,6 +37,8 @@ export interface OptionSpec {
 	readonly check?: (value: string) => TierRaise | null;
 	/** Set for an option that makes the command more than a read: it is parsed, and raises to this. */
 	readonly raise?: TierRaise;
+	/** Read-only only with no subcommand after it; the reason it is not otherwise (`git --help log` runs man). */
+	readonly onlyWithoutSubcommand?: string;
 }
 
 export interface OperandRule {

@@ -85,6 +85,9 @@ function proveWith(spec: ReadOnlyCommand, name: string, args: readonly BashWord[
 		}
 		if (!sub.literal)
 			return notRead("write", `the ${name} subcommand \`${sub.text}\` is computed at run time`, paths);
+		const alone = parsed.options.find((option) => option.spec.onlyWithoutSubcommand !== undefined);
+		if (alone?.spec.onlyWithoutSubcommand !== undefined)
+			return notRead("write", alone.spec.onlyWithoutSubcommand, paths);
 		const subSpec = ownEntry(spec.subcommands, sub.text);
 		if (subSpec === undefined)
 			return notRead("write", `\`${name} ${sub.text}\` is not a read-only ${name} command`, paths);
@@ -160,7 +163,7 @@ export function parseLine(
 			if (option.raise !== undefined) raises.push(option.raise);
 			if (option.value === undefined && option.values !== 1)
 				return { failure: `${optionName} of ${name} takes no value` };
-			const next = takeValues(option, { ...word, text: text.slice(optionName.length + 1) }, i);
+			const next = takeValues(option, attachedValue(word, optionName.length + 1), i);
 			if (typeof next === "string") return { failure: next };
 			continue;
 		}
@@ -182,7 +185,7 @@ export function parseLine(
 		if (text.startsWith("--")) {
 			const equals = text.indexOf("=");
 			const optionName = equals < 0 ? text : text.slice(0, equals);
-			const attached = equals < 0 ? undefined : { ...word, text: text.slice(equals + 1) };
+			const attached = equals < 0 ? undefined : attachedValue(word, equals + 1);
 			const option = findOption(spec, optionName);
 			if (option === undefined) return { failure: unknownLong(spec, name, optionName, raises) };
 			if (option.raise !== undefined) raises.push(option.raise);
@@ -219,16 +222,31 @@ export function parseLine(
 			}
 			const rest = text.slice(k + 1);
 			if (option.value === "optional") {
-				options.push({ spec: option, values: rest === "" ? [] : [{ ...word, text: rest }] });
+				options.push({ spec: option, values: rest === "" ? [] : [attachedValue(word, k + 1)] });
 				break;
 			}
-			const next = takeValues(option, rest === "" ? undefined : { ...word, text: rest }, i);
+			const next = takeValues(option, rest === "" ? undefined : attachedValue(word, k + 1), i);
 			if (typeof next === "string") return { failure: next };
 			i = next;
 			break;
 		}
 	}
 	return { options, operands };
+}
+
+/**
+ * The value glued to an option (`--file=F`, `-fF`), from `offset` on, as a word of its own: its path is the
+ * path's tail too (the whole word's path would be a file named `--file=F`, which no guard or device check sees).
+ * bash does not expand a `~` there, so a leading `~` is a directory of that name.
+ */
+function attachedValue(word: BashWord, offset: number): BashWord {
+	const prefix = word.text.slice(0, offset);
+	const tail = word.pathValue?.startsWith(prefix) === true ? word.pathValue.slice(offset) : undefined;
+	return {
+		...word,
+		text: word.text.slice(offset),
+		pathValue: tail?.startsWith("~") === true ? `./${tail}` : tail,
+	};
 }
 
 /** `--name=` then a value whose only expansions are globs and braces (no variable, substitution or quote). */

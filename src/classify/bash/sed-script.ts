@@ -79,7 +79,7 @@ export function analyzeSedScript(script: string): SedVerdict {
 		if (command === "w" || command === "W") return fail(`the sed command "${command}" writes a file`, true);
 		if (command === "e") return fail('the sed command "e" runs a command');
 		if (command === "s" || command === "y") {
-			const end = skipDelimited(script, i, 2);
+			const end = skipDelimited(script, i, 2, command === "s" ? 1 : 0);
 			if (end === null) return fail(`a "${command}" command that is not closed`);
 			i = end;
 			if (command === "s") {
@@ -130,7 +130,7 @@ function skipAddress(script: string, start: number): number | null {
 	if (char === "$") return i + 1;
 	if (char === "/" || char === "\\") {
 		const open = char === "\\" ? i + 1 : i;
-		const end = skipDelimited(script, open, 1);
+		const end = skipDelimited(script, open, 1, 1);
 		if (end === null) return null;
 		i = end;
 		while (script[i] === "I" || script[i] === "M") i++;
@@ -139,20 +139,57 @@ function skipAddress(script: string, start: number): number | null {
 	return i;
 }
 
-/** Past `count` sections closed by the delimiter at `start` (`/a/b/` is two), escapes honoured; null if unclosed. */
-function skipDelimited(script: string, start: number, count: number): number | null {
+/**
+ * Past `count` sections closed by the delimiter at `start` (`/a/b/` is two), escapes honoured; null if unclosed.
+ * The first `regexes` sections are regular expressions, where GNU sed, as POSIX says, does not end the section
+ * at a delimiter inside a bracket expression (`s/[/]/;/e` is a regex `[/]`, a replacement `;` and the flag `e`).
+ */
+function skipDelimited(script: string, start: number, count: number, regexes: number): number | null {
 	const delimiter = script[start];
 	if (delimiter === undefined || delimiter === "\n" || delimiter === "\\") return null;
+	// Which of a bracket and a delimiter `[` or `]` wins is not something to guess.
+	if (regexes > 0 && (delimiter === "[" || delimiter === "]")) return null;
 	let i = start + 1;
 	let closed = 0;
 	while (i < script.length) {
 		const char = script[i];
 		if (char === "\\") i += 2;
 		else if (char === "\n") return null;
-		else {
+		else if (char === "[" && closed < regexes) {
+			const end = bracketEnd(script, i, delimiter);
+			if (end === null) return null;
+			i = end;
+		} else {
 			i++;
 			if (char === delimiter && ++closed === count) return i;
 		}
+	}
+	return null;
+}
+
+/**
+ * Past the bracket expression opening at `start` (`[a-z]`, `[]x]`, `[^]x]`, `[[:alpha:]]`; a backslash is an
+ * ordinary character in it). Null when it does not close on its line, or holds the delimiter: both are read
+ * differently by different seds, and a program that depends on either is not proven.
+ */
+function bracketEnd(script: string, start: number, delimiter: string): number | null {
+	let i = start + 1;
+	if (script[i] === "^") i++;
+	if (script[i] === "]") i++;
+	while (i < script.length) {
+		const char = script[i];
+		if (char === "\n" || char === delimiter) return null;
+		if (char === "]") return i + 1;
+		const next = script[i + 1];
+		if (char === "[" && (next === ":" || next === "=" || next === ".")) {
+			const close = script.indexOf(`${next}]`, i + 2);
+			if (close < 0) return null;
+			const inner = script.slice(i + 2, close);
+			if (inner.includes("\n") || inner.includes(delimiter)) return null;
+			i = close + 2;
+			continue;
+		}
+		i++;
 	}
 	return null;
 }
