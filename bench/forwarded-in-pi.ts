@@ -4,8 +4,8 @@
  * (`PI_SUBAGENT_PARENT_SESSION`, `PI_SUBAGENT_CHILD`), makes sequential write-tier bash calls its own policy
  * asks about. The root decides them either with an authorizer link or with a dialog this process answers at once
  * (the RPC client plays the human). The round trip is the child's `tool_execution_start → tool_execution_end`
- * of call k minus the median of call k allowed by the child's own rule (same sandbox, same commands: a process's
- * first call is slower on both paths alike).
+ * of call k minus the median of call k allowed by the child's own rule (same commands, a sandbox laid out alike: a
+ * process's first call is slower on both paths alike). Local, link and dialog runs interleave, both roots serving.
  * The 250 ms polling transport of figure 5 runs in the same figure for the ratio.
  */
 import { join } from "node:path";
@@ -20,7 +20,7 @@ import { median, summarize } from "./stats.ts";
 import { timedChildRun } from "./timed-child.ts";
 
 const CALLS = 20;
-const RUNS = 3;
+const RUNS = 4;
 const POLLING_ASKS = 12;
 const LINKS_FIXTURE = join(REPO_ROOT, "test", "fixtures", "authorizer-links-extension.ts");
 
@@ -70,53 +70,71 @@ async function childCalls(sb: Sandbox, parent: string | null): Promise<number[]>
 	return [...run.callMs];
 }
 
+type Kind = "local" | Path;
+
+/** The scripted model's conversation: the same sequential `touch` calls in every run. */
+async function writeCalls(sb: Sandbox): Promise<void> {
+	await writeScript(sb, {
+		conversations: [
+			{
+				turns: [
+					...Array.from({ length: CALLS }, (_, k) => ({
+						calls: [{ tool: "bash", input: { command: `touch out-${k}.txt` } }],
+					})),
+					{ text: "done" },
+				],
+			},
+		],
+	});
+}
+
 export async function forwardedInPiFigure(): Promise<FigureResult> {
-	const sb = await createSandbox();
+	// One sandbox per path, each root with its own agent dir and config, so both roots serve at once and the runs
+	// of the three kinds interleave: a minute when this VM is slower weighs on all of them alike.
+	const local = await createSandbox();
+	const sandboxes: Record<Path, Sandbox> = { link: await createSandbox(), dialog: await createSandbox() };
+	const roots: { rpc: RpcSession; sessionId: string }[] = [];
 	const procs: HubProc[] = [];
 	try {
-		await writeScript(sb, {
-			conversations: [
-				{
-					turns: [
-						...Array.from({ length: CALLS }, (_, k) => ({
-							calls: [{ tool: "bash", input: { command: `touch out-${k}.txt` } }],
-						})),
-						{ text: "done" },
-					],
-				},
-			],
-		});
+		await writeCalls(local);
 		// The same calls allowed by the child's own rule: what a call costs when nothing is forwarded.
-		await writeConfig(sb, {
+		await writeConfig(local, {
 			...BASE_CONFIG,
 			rules: [{ surface: "command", pattern: "touch out-*", action: "allow" }],
 		});
-		await childCalls(sb, null);
-		const localRuns: number[][] = [];
-		for (let r = 0; r < RUNS; r++) localRuns.push(await childCalls(sb, null));
+		const parents: Record<Kind, string | null> = { local: null, link: null, dialog: null };
+		for (const path of ["link", "dialog"] as const) {
+			await writeCalls(sandboxes[path]);
+			const root = await startRoot(sandboxes[path], path);
+			roots.push(root);
+			parents[path] = root.sessionId;
+		}
+		const sandboxOf = (kind: Kind): Sandbox => (kind === "local" ? local : sandboxes[kind]);
+		const kinds: readonly Kind[] = ["local", "link", "dialog"];
+		// A first run of each warms the file cache and the roots' code alike; it is not counted.
+		for (const kind of kinds) await childCalls(sandboxOf(kind), parents[kind]);
+		const runs: Record<Kind, number[][]> = { local: [], link: [], dialog: [] };
+		for (let r = 0; r < RUNS; r++) {
+			// The order rotates, so no kind always runs right after another.
+			for (let i = 0; i < kinds.length; i++) {
+				const kind = kinds[(i + r) % kinds.length] as Kind;
+				runs[kind].push(await childCalls(sandboxOf(kind), parents[kind]));
+			}
+		}
 		// Call k of a run against call k allowed locally: a process's first call is slower on both paths alike.
 		const localByCall = Array.from({ length: CALLS }, (_, k) =>
-			median(localRuns.map((run) => run[k] ?? Number.NaN)),
+			median(runs.local.map((run) => run[k] ?? Number.NaN)),
 		);
-		const localMedian = median(localRuns.flat());
-
+		const localMedian = median(runs.local.flat());
 		const roundTrips: Record<Path, number[]> = { link: [], dialog: [] };
 		for (const path of ["link", "dialog"] as const) {
-			const root = await startRoot(sb, path);
-			try {
-				await childCalls(sb, root.sessionId);
-				for (let r = 0; r < RUNS; r++) {
-					const calls = await childCalls(sb, root.sessionId);
-					roundTrips[path].push(...calls.map((ms, k) => ms - (localByCall[k] ?? Number.NaN)));
-				}
-			} finally {
-				root.rpc.kill();
-				await root.rpc.exited;
+			for (const calls of runs[path]) {
+				roundTrips[path].push(...calls.map((ms, k) => ms - (localByCall[k] ?? Number.NaN)));
 			}
 		}
 
 		const polling = summarize(
-			(await pollingRoundTrips(join(sb.root, "polling-inbox"), procs, POLLING_ASKS)).ms,
+			(await pollingRoundTrips(join(local.root, "polling-inbox"), procs, POLLING_ASKS)).ms,
 		);
 
 		const measurements: Measurement[] = [];
@@ -148,7 +166,11 @@ export async function forwardedInPiFigure(): Promise<FigureResult> {
 			],
 		};
 	} finally {
+		for (const root of roots) {
+			root.rpc.kill();
+			await root.rpc.exited;
+		}
 		await stopAll(procs);
-		await sb.cleanup();
+		for (const sb of [local, sandboxes.link, sandboxes.dialog]) await sb.cleanup();
 	}
 }
