@@ -159,13 +159,25 @@ export function sandboxedCommand(
 	const args = bubblewrapArguments(profile, place, probe, network).map(shellQuote).join(" ");
 	const inside =
 		profile === "network" && network?.via === "proxy"
-			? `/bin/bash -c ${shellQuote(relayScript(network.socat))} pi-permission-hub-relay ${shellQuote(command)}`
-			: `/bin/bash -c ${shellQuote(command)}`;
+			? `/bin/bash -c ${shellQuote(CLOSE_INHERITED + relayScript(network.socat))} pi-permission-hub-relay ${shellQuote(command)}`
+			: `/bin/bash -c ${shellQuote(CLOSE_INHERITED + command)}`;
 	const filter = refusesUnixSockets(profile, probe)
 		? ` ${FILTER_FD}<${shellQuote(unixSocketFilterFile())}`
 		: "";
 	return `exec ${shellQuote(probe.path)} ${args} -- ${inside}${filter}`;
 }
+
+/**
+ * What the sandbox's first shell runs before anything else: it closes every descriptor but stdin, stdout and
+ * stderr. bubblewrap passes on whatever it gets, and pi's process hands its bash every descriptor it inherited
+ * without close-on-exec (from a terminal multiplexer, a supervisor): one open for writing on a file outside
+ * the sandbox would be written through by a read-only command. In the sandbox, before the relay (whose
+ * descriptors a command could open through /proc) and before the command; on the command's first line, so
+ * bash's line numbers in its errors stay the command's own.
+ */
+const CLOSE_INHERITED =
+	// biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, run inside the sandbox
+	"for pph_fd in /proc/self/fd/*; do pph_fd=${pph_fd##*/}; ((pph_fd > 2)) && exec {pph_fd}>&-; done; unset pph_fd; ";
 
 /** Where bubblewrap reads the seccomp filter from: the first descriptor after stdin, stdout and stderr. */
 const FILTER_FD = 3;
