@@ -5,6 +5,7 @@
  * (which starts any program outside the sandbox). The filter refuses, with EPERM:
  *
  *   socket(AF_UNIX, …)                      a new socket could connect to any socket file
+ *   socket(AF_VSOCK, …)                     the host of a virtual machine, past the network namespace
  *   socketpair(…) but stream or seqpacket    a datagram pair can still `sendto` any datagram socket file
  *   io_uring_setup, _enter, _register        io_uring creates and connects sockets without socket()/connect()
  *   x32 system calls (x86_64)                the same calls under other numbers
@@ -51,6 +52,8 @@ const ARG0_LOW = 16;
 const ARG1_LOW = 24;
 
 const AF_UNIX = 1;
+/** vsock is not namespaced: a new network namespace leaves a virtual machine's host (CID 2) reachable. */
+const AF_VSOCK = 40;
 const SOCK_STREAM = 1;
 const SOCK_SEQPACKET = 5;
 /** SOCK_NONBLOCK and SOCK_CLOEXEC are or-ed into the type above this mask. */
@@ -93,7 +96,8 @@ function program(arch: ArchNumbers): Step[] {
 		{ code: JUMP_IF_EQUAL, k: IO_URING_REGISTER, ifTrue: "refuse", ifFalse: "allow" },
 		{ label: "socket" },
 		load(ARG0_LOW),
-		{ code: JUMP_IF_EQUAL, k: AF_UNIX, ifTrue: "refuse", ifFalse: "allow" },
+		{ code: JUMP_IF_EQUAL, k: AF_UNIX, ifTrue: "refuse" },
+		{ code: JUMP_IF_EQUAL, k: AF_VSOCK, ifTrue: "refuse", ifFalse: "allow" },
 		{ label: "socketpair" },
 		load(ARG1_LOW),
 		{ code: AND, k: SOCK_TYPE_MASK },

@@ -38,6 +38,7 @@ const KILL_PROCESS = 0x80000000;
 const AF_UNIX = 1;
 const AF_INET = 2;
 const AF_INET6 = 10;
+const AF_VSOCK = 40;
 const SOCK_STREAM = 1;
 const SOCK_DGRAM = 2;
 const SOCK_RAW = 3;
@@ -50,7 +51,7 @@ const ARCHES = {
 		socket: 41,
 		socketpair: 53,
 		getpid: 39,
-		instructions: 18,
+		instructions: 19,
 		foreign: { i386: 0x40000003 },
 	},
 	arm64: {
@@ -58,7 +59,7 @@ const ARCHES = {
 		socket: 198,
 		socketpair: 199,
 		getpid: 172,
-		instructions: 17,
+		instructions: 18,
 		foreign: { arm: 0x40000028 },
 	},
 } as const;
@@ -121,6 +122,8 @@ describe("the filter program", () => {
 				expect(native(arch.socket, AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC)).toBe(REFUSE_EPERM);
 				expect(native(arch.socket, AF_INET, SOCK_STREAM)).toBe(ALLOW);
 				expect(native(arch.socket, AF_INET6, SOCK_DGRAM)).toBe(ALLOW);
+				// Not namespaced: it reaches the host of a virtual machine whatever the network namespace.
+				expect(native(arch.socket, AF_VSOCK, SOCK_STREAM | SOCK_CLOEXEC)).toBe(REFUSE_EPERM);
 			});
 
 			it("allows a stream or seqpacket socketpair, refuses a datagram one (it can sendto any socket file)", () => {
@@ -286,6 +289,18 @@ describe.skipIf(!supported)("read-only and project-write: no local Unix socket",
 		);
 		expect(result.code).not.toBe(0);
 		expect(result.out).toContain("Operation not permitted");
+	});
+
+	it("a vsock socket, which reaches a virtual machine's host past any network namespace, is refused", async () => {
+		for (const profile of ["read-only", "project-write"] as const) {
+			const result = await run(
+				profile,
+				`python3 -c 'import socket; s = socket.socket(socket.AF_VSOCK, socket.SOCK_STREAM); print("created")'`,
+			);
+			expect(result.code).not.toBe(0);
+			expect(result.out).not.toContain("created");
+			expect(result.out).toContain("Operation not permitted");
+		}
 	});
 
 	it("io_uring, which creates and connects sockets without socket(), is refused", async () => {
