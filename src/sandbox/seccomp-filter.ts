@@ -8,6 +8,8 @@
  *   socket(AF_VSOCK, …)                     the host of a virtual machine, past the network namespace
  *   socketpair(…) but stream or seqpacket    a datagram pair can still `sendto` any datagram socket file
  *   io_uring_setup, _enter, _register        io_uring creates and connects sockets without socket()/connect()
+ *   add_key, request_key, keyctl            the session keyring is inherited through bubblewrap: its keys could
+ *                                           be read, and keys added, changed or revoked, outside the sandbox
  *   x32 system calls (x86_64)                the same calls under other numbers
  *
  * and kills the process at any system call of another architecture's ABI — a 32-bit program, or `int 0x80`
@@ -30,13 +32,15 @@ interface ArchNumbers {
 	readonly auditArch: number;
 	readonly socket: number;
 	readonly socketpair: number;
+	/** add_key, request_key, keyctl: the kernel's key management. */
+	readonly keys: readonly [number, number, number];
 	/** x86_64 only: numbers with this bit set are the x32 ABI, reported under the native arch. */
 	readonly x32Bit?: number;
 }
 
 const ARCH_NUMBERS: ReadonlyMap<string, ArchNumbers> = new Map([
-	["x64", { auditArch: 0xc000003e, socket: 41, socketpair: 53, x32Bit: 0x40000000 }],
-	["arm64", { auditArch: 0xc00000b7, socket: 198, socketpair: 199 }],
+	["x64", { auditArch: 0xc000003e, socket: 41, socketpair: 53, keys: [248, 249, 250], x32Bit: 0x40000000 }],
+	["arm64", { auditArch: 0xc00000b7, socket: 198, socketpair: 199, keys: [217, 218, 219] }],
 ]);
 
 /** io_uring's calls have the same numbers on every architecture (added after the tables were unified). */
@@ -91,6 +95,7 @@ function program(arch: ArchNumbers): Step[] {
 		...(arch.x32Bit === undefined ? [] : [{ code: JUMP_IF_AT_LEAST, k: arch.x32Bit, ifTrue: "refuse" }]),
 		{ code: JUMP_IF_EQUAL, k: arch.socket, ifTrue: "socket" },
 		{ code: JUMP_IF_EQUAL, k: arch.socketpair, ifTrue: "socketpair" },
+		...arch.keys.map((nr): Instruction => ({ code: JUMP_IF_EQUAL, k: nr, ifTrue: "refuse" })),
 		{ code: JUMP_IF_EQUAL, k: IO_URING_SETUP, ifTrue: "refuse" },
 		{ code: JUMP_IF_EQUAL, k: IO_URING_ENTER, ifTrue: "refuse" },
 		{ code: JUMP_IF_EQUAL, k: IO_URING_REGISTER, ifTrue: "refuse", ifFalse: "allow" },

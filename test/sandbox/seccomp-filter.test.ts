@@ -50,16 +50,18 @@ const ARCHES = {
 		auditArch: 0xc000003e,
 		socket: 41,
 		socketpair: 53,
+		keys: [248, 249, 250],
 		getpid: 39,
-		instructions: 19,
+		instructions: 22,
 		foreign: { i386: 0x40000003 },
 	},
 	arm64: {
 		auditArch: 0xc00000b7,
 		socket: 198,
 		socketpair: 199,
+		keys: [217, 218, 219],
 		getpid: 172,
-		instructions: 18,
+		instructions: 21,
 		foreign: { arm: 0x40000028 },
 	},
 } as const;
@@ -132,6 +134,10 @@ describe("the filter program", () => {
 				expect(native(arch.socketpair, AF_UNIX, SOCK_DGRAM)).toBe(REFUSE_EPERM);
 				// AF_UNIX makes a SOCK_RAW pair a datagram pair.
 				expect(native(arch.socketpair, AF_UNIX, SOCK_RAW)).toBe(REFUSE_EPERM);
+			});
+
+			it("refuses add_key, request_key and keyctl: the session keyring is the host's", () => {
+				for (const nr of arch.keys) expect(native(nr)).toBe(REFUSE_EPERM);
 			});
 
 			it("refuses io_uring, which makes and connects sockets without either call; allows the rest", () => {
@@ -300,6 +306,38 @@ describe.skipIf(!supported)("read-only and project-write: no local Unix socket",
 			expect(result.code).not.toBe(0);
 			expect(result.out).not.toContain("created");
 			expect(result.out).toContain("Operation not permitted");
+		}
+	});
+
+	it("the session keyring it inherits can be neither read nor written", () => {
+		// A login session keyring (pam_keyinit), holding a secret, as the one pi would run in.
+		const host = `
+import ctypes, subprocess, sys
+libc = ctypes.CDLL(None, use_errno=True); libc.syscall.restype = ctypes.c_long
+libc.syscall(250, 1, b"pph-test-session")
+libc.syscall(248, b"user", b"pph-secret", b"hunter2", 7, ctypes.c_long(-3))
+subprocess.run(["/bin/bash", "-c", sys.argv[1]])
+print("host finds the forged key:", libc.syscall(250, 10, ctypes.c_long(-3), b"user", b"pph-forged", 0) > 0)
+`;
+		const inside = `
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True); libc.syscall.restype = ctypes.c_long
+key = libc.syscall(250, 10, ctypes.c_long(-3), b"user", b"pph-secret", 0)
+print("search:", os.strerror(ctypes.get_errno()) if key < 0 else key)
+added = libc.syscall(248, b"user", b"pph-forged", b"x", 1, ctypes.c_long(-3))
+print("add:", os.strerror(ctypes.get_errno()) if added < 0 else added)
+`;
+		for (const profile of ["read-only", "project-write"] as const) {
+			const line = sandboxedCommand(
+				`python3 -c '${inside}'`,
+				profile,
+				{ project, cwd: project, keepReadOnly: [] },
+				probe,
+			);
+			const result = spawnSync("python3", ["-c", host, line], { encoding: "utf8" });
+			expect(result.stdout).toBe(
+				"search: Operation not permitted\nadd: Operation not permitted\nhost finds the forged key: False\n",
+			);
 		}
 	});
 
