@@ -36,11 +36,26 @@ interface ArchNumbers {
 	readonly keys: readonly [number, number, number];
 	/** x86_64 only: numbers with this bit set are the x32 ABI, reported under the native arch. */
 	readonly x32Bit?: number;
+	/** The 32-bit ABI this one also runs, and its numbers for add_key, request_key, keyctl. */
+	readonly compat: { readonly auditArch: number; readonly keys: readonly [number, number, number] };
 }
 
+const I386 = { auditArch: 0x40000003, keys: [286, 287, 288] } as const;
+const ARM = { auditArch: 0x40000028, keys: [309, 310, 311] } as const;
+
 const ARCH_NUMBERS: ReadonlyMap<string, ArchNumbers> = new Map([
-	["x64", { auditArch: 0xc000003e, socket: 41, socketpair: 53, keys: [248, 249, 250], x32Bit: 0x40000000 }],
-	["arm64", { auditArch: 0xc00000b7, socket: 198, socketpair: 199, keys: [217, 218, 219] }],
+	[
+		"x64",
+		{
+			auditArch: 0xc000003e,
+			socket: 41,
+			socketpair: 53,
+			keys: [248, 249, 250],
+			x32Bit: 0x40000000,
+			compat: I386,
+		},
+	],
+	["arm64", { auditArch: 0xc00000b7, socket: 198, socketpair: 199, keys: [217, 218, 219], compat: ARM }],
 ]);
 
 /** io_uring's calls have the same numbers on every architecture (added after the tables were unified). */
@@ -117,6 +132,38 @@ function program(arch: ArchNumbers): Step[] {
 	];
 }
 
+/**
+ * The filter of the `network` profile, which keeps Unix sockets and 32-bit programs (adr/0017): only the key
+ * calls are refused, under the native, x32 and 32-bit numbers alike; a call of any other ABI is refused too.
+ */
+function keyringProgram(arch: ArchNumbers): Step[] {
+	const refuseKeys = (keys: readonly number[], last: string): Instruction[] =>
+		keys.map((nr, index) => ({
+			code: JUMP_IF_EQUAL,
+			k: nr,
+			ifTrue: "refuse",
+			...(index === keys.length - 1 ? { ifFalse: last } : {}),
+		}));
+	const x32 = arch.x32Bit;
+	return [
+		load(ARCH),
+		{ code: JUMP_IF_EQUAL, k: arch.auditArch, ifFalse: "other" },
+		load(NR),
+		...refuseKeys(
+			x32 === undefined ? arch.keys : [...arch.keys, ...arch.keys.map((nr) => nr | x32)],
+			"allow",
+		),
+		{ label: "other" },
+		{ code: JUMP_IF_EQUAL, k: arch.compat.auditArch, ifFalse: "refuse" },
+		load(NR),
+		...refuseKeys(arch.compat.keys, "allow"),
+		{ label: "refuse" },
+		ret(SECCOMP_RET_ERRNO | EPERM),
+		{ label: "allow" },
+		ret(SECCOMP_RET_ALLOW),
+	];
+}
+
 /** The program as `struct sock_filter` bytes, jumps resolved to forward offsets. */
 function assemble(steps: readonly Step[]): Uint8Array {
 	const instructions: Instruction[] = [];
@@ -149,7 +196,13 @@ export function unixSocketFilter(arch: string): Uint8Array | null {
 	return numbers === undefined ? null : assemble(program(numbers));
 }
 
-let written: string | null = null;
+/** The `network` profile's filter for `arch`, or null where there is none: then the session keyring stays open. */
+export function keyringFilter(arch: string): Uint8Array | null {
+	const numbers = ARCH_NUMBERS.get(arch);
+	return numbers === undefined ? null : assemble(keyringProgram(numbers));
+}
+
+const written = new Map<string, string>();
 
 /**
  * The filter as a file bubblewrap can be handed: one per user and filter, shared by their pi processes, in a
@@ -159,18 +212,32 @@ let written: string | null = null;
  * a /dev and a /tmp of its own). Throws where this architecture has no filter.
  */
 export function unixSocketFilterFile(): string {
-	const filter = unixSocketFilter(process.arch);
+	return filterFile("refuse-unix-sockets", unixSocketFilter(process.arch));
+}
+
+/** The `network` profile's filter as a file, kept as `unixSocketFilterFile` keeps its own. */
+export function keyringFilterFile(): string {
+	return filterFile("refuse-keyring", keyringFilter(process.arch));
+}
+
+function filterFile(name: string, filter: Uint8Array | null): string {
 	if (filter === null) throw new Error(`no seccomp filter for ${process.arch}`);
-	if (written !== null && holds(written, filter)) return written;
-	written = filterFileIn(FILTER_BASES, filter);
-	return written;
+	const known = written.get(name);
+	if (known !== undefined && holds(known, filter)) return known;
+	const file = filterFileIn(FILTER_BASES, filter, name);
+	written.set(name, file);
+	return file;
 }
 
 const FILTER_BASES = ["/dev/shm", "/tmp"];
 
 /** The filter's file under the first of `bases` that holds (or can hold) this user's private directory. */
-export function filterFileIn(bases: readonly string[], filter: Uint8Array): string {
-	const name = `refuse-unix-sockets-${createHash("sha256").update(filter).digest("hex").slice(0, 16)}.bpf`;
+export function filterFileIn(
+	bases: readonly string[],
+	filter: Uint8Array,
+	kind = "refuse-unix-sockets",
+): string {
+	const name = `${kind}-${createHash("sha256").update(filter).digest("hex").slice(0, 16)}.bpf`;
 	const file = join(userDirectory(bases), name);
 	if (!holds(file, filter)) writeFileAtomic.sync(file, Buffer.from(filter), { mode: 0o600 });
 	return file;

@@ -26,7 +26,12 @@ import {
 	type SandboxProfile,
 	sandboxedCommand,
 } from "../../src/sandbox/bubblewrap.ts";
-import { filterFileIn, unixSocketFilter, unixSocketFilterFile } from "../../src/sandbox/seccomp-filter.ts";
+import {
+	filterFileIn,
+	keyringFilter,
+	unixSocketFilter,
+	unixSocketFilterFile,
+} from "../../src/sandbox/seccomp-filter.ts";
 import { tempDir } from "../policy/fixtures.ts";
 import { runShell } from "./shell-run.ts";
 
@@ -163,6 +168,28 @@ describe("the filter program", () => {
 			evaluate(filter, { arch: ARCHES.x64.auditArch, nr: 0x40000000 | nr, args: [AF_UNIX] });
 		expect(x32(ARCHES.x64.socket)).toBe(REFUSE_EPERM);
 		expect(x32(ARCHES.x64.getpid)).toBe(REFUSE_EPERM);
+	});
+
+	it("the network profile's refuses only the key calls, under native, x32 and 32-bit numbers alike", () => {
+		for (const [name, arch] of Object.entries(ARCHES)) {
+			const filter = keyringFilter(name);
+			if (filter === null) throw new Error(`no keyring filter for ${name}`);
+			const call = (auditArch: number, nr: number, ...args: number[]) =>
+				evaluate(filter, { arch: auditArch, nr, args });
+			for (const nr of arch.keys) expect(call(arch.auditArch, nr)).toBe(REFUSE_EPERM);
+			expect(call(arch.auditArch, arch.socket, AF_UNIX, SOCK_STREAM)).toBe(ALLOW);
+			expect(call(arch.auditArch, arch.getpid)).toBe(ALLOW);
+			const [compatArch, compatKeys] =
+				name === "x64" ? [0x40000003, [286, 287, 288]] : [0x40000028, [309, 310, 311]];
+			for (const nr of compatKeys) expect(call(compatArch, nr)).toBe(REFUSE_EPERM);
+			expect(call(compatArch, 20)).toBe(ALLOW);
+			// Neither the native ABI nor the 32-bit one it runs.
+			expect(call(0xc0000028, arch.getpid)).toBe(REFUSE_EPERM);
+		}
+		const x64 = keyringFilter("x64");
+		if (x64 === null) throw new Error("no keyring filter for x64");
+		for (const nr of ARCHES.x64.keys)
+			expect(evaluate(x64, { arch: ARCHES.x64.auditArch, nr: 0x40000000 | nr, args: [] })).toBe(REFUSE_EPERM);
 	});
 
 	it("there is none for an architecture without one", () => {
@@ -309,7 +336,7 @@ describe.skipIf(!supported)("read-only and project-write: no local Unix socket",
 		}
 	});
 
-	it("the session keyring it inherits can be neither read nor written", () => {
+	it("in every profile, the session keyring it inherits can be neither read nor written", () => {
 		// A login session keyring (pam_keyinit), holding a secret, as the one pi would run in.
 		const host = `
 import ctypes, subprocess, sys
@@ -327,7 +354,7 @@ print("search:", os.strerror(ctypes.get_errno()) if key < 0 else key)
 added = libc.syscall(248, b"user", b"pph-forged", b"x", 1, ctypes.c_long(-3))
 print("add:", os.strerror(ctypes.get_errno()) if added < 0 else added)
 `;
-		for (const profile of ["read-only", "project-write"] as const) {
+		for (const profile of ["read-only", "project-write", "network"] as const) {
 			const line = sandboxedCommand(
 				`python3 -c '${inside}'`,
 				profile,
