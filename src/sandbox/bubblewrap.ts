@@ -19,7 +19,7 @@ import { spawn } from "node:child_process";
 import { closeSync, existsSync, lstatSync, openSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { errorMessage } from "../vocabulary/error-message.ts";
-import { keyringFilterFile, unixSocketFilter, unixSocketFilterFile } from "./seccomp-filter.ts";
+import { networkFilterFile, unixSocketFilter, unixSocketFilterFile } from "./seccomp-filter.ts";
 
 export type SandboxProfile = "read-only" | "project-write" | "network";
 
@@ -185,10 +185,11 @@ const FILTER_FD = 3;
 /**
  * The seccomp filter of `profile`: in read-only and project-write the one that refuses Unix sockets; in
  * `network` — approved at network-egress or above, and whose allowlist relay needs a Unix socket to reach the
- * proxy — one that refuses only the kernel keyring calls (the user's session keyring is inherited).
+ * proxy — one that refuses only the kernel keyring calls (the user's session keyring is inherited) and vsock
+ * (which would pass the allowlist).
  */
 function filterFileOf(profile: SandboxProfile): string {
-	return profile === "network" ? keyringFilterFile() : unixSocketFilterFile();
+	return profile === "network" ? networkFilterFile() : unixSocketFilterFile();
 }
 
 /** Where the proxy's socket appears inside the sandbox, and the relay's port in the sandbox's own network. */

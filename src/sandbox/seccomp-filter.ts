@@ -36,12 +36,17 @@ interface ArchNumbers {
 	readonly keys: readonly [number, number, number];
 	/** x86_64 only: numbers with this bit set are the x32 ABI, reported under the native arch. */
 	readonly x32Bit?: number;
-	/** The 32-bit ABI this one also runs, and its numbers for add_key, request_key, keyctl. */
-	readonly compat: { readonly auditArch: number; readonly keys: readonly [number, number, number] };
+	/** The 32-bit ABI this one also runs: its numbers for add_key, request_key, keyctl, socket, socketcall. */
+	readonly compat: {
+		readonly auditArch: number;
+		readonly keys: readonly [number, number, number];
+		readonly socket: number;
+		readonly socketcall?: number;
+	};
 }
 
-const I386 = { auditArch: 0x40000003, keys: [286, 287, 288] } as const;
-const ARM = { auditArch: 0x40000028, keys: [309, 310, 311] } as const;
+const I386 = { auditArch: 0x40000003, keys: [286, 287, 288], socket: 359, socketcall: 102 } as const;
+const ARM = { auditArch: 0x40000028, keys: [309, 310, 311], socket: 281 } as const;
 
 const ARCH_NUMBERS: ReadonlyMap<string, ArchNumbers> = new Map([
 	[
@@ -133,35 +138,48 @@ function program(arch: ArchNumbers): Step[] {
 }
 
 /**
- * The filter of the `network` profile, which keeps Unix sockets and 32-bit programs (adr/0017): only the key
- * calls are refused, under the native, x32 and 32-bit numbers alike; a call of any other ABI is refused too.
+ * The filter of the `network` profile, which keeps Unix sockets and 32-bit programs (adr/0017): it refuses the
+ * key calls and vsock sockets (past the allowlist's network namespace to a virtual machine's host), under the
+ * native, x32 and 32-bit numbers alike — and i386's socketcall, whose arguments a filter cannot read. A call of
+ * any other ABI is refused.
  */
-function keyringProgram(arch: ArchNumbers): Step[] {
-	const refuseKeys = (keys: readonly number[], last: string): Instruction[] =>
-		keys.map((nr, index) => ({
-			code: JUMP_IF_EQUAL,
-			k: nr,
-			ifTrue: "refuse",
-			...(index === keys.length - 1 ? { ifFalse: last } : {}),
-		}));
+function networkProgram(arch: ArchNumbers): Step[] {
 	const x32 = arch.x32Bit;
+	const native = [...arch.keys.map((nr) => [nr, "refuse"] as const), [arch.socket, "socket"] as const];
+	const compat = arch.compat;
 	return [
 		load(ARCH),
-		{ code: JUMP_IF_EQUAL, k: arch.auditArch, ifFalse: "other" },
+		{ code: JUMP_IF_EQUAL, k: arch.auditArch, ifFalse: "compat" },
 		load(NR),
-		...refuseKeys(
-			x32 === undefined ? arch.keys : [...arch.keys, ...arch.keys.map((nr) => nr | x32)],
-			"allow",
+		...dispatch(
+			x32 === undefined ? native : [...native, ...native.map(([nr, to]) => [nr | x32, to] as const)],
 		),
-		{ label: "other" },
-		{ code: JUMP_IF_EQUAL, k: arch.compat.auditArch, ifFalse: "refuse" },
+		{ label: "compat" },
+		{ code: JUMP_IF_EQUAL, k: compat.auditArch, ifFalse: "refuse" },
 		load(NR),
-		...refuseKeys(arch.compat.keys, "allow"),
+		...dispatch([
+			...compat.keys.map((nr) => [nr, "refuse"] as const),
+			...(compat.socketcall === undefined ? [] : [[compat.socketcall, "refuse"] as const]),
+			[compat.socket, "socket"] as const,
+		]),
+		{ label: "socket" },
+		load(ARG0_LOW),
+		{ code: JUMP_IF_EQUAL, k: AF_VSOCK, ifTrue: "refuse", ifFalse: "allow" },
 		{ label: "refuse" },
 		ret(SECCOMP_RET_ERRNO | EPERM),
 		{ label: "allow" },
 		ret(SECCOMP_RET_ALLOW),
 	];
+}
+
+/** Jump to each case's label when the loaded word equals its number; to `allow` when none does. */
+function dispatch(cases: readonly (readonly [number, string])[]): Instruction[] {
+	return cases.map(([k, to], index) => ({
+		code: JUMP_IF_EQUAL,
+		k,
+		ifTrue: to,
+		...(index === cases.length - 1 ? { ifFalse: "allow" } : {}),
+	}));
 }
 
 /** The program as `struct sock_filter` bytes, jumps resolved to forward offsets. */
@@ -196,10 +214,10 @@ export function unixSocketFilter(arch: string): Uint8Array | null {
 	return numbers === undefined ? null : assemble(program(numbers));
 }
 
-/** The `network` profile's filter for `arch`, or null where there is none: then the session keyring stays open. */
-export function keyringFilter(arch: string): Uint8Array | null {
+/** The `network` profile's filter for `arch`, or null where there is none: then keyring and vsock stay open. */
+export function networkFilter(arch: string): Uint8Array | null {
 	const numbers = ARCH_NUMBERS.get(arch);
-	return numbers === undefined ? null : assemble(keyringProgram(numbers));
+	return numbers === undefined ? null : assemble(networkProgram(numbers));
 }
 
 const written = new Map<string, string>();
@@ -216,8 +234,8 @@ export function unixSocketFilterFile(): string {
 }
 
 /** The `network` profile's filter as a file, kept as `unixSocketFilterFile` keeps its own. */
-export function keyringFilterFile(): string {
-	return filterFile("refuse-keyring", keyringFilter(process.arch));
+export function networkFilterFile(): string {
+	return filterFile("network-profile", networkFilter(process.arch));
 }
 
 function filterFile(name: string, filter: Uint8Array | null): string {
