@@ -12,13 +12,14 @@
  * CAP_SYS_ADMIN inside and could unmount the read-only binds), cannot create user namespaces of its own where
  * bubblewrap supports refusing them, and dies with the process that started it. In read-only and project-write
  * it cannot open a new Unix socket either (seccomp-filter.ts): a socket file reached through the read-only
- * root — docker.sock, an ssh agent, the session bus — would be a way out.
+ * root — docker.sock, an ssh agent, the session bus — would be a way out. In no profile can it use the kernel
+ * keyring: the user's session keyring is inherited, and its keys could be read and changed.
  */
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, lstatSync, openSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { errorMessage } from "../vocabulary/error-message.ts";
-import { unixSocketFilter, unixSocketFilterFile } from "./seccomp-filter.ts";
+import { networkFilterFile, unixSocketFilter, unixSocketFilterFile } from "./seccomp-filter.ts";
 
 export type SandboxProfile = "read-only" | "project-write" | "network";
 
@@ -47,8 +48,9 @@ export type BubblewrapProbe =
 			readonly path: string;
 			readonly refusesUserNamespaces: boolean;
 			/**
-			 * Whether read-only and project-write refuse new Unix sockets (seccomp-filter.ts); false where this
-			 * architecture has no filter, and there a command in them can reach local sockets (adr/0017).
+			 * Whether read-only and project-write refuse new Unix sockets, and every profile the kernel keyring
+			 * (seccomp-filter.ts); false where this architecture has no filter, and there a command can reach
+			 * local sockets and the user's session keyring (adr/0017).
 			 */
 			readonly closesUnixSockets: boolean;
 	  }
@@ -74,8 +76,8 @@ const PROTECTED_AT_TOP = [".git", ".pi"];
 /**
  * The arguments that put one command in the sandbox of `profile`; the command follows them (after `--`).
  * Order matters: later mounts cover earlier ones, so the private /tmp comes before the project (which may lie
- * below /tmp) and the protected paths come last. When the profile refuses Unix sockets, bubblewrap reads the
- * seccomp filter from file descriptor FILTER_FD, which the caller opens on the filter file.
+ * below /tmp) and the protected paths come last. Where this architecture has filters, bubblewrap reads the
+ * profile's seccomp filter from file descriptor FILTER_FD, which the caller opens on the filter file.
  */
 export function bubblewrapArguments(
 	profile: SandboxProfile,
@@ -94,7 +96,7 @@ export function bubblewrapArguments(
 		...(probe.refusesUserNamespaces ? ["--disable-userns"] : []),
 		"--cap-drop",
 		"ALL",
-		...(refusesUnixSockets(profile, probe) ? ["--seccomp", String(FILTER_FD)] : []),
+		...(probe.closesUnixSockets ? ["--seccomp", String(FILTER_FD)] : []),
 		"--ro-bind",
 		"/",
 		"/",
@@ -159,23 +161,35 @@ export function sandboxedCommand(
 	const args = bubblewrapArguments(profile, place, probe, network).map(shellQuote).join(" ");
 	const inside =
 		profile === "network" && network?.via === "proxy"
-			? `/bin/bash -c ${shellQuote(relayScript(network.socat))} pi-permission-hub-relay ${shellQuote(command)}`
-			: `/bin/bash -c ${shellQuote(command)}`;
-	const filter = refusesUnixSockets(profile, probe)
-		? ` ${FILTER_FD}<${shellQuote(unixSocketFilterFile())}`
-		: "";
+			? `/bin/bash -c ${shellQuote(CLOSE_INHERITED + relayScript(network.socat))} pi-permission-hub-relay ${shellQuote(command)}`
+			: `/bin/bash -c ${shellQuote(CLOSE_INHERITED + command)}`;
+	const filter = probe.closesUnixSockets ? ` ${FILTER_FD}<${shellQuote(filterFileOf(profile))}` : "";
 	return `exec ${shellQuote(probe.path)} ${args} -- ${inside}${filter}`;
 }
+
+/**
+ * What the sandbox's first shell runs before anything else: it closes every descriptor but stdin, stdout and
+ * stderr. bubblewrap passes on whatever it gets, and pi's process hands its bash every descriptor it inherited
+ * without close-on-exec (from a terminal multiplexer, a supervisor): one open for writing on a file outside
+ * the sandbox would be written through by a read-only command. In the sandbox, before the relay (whose
+ * descriptors a command could open through /proc) and before the command; on the command's first line, so
+ * bash's line numbers in its errors stay the command's own.
+ */
+const CLOSE_INHERITED =
+	// biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, run inside the sandbox
+	"for pph_fd in /proc/self/fd/*; do pph_fd=${pph_fd##*/}; ((pph_fd > 2)) && exec {pph_fd}>&-; done; unset pph_fd; ";
 
 /** Where bubblewrap reads the seccomp filter from: the first descriptor after stdin, stdout and stderr. */
 const FILTER_FD = 3;
 
 /**
- * Whether a command in `profile` gets the filter that refuses Unix sockets. Not in `network`: its commands were
- * approved at network-egress or above, and its allowlist relay needs a Unix socket to reach the proxy.
+ * The seccomp filter of `profile`: in read-only and project-write the one that refuses Unix sockets; in
+ * `network` — approved at network-egress or above, and whose allowlist relay needs a Unix socket to reach the
+ * proxy — one that refuses only the kernel keyring calls (the user's session keyring is inherited) and vsock
+ * (which would pass the allowlist).
  */
-function refusesUnixSockets(profile: SandboxProfile, probe: BubblewrapProbe & { usable: true }): boolean {
-	return profile !== "network" && probe.closesUnixSockets;
+function filterFileOf(profile: SandboxProfile): string {
+	return profile === "network" ? networkFilterFile() : unixSocketFilterFile();
 }
 
 /** Where the proxy's socket appears inside the sandbox, and the relay's port in the sandbox's own network. */

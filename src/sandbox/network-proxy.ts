@@ -19,7 +19,6 @@ import {
 	type ServerResponse,
 } from "node:http";
 import { isIP, connect as tcpConnect } from "node:net";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Duplex } from "node:stream";
 
@@ -27,6 +26,20 @@ import type { Duplex } from "node:stream";
 interface Target {
 	readonly host: string;
 	readonly port: number;
+}
+
+/**
+ * A new directory for the socket, 0700 (mkdtemp): no other user can reach the socket in it. Under /dev/shm,
+ * else /tmp — never TMPDIR, which can lie in a project, where a project-write command could put a link to any
+ * other socket in the socket's place for the next command's relay to reach. Every sandbox has a /dev and a
+ * /tmp of its own.
+ */
+function privateDirectory(): string {
+	try {
+		return mkdtempSync(join("/dev/shm", "pi-permission-hub-proxy-"));
+	} catch {
+		return mkdtempSync(join("/tmp", "pi-permission-hub-proxy-"));
+	}
 }
 
 /** The longest path a Unix socket can have on Linux (`sun_path`, with its terminating NUL). */
@@ -67,8 +80,7 @@ export class NetworkProxy {
 
 	static async start(allowLists: readonly (readonly string[])[]): Promise<NetworkProxy> {
 		if (allowLists.length === 0) throw new Error("a network proxy needs at least one allow list");
-		// mkdtemp makes the directory 0700: no other user can reach the socket in it.
-		const directory = mkdtempSync(join(tmpdir(), "pi-permission-hub-proxy-"));
+		const directory = privateDirectory();
 		const proxy = new NetworkProxy(allowLists, directory);
 		try {
 			if (proxy.socketPath.length > MAX_SOCKET_PATH)

@@ -5,8 +5,11 @@
  * (which starts any program outside the sandbox). The filter refuses, with EPERM:
  *
  *   socket(AF_UNIX, …)                      a new socket could connect to any socket file
+ *   socket(AF_VSOCK, …)                     the host of a virtual machine, past the network namespace
  *   socketpair(…) but stream or seqpacket    a datagram pair can still `sendto` any datagram socket file
  *   io_uring_setup, _enter, _register        io_uring creates and connects sockets without socket()/connect()
+ *   add_key, request_key, keyctl            the session keyring is inherited through bubblewrap: its keys could
+ *                                           be read, and keys added, changed or revoked, outside the sandbox
  *   x32 system calls (x86_64)                the same calls under other numbers
  *
  * and kills the process at any system call of another architecture's ABI — a 32-bit program, or `int 0x80`
@@ -29,13 +32,35 @@ interface ArchNumbers {
 	readonly auditArch: number;
 	readonly socket: number;
 	readonly socketpair: number;
+	/** add_key, request_key, keyctl: the kernel's key management. */
+	readonly keys: readonly [number, number, number];
 	/** x86_64 only: numbers with this bit set are the x32 ABI, reported under the native arch. */
 	readonly x32Bit?: number;
+	/** The 32-bit ABI this one also runs: its numbers for add_key, request_key, keyctl, socket, socketcall. */
+	readonly compat: {
+		readonly auditArch: number;
+		readonly keys: readonly [number, number, number];
+		readonly socket: number;
+		readonly socketcall?: number;
+	};
 }
 
+const I386 = { auditArch: 0x40000003, keys: [286, 287, 288], socket: 359, socketcall: 102 } as const;
+const ARM = { auditArch: 0x40000028, keys: [309, 310, 311], socket: 281 } as const;
+
 const ARCH_NUMBERS: ReadonlyMap<string, ArchNumbers> = new Map([
-	["x64", { auditArch: 0xc000003e, socket: 41, socketpair: 53, x32Bit: 0x40000000 }],
-	["arm64", { auditArch: 0xc00000b7, socket: 198, socketpair: 199 }],
+	[
+		"x64",
+		{
+			auditArch: 0xc000003e,
+			socket: 41,
+			socketpair: 53,
+			keys: [248, 249, 250],
+			x32Bit: 0x40000000,
+			compat: I386,
+		},
+	],
+	["arm64", { auditArch: 0xc00000b7, socket: 198, socketpair: 199, keys: [217, 218, 219], compat: ARM }],
 ]);
 
 /** io_uring's calls have the same numbers on every architecture (added after the tables were unified). */
@@ -51,6 +76,8 @@ const ARG0_LOW = 16;
 const ARG1_LOW = 24;
 
 const AF_UNIX = 1;
+/** vsock is not namespaced: a new network namespace leaves a virtual machine's host (CID 2) reachable. */
+const AF_VSOCK = 40;
 const SOCK_STREAM = 1;
 const SOCK_SEQPACKET = 5;
 /** SOCK_NONBLOCK and SOCK_CLOEXEC are or-ed into the type above this mask. */
@@ -88,12 +115,14 @@ function program(arch: ArchNumbers): Step[] {
 		...(arch.x32Bit === undefined ? [] : [{ code: JUMP_IF_AT_LEAST, k: arch.x32Bit, ifTrue: "refuse" }]),
 		{ code: JUMP_IF_EQUAL, k: arch.socket, ifTrue: "socket" },
 		{ code: JUMP_IF_EQUAL, k: arch.socketpair, ifTrue: "socketpair" },
+		...arch.keys.map((nr): Instruction => ({ code: JUMP_IF_EQUAL, k: nr, ifTrue: "refuse" })),
 		{ code: JUMP_IF_EQUAL, k: IO_URING_SETUP, ifTrue: "refuse" },
 		{ code: JUMP_IF_EQUAL, k: IO_URING_ENTER, ifTrue: "refuse" },
 		{ code: JUMP_IF_EQUAL, k: IO_URING_REGISTER, ifTrue: "refuse", ifFalse: "allow" },
 		{ label: "socket" },
 		load(ARG0_LOW),
-		{ code: JUMP_IF_EQUAL, k: AF_UNIX, ifTrue: "refuse", ifFalse: "allow" },
+		{ code: JUMP_IF_EQUAL, k: AF_UNIX, ifTrue: "refuse" },
+		{ code: JUMP_IF_EQUAL, k: AF_VSOCK, ifTrue: "refuse", ifFalse: "allow" },
 		{ label: "socketpair" },
 		load(ARG1_LOW),
 		{ code: AND, k: SOCK_TYPE_MASK },
@@ -106,6 +135,51 @@ function program(arch: ArchNumbers): Step[] {
 		{ label: "kill" },
 		ret(SECCOMP_RET_KILL_PROCESS),
 	];
+}
+
+/**
+ * The filter of the `network` profile, which keeps Unix sockets and 32-bit programs (adr/0017): it refuses the
+ * key calls and vsock sockets (past the allowlist's network namespace to a virtual machine's host), under the
+ * native, x32 and 32-bit numbers alike — and i386's socketcall, whose arguments a filter cannot read. A call of
+ * any other ABI is refused.
+ */
+function networkProgram(arch: ArchNumbers): Step[] {
+	const x32 = arch.x32Bit;
+	const native = [...arch.keys.map((nr) => [nr, "refuse"] as const), [arch.socket, "socket"] as const];
+	const compat = arch.compat;
+	return [
+		load(ARCH),
+		{ code: JUMP_IF_EQUAL, k: arch.auditArch, ifFalse: "compat" },
+		load(NR),
+		...dispatch(
+			x32 === undefined ? native : [...native, ...native.map(([nr, to]) => [nr | x32, to] as const)],
+		),
+		{ label: "compat" },
+		{ code: JUMP_IF_EQUAL, k: compat.auditArch, ifFalse: "refuse" },
+		load(NR),
+		...dispatch([
+			...compat.keys.map((nr) => [nr, "refuse"] as const),
+			...(compat.socketcall === undefined ? [] : [[compat.socketcall, "refuse"] as const]),
+			[compat.socket, "socket"] as const,
+		]),
+		{ label: "socket" },
+		load(ARG0_LOW),
+		{ code: JUMP_IF_EQUAL, k: AF_VSOCK, ifTrue: "refuse", ifFalse: "allow" },
+		{ label: "refuse" },
+		ret(SECCOMP_RET_ERRNO | EPERM),
+		{ label: "allow" },
+		ret(SECCOMP_RET_ALLOW),
+	];
+}
+
+/** Jump to each case's label when the loaded word equals its number; to `allow` when none does. */
+function dispatch(cases: readonly (readonly [number, string])[]): Instruction[] {
+	return cases.map(([k, to], index) => ({
+		code: JUMP_IF_EQUAL,
+		k,
+		ifTrue: to,
+		...(index === cases.length - 1 ? { ifFalse: "allow" } : {}),
+	}));
 }
 
 /** The program as `struct sock_filter` bytes, jumps resolved to forward offsets. */
@@ -140,7 +214,13 @@ export function unixSocketFilter(arch: string): Uint8Array | null {
 	return numbers === undefined ? null : assemble(program(numbers));
 }
 
-let written: string | null = null;
+/** The `network` profile's filter for `arch`, or null where there is none: then keyring and vsock stay open. */
+export function networkFilter(arch: string): Uint8Array | null {
+	const numbers = ARCH_NUMBERS.get(arch);
+	return numbers === undefined ? null : assemble(networkProgram(numbers));
+}
+
+const written = new Map<string, string>();
 
 /**
  * The filter as a file bubblewrap can be handed: one per user and filter, shared by their pi processes, in a
@@ -150,18 +230,32 @@ let written: string | null = null;
  * a /dev and a /tmp of its own). Throws where this architecture has no filter.
  */
 export function unixSocketFilterFile(): string {
-	const filter = unixSocketFilter(process.arch);
+	return filterFile("refuse-unix-sockets", unixSocketFilter(process.arch));
+}
+
+/** The `network` profile's filter as a file, kept as `unixSocketFilterFile` keeps its own. */
+export function networkFilterFile(): string {
+	return filterFile("network-profile", networkFilter(process.arch));
+}
+
+function filterFile(name: string, filter: Uint8Array | null): string {
 	if (filter === null) throw new Error(`no seccomp filter for ${process.arch}`);
-	if (written !== null && holds(written, filter)) return written;
-	written = filterFileIn(FILTER_BASES, filter);
-	return written;
+	const known = written.get(name);
+	if (known !== undefined && holds(known, filter)) return known;
+	const file = filterFileIn(FILTER_BASES, filter, name);
+	written.set(name, file);
+	return file;
 }
 
 const FILTER_BASES = ["/dev/shm", "/tmp"];
 
 /** The filter's file under the first of `bases` that holds (or can hold) this user's private directory. */
-export function filterFileIn(bases: readonly string[], filter: Uint8Array): string {
-	const name = `refuse-unix-sockets-${createHash("sha256").update(filter).digest("hex").slice(0, 16)}.bpf`;
+export function filterFileIn(
+	bases: readonly string[],
+	filter: Uint8Array,
+	kind = "refuse-unix-sockets",
+): string {
+	const name = `${kind}-${createHash("sha256").update(filter).digest("hex").slice(0, 16)}.bpf`;
 	const file = join(userDirectory(bases), name);
 	if (!holds(file, filter)) writeFileAtomic.sync(file, Buffer.from(filter), { mode: 0o600 });
 	return file;

@@ -2,11 +2,13 @@
  * The sandbox profiles run for real: real bubblewrap (installed by .ci/run), real files, a real git repository
  * with a planted fsmonitor, a real TCP listener for the network checks.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
 	chmodSync,
+	closeSync,
 	existsSync,
 	mkdirSync,
+	openSync,
 	readdirSync,
 	readFileSync,
 	rmSync,
@@ -253,6 +255,40 @@ describe("network: an approved network-egress command", () => {
 			rmSync(outside, { force: true });
 		}
 	});
+});
+
+describe("descriptors the gate's process holds", () => {
+	it.each(["read-only", "project-write", "network"] as const)(
+		"%s: a descriptor pi inherited open (a log, an inbox outside the sandbox) does not reach the command",
+		async (profile) => {
+			const dir = project();
+			const outside = outsideTarget();
+			writeFileSync(outside, "");
+			const held = openSync(outside, "a");
+			try {
+				// pi's bash passes every descriptor its own process holds without close-on-exec to the shell it starts.
+				const line = sandboxedCommand(
+					"echo forged >&9; echo forged > /proc/self/fd/9; echo done",
+					profile,
+					{ project: dir, cwd: dir, keepReadOnly: [] },
+					probe,
+				);
+				const child = spawn("/bin/bash", ["-c", line], {
+					stdio: ["ignore", "pipe", "pipe", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", held],
+				});
+				let out = "";
+				child.stdout?.on("data", (chunk) => {
+					out += chunk;
+				});
+				await new Promise((resolve) => child.on("close", resolve));
+				expect(out).toBe("done\n");
+				expect(readFileSync(outside, "utf8")).toBe("");
+			} finally {
+				closeSync(held);
+				rmSync(outside, { force: true });
+			}
+		},
+	);
 });
 
 describe("the command travels whole", () => {

@@ -142,6 +142,32 @@ async function run(
 }
 
 describe("the network profile with an allow list", () => {
+	it("a project-write command cannot swap the proxy's socket for another, even with TMPDIR in the project", async () => {
+		const project = tempDir();
+		const rogueSocket = join(tempDir(), "rogue.sock");
+		// Any other socket a command could make the relay reach: an open proxy, docker.sock.
+		const rogue = createServer((_req, res) => res.end("hello from the rogue socket\n"));
+		await new Promise<void>((resolve) => rogue.listen(rogueSocket, resolve));
+		const saved = process.env.TMPDIR;
+		process.env.TMPDIR = project;
+		const inProject = await NetworkProxy.start([[`127.0.0.1:${portA}`]]).finally(() => {
+			if (saved === undefined) delete process.env.TMPDIR;
+			else process.env.TMPDIR = saved;
+		});
+		try {
+			const swap = `rm -f '${inProject.socketPath}' && ln -s '${rogueSocket}' '${inProject.socketPath}'`;
+			await runShell(
+				sandboxedCommand(swap, "project-write", { project, cwd: project, keepReadOnly: [] }, probe),
+			);
+			const network: AllowlistNetwork = { via: "proxy", proxySocket: inProject.socketPath, socat };
+			const result = await run(`curl -sS http://127.0.0.1:${portA}/`, network);
+			expect(result.out).toBe("hello from A\n");
+		} finally {
+			await inProject.close();
+			await new Promise((resolve) => rogue.close(resolve));
+		}
+	});
+
 	it("reaches an allowed host through the proxy", async () => {
 		const result = await run(`curl -sS http://127.0.0.1:${portA}/`, throughProxy());
 		expect(result.err).toBe("");

@@ -26,7 +26,12 @@ import {
 	type SandboxProfile,
 	sandboxedCommand,
 } from "../../src/sandbox/bubblewrap.ts";
-import { filterFileIn, unixSocketFilter, unixSocketFilterFile } from "../../src/sandbox/seccomp-filter.ts";
+import {
+	filterFileIn,
+	networkFilter,
+	unixSocketFilter,
+	unixSocketFilterFile,
+} from "../../src/sandbox/seccomp-filter.ts";
 import { tempDir } from "../policy/fixtures.ts";
 import { runShell } from "./shell-run.ts";
 
@@ -38,6 +43,7 @@ const KILL_PROCESS = 0x80000000;
 const AF_UNIX = 1;
 const AF_INET = 2;
 const AF_INET6 = 10;
+const AF_VSOCK = 40;
 const SOCK_STREAM = 1;
 const SOCK_DGRAM = 2;
 const SOCK_RAW = 3;
@@ -49,16 +55,18 @@ const ARCHES = {
 		auditArch: 0xc000003e,
 		socket: 41,
 		socketpair: 53,
+		keys: [248, 249, 250],
 		getpid: 39,
-		instructions: 18,
+		instructions: 22,
 		foreign: { i386: 0x40000003 },
 	},
 	arm64: {
 		auditArch: 0xc00000b7,
 		socket: 198,
 		socketpair: 199,
+		keys: [217, 218, 219],
 		getpid: 172,
-		instructions: 17,
+		instructions: 21,
 		foreign: { arm: 0x40000028 },
 	},
 } as const;
@@ -121,6 +129,8 @@ describe("the filter program", () => {
 				expect(native(arch.socket, AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC)).toBe(REFUSE_EPERM);
 				expect(native(arch.socket, AF_INET, SOCK_STREAM)).toBe(ALLOW);
 				expect(native(arch.socket, AF_INET6, SOCK_DGRAM)).toBe(ALLOW);
+				// Not namespaced: it reaches the host of a virtual machine whatever the network namespace.
+				expect(native(arch.socket, AF_VSOCK, SOCK_STREAM | SOCK_CLOEXEC)).toBe(REFUSE_EPERM);
 			});
 
 			it("allows a stream or seqpacket socketpair, refuses a datagram one (it can sendto any socket file)", () => {
@@ -129,6 +139,10 @@ describe("the filter program", () => {
 				expect(native(arch.socketpair, AF_UNIX, SOCK_DGRAM)).toBe(REFUSE_EPERM);
 				// AF_UNIX makes a SOCK_RAW pair a datagram pair.
 				expect(native(arch.socketpair, AF_UNIX, SOCK_RAW)).toBe(REFUSE_EPERM);
+			});
+
+			it("refuses add_key, request_key and keyctl: the session keyring is the host's", () => {
+				for (const nr of arch.keys) expect(native(nr)).toBe(REFUSE_EPERM);
 			});
 
 			it("refuses io_uring, which makes and connects sockets without either call; allows the rest", () => {
@@ -154,6 +168,38 @@ describe("the filter program", () => {
 			evaluate(filter, { arch: ARCHES.x64.auditArch, nr: 0x40000000 | nr, args: [AF_UNIX] });
 		expect(x32(ARCHES.x64.socket)).toBe(REFUSE_EPERM);
 		expect(x32(ARCHES.x64.getpid)).toBe(REFUSE_EPERM);
+	});
+
+	it("the network profile's refuses the key calls and vsock, under native, x32 and 32-bit numbers alike", () => {
+		for (const [name, arch] of Object.entries(ARCHES)) {
+			const filter = networkFilter(name);
+			if (filter === null) throw new Error(`no network filter for ${name}`);
+			const call = (auditArch: number, nr: number, ...args: number[]) =>
+				evaluate(filter, { arch: auditArch, nr, args });
+			for (const nr of arch.keys) expect(call(arch.auditArch, nr)).toBe(REFUSE_EPERM);
+			expect(call(arch.auditArch, arch.socket, AF_VSOCK, SOCK_STREAM)).toBe(REFUSE_EPERM);
+			expect(call(arch.auditArch, arch.socket, AF_UNIX, SOCK_STREAM)).toBe(ALLOW);
+			expect(call(arch.auditArch, arch.socket, AF_INET, SOCK_STREAM)).toBe(ALLOW);
+			expect(call(arch.auditArch, arch.getpid)).toBe(ALLOW);
+			const compat =
+				name === "x64"
+					? { arch: 0x40000003, keys: [286, 287, 288], socket: 359 }
+					: { arch: 0x40000028, keys: [309, 310, 311], socket: 281 };
+			for (const nr of compat.keys) expect(call(compat.arch, nr)).toBe(REFUSE_EPERM);
+			expect(call(compat.arch, compat.socket, AF_VSOCK, SOCK_STREAM)).toBe(REFUSE_EPERM);
+			expect(call(compat.arch, compat.socket, AF_INET, SOCK_STREAM)).toBe(ALLOW);
+			expect(call(compat.arch, 20)).toBe(ALLOW);
+			// Neither the native ABI nor the 32-bit one it runs.
+			expect(call(0xc0000028, arch.getpid)).toBe(REFUSE_EPERM);
+		}
+		const x64 = networkFilter("x64");
+		if (x64 === null) throw new Error("no network filter for x64");
+		const x32 = (nr: number, ...args: number[]) =>
+			evaluate(x64, { arch: ARCHES.x64.auditArch, nr: 0x40000000 | nr, args });
+		for (const nr of ARCHES.x64.keys) expect(x32(nr)).toBe(REFUSE_EPERM);
+		expect(x32(ARCHES.x64.socket, AF_VSOCK, SOCK_STREAM)).toBe(REFUSE_EPERM);
+		// i386's socketcall: its arguments are behind a pointer, so a vsock socket could hide there.
+		expect(evaluate(x64, { arch: 0x40000003, nr: 102, args: [1] })).toBe(REFUSE_EPERM);
 	});
 
 	it("there is none for an architecture without one", () => {
@@ -286,6 +332,50 @@ describe.skipIf(!supported)("read-only and project-write: no local Unix socket",
 		);
 		expect(result.code).not.toBe(0);
 		expect(result.out).toContain("Operation not permitted");
+	});
+
+	it("a vsock socket, which reaches a virtual machine's host past any network namespace (and allowlist), is refused", async () => {
+		for (const profile of ["read-only", "project-write", "network"] as const) {
+			const result = await run(
+				profile,
+				`python3 -c 'import socket; s = socket.socket(socket.AF_VSOCK, socket.SOCK_STREAM); print("created")'`,
+			);
+			expect(result.code).not.toBe(0);
+			expect(result.out).not.toContain("created");
+			expect(result.out).toContain("Operation not permitted");
+		}
+	});
+
+	it("in every profile, the session keyring it inherits can be neither read nor written", () => {
+		// A login session keyring (pam_keyinit), holding a secret, as the one pi would run in.
+		const host = `
+import ctypes, subprocess, sys
+libc = ctypes.CDLL(None, use_errno=True); libc.syscall.restype = ctypes.c_long
+libc.syscall(250, 1, b"pph-test-session")
+libc.syscall(248, b"user", b"pph-secret", b"hunter2", 7, ctypes.c_long(-3))
+subprocess.run(["/bin/bash", "-c", sys.argv[1]])
+print("host finds the forged key:", libc.syscall(250, 10, ctypes.c_long(-3), b"user", b"pph-forged", 0) > 0)
+`;
+		const inside = `
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True); libc.syscall.restype = ctypes.c_long
+key = libc.syscall(250, 10, ctypes.c_long(-3), b"user", b"pph-secret", 0)
+print("search:", os.strerror(ctypes.get_errno()) if key < 0 else key)
+added = libc.syscall(248, b"user", b"pph-forged", b"x", 1, ctypes.c_long(-3))
+print("add:", os.strerror(ctypes.get_errno()) if added < 0 else added)
+`;
+		for (const profile of ["read-only", "project-write", "network"] as const) {
+			const line = sandboxedCommand(
+				`python3 -c '${inside}'`,
+				profile,
+				{ project, cwd: project, keepReadOnly: [] },
+				probe,
+			);
+			const result = spawnSync("python3", ["-c", host, line], { encoding: "utf8" });
+			expect(result.stdout).toBe(
+				"search: Operation not permitted\nadd: Operation not permitted\nhost finds the forged key: False\n",
+			);
+		}
 	});
 
 	it("io_uring, which creates and connects sockets without socket(), is refused", async () => {
