@@ -54,7 +54,7 @@ export const READ_CORPUS: readonly string[] = [
 	"basename /a/b.ts .ts",
 	"dirname /a/b.ts",
 	"diff -u a b",
-	"diff -r src other",
+	"diff -r --no-dereference src other",
 	"cmp a b",
 	"comm -12 a b",
 	"sort f | uniq -c | sort -rn | head",
@@ -151,6 +151,9 @@ export const READ_CORPUS: readonly string[] = [
 	"echo ${x:1:2} ${a[1]} ${x:-d} ${x#p} ${!a[@]} ${x@Q} ${#a[@]}",
 	"cat <<'EOF'\n`not run`\nEOF",
 	"grep -rn TODO --include=*.ts --exclude-dir=node_* .",
+	"grep -r foo .",
+	"rg foo",
+	"git grep foo",
 	'echo ${HOME#/root} ${x%.ts} "${f##*/}" "${x:-$(date)}" $((1 + 2))',
 ];
 
@@ -461,6 +464,15 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"sed -i s/a/b/ .pi/pi-permission-hub.json",
 		"echo x >> ~/.profile",
 		"echo x > /dev/fd/../../../tmp/x",
+	],
+	"a recursion that follows the symbolic links it meets (a repository's link to the inbox or a device)": [
+		"grep -R foo .",
+		"grep -Rn foo src",
+		"grep --dereference-recursive foo .",
+		"rg -L foo",
+		"rg --follow foo",
+		"diff -r a b",
+		"diff -r src other",
 	],
 };
 

@@ -13,7 +13,7 @@ import type { TierRaise } from "../tier-raise.ts";
 import type { BashWord } from "./bash-word.ts";
 import { dateStringCheck } from "./date-string.ts";
 import { findExpressionVerdict } from "./find-expression.ts";
-import type { OperandRule, OptionSpec, ReadOnlyCommand, ReadVerdict } from "./read-only-spec.ts";
+import type { OperandRule, OptionSpec, ParsedLine, ReadOnlyCommand, ReadVerdict } from "./read-only-spec.ts";
 import { analyzeSedScript } from "./sed-script.ts";
 
 /**
@@ -163,6 +163,23 @@ const ls: ReadOnlyCommand = {
 	operands: files,
 };
 
+/** The line has one of these options. */
+function has(parsed: ParsedLine, ...names: readonly string[]): boolean {
+	return parsed.options.some((option) => option.spec.names.some((name) => names.includes(name)));
+}
+
+/**
+ * Following the symbolic links met while recursing reaches whatever a link in the tree points to: a repository
+ * can ship a link to the gate's inbox (whose file names are request ids), to a guarded file or to a device, and no
+ * word of the command names it. Such a form is not proven read; `instead` names the form that does not follow.
+ */
+function followsLinks(what: string, instead: string): TierRaise {
+	return {
+		tier: "write",
+		reason: `${what} that symbolic links met while recursing point to, which no word names (the gate's inbox, a device); ${instead} does not follow them`,
+	};
+}
+
 const cat: ReadOnlyCommand = {
 	options: opts(
 		"-A --show-all",
@@ -259,7 +276,6 @@ const grepOptions: OptionSpec[] = [
 		"--binary-files=",
 		"-d= --directories=",
 		"-r --recursive",
-		"-R --dereference-recursive",
 		"--include=",
 		"--exclude=",
 		"--exclude-from=@",
@@ -269,6 +285,10 @@ const grepOptions: OptionSpec[] = [
 		"-V",
 		...HELP,
 	),
+	{
+		names: ["-R", "--dereference-recursive"],
+		raise: followsLinks("grep -R reads the files", "grep -r"),
+	},
 	{
 		// Devices found while recursing are skipped unless `-D read` says to read them: `grep -rD read x /dev` opens
 		// /dev/tty and every other device.
@@ -303,7 +323,6 @@ const rg: ReadOnlyCommand = {
 			"-l --files-with-matches",
 			"--files-without-match",
 			"--files",
-			"-L --follow",
 			"-n --line-number",
 			"-N --no-line-number",
 			"-o --only-matching",
@@ -369,6 +388,7 @@ const rg: ReadOnlyCommand = {
 			"-h",
 			...HELP,
 		),
+		{ names: ["-L", "--follow"], raise: followsLinks("rg -L reads the files", "rg without -L") },
 		raising("privileged", "rg --pre runs a program on every file it searches", "--pre="),
 		raising("privileged", "rg --hostname-bin runs a program", "--hostname-bin="),
 	],
@@ -610,6 +630,10 @@ const diff: ReadOnlyCommand = {
 		...HELP,
 	),
 	operands: files,
+	check: (parsed) =>
+		has(parsed, "-r", "--recursive") && !has(parsed, "--no-dereference")
+			? followsLinks("diff -r reads the files", "diff -r --no-dereference")
+			: null,
 };
 
 const cmp: ReadOnlyCommand = {
