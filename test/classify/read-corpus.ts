@@ -473,6 +473,11 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"rg --follow foo",
 		"diff -r a b",
 		"diff -r src other",
+		"ls -RL",
+		"ls -R --dereference src",
+		"du -L",
+		"du -aL .",
+		"tree -l",
 	],
 };
 

@@ -161,6 +161,10 @@ const ls: ReadOnlyCommand = {
 		...HELP,
 	),
 	operands: files,
+	check: (parsed) =>
+		has(parsed, "-R", "--recursive") && has(parsed, "-L", "--dereference")
+			? followsLinks("ls -RL lists the directories", "ls -R")
+			: null,
 };
 
 /** The line has one of these options. */
@@ -403,7 +407,7 @@ const find: ReadOnlyCommand = { options: [], operands: files, custom: findExpres
 const tree: ReadOnlyCommand = {
 	options: [
 		...opts(
-			...[..."adlfxiASnCpugshDFqNQrtcUvJX"].map((c) => `-${c}`),
+			...[..."adfxiASnCpugshDFqNQrtcUvJX"].map((c) => `-${c}`),
 			"-L=",
 			"-P=",
 			"-I=",
@@ -432,6 +436,7 @@ const tree: ReadOnlyCommand = {
 		),
 		raising("write", "tree -o writes its output to a file", "-o=", "write"),
 		raising("write", "tree -R writes a listing file into every directory", "-R"),
+		{ names: ["-l"], raise: followsLinks("tree -l lists the directories", "tree without -l") },
 	],
 	operands: files,
 	clusterValuesFollow: true,
@@ -501,7 +506,6 @@ const du: ReadOnlyCommand = {
 			"-h --human-readable",
 			"--inodes",
 			"-k",
-			"-L --dereference",
 			"-l --count-links",
 			"-m",
 			"-P --no-dereference",
@@ -517,6 +521,7 @@ const du: ReadOnlyCommand = {
 			...HELP,
 		),
 		readsListedFiles("--files0-from=", "du --files0-from"),
+		{ names: ["-L", "--dereference"], raise: followsLinks("du -L lists the directories", "du without -L") },
 	],
 	operands: files,
 };
