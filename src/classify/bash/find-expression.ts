@@ -34,7 +34,6 @@ const READ_PREDICATES: Readonly<Record<string, number>> = {
 			"-xdev",
 			"-noleaf",
 			"-daystart",
-			"-follow",
 			"-ignore_readdir_race",
 			"-noignore_readdir_race",
 			"-warn",
@@ -113,6 +112,17 @@ export function execTerminator(args: readonly BashWord[], action: number): numbe
 	}
 	return args.length;
 }
+
+/**
+ * find -L (or -follow) descends through the symbolic links it meets: a repository's link to the gate's inbox lists
+ * the request ids there, and -exec's `{}` then stands for the files behind it (adr/0003).
+ */
+const FOLLOWS_LINKS: TierRaise = {
+	tier: "write",
+	reason:
+		"find -L follows the symbolic links it meets, into directories no word names (the gate's inbox); find without -L does not",
+};
+
 const WRITES: Readonly<Record<string, number>> = { "-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2 };
 const EXPRESSION_START = /^[-(),!]/;
 
@@ -133,6 +143,7 @@ export function findExpressionVerdict(args: readonly BashWord[]): ReadVerdict {
 	while (i < args.length) {
 		const text = args[i]?.text ?? "";
 		if (!args[i]?.literal) break;
+		if (text === "-L") raises.push(FOLLOWS_LINKS);
 		if (text === "-H" || text === "-L" || text === "-P" || /^-O\d$/.test(text)) i++;
 		else if (text === "-D") i += 2;
 		else break;
@@ -160,6 +171,10 @@ export function findExpressionVerdict(args: readonly BashWord[]): ReadVerdict {
 			if (computed !== undefined)
 				return notRead(`\`${computed.text}\` in find ${name}'s command could be its terminator at run time`);
 			i = end;
+			continue;
+		}
+		if (name === "-follow") {
+			raises.push(FOLLOWS_LINKS);
 			continue;
 		}
 		if (name === "-delete") {
