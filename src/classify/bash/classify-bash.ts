@@ -69,7 +69,11 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 		if (!finding.remote) raises.push(...unknownReads(finding.paths, finding.cwd, finding.loopVariables));
 	} else {
 		const args = argumentsOf(finding);
-		const proof = proofOf(finding, args);
+		const proven = proofOf(finding, args);
+		const proof =
+			proven?.read === true && finding.placeholder?.mayBeLinks === true
+				? proofOf(finding, argumentsOf(finding, FOUND_LINK))
+				: proven;
 		const own = commandRaises(finding, proof, options.extraCommandTiers);
 		const candidates = commandCandidates(finding, args, proof);
 		raises.push(...own);
@@ -183,13 +187,21 @@ function proofOf(finding: CommandFinding, args: readonly BashWord[]): ReadVerdic
 /** Stands for the operands `xargs` appends at run time. */
 const RUNTIME_OPERAND = syntheticWord("(operands from xargs input)", undefined);
 
-/** The arguments with `find -exec`'s `{}` standing for each starting point. */
-function argumentsOf(finding: CommandFinding): readonly BashWord[] {
+/**
+ * What `{}` also stands for when find may hand its command a symbolic link: the file behind it, known only at run
+ * time (a repository's notes.md -> the gate's inbox, a device). Only a proven read needs it: any other command
+ * is not `read` already (`rm {}` removes the link itself).
+ */
+const FOUND_LINK = syntheticWord("(a symbolic link find found)", undefined);
+
+/** The arguments with `find -exec`'s `{}` standing for each starting point (and `found`, if given). */
+function argumentsOf(finding: CommandFinding, found?: BashWord): readonly BashWord[] {
 	const placeholder = finding.placeholder;
 	if (placeholder === undefined) return finding.args;
+	const stands = found === undefined ? placeholder.paths : [...placeholder.paths, found];
 	return finding.args.flatMap((arg) =>
 		placeholder.token.test(arg.text)
-			? placeholder.paths.map((root) => ({
+			? stands.map((root) => ({
 					...arg,
 					text: arg.text.replace(placeholder.token, root.text),
 					pathValue:

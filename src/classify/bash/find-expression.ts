@@ -126,6 +126,43 @@ const FOLLOWS_LINKS: TierRaise = {
 const WRITES: Readonly<Record<string, number>> = { "-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2 };
 const EXPRESSION_START = /^[-(),!]/;
 
+/**
+ * Whether the files find hands to the `-exec` at `action` may be symbolic links, which the command then opens
+ * (`find . -name '*.md' -exec cat {} +` reads what a repository's notes.md links to: the gate's inbox, a device).
+ * Not when a `-type f` or `-type d` stands before it in the same top-level conjunction, unnegated, and find does
+ * not follow links (-L, -follow): `-type` then tests the entry itself, and a link is neither.
+ */
+export function execMaySeeLinks(args: readonly BashWord[], action: number): boolean {
+	if (args.some((word) => word.text === "-L" || word.text === "-follow")) return true;
+	let i = args.findIndex(
+		(word) => word.literal && EXPRESSION_START.test(word.text) && !/^-[HPDO]/.test(word.text),
+	);
+	let guarded = false;
+	let depth = 0;
+	for (; i >= 0 && i < action; i++) {
+		const word = args[i];
+		if (word === undefined || !word.literal) return true;
+		const name = word.text;
+		if (name === "(") depth++;
+		else if (name === ")") depth--;
+		else if (EXEC.has(name)) i = execTerminator(args, i);
+		else if (depth === 0 && (name === "-o" || name === "-or" || name === ",")) guarded = false;
+		else if (name === "-type") {
+			const negated = ["!", "-not"].includes(args[i - 1]?.text ?? "");
+			const value = args[i + 1];
+			if (depth === 0 && !negated && value?.literal === true && /^[fd](,[fd])*$/.test(value.text))
+				guarded = true;
+			i++;
+		} else {
+			const arity =
+				WRITES[name] ?? (/^-newer..$/.test(name) || PATH_ARGUMENT.has(name) ? 1 : READ_PREDICATES[name]);
+			if (arity === undefined) return true;
+			i += arity;
+		}
+	}
+	return !guarded;
+}
+
 export function findExpressionVerdict(args: readonly BashWord[]): ReadVerdict {
 	const paths: PathCandidate[] = [];
 	const raises: TierRaise[] = [];
