@@ -6,6 +6,7 @@
  */
 import { HIGHEST_TIER, maxTier, type Tier } from "../../vocabulary/tier.ts";
 import type { ActionPart, PathTouch } from "../action.ts";
+import { guardOfTree } from "../guarded-paths.ts";
 import { type EffectiveCwd, makePathTouch, type PathContext, unresolvedPathTouch } from "../paths.ts";
 import { opensDevice, writesSystemPath } from "../system-paths.ts";
 import { strictest, type TierRaise } from "../tier-raise.ts";
@@ -281,11 +282,12 @@ function dedupeCandidates(candidates: readonly PathCandidate[]): PathCandidate[]
 }
 
 function touches(candidates: readonly PathCandidate[], cwd: EffectiveCwd, context: PathContext): PathTouch[] {
-	return candidates.map((candidate) =>
-		candidate.value === undefined
-			? unresolvedPathTouch(candidate.typed, candidate.access)
-			: makePathTouch(candidate.typed, candidate.access, cwd, context, candidate.value),
-	);
+	return candidates.map((candidate) => {
+		if (candidate.value === undefined) return unresolvedPathTouch(candidate.typed, candidate.access);
+		const touch = makePathTouch(candidate.typed, candidate.access, cwd, context, candidate.value);
+		const tree = candidate.below === true && touch.guard === undefined ? guardOfTree(touch, context) : null;
+		return tree === null ? touch : { ...touch, guard: tree };
+	});
 }
 
 /**

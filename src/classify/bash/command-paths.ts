@@ -14,6 +14,8 @@ export interface PathCandidate {
 	readonly typed: string;
 	/** The path to resolve, or undefined when it is known only at run time. */
 	readonly value: string | undefined;
+	/** The command also reads or lists everything below it (`grep -r x dir`), which no word names. */
+	readonly below?: true;
 }
 
 interface PathSpec {

@@ -192,10 +192,10 @@ export function findExpressionVerdict(args: readonly BashWord[]): ReadVerdict {
 		if (!word.literal && !word.cannotBecomeOption)
 			return notRead(`\`${word.text}\` is expanded at run time and could become part of find's expression`);
 		if (word.literal && EXPRESSION_START.test(word.text)) break;
-		paths.push(fromWord(word, "read"));
+		paths.push({ ...fromWord(word, "read"), below: true });
 		roots++;
 	}
-	if (roots === 0) paths.push(fromWord(syntheticWord(".", "."), "read"));
+	if (roots === 0) paths.push({ ...fromWord(syntheticWord(".", "."), "read"), below: true });
 	for (; i < args.length; i++) {
 		const word = args[i];
 		if (word === undefined) break;

@@ -161,11 +161,15 @@ const ls: ReadOnlyCommand = {
 		...HELP,
 	),
 	operands: files,
+	descends: (parsed) => has(parsed, "-R", "--recursive"),
 	check: (parsed) =>
 		has(parsed, "-R", "--recursive") && has(parsed, "-L", "--dereference")
 			? followsLinks("ls -RL lists the directories", "ls -R")
 			: null,
 };
+
+/** Commands that read or list all of every tree they are given. */
+const always = (): boolean => true;
 
 /** The line has one of these options. */
 function has(parsed: ParsedLine, ...names: readonly string[]): boolean {
@@ -309,6 +313,13 @@ const grep: ReadOnlyCommand = {
 	options: grepOptions,
 	operands: { kind: "pattern-files", patternFrom: ["-e", "--regexp", "-f", "--file"] },
 	numericOption: true,
+	descends: (parsed) =>
+		has(parsed, "-r", "--recursive", "-R", "--dereference-recursive") ||
+		parsed.options.some(
+			(option) =>
+				option.spec.names.includes("--directories") &&
+				option.values.some((value) => value.text === "recurse"),
+		),
 };
 
 const rg: ReadOnlyCommand = {
@@ -400,6 +411,7 @@ const rg: ReadOnlyCommand = {
 		kind: "pattern-files",
 		patternFrom: ["-e", "--regexp", "-f", "--file", "--files", "--type-list"],
 	},
+	descends: always,
 };
 
 const find: ReadOnlyCommand = { options: [], operands: files, custom: findExpressionVerdict };
@@ -440,6 +452,7 @@ const tree: ReadOnlyCommand = {
 	],
 	operands: files,
 	clusterValuesFollow: true,
+	descends: always,
 };
 
 const stat: ReadOnlyCommand = {
@@ -524,6 +537,7 @@ const du: ReadOnlyCommand = {
 		{ names: ["-L", "--dereference"], raise: followsLinks("du -L lists the directories", "du without -L") },
 	],
 	operands: files,
+	descends: always,
 };
 
 const df: ReadOnlyCommand = {
@@ -635,6 +649,7 @@ const diff: ReadOnlyCommand = {
 		...HELP,
 	),
 	operands: files,
+	descends: (parsed) => has(parsed, "-r", "--recursive"),
 	check: (parsed) =>
 		has(parsed, "-r", "--recursive") && !has(parsed, "--no-dereference")
 			? followsLinks("diff -r reads the files", "diff -r --no-dereference")
