@@ -126,6 +126,15 @@ describe("writes to what the gate guards are privileged and human-only, whatever
 		expect(run(command).tier).toBe("read");
 	});
 
+	it("pi's grep and find tools on a directory holding the inbox: only a human may allow them", () => {
+		for (const tool of ["grep", "find"]) {
+			const above = classify({ tool, input: { pattern: "x", path: path.join(home, ".pi") } });
+			expect([above.tier, guardOf(above)]).toEqual(["privileged", "human"]);
+			const inProject = classify({ tool, input: { pattern: "x", path: "src" } });
+			expect([inProject.tier, guardOf(inProject)]).toEqual(["read", null]);
+		}
+	});
+
 	it("ordinary writes are not guarded", () => {
 		for (const command of ["cp a.txt src/", "echo x > src/notes.txt", "mkdir -p build", "touch README.md"]) {
 			const action = run(command);
