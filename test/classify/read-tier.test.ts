@@ -233,6 +233,13 @@ describe("a glob reaches the links in the directory it lists (a repository's not
 	it.each(["cat -- plain/*.md", "cat docs/a.md"])("%s stays read", (command) => {
 		expect(classifyBash(bash, command, { cwd: repo }).tier).toBe("read");
 	});
+
+	it("a glob in a directory too large to list asks: its links are not known", () => {
+		const many = path.join(repo, "many");
+		mkdirSync(many);
+		for (let i = 0; i <= 5000; i++) writeFileSync(path.join(many, `${i}.md`), "");
+		expect(classifyBash(bash, "cat -- many/*.md", { cwd: repo }).tier).toBe("write");
+	});
 });
 
 /**

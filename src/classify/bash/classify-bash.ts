@@ -67,7 +67,7 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 			...globLinkCandidates(finding.paths, finding.cwd, options.paths.homeDir),
 		];
 		paths = finding.remote ? [] : touches(reached, finding.cwd, options.paths);
-		if (!finding.remote) raises.push(...unknownReads(finding.paths, finding.cwd, finding.loopVariables));
+		if (!finding.remote) raises.push(...unknownReads(reached, finding.cwd, finding.loopVariables));
 	} else {
 		const args = argumentsOf(finding);
 		const proven = proofOf(finding, args);
@@ -80,7 +80,7 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 		raises.push(...own);
 		const reached = [...candidates, ...globLinkCandidates(candidates, finding.cwd, options.paths.homeDir)];
 		paths = finding.remote ? [] : touches(reached, finding.cwd, options.paths);
-		if (!finding.remote) raises.push(...unknownReads(candidates, finding.cwd, finding.loopVariables));
+		if (!finding.remote) raises.push(...unknownReads(reached, finding.cwd, finding.loopVariables));
 		known = effectsAreItsPaths(finding, strictest(own).tier, candidates);
 	}
 	raises.push(...pathRaises(paths));
