@@ -292,3 +292,30 @@ describe("a recursion reaches what the links it follows point to", () => {
 		expect(classifyBash(bash, command, { cwd: repo }).tier).toBe("read");
 	});
 });
+
+describe("diff of two directories opens the files of the same name, through links", () => {
+	let repo: string;
+	beforeAll(() => {
+		repo = mkdtempSync(path.join(tmpdir(), "pph-diff-links-"));
+		for (const dir of ["a", "b", "c", "d"]) mkdirSync(path.join(repo, dir));
+		symlinkSync("/dev/tty", path.join(repo, "a", "notes.md"));
+		writeFileSync(path.join(repo, "b", "notes.md"), "b\n");
+		symlinkSync(`${HOME}/.pi/agent/pi-permission-hub/inbox/r.json`, path.join(repo, "c", "r.json"));
+		writeFileSync(path.join(repo, "d", "r.json"), "{}\n");
+	});
+	afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+	it.each(["diff a b", "diff -u b a", "diff c d", "diff b/notes.md a", "diff -- a* b"])(
+		"%s is not read",
+		(command) => {
+			expect(classifyBash(bash, command, { cwd: repo }).tier).not.toBe("read");
+		},
+	);
+
+	it.each(["diff b d", "diff --no-dereference a b", "diff b/notes.md d/r.json"])(
+		"%s stays read",
+		(command) => {
+			expect(classifyBash(bash, command, { cwd: repo }).tier).toBe("read");
+		},
+	);
+});

@@ -16,6 +16,8 @@ export interface PathCandidate {
 	readonly value: string | undefined;
 	/** The command also reads or lists everything below it (`grep -r x dir`), which no word names. */
 	readonly below?: true;
+	/** A directory given, the command opens its entries, following links (`diff dir1 dir2`). */
+	readonly entries?: true;
 }
 
 interface PathSpec {

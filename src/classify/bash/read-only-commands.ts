@@ -650,6 +650,7 @@ const diff: ReadOnlyCommand = {
 	),
 	operands: files,
 	descends: (parsed) => has(parsed, "-r", "--recursive"),
+	opensEntries: (parsed) => !has(parsed, "--no-dereference"),
 	check: (parsed) =>
 		has(parsed, "-r", "--recursive") && !has(parsed, "--no-dereference")
 			? followsLinks("diff -r reads the files", "diff -r --no-dereference")

@@ -80,6 +80,8 @@ export interface ReadOnlyCommand {
 	 * (`grep -r`, `rg`, `du`): what lies below each is reached though no word names it.
 	 */
 	readonly descends?: (parsed: ParsedLine) => boolean;
+	/** Given a directory, it opens the entries there, through the links among them (`diff dir1 dir2`). */
+	readonly opensEntries?: (parsed: ParsedLine) => boolean;
 	/** Commands whose syntax is not options and operands (find's expression). */
 	readonly custom?: (args: readonly BashWord[]) => ReadVerdict;
 }

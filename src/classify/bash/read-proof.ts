@@ -321,7 +321,10 @@ function checkOperands(
 		if (spec.descends?.(parsed) === true) {
 			const trees = files.length > 0 ? named : [syntheticWord(".", ".")];
 			for (const tree of trees) paths.push({ ...fromWord(tree, "read"), below: true });
-		} else for (const file of named) paths.push(fromWord(file, "read"));
+		} else {
+			const entries = spec.opensEntries?.(parsed) === true ? { entries: true as const } : {};
+			for (const file of named) paths.push({ ...fromWord(file, "read"), ...entries });
+		}
 	}
 	return null;
 }
