@@ -20,7 +20,7 @@ import {
 	readInput,
 	writeInput,
 } from "./builtin-tools.ts";
-import { strictestGuard } from "./guarded-paths.ts";
+import { guardOfTree, strictestGuard } from "./guarded-paths.ts";
 import { ownEntry } from "./own-entry.ts";
 import { makePathTouch, type PathContext, pathContext } from "./paths.ts";
 import { previewAction } from "./preview.ts";
@@ -144,12 +144,16 @@ function classifyBuiltIn(call: ToolCall, deps: ClassifyDeps, paths: PathContext)
 		case "grep": {
 			const parsed = grepInput().safeParse(call.input);
 			if (!parsed.success) return invalidShape(call);
-			return fileToolPart(call, parsed.data.path ?? ".", "read", "read", "grep searches files", paths);
+			return fileToolPart(call, parsed.data.path ?? ".", "read", "read", "grep searches files", paths, {
+				below: true,
+			});
 		}
 		case "find": {
 			const parsed = findInput().safeParse(call.input);
 			if (!parsed.success) return invalidShape(call);
-			return fileToolPart(call, parsed.data.path ?? ".", "read", "read", "find lists files", paths);
+			return fileToolPart(call, parsed.data.path ?? ".", "read", "read", "find lists files", paths, {
+				below: true,
+			});
 		}
 		case "ls": {
 			const parsed = lsInput().safeParse(call.input);
@@ -185,6 +189,8 @@ function fileToolPart(
 	tier: Tier,
 	reason: string,
 	paths: PathContext,
+	/** The tool reads or lists everything below the path (grep, find), not only the path itself. */
+	{ below = false }: { readonly below?: boolean } = {},
 ): Classified {
 	const value = piToolPath(rawPath);
 	if (value === undefined) {
@@ -196,7 +202,9 @@ function fileToolPart(
 			input: call.input,
 		};
 	}
-	const touch = makePathTouch(rawPath, access, { known: true, dir: call.cwd }, paths, value);
+	const named = makePathTouch(rawPath, access, { known: true, dir: call.cwd }, paths, value);
+	const tree = below && named.guard === undefined ? guardOfTree(named, paths) : null;
+	const touch = tree === null ? named : { ...named, guard: tree };
 	const decided = strictest([{ tier, reason: `built-in: ${reason}` }, ...pathRaises([touch])]);
 	return { parts: [{ tier: decided.tier, tierReason: decided.reason, paths: [touch] }], input: call.input };
 }

@@ -161,6 +161,26 @@ export function guardOfTouch(
 	return strictestGuard(guards);
 }
 
+/**
+ * A read of everything below a directory that holds the gate's inbox (`grep -r x ~`, `find ~/.pi -type f -exec
+ * cat {} +`) reads the inbox though no word names it; only a human may allow it.
+ */
+export function guardOfTree(
+	touch: Pick<PathTouch, "absolute" | "resolved">,
+	where: GuardedLocations,
+): PathGuard | null {
+	const { inbox } = guardedPaths(where);
+	const holds = [touch.absolute, touch.resolved].some(
+		(form) => path.isAbsolute(form) && within(path.normalize(form), inbox),
+	);
+	return holds
+		? {
+				kind: "human",
+				reason: `reads everything below ${touch.absolute}, the gate's inbox among it (request ids, action hashes)`,
+			}
+		: null;
+}
+
 export function strictestGuard(guards: readonly (PathGuard | null | undefined)[]): PathGuard | null {
 	let best: PathGuard | null = null;
 	for (const guard of guards) {

@@ -38,6 +38,7 @@ beforeAll(async () => {
 	}
 	writeFileSync(path.join(home, ".bashrc"), "");
 	symlinkSync(path.join(home, ".bashrc"), path.join(project, "innocent.txt"));
+	symlinkSync(home, path.join(project, "to-home"));
 });
 
 afterAll(() => {
@@ -97,6 +98,41 @@ describe("writes to what the gate guards are privileged and human-only, whatever
 		expect(guardOf(classify({ tool: "read", input: { path: `${inbox}/x.json` } }))).toBe("refuse");
 		const config = run("cat ~/.pi/agent/pi-permission-hub/config.json");
 		expect([config.tier, guardOf(config)]).toEqual(["read", null]);
+	});
+
+	it.each([
+		"grep -r foo ~",
+		"grep -rn foo ~/.pi/agent",
+		"rg foo ~/.pi",
+		"find ~ -type f -exec cat {} +",
+		"tree ~/.pi/agent",
+		"du -a ~",
+		"ls -R ~/.pi",
+		"cd ~ && grep -r foo",
+		"diff -r --no-dereference ~/.pi/agent ../plain",
+		"grep -r foo to-home",
+	])("%s reads everything below a directory holding the inbox: only a human may allow it", (command) => {
+		const action = run(command);
+		expect([action.tier, guardOf(action)]).toEqual(["privileged", "human"]);
+	});
+
+	it.each([
+		"grep -r foo .",
+		"rg foo src",
+		"ls ~",
+		"grep foo ~/notes",
+		"du -s ~/.pi/agent/pi-permission-hub/x",
+	])("%s does not reach the inbox and stays read", (command) => {
+		expect(run(command).tier).toBe("read");
+	});
+
+	it("pi's grep and find tools on a directory holding the inbox: only a human may allow them", () => {
+		for (const tool of ["grep", "find"]) {
+			const above = classify({ tool, input: { pattern: "x", path: path.join(home, ".pi") } });
+			expect([above.tier, guardOf(above)]).toEqual(["privileged", "human"]);
+			const inProject = classify({ tool, input: { pattern: "x", path: "src" } });
+			expect([inProject.tier, guardOf(inProject)]).toEqual(["read", null]);
+		}
 	});
 
 	it("ordinary writes are not guarded", () => {

@@ -3,6 +3,7 @@
  * rewrites an attacker would try on a read command (an option in a variable, an unknown option, another program
  * of the same name, a word joined by backslash-newline, an option supplied by xargs) never leave it `read`.
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -232,4 +233,89 @@ describe("a glob reaches the links in the directory it lists (a repository's not
 	it.each(["cat -- plain/*.md", "cat docs/a.md"])("%s stays read", (command) => {
 		expect(classifyBash(bash, command, { cwd: repo }).tier).toBe("read");
 	});
+
+	it("a glob in a directory too large to list asks: its links are not known", () => {
+		const many = path.join(repo, "many");
+		mkdirSync(many);
+		for (let i = 0; i <= 5000; i++) writeFileSync(path.join(many, `${i}.md`), "");
+		expect(classifyBash(bash, "cat -- many/*.md", { cwd: repo }).tier).toBe("write");
+	});
+});
+
+/**
+ * What the programs do with a repository's links, run for real on a tree holding a link to a directory and one to
+ * a file outside it (standing for the gate's inbox): the forms that reach the secret are not `read`, and the forms
+ * kept `read` do not reach it. The classifier cannot see a link met during a traversal (adr/0003).
+ */
+describe("a recursion reaches what the links it follows point to", () => {
+	let root: string;
+	let repo: string;
+	beforeAll(() => {
+		root = mkdtempSync(path.join(tmpdir(), "pph-follow-"));
+		repo = path.join(root, "repo");
+		for (const dir of ["repo/a", "repo/b", "outside"]) mkdirSync(path.join(root, dir), { recursive: true });
+		writeFileSync(path.join(root, "outside", "request.md"), "foo SECRET\n");
+		for (const side of ["a", "b"]) {
+			writeFileSync(path.join(repo, side, "plain.md"), `foo ${side}\n`);
+			symlinkSync(path.join(root, "outside"), path.join(repo, side, "dir"));
+		}
+		symlinkSync(path.join(root, "outside", "request.md"), path.join(repo, "a", "notes.md"));
+		writeFileSync(path.join(repo, "b", "notes.md"), "foo b\n");
+	});
+	afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+	const output = (command: string): string =>
+		execFileSync("bash", ["-c", `${command} 2>/dev/null || true`], { cwd: repo, encoding: "utf8" });
+
+	it.each([
+		["grep -R foo .", "SECRET"],
+		["find -L . -name '*.md'", "dir/request.md"],
+		["find . -name '*.md' -exec cat {} +", "SECRET"],
+		["find . -exec grep foo {} +", "SECRET"],
+		["diff -r a b", "SECRET"],
+		["ls -RL", "request.md"],
+		["du -aL", "request.md"],
+	])("%s reaches the link's target and is not read", (command, reached) => {
+		expect(output(command)).toContain(reached);
+		expect(classifyBash(bash, command, { cwd: repo }).tier).not.toBe("read");
+	});
+
+	it.each([
+		"grep -r foo .",
+		"find . -type f -exec cat {} +",
+		"find . -name '*.md' -type f -exec grep foo {} +",
+		"diff -r --no-dereference a b",
+		"ls -R",
+		"du -a",
+	])("%s does not reach it and stays read", (command) => {
+		expect(output(command)).not.toMatch(/SECRET|request\.md/);
+		expect(classifyBash(bash, command, { cwd: repo }).tier).toBe("read");
+	});
+});
+
+describe("diff of two directories opens the files of the same name, through links", () => {
+	let repo: string;
+	beforeAll(() => {
+		repo = mkdtempSync(path.join(tmpdir(), "pph-diff-links-"));
+		for (const dir of ["a", "b", "c", "d"]) mkdirSync(path.join(repo, dir));
+		symlinkSync("/dev/tty", path.join(repo, "a", "notes.md"));
+		writeFileSync(path.join(repo, "b", "notes.md"), "b\n");
+		symlinkSync(`${HOME}/.pi/agent/pi-permission-hub/inbox/r.json`, path.join(repo, "c", "r.json"));
+		writeFileSync(path.join(repo, "d", "r.json"), "{}\n");
+	});
+	afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+	it.each(["diff a b", "diff -u b a", "diff c d", "diff b/notes.md a", "diff -- a* b"])(
+		"%s is not read",
+		(command) => {
+			expect(classifyBash(bash, command, { cwd: repo }).tier).not.toBe("read");
+		},
+	);
+
+	it.each(["diff b d", "diff --no-dereference a b", "diff b/notes.md d/r.json"])(
+		"%s stays read",
+		(command) => {
+			expect(classifyBash(bash, command, { cwd: repo }).tier).toBe("read");
+		},
+	);
 });

@@ -6,6 +6,7 @@
  */
 import { HIGHEST_TIER, maxTier, type Tier } from "../../vocabulary/tier.ts";
 import type { ActionPart, PathTouch } from "../action.ts";
+import { guardOfTree } from "../guarded-paths.ts";
 import { type EffectiveCwd, makePathTouch, type PathContext, unresolvedPathTouch } from "../paths.ts";
 import { opensDevice, writesSystemPath } from "../system-paths.ts";
 import { strictest, type TierRaise } from "../tier-raise.ts";
@@ -66,16 +67,20 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 			...globLinkCandidates(finding.paths, finding.cwd, options.paths.homeDir),
 		];
 		paths = finding.remote ? [] : touches(reached, finding.cwd, options.paths);
-		if (!finding.remote) raises.push(...unknownReads(finding.paths, finding.cwd, finding.loopVariables));
+		if (!finding.remote) raises.push(...unknownReads(reached, finding.cwd, finding.loopVariables));
 	} else {
 		const args = argumentsOf(finding);
-		const proof = proofOf(finding, args);
+		const proven = proofOf(finding, args);
+		const proof =
+			proven?.read === true && finding.placeholder?.mayBeLinks === true
+				? proofOf(finding, argumentsOf(finding, FOUND_LINK))
+				: proven;
 		const own = commandRaises(finding, proof, options.extraCommandTiers);
 		const candidates = commandCandidates(finding, args, proof);
 		raises.push(...own);
 		const reached = [...candidates, ...globLinkCandidates(candidates, finding.cwd, options.paths.homeDir)];
 		paths = finding.remote ? [] : touches(reached, finding.cwd, options.paths);
-		if (!finding.remote) raises.push(...unknownReads(candidates, finding.cwd, finding.loopVariables));
+		if (!finding.remote) raises.push(...unknownReads(reached, finding.cwd, finding.loopVariables));
 		known = effectsAreItsPaths(finding, strictest(own).tier, candidates);
 	}
 	raises.push(...pathRaises(paths));
@@ -183,13 +188,21 @@ function proofOf(finding: CommandFinding, args: readonly BashWord[]): ReadVerdic
 /** Stands for the operands `xargs` appends at run time. */
 const RUNTIME_OPERAND = syntheticWord("(operands from xargs input)", undefined);
 
-/** The arguments with `find -exec`'s `{}` standing for each starting point. */
-function argumentsOf(finding: CommandFinding): readonly BashWord[] {
+/**
+ * What `{}` also stands for when find may hand its command a symbolic link: the file behind it, known only at run
+ * time (a repository's notes.md -> the gate's inbox, a device). Only a proven read needs it: any other command
+ * is not `read` already (`rm {}` removes the link itself).
+ */
+const FOUND_LINK = syntheticWord("(a symbolic link find found)", undefined);
+
+/** The arguments with `find -exec`'s `{}` standing for each starting point (and `found`, if given). */
+function argumentsOf(finding: CommandFinding, found?: BashWord): readonly BashWord[] {
 	const placeholder = finding.placeholder;
 	if (placeholder === undefined) return finding.args;
+	const stands = found === undefined ? placeholder.paths : [...placeholder.paths, found];
 	return finding.args.flatMap((arg) =>
 		placeholder.token.test(arg.text)
-			? placeholder.paths.map((root) => ({
+			? stands.map((root) => ({
 					...arg,
 					text: arg.text.replace(placeholder.token, root.text),
 					pathValue:
@@ -269,11 +282,12 @@ function dedupeCandidates(candidates: readonly PathCandidate[]): PathCandidate[]
 }
 
 function touches(candidates: readonly PathCandidate[], cwd: EffectiveCwd, context: PathContext): PathTouch[] {
-	return candidates.map((candidate) =>
-		candidate.value === undefined
-			? unresolvedPathTouch(candidate.typed, candidate.access)
-			: makePathTouch(candidate.typed, candidate.access, cwd, context, candidate.value),
-	);
+	return candidates.map((candidate) => {
+		if (candidate.value === undefined) return unresolvedPathTouch(candidate.typed, candidate.access);
+		const touch = makePathTouch(candidate.typed, candidate.access, cwd, context, candidate.value);
+		const tree = candidate.below === true && touch.guard === undefined ? guardOfTree(touch, context) : null;
+		return tree === null ? touch : { ...touch, guard: tree };
+	});
 }
 
 /**

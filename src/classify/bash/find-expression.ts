@@ -34,7 +34,6 @@ const READ_PREDICATES: Readonly<Record<string, number>> = {
 			"-xdev",
 			"-noleaf",
 			"-daystart",
-			"-follow",
 			"-ignore_readdir_race",
 			"-noignore_readdir_race",
 			"-warn",
@@ -113,8 +112,56 @@ export function execTerminator(args: readonly BashWord[], action: number): numbe
 	}
 	return args.length;
 }
+
+/**
+ * find -L (or -follow) descends through the symbolic links it meets: a repository's link to the gate's inbox lists
+ * the request ids there, and -exec's `{}` then stands for the files behind it (adr/0003).
+ */
+const FOLLOWS_LINKS: TierRaise = {
+	tier: "write",
+	reason:
+		"find -L follows the symbolic links it meets, into directories no word names (the gate's inbox); find without -L does not",
+};
+
 const WRITES: Readonly<Record<string, number>> = { "-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2 };
 const EXPRESSION_START = /^[-(),!]/;
+
+/**
+ * Whether the files find hands to the `-exec` at `action` may be symbolic links, which the command then opens
+ * (`find . -name '*.md' -exec cat {} +` reads what a repository's notes.md links to: the gate's inbox, a device).
+ * Not when a `-type f` or `-type d` stands before it in the same top-level conjunction, unnegated, and find does
+ * not follow links (-L, -follow): `-type` then tests the entry itself, and a link is neither.
+ */
+export function execMaySeeLinks(args: readonly BashWord[], action: number): boolean {
+	if (args.some((word) => word.text === "-L" || word.text === "-follow")) return true;
+	let i = args.findIndex(
+		(word) => word.literal && EXPRESSION_START.test(word.text) && !/^-[HPDO]/.test(word.text),
+	);
+	let guarded = false;
+	let depth = 0;
+	for (; i >= 0 && i < action; i++) {
+		const word = args[i];
+		if (word === undefined || !word.literal) return true;
+		const name = word.text;
+		if (name === "(") depth++;
+		else if (name === ")") depth--;
+		else if (EXEC.has(name)) i = execTerminator(args, i);
+		else if (depth === 0 && (name === "-o" || name === "-or" || name === ",")) guarded = false;
+		else if (name === "-type") {
+			const negated = ["!", "-not"].includes(args[i - 1]?.text ?? "");
+			const value = args[i + 1];
+			if (depth === 0 && !negated && value?.literal === true && /^[fd](,[fd])*$/.test(value.text))
+				guarded = true;
+			i++;
+		} else {
+			const arity =
+				WRITES[name] ?? (/^-newer..$/.test(name) || PATH_ARGUMENT.has(name) ? 1 : READ_PREDICATES[name]);
+			if (arity === undefined) return true;
+			i += arity;
+		}
+	}
+	return !guarded;
+}
 
 export function findExpressionVerdict(args: readonly BashWord[]): ReadVerdict {
 	const paths: PathCandidate[] = [];
@@ -133,6 +180,7 @@ export function findExpressionVerdict(args: readonly BashWord[]): ReadVerdict {
 	while (i < args.length) {
 		const text = args[i]?.text ?? "";
 		if (!args[i]?.literal) break;
+		if (text === "-L") raises.push(FOLLOWS_LINKS);
 		if (text === "-H" || text === "-L" || text === "-P" || /^-O\d$/.test(text)) i++;
 		else if (text === "-D") i += 2;
 		else break;
@@ -144,10 +192,10 @@ export function findExpressionVerdict(args: readonly BashWord[]): ReadVerdict {
 		if (!word.literal && !word.cannotBecomeOption)
 			return notRead(`\`${word.text}\` is expanded at run time and could become part of find's expression`);
 		if (word.literal && EXPRESSION_START.test(word.text)) break;
-		paths.push(fromWord(word, "read"));
+		paths.push({ ...fromWord(word, "read"), below: true });
 		roots++;
 	}
-	if (roots === 0) paths.push(fromWord(syntheticWord(".", "."), "read"));
+	if (roots === 0) paths.push({ ...fromWord(syntheticWord(".", "."), "read"), below: true });
 	for (; i < args.length; i++) {
 		const word = args[i];
 		if (word === undefined) break;
@@ -160,6 +208,10 @@ export function findExpressionVerdict(args: readonly BashWord[]): ReadVerdict {
 			if (computed !== undefined)
 				return notRead(`\`${computed.text}\` in find ${name}'s command could be its terminator at run time`);
 			i = end;
+			continue;
+		}
+		if (name === "-follow") {
+			raises.push(FOLLOWS_LINKS);
 			continue;
 		}
 		if (name === "-delete") {

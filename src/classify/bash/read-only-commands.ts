@@ -13,7 +13,7 @@ import type { TierRaise } from "../tier-raise.ts";
 import type { BashWord } from "./bash-word.ts";
 import { dateStringCheck } from "./date-string.ts";
 import { findExpressionVerdict } from "./find-expression.ts";
-import type { OperandRule, OptionSpec, ReadOnlyCommand, ReadVerdict } from "./read-only-spec.ts";
+import type { OperandRule, OptionSpec, ParsedLine, ReadOnlyCommand, ReadVerdict } from "./read-only-spec.ts";
 import { analyzeSedScript } from "./sed-script.ts";
 
 /**
@@ -161,7 +161,32 @@ const ls: ReadOnlyCommand = {
 		...HELP,
 	),
 	operands: files,
+	descends: (parsed) => has(parsed, "-R", "--recursive"),
+	check: (parsed) =>
+		has(parsed, "-R", "--recursive") && has(parsed, "-L", "--dereference")
+			? followsLinks("ls -RL lists the directories", "ls -R")
+			: null,
 };
+
+/** Commands that read or list all of every tree they are given. */
+const always = (): boolean => true;
+
+/** The line has one of these options. */
+function has(parsed: ParsedLine, ...names: readonly string[]): boolean {
+	return parsed.options.some((option) => option.spec.names.some((name) => names.includes(name)));
+}
+
+/**
+ * Following the symbolic links met while recursing reaches whatever a link in the tree points to: a repository
+ * can ship a link to the gate's inbox (whose file names are request ids), to a guarded file or to a device, and no
+ * word of the command names it. Such a form is not proven read; `instead` names the form that does not follow.
+ */
+function followsLinks(what: string, instead: string): TierRaise {
+	return {
+		tier: "write",
+		reason: `${what} that symbolic links met while recursing point to, which no word names (the gate's inbox, a device); ${instead} does not follow them`,
+	};
+}
 
 const cat: ReadOnlyCommand = {
 	options: opts(
@@ -259,7 +284,6 @@ const grepOptions: OptionSpec[] = [
 		"--binary-files=",
 		"-d= --directories=",
 		"-r --recursive",
-		"-R --dereference-recursive",
 		"--include=",
 		"--exclude=",
 		"--exclude-from=@",
@@ -269,6 +293,10 @@ const grepOptions: OptionSpec[] = [
 		"-V",
 		...HELP,
 	),
+	{
+		names: ["-R", "--dereference-recursive"],
+		raise: followsLinks("grep -R reads the files", "grep -r"),
+	},
 	{
 		// Devices found while recursing are skipped unless `-D read` says to read them: `grep -rD read x /dev` opens
 		// /dev/tty and every other device.
@@ -285,6 +313,13 @@ const grep: ReadOnlyCommand = {
 	options: grepOptions,
 	operands: { kind: "pattern-files", patternFrom: ["-e", "--regexp", "-f", "--file"] },
 	numericOption: true,
+	descends: (parsed) =>
+		has(parsed, "-r", "--recursive", "-R", "--dereference-recursive") ||
+		parsed.options.some(
+			(option) =>
+				option.spec.names.includes("--directories") &&
+				option.values.some((value) => value.text === "recurse"),
+		),
 };
 
 const rg: ReadOnlyCommand = {
@@ -303,7 +338,6 @@ const rg: ReadOnlyCommand = {
 			"-l --files-with-matches",
 			"--files-without-match",
 			"--files",
-			"-L --follow",
 			"-n --line-number",
 			"-N --no-line-number",
 			"-o --only-matching",
@@ -369,6 +403,7 @@ const rg: ReadOnlyCommand = {
 			"-h",
 			...HELP,
 		),
+		{ names: ["-L", "--follow"], raise: followsLinks("rg -L reads the files", "rg without -L") },
 		raising("privileged", "rg --pre runs a program on every file it searches", "--pre="),
 		raising("privileged", "rg --hostname-bin runs a program", "--hostname-bin="),
 	],
@@ -376,6 +411,7 @@ const rg: ReadOnlyCommand = {
 		kind: "pattern-files",
 		patternFrom: ["-e", "--regexp", "-f", "--file", "--files", "--type-list"],
 	},
+	descends: always,
 };
 
 const find: ReadOnlyCommand = { options: [], operands: files, custom: findExpressionVerdict };
@@ -383,7 +419,7 @@ const find: ReadOnlyCommand = { options: [], operands: files, custom: findExpres
 const tree: ReadOnlyCommand = {
 	options: [
 		...opts(
-			...[..."adlfxiASnCpugshDFqNQrtcUvJX"].map((c) => `-${c}`),
+			...[..."adfxiASnCpugshDFqNQrtcUvJX"].map((c) => `-${c}`),
 			"-L=",
 			"-P=",
 			"-I=",
@@ -412,9 +448,11 @@ const tree: ReadOnlyCommand = {
 		),
 		raising("write", "tree -o writes its output to a file", "-o=", "write"),
 		raising("write", "tree -R writes a listing file into every directory", "-R"),
+		{ names: ["-l"], raise: followsLinks("tree -l lists the directories", "tree without -l") },
 	],
 	operands: files,
 	clusterValuesFollow: true,
+	descends: always,
 };
 
 const stat: ReadOnlyCommand = {
@@ -481,7 +519,6 @@ const du: ReadOnlyCommand = {
 			"-h --human-readable",
 			"--inodes",
 			"-k",
-			"-L --dereference",
 			"-l --count-links",
 			"-m",
 			"-P --no-dereference",
@@ -497,8 +534,10 @@ const du: ReadOnlyCommand = {
 			...HELP,
 		),
 		readsListedFiles("--files0-from=", "du --files0-from"),
+		{ names: ["-L", "--dereference"], raise: followsLinks("du -L lists the directories", "du without -L") },
 	],
 	operands: files,
+	descends: always,
 };
 
 const df: ReadOnlyCommand = {
@@ -610,6 +649,12 @@ const diff: ReadOnlyCommand = {
 		...HELP,
 	),
 	operands: files,
+	descends: (parsed) => has(parsed, "-r", "--recursive"),
+	opensEntries: (parsed) => !has(parsed, "--no-dereference"),
+	check: (parsed) =>
+		has(parsed, "-r", "--recursive") && !has(parsed, "--no-dereference")
+			? followsLinks("diff -r reads the files", "diff -r --no-dereference")
+			: null,
 };
 
 const cmp: ReadOnlyCommand = {

@@ -75,6 +75,13 @@ export interface ReadOnlyCommand {
 	 * run: after the shell changes directory it is not proven read (the reason says why).
 	 */
 	readonly configFromDirectory?: string;
+	/**
+	 * Its file operands (the current directory when there are none) are trees it reads or lists all the way down
+	 * (`grep -r`, `rg`, `du`): what lies below each is reached though no word names it.
+	 */
+	readonly descends?: (parsed: ParsedLine) => boolean;
+	/** Given a directory, it opens the entries there, through the links among them (`diff dir1 dir2`). */
+	readonly opensEntries?: (parsed: ParsedLine) => boolean;
 	/** Commands whose syntax is not options and operands (find's expression). */
 	readonly custom?: (args: readonly BashWord[]) => ReadVerdict;
 }

@@ -10,7 +10,7 @@ import path from "node:path";
 import { maxTier, type Tier } from "../../vocabulary/tier.ts";
 import { ownEntry } from "../own-entry.ts";
 import { strictest, type TierRaise } from "../tier-raise.ts";
-import type { BashWord } from "./bash-word.ts";
+import { type BashWord, syntheticWord } from "./bash-word.ts";
 import { fromWord, type PathCandidate } from "./command-paths.ts";
 import { READ_ONLY_COMMANDS } from "./read-only-commands.ts";
 import type { OptionSpec, ParsedLine, ReadOnlyCommand, ReadVerdict } from "./read-only-spec.ts";
@@ -317,7 +317,14 @@ function checkOperands(
 			rule.kind === "pattern-files" &&
 			parsed.options.some((option) => option.spec.names.some((n) => rule.patternFrom?.includes(n)));
 		const files = rule.kind === "pattern-files" && !supplied ? operands.slice(1) : operands;
-		for (const file of files) if (file.text !== "-" || !file.literal) paths.push(fromWord(file, "read"));
+		const named = files.filter((file) => file.text !== "-" || !file.literal);
+		if (spec.descends?.(parsed) === true) {
+			const trees = files.length > 0 ? named : [syntheticWord(".", ".")];
+			for (const tree of trees) paths.push({ ...fromWord(tree, "read"), below: true });
+		} else {
+			const entries = spec.opensEntries?.(parsed) === true ? { entries: true as const } : {};
+			for (const file of named) paths.push({ ...fromWord(file, "read"), ...entries });
+		}
 	}
 	return null;
 }

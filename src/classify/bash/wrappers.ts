@@ -11,7 +11,7 @@ import { type BashWord, syntheticWord } from "./bash-word.ts";
 import { findRoots, fromWord, type PathCandidate } from "./command-paths.ts";
 import { withoutGlobalOptions } from "./command-tier-lookup.ts";
 import type { EnvironmentAssignment } from "./environment-injection.ts";
-import { execTerminator } from "./find-expression.ts";
+import { execMaySeeLinks, execTerminator } from "./find-expression.ts";
 import { hasOption, type ScannedArgs, scanArgs, valueSet } from "./option-scan.ts";
 
 export interface ArgvOptions {
@@ -22,8 +22,15 @@ export interface ArgvOptions {
 	readonly cwd?: BashWord;
 	/** It runs in another directory than the shell's, though paths resolve as before (`find -execdir`). */
 	readonly movedAway?: boolean;
-	/** `find -exec rm {}`: words containing the token stand for these paths. */
-	readonly placeholder?: { readonly token: RegExp; readonly paths: readonly BashWord[] };
+	/**
+	 * `find -exec rm {}`: words containing the token stand for these paths, and with `mayBeLinks` for the symbolic
+	 * links found below them too, whose targets no word names.
+	 */
+	readonly placeholder?: {
+		readonly token: RegExp;
+		readonly paths: readonly BashWord[];
+		readonly mayBeLinks?: boolean;
+	};
 	/** `xargs rm`: more operands arrive at run time. */
 	readonly runtimeOperands?: boolean;
 	/** Environment assignments the wrapper makes (`env LD_PRELOAD=x cmd`). */
@@ -562,7 +569,7 @@ function find(args: readonly BashWord[]): Unwrapped | undefined {
 		const end = execTerminator(args, i);
 		inner.push(
 			...argvInner(args.slice(i + 1, end), `find ${action}`, {
-				placeholder: { token: /\{\}/, paths },
+				placeholder: { token: /\{\}/, paths, mayBeLinks: execMaySeeLinks(args, i) },
 				// -execdir runs the command in the directory of each file found, below the roots.
 				...(action.endsWith("dir") ? { movedAway: true } : {}),
 			}),
