@@ -3,6 +3,7 @@ import { isGuessed } from "../origin/shown-name.ts";
 import type { GrantScope } from "../policy/grant-coverage.ts";
 import type { ChangePreview } from "./change-preview.ts";
 import type { Ask, SaveWhere } from "./terminal-authorizer.ts";
+import { visibleText } from "./visible-text.ts";
 
 /** One answer a human can give, with the key the TUI dialog binds to it and the label select() shows. */
 export type DialogChoice =
@@ -62,6 +63,20 @@ export const DISMISS_LABELS: Readonly<Record<AskPrompt["dismiss"], string>> = {
 };
 
 export function buildAskPrompt(ask: Ask, context: PromptContext): AskPrompt {
+	return visiblePrompt(promptFor(ask, context));
+}
+
+/** Every text of the prompt as `visibleText` shows it; the change is already made visible line by line. */
+function visiblePrompt(prompt: AskPrompt): AskPrompt {
+	return {
+		...prompt,
+		title: visibleText(prompt.title),
+		lines: prompt.lines.map(visibleText),
+		choices: prompt.choices.map((choice) => ({ ...choice, label: visibleText(choice.label) })),
+	};
+}
+
+function promptFor(ask: Ask, context: PromptContext): AskPrompt {
 	const { action } = ask;
 	const patterns = ask.suggestions.map((s) =>
 		s.surface === "command" ? s.pattern : `${s.surface} ${s.pattern}`,

@@ -12,6 +12,7 @@ import type { ClassifiedAction } from "../classify/action.ts";
 import { editInput, writeInput } from "../classify/builtin-tools.ts";
 import { redactSecrets } from "../classify/preview.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
+import { visibleText } from "./visible-text.ts";
 
 /** One line of the change as shown: a diff line, a hunk header, or a note about what could not be shown. */
 export interface ChangeLine {
@@ -224,14 +225,9 @@ function precut(text: string): string {
 	return text.length > CHANGE_LINE_CHARS_MAX * 2 ? `${text.slice(0, CHANGE_LINE_CHARS_MAX * 2)}…` : text;
 }
 
-/** Tabs as spaces; other control characters as their visible pictures (␛ for ESC), so none reaches the terminal. */
+/** The line as `visibleText` shows it (no control character reaches the terminal), cut to its shown length. */
 function visibleLine(text: string): string {
-	const shown = text
-		.replace(/\t/g, "    ")
-		// biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters to replace
-		.replace(/[\u0000-\u001f]/g, (c) => String.fromCharCode(0x2400 + c.charCodeAt(0)))
-		.replace(/\u007f/g, "␡")
-		.replace(/[\u0080-\u009f]/g, "�");
+	const shown = visibleText(text);
 	return shown.length <= CHANGE_LINE_CHARS_MAX
 		? shown
 		: `${shown.slice(0, CHANGE_LINE_CHARS_MAX)}… (line cut)`;

@@ -2,7 +2,17 @@
  * A config file as the policy sees it: read and parsed, missing, or not read because pi does not trust the
  * project.
  */
-import { lstatSync, readFileSync, readlinkSync, type Stats, statSync } from "node:fs";
+import {
+	closeSync,
+	constants,
+	fstatSync,
+	lstatSync,
+	openSync,
+	readlinkSync,
+	readSync,
+	type Stats,
+	statSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import { configFileError } from "./config-error.ts";
@@ -10,6 +20,7 @@ import type { ConfigScope } from "./config-schema.ts";
 import { fsErrorCode } from "./fs-error-code.ts";
 import {
 	type InvalidConfig,
+	MAX_CONFIG_BYTES,
 	type ParseConfigResult,
 	type ParsedConfig,
 	parseConfigText,
@@ -33,7 +44,33 @@ export type ConfigFileState = ParsedConfig | InvalidConfig | MissingConfig | Unt
 /** Reads a file's text; injectable so callers (and tests) can observe how often files are actually read. */
 export type ReadText = (file: string) => string;
 
-export const readTextFromDisk: ReadText = (file) => readFileSync(file, "utf8");
+/**
+ * A config file's text, read only when it is a regular file of at most `MAX_CONFIG_BYTES`. A repository controls
+ * its project file: a FIFO there would block the session at its first tool call, a link to /dev/tty would read
+ * the keys the user types, one to /dev/zero would fill memory. Opened without blocking, then judged by what
+ * was opened (not by a look at the path before, which a swap could outrun); anything else throws, and the
+ * policy fails closed on it.
+ */
+export const readTextFromDisk: ReadText = (file) => {
+	const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+	try {
+		const stat = fstatSync(fd);
+		if (!stat.isFile())
+			throw new Error(`${file} is not a regular file (a FIFO, device, socket or directory)`);
+		if (stat.size > MAX_CONFIG_BYTES) throw new Error(`file is larger than ${MAX_CONFIG_BYTES} bytes`);
+		// One byte past the cap: a file that grew since fstat is still seen as too large by the parser.
+		const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+		let length = 0;
+		while (length < buffer.length) {
+			const read = readSync(fd, buffer, length, buffer.length - length, null);
+			if (read === 0) break;
+			length += read;
+		}
+		return buffer.toString("utf8", 0, length);
+	} finally {
+		closeSync(fd);
+	}
+};
 
 /**
  * A missing file is no file; any other failure to read, a dangling link or a file where a directory should be

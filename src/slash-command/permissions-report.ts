@@ -1,3 +1,4 @@
+import { visibleText } from "../authority/visible-text.ts";
 import type { Origin } from "../origin/origin.ts";
 import { originLabel } from "../origin/origin.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
@@ -57,13 +58,22 @@ function where(origin: ConfigLocation): string {
 	return `${origin.file} ${origin.jsonPath}${origin.line > 0 ? ` (line ${origin.line})` : ""}`;
 }
 
+/**
+ * One line of the report as pi's list shows it: a rule's pattern and reason come from a project file, a recent
+ * decision's preview from the model, and neither may drive the terminal or break the list (adr/0021).
+ */
+function shownLine(text: string): string {
+	return visibleText(text).replace(/\n/g, " ⏎ ");
+}
+
 /** The report as lines: section headers start with `──`; grant lines carry their id for revoking. */
 export function permissionsReport(s: PermissionsSnapshot): ReportLine[] {
 	const lines: ReportLine[] = [];
 	const section = (title: string): void => {
 		lines.push({ text: `── ${title} ──` });
 	};
-	const add = (text: string, grantId?: string): void => {
+	const add = (line: string, grantId?: string): void => {
+		const text = shownLine(line);
 		lines.push(grantId ? { text, grantId } : { text });
 	};
 
@@ -142,7 +152,9 @@ export function permissionsReport(s: PermissionsSnapshot): ReportLine[] {
 	if (saved.length === 0) add("(none: answer a dialog with Always allow or Always deny)");
 	for (const { rule, ref } of saved) {
 		lines.push({
-			text: `${rule.ref.action} ${rule.ref.surface} "${ref.pattern}"${rule.limit?.maxTier ? ` (up to ${rule.limit.maxTier})` : ""} — saved ${ref.saved.slice(0, 16).replace("T", " ")}, ${where(rule.ref.origin)}`,
+			text: shownLine(
+				`${rule.ref.action} ${rule.ref.surface} "${ref.pattern}"${rule.limit?.maxTier ? ` (up to ${rule.limit.maxTier})` : ""} — saved ${ref.saved.slice(0, 16).replace("T", " ")}, ${where(rule.ref.origin)}`,
+			),
 			savedRule: ref,
 		});
 	}

@@ -67,3 +67,32 @@ describe("/permissions in pi", () => {
 		expect(third.toolResults[0]?.isError).toBe(false);
 	});
 });
+
+describe("/permissions with a repository's project file", () => {
+	it("shows a rule's pattern and reason without their escape sequences or line breaks", async () => {
+		const sb = await gateSandbox();
+		// A reason that, printed raw, erases the line above it and writes a made-up one.
+		const reason = "safe\u001b[1A\u001b[2K\rsandbox: on\nall clear";
+		await sb.writeWorkFile(
+			".pi/pi-permission-hub.json",
+			JSON.stringify({ rules: [{ surface: "command", pattern: "curl *", action: "deny", reason }] }),
+		);
+		await writeScript(sb, promptsOf());
+		let reportLines: string[] = [];
+		const dialog: DialogPolicy = scripted([
+			(req) => {
+				if (req.method !== "select") throw new Error(`expected the report as a select, got ${req.method}`);
+				reportLines = [...req.options];
+				return { cancel: true };
+			},
+		]);
+		const rpc = await startRpc({ sandbox: sb, extensions: [EXTENSION_ENTRY], dialog, timeoutMs: 30_000 });
+
+		const report = await rpc.prompt("/permissions");
+		expect(report.disposition).toBe("handled");
+		const rule = reportLines.find((line) => line.startsWith('deny command "curl *"'));
+		expect(rule).toContain("(safe␛[1A␛[2K␍sandbox: on ⏎ all clear)");
+		// biome-ignore lint/suspicious/noControlCharactersInRegex: what no report line may carry
+		for (const line of reportLines) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+	});
+});
