@@ -5,7 +5,7 @@
  * and git's start-up files in the home directory. Such a write is `privileged`, and only a human may allow it:
  * no rule, grant or authorizer link. Reading the inbox (request ids, action hashes) is refused outright.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
 import type { PathGuard, PathTouch } from "./action.ts";
 
@@ -111,23 +111,34 @@ function guardOfPath(
 			};
 		}
 	}
-	return guardOfDirectoryTarget(candidate, locations);
+	return guardOfExisting(candidate, locations);
 }
 
 /**
- * A write into a directory that holds guarded entries can create them by name (`cp .bashrc ~`, `cp -r evil/. .`
- * over a project's `.git/`), though no guarded name appears in the command: the home directory and the
- * directories above the agent dir, and any existing directory holding a `.git` or `.pi`.
+ * What the file system says about a written path. A write into a directory that holds guarded entries can create
+ * them by name (`cp .bashrc ~`, `cp -r evil/. .` over a project's `.git/`), though no guarded name appears in the
+ * command: the home directory and the directories above the agent dir, and any existing directory holding a
+ * `.git` or `.pi`. A file with more than one hard link is also another name, which no path shows: writing
+ * `notes.txt` made by `ln ~/.bashrc notes.txt` writes `~/.bashrc`.
  */
-function guardOfDirectoryTarget(candidate: string, where: GuardedPaths): PathGuard | null {
+function guardOfExisting(candidate: string, where: GuardedPaths): PathGuard | null {
 	if (within(candidate, where.homeDir) || within(candidate, where.agentDir)) {
 		return {
 			kind: "human",
 			reason: `writes into ${candidate}, which holds the shell's start-up files and pi's agent dir`,
 		};
 	}
-	// Most writes name a file: one stat rules those out before looking inside.
-	if (!isDirectory(candidate)) return null;
+	// Most writes name a new or plain file: one stat rules those out.
+	const stats = statQuietly(candidate);
+	if (stats === undefined) return null;
+	if (!stats.isDirectory()) {
+		return stats.nlink > 1
+			? {
+					kind: "human",
+					reason: `writes ${candidate}, a file with ${stats.nlink} hard links: its other names could be files the gate guards`,
+				}
+			: null;
+	}
 	const held = HELD_BY_PROJECTS.filter((entry) => existsSync(path.join(candidate, entry)));
 	if (held.length > 0) {
 		return {
@@ -140,11 +151,11 @@ function guardOfDirectoryTarget(candidate: string, where: GuardedPaths): PathGua
 
 const HELD_BY_PROJECTS = [".git", ".pi"];
 
-function isDirectory(candidate: string): boolean {
+function statQuietly(candidate: string): Stats | undefined {
 	try {
-		return statSync(candidate, { throwIfNoEntry: false })?.isDirectory() === true;
+		return statSync(candidate, { throwIfNoEntry: false });
 	} catch {
-		return false;
+		return undefined;
 	}
 }
 

@@ -1,0 +1,99 @@
+/**
+ * Attacks on path resolution (adr/0014): every spelling and every link that lands a write on a guarded path
+ * must be human-only. Real directories, links and hard links.
+ */
+import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ClassifiedAction, ToolCall } from "../../src/classify/action.ts";
+import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
+import { classifyAction } from "../../src/classify/classify-action.ts";
+import { bashParser, depsFor } from "./classify-fixture.ts";
+
+let bash: BashParser;
+let root: string;
+let home: string;
+let agentDir: string;
+let project: string;
+
+beforeAll(async () => {
+	bash = await bashParser();
+	root = realpathSync(mkdtempSync(path.join(tmpdir(), "pph-pathatk-")));
+	home = path.join(root, "home");
+	agentDir = path.join(home, ".pi", "agent");
+	project = path.join(root, "project");
+	for (const dir of [
+		path.join(agentDir, "pi-permission-hub", "inbox"),
+		path.join(project, ".git", "hooks"),
+		path.join(project, "src"),
+	]) {
+		mkdirSync(dir, { recursive: true });
+	}
+	writeFileSync(path.join(home, ".bashrc"), "");
+	writeFileSync(path.join(project, ".git", "config"), "");
+	symlinkSync(".git", path.join(project, "docs"));
+	symlinkSync(agentDir, path.join(project, "agent-link"));
+	symlinkSync(".git/hooks/post-checkout", path.join(project, "dangling"));
+	symlinkSync("chain2", path.join(project, "chain1"));
+	symlinkSync(".git/config", path.join(project, "chain2"));
+	symlinkSync("loop2", path.join(project, "loop1"));
+	symlinkSync("loop1", path.join(project, "loop2"));
+	symlinkSync(root, path.join(project, "src", "link-to-outside"));
+	symlinkSync("../docs", path.join(project, "src", "up"));
+	linkSync(path.join(home, ".bashrc"), path.join(project, "notes.txt"));
+});
+
+afterAll(() => {
+	rmSync(root, { recursive: true, force: true });
+});
+
+function classify(call: Omit<ToolCall, "cwd">, cwd = project): ClassifiedAction {
+	return classifyAction({ ...call, cwd }, depsFor(bash, { homeDir: home, agentDir }));
+}
+
+function guardOf(action: ClassifiedAction): string | null {
+	const kinds = action.parts.flatMap((part) => (part.guard === undefined ? [] : [part.guard.kind]));
+	return kinds.includes("refuse") ? "refuse" : kinds.includes("human") ? "human" : null;
+}
+
+const write = (p: string) => classify({ tool: "write", input: { path: p, content: "x" } });
+const shell = (command: string) => classify({ tool: "bash", input: { command } });
+
+describe("spellings and links of a guarded path are human-only", () => {
+	it.each([
+		"src/../.git/config",
+		"./.git//config",
+		".git/./hooks/x",
+		".git/hooks/",
+		".git/.",
+		".git",
+		"@.git/config",
+		"~/.bashrc",
+		"@~/.bashrc",
+		"docs/config",
+		"docs/hooks/pre-commit",
+		"docs/new/dir/x",
+		"agent-link/pi-permission-hub/config.json",
+		"dangling",
+		"chain1",
+		"src/up/hooks/x",
+		"src/link-to-outside/project/.git/config",
+		"src/link-to-outside/home/.bashrc",
+		"notes.txt",
+		"/proc/self/cwd/.git/config",
+	])("write %s", (p) => {
+		expect(guardOf(write(p))).toBe("human");
+	});
+
+	it.each([
+		"echo x > src/../.git/config",
+		"echo x > docs/config",
+		"echo x > notes.txt",
+		"cp /dev/null notes.txt",
+		"echo x >> chain1",
+		"mkdir -p docs/a && echo x > docs/a/b",
+	])("bash %s", (command) => {
+		expect(guardOf(shell(command))).toBe("human");
+	});
+});
