@@ -97,3 +97,25 @@ describe("spellings and links of a guarded path are human-only", () => {
 		expect(guardOf(shell(command))).toBe("human");
 	});
 });
+
+describe("pi's read tool opens macOS spellings of a missing path: the inbox under any of them is refused", () => {
+	it.each([
+		["Kate", "\u212Aate", "a Kelvin sign, whose NFD form is K"],
+		["O\u2019Brien", "O'Brien", "a straight quote for the curly one"],
+		["Jose\u0301", "Jos\u00e9", "the NFC form of an NFD name"],
+	])("home %s typed as %s (%s)", (real, typed) => {
+		const homeOf = path.join(root, real);
+		const agentOf = path.join(homeOf, ".pi", "agent");
+		mkdirSync(path.join(agentOf, "pi-permission-hub", "inbox"), { recursive: true });
+		writeFileSync(path.join(agentOf, "pi-permission-hub", "inbox", "r.json"), "{}");
+		const read = classifyAction(
+			{
+				tool: "read",
+				input: { path: path.join(root, typed, ".pi/agent/pi-permission-hub/inbox/r.json") },
+				cwd: project,
+			},
+			depsFor(bash, { homeDir: homeOf, agentDir: agentOf }),
+		);
+		expect(guardOf(read)).toBe("refuse");
+	});
+});
