@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClassifiedAction, ToolCall } from "../../src/classify/action.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
 import { classifyAction } from "../../src/classify/classify-action.ts";
+import { decide } from "../../src/policy/decide.ts";
+import { loadPolicy } from "../../src/policy/load-policy.ts";
 import { bashParser, depsFor } from "./classify-fixture.ts";
 
 let bash: BashParser;
@@ -117,5 +119,58 @@ describe("pi's read tool opens macOS spellings of a missing path: the inbox unde
 			depsFor(bash, { homeDir: homeOf, agentDir: agentOf }),
 		);
 		expect(guardOf(read)).toBe("refuse");
+	});
+});
+
+describe("a path rule read from a real config file matches only what it names", () => {
+	function decideWith(rules: unknown[], call: Omit<ToolCall, "cwd">): string {
+		const file = path.join(agentDir, "pi-permission-hub", "config.json");
+		writeFileSync(file, JSON.stringify({ rules }));
+		const policy = loadPolicy({ agentDir, cwd: project, homeDir: home, projectTrusted: false });
+		expect(policy.configErrors).toEqual([]);
+		const decision = decide(classify(call), policy, {
+			origin: { kind: "human" },
+			grants: [],
+			parkedApproval: null,
+		});
+		return decision.mode;
+	}
+	const allowSrc = [{ surface: "write", pattern: "src/**", action: "allow" }];
+
+	it("allow write src/** allows src/ and nothing reached by .. or a link out of it", () => {
+		expect(decideWith(allowSrc, { tool: "write", input: { path: "src/a.ts", content: "" } })).toBe("auto");
+		for (const p of [
+			"src/../.git/hooks/pre-commit",
+			"src/link-to-outside/x",
+			"src/up/hooks/x",
+			"src/../README.md",
+			`${project}/src/../../x`,
+		]) {
+			expect(decideWith(allowSrc, { tool: "write", input: { path: p, content: "" } }), p).not.toBe("auto");
+		}
+		for (const command of ["echo x > src/../x", "cp a src/link-to-outside/x", "cd src && echo x > ../x"]) {
+			expect(decideWith(allowSrc, { tool: "bash", input: { command } }), command).not.toBe("auto");
+		}
+	});
+
+	it("allow write ** still leaves .git, .pi and the agent dir to a human", () => {
+		const all = [
+			{ surface: "write", pattern: "**", action: "allow" },
+			{ surface: "path", pattern: "/**", action: "allow" },
+		];
+		for (const p of [".git/config", "docs/x", ".pi/settings.json", "agent-link/x", "notes.txt"]) {
+			expect(decideWith(all, { tool: "write", input: { path: p, content: "" } }), p).toBe("ask");
+		}
+	});
+
+	it("a leading ! is a literal name, not a negation; braces and extglobs stay inside what they spell", () => {
+		const bang = [{ surface: "write", pattern: "!src/**", action: "allow" }];
+		expect(decideWith(bang, { tool: "write", input: { path: "README.md", content: "" } })).not.toBe("auto");
+		const brace = [{ surface: "write", pattern: "{src,docs}/*.md", action: "allow" }];
+		expect(decideWith(brace, { tool: "write", input: { path: "src/a.md", content: "" } })).toBe("auto");
+		expect(decideWith(brace, { tool: "write", input: { path: "docs/a.md", content: "" } })).toBe("ask");
+		const extglob = [{ surface: "write", pattern: "src/!(x)/**", action: "allow" }];
+		expect(decideWith(extglob, { tool: "write", input: { path: "src/../.git/a", content: "" } })).toBe("ask");
+		expect(decideWith(extglob, { tool: "write", input: { path: "src/up/a", content: "" } })).toBe("ask");
 	});
 });
