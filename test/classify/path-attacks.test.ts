@@ -174,3 +174,28 @@ describe("a path rule read from a real config file matches only what it names", 
 		expect(decideWith(extglob, { tool: "write", input: { path: "src/up/a", content: "" } })).toBe("ask");
 	});
 });
+
+describe("cd searches $CDPATH: a cd that may follow it leads somewhere known only at run time", () => {
+	it.each([
+		"CDPATH=~/.pi cd agent && echo x > settings.json",
+		"export CDPATH=~/.pi; cd agent && echo x > settings.json",
+		"export $'\\x43DPATH=..'; cd agent-dir && echo x > settings.json",
+		"read -r CDPATH <<< ~/.pi; cd agent && echo x > settings.json",
+		"printf -v CDPATH %s ~/.pi; cd agent && echo x > settings.json",
+		"$setter CDP; cd agent && echo x > settings.json",
+		". ./env.sh; cd agent && echo x > settings.json",
+	])("%s", (command) => {
+		expect(guardOf(shell(command))).toBe("human");
+	});
+
+	it("a cd that cannot search it, or a program that cannot set it, stays known", () => {
+		for (const command of [
+			"cd src && echo x > notes.md",
+			"export CDPATH=/x; cd ./src && echo x > notes.md",
+			"CDPATH=/x cd ../project/src && echo x > notes.md",
+			"cp a src/ && cd src && echo x > notes.md",
+		]) {
+			expect(guardOf(shell(command)), command).toBeNull();
+		}
+	});
+});
