@@ -7,6 +7,7 @@ import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
 import type { PathAccess, PathGuard, PathTouch } from "./action.ts";
 import { guardOfTouch } from "./guarded-paths.ts";
+import { passesThroughProcessLink } from "./process-links.ts";
 
 /** Where relative paths resolve: a known absolute directory, or one known only at run time (`cd "$X"`). */
 export type EffectiveCwd =
@@ -79,6 +80,16 @@ export function makePathTouch(
 	if (!context.resolvedCache.has(raw)) {
 		resolved = realpathOfLongestPrefix(raw, context.realpaths);
 		context.resolvedCache.set(raw, resolved);
+	}
+	// Most paths hold no link at all: only one whose resolution differs from its spelling is walked again.
+	if ((resolved !== absolute || absolute.startsWith("/proc/")) && passesThroughProcessLink(raw)) {
+		return withGuard(
+			{ access, typed, absolute, resolved: resolved ?? absolute, outsideCwd: true },
+			{
+				kind: "human",
+				reason: `${access === "write" ? "writes" : "reads"} ${typed} through a /proc link whose target depends on the process that follows it, known only at run time`,
+			},
+		);
 	}
 	const where = { agentDir: context.agentDir, homeDir: context.homeDir };
 	if (resolved === undefined) {

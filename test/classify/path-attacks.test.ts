@@ -44,6 +44,7 @@ beforeAll(async () => {
 	symlinkSync(root, path.join(project, "src", "link-to-outside"));
 	symlinkSync("../docs", path.join(project, "src", "up"));
 	linkSync(path.join(home, ".bashrc"), path.join(project, "notes.txt"));
+	symlinkSync("/proc/self/cwd", path.join(project, "proc-cwd"));
 });
 
 afterAll(() => {
@@ -195,6 +196,24 @@ describe("cd searches $CDPATH: a cd that may follow it leads somewhere known onl
 			"CDPATH=/x cd ../project/src && echo x > notes.md",
 			"cp a src/ && cd src && echo x > notes.md",
 		]) {
+			expect(guardOf(shell(command)), command).toBeNull();
+		}
+	});
+});
+
+describe("a /proc link is followed by the process that runs the command, not by pi", () => {
+	it.each([
+		"cd .git && echo x > /proc/self/cwd/config",
+		"cd .git && echo x > /proc/thread-self/cwd/config",
+		"cd .git && echo x > /dev/fd/../cwd/config",
+		"cd .git && echo x > ../proc-cwd/config",
+		"cd ~/.pi/agent/pi-permission-hub && cat /proc/self/cwd/inbox/r.json",
+	])("%s", (command) => {
+		expect(guardOf(shell(command))).toBe("human");
+	});
+
+	it("the fd sinks themselves stay sinks", () => {
+		for (const command of ["echo x > /dev/fd/2", "echo x > /dev/stderr", "echo x > /proc/self/fd/2"]) {
 			expect(guardOf(shell(command)), command).toBeNull();
 		}
 	});
