@@ -5,7 +5,7 @@
  * and git's start-up files in the home directory. Such a write is `privileged`, and only a human may allow it:
  * no rule, grant or authorizer link. Reading the inbox (request ids, action hashes) is refused outright.
  */
-import { existsSync, type Stats, statSync } from "node:fs";
+import { existsSync, readlinkSync, realpathSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
 import type { PathGuard, PathTouch } from "./action.ts";
 
@@ -34,6 +34,53 @@ const HOME_STARTUP_FILES = [
 export interface GuardedLocations {
 	readonly agentDir: string;
 	readonly homeDir: string;
+	/** Where the guarded locations really are when links lead there (`guardedLinkTargets`); computed once per action. */
+	readonly linkedGuards?: () => LinkedGuards;
+}
+
+/**
+ * A dotfile manager links `~/.bashrc` to `~/dotfiles/bash/.bashrc`; a home or an agent dir may itself be a link.
+ * Writing the link's target writes the guarded file, though neither spelling of that path names it.
+ */
+export interface LinkedGuards {
+	/** Guarded files and trees, resolved. */
+	readonly trees: readonly string[];
+	/** The resolved home: a write into it can create the start-up files. */
+	readonly directories: readonly string[];
+	/** The resolved inbox, when a link leads there. */
+	readonly inboxes: readonly string[];
+}
+
+export function guardedLinkTargets(where: GuardedLocations): LinkedGuards {
+	const { agentDir, homeDir, inbox } = guardedPaths(where);
+	const realHome = resolvedLink(homeDir) ?? homeDir;
+	const trees = new Set<string>();
+	for (const entry of [agentDir, ...HOME_STARTUP_FILES.map((file) => path.join(homeDir, file))]) {
+		const target = resolvedLink(entry);
+		if (target !== undefined && target !== entry) trees.add(target);
+	}
+	if (realHome !== homeDir) {
+		for (const file of HOME_STARTUP_FILES) trees.add(path.join(realHome, file));
+	}
+	const realInbox = resolvedLink(inbox);
+	return {
+		trees: [...trees],
+		directories: realHome === homeDir ? [] : [realHome],
+		inboxes: realInbox === undefined || realInbox === inbox ? [] : [realInbox],
+	};
+}
+
+/** The realpath of an existing entry, or where a dangling link points (writing through it creates that). */
+function resolvedLink(entry: string): string | undefined {
+	try {
+		return realpathSync.native(entry);
+	} catch {
+		try {
+			return path.resolve(path.dirname(entry), readlinkSync(entry));
+		} catch {
+			return undefined;
+		}
+	}
 }
 
 /** `candidate` is `parent` or below it (both absolute and normalised; `/` holds everything). */
@@ -84,6 +131,13 @@ function guardOfPath(
 			reason: `${candidate} is in the permission gate's inbox, which only the gate itself reads and writes`,
 		};
 	}
+	const linked = where.linkedGuards?.();
+	if (linked?.inboxes.some((real) => within(real, candidate)) === true) {
+		return {
+			kind: "refuse",
+			reason: `${candidate} is in the permission gate's inbox (a link leads there), which only the gate itself reads and writes`,
+		};
+	}
 	if (access !== "write") return null;
 	if (within(agentDir, candidate)) {
 		return {
@@ -102,6 +156,14 @@ function guardOfPath(
 	// (`.git/modules/x/config`, `.git/worktrees/x/config.worktree`), and `mv evil .git` replaces the lot.
 	if (segments.includes(".git")) {
 		return { kind: "human", reason: `writes ${candidate}: git runs what the config and hooks in .git name` };
+	}
+	for (const target of linked?.trees ?? []) {
+		if (within(target, candidate)) {
+			return { kind: "human", reason: `writes ${candidate}, where a link to a path the gate guards leads` };
+		}
+	}
+	if (linked?.directories.includes(candidate) === true) {
+		return { kind: "human", reason: `writes into ${candidate}, the home directory a link leads to` };
 	}
 	for (const file of within(homeDir, candidate) ? startupFiles : []) {
 		if (within(file, candidate)) {
@@ -181,8 +243,9 @@ export function guardOfTree(
 	where: GuardedLocations,
 ): PathGuard | null {
 	const { inbox } = guardedPaths(where);
+	const inboxes = [inbox, ...(where.linkedGuards?.().inboxes ?? [])];
 	const holds = [touch.absolute, touch.resolved].some(
-		(form) => path.isAbsolute(form) && within(path.normalize(form), inbox),
+		(form) => path.isAbsolute(form) && inboxes.some((real) => within(path.normalize(form), real)),
 	);
 	return holds
 		? {

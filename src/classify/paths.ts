@@ -6,7 +6,7 @@
 import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
 import type { PathAccess, PathGuard, PathTouch } from "./action.ts";
-import { guardOfTouch } from "./guarded-paths.ts";
+import { guardedLinkTargets, guardOfTouch, type LinkedGuards } from "./guarded-paths.ts";
 import { passesThroughProcessLink } from "./process-links.ts";
 
 /** Where relative paths resolve: a known absolute directory, or one known only at run time (`cd "$X"`). */
@@ -26,12 +26,15 @@ export interface PathContext {
 	readonly resolvedCache: Map<string, string | undefined>;
 	/** realpaths of the existing directories and files met so far in this action (see `realpathOfLongestPrefix`). */
 	readonly realpaths: Map<string, string>;
+	/** Where links to the guarded locations lead, looked up on first use in this action. */
+	readonly linkedGuards: () => LinkedGuards;
 }
 
 /** A context for one action: the file system is consulted once per distinct path. */
 export function pathContext(sessionCwd: string, homeDir: string, agentDir: string): PathContext {
 	const absoluteCwd = path.resolve(sessionCwd);
 	const realpaths = new Map<string, string>();
+	let linked: LinkedGuards | undefined;
 	return {
 		sessionCwd: absoluteCwd,
 		sessionCwdReal: realpathOfCwd(absoluteCwd, realpaths) ?? absoluteCwd,
@@ -39,6 +42,10 @@ export function pathContext(sessionCwd: string, homeDir: string, agentDir: strin
 		agentDir,
 		resolvedCache: new Map(),
 		realpaths,
+		linkedGuards: () => {
+			linked ??= guardedLinkTargets({ agentDir, homeDir });
+			return linked;
+		},
 	};
 }
 
@@ -91,7 +98,7 @@ export function makePathTouch(
 			},
 		);
 	}
-	const where = { agentDir: context.agentDir, homeDir: context.homeDir };
+	const where = { agentDir: context.agentDir, homeDir: context.homeDir, linkedGuards: context.linkedGuards };
 	if (resolved === undefined) {
 		const touch = { access, typed, absolute, resolved: absolute, outsideCwd: true };
 		return withGuard(touch, guardOfTouch(touch, where));

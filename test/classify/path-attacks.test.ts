@@ -218,3 +218,51 @@ describe("a /proc link is followed by the process that runs the command, not by 
 		}
 	});
 });
+
+describe("links to the guarded locations: writing where they lead is writing them", () => {
+	let linkedHome: string;
+	let data: string;
+	function classifyLinked(call: Omit<ToolCall, "cwd">): ClassifiedAction {
+		return classifyAction(
+			{ ...call, cwd: project },
+			depsFor(bash, { homeDir: linkedHome, agentDir: path.join(linkedHome, ".pi", "agent") }),
+		);
+	}
+	beforeAll(() => {
+		data = path.join(root, "data");
+		const realHome = path.join(data, "real-home");
+		mkdirSync(path.join(data, "dotfiles", "bash"), { recursive: true });
+		mkdirSync(path.join(data, "pi", "agent", "pi-permission-hub", "inbox"), { recursive: true });
+		mkdirSync(realHome, { recursive: true });
+		linkedHome = path.join(root, "linked-home");
+		symlinkSync(realHome, linkedHome);
+		writeFileSync(path.join(data, "dotfiles", "bash", ".bashrc"), "");
+		symlinkSync(path.join(data, "dotfiles", "bash", ".bashrc"), path.join(realHome, ".bashrc"));
+		symlinkSync(path.join(data, "dotfiles", "profile"), path.join(realHome, ".profile"));
+		symlinkSync(path.join(data, "pi"), path.join(realHome, ".pi"));
+	});
+
+	it.each([
+		"data/dotfiles/bash/.bashrc",
+		"data/dotfiles/profile",
+		"data/pi/agent/pi-permission-hub/config.json",
+		"data/pi/agent/extensions/x.ts",
+		"data/real-home/.zshrc",
+		"data/real-home",
+	])("write %s", (under) => {
+		const action = classifyLinked({ tool: "write", input: { path: path.join(root, under), content: "" } });
+		expect(guardOf(action)).toBe("human");
+	});
+
+	it("reading the inbox where a link leads is refused", () => {
+		const inbox = path.join(data, "pi", "agent", "pi-permission-hub", "inbox");
+		expect(guardOf(classifyLinked({ tool: "read", input: { path: path.join(inbox, "r.json") } }))).toBe(
+			"refuse",
+		);
+		const grep = classifyLinked({ tool: "grep", input: { pattern: "x", path: path.join(data, "pi") } });
+		expect(guardOf(grep)).toBe("human");
+		expect(
+			guardOf(classifyLinked({ tool: "write", input: { path: path.join(data, "notes"), content: "" } })),
+		).toBeNull();
+	});
+});
