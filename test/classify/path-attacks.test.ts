@@ -266,3 +266,32 @@ describe("links to the guarded locations: writing where they lead is writing the
 		).toBeNull();
 	});
 });
+
+describe("odd spellings found safe", () => {
+	it.each([
+		`docs/${"./".repeat(3000)}config`,
+		`src/${"x/../".repeat(2000)}../.git/config`,
+		".git/hooks/pre-commit\n",
+		"docs/.",
+		"docs/",
+		"./docs//hooks/./x",
+		`${"../".repeat(50)}PROJECT/.git/config`,
+	])("write %j", (p) => {
+		expect(guardOf(write(p.replace("PROJECT", project.slice(1))))).toBe("human");
+	});
+
+	it.each([
+		"cd src/up && echo x > hooks/x",
+		"echo x > 'docs'/\"config\"",
+		"echo x > d\\ocs/config",
+		"echo x > {docs,src}/config",
+		"echo x > do?s/config",
+		"echo x > .gi[t]/config",
+		"echo x >> .g*/config",
+		"cp evil .gi?/hooks/../config",
+		"tee -a ./*/config",
+		"echo x > */**/config",
+	])("bash %s", (command) => {
+		expect(guardOf(shell(command))).toBe("human");
+	});
+});

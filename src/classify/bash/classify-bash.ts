@@ -19,6 +19,7 @@ import { refineCommandTier, sedOnlySubstitutes } from "./command-tier-refiners.t
 import type { CommandTierEntry } from "./command-tier-table.ts";
 import { environmentInjection } from "./environment-injection.ts";
 import { globLinkCandidates } from "./glob-links.ts";
+import { globWriteCandidates } from "./glob-writes.ts";
 import type { ReadVerdict } from "./read-only-spec.ts";
 import { proveRead } from "./read-proof.ts";
 
@@ -65,6 +66,7 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 		const reached = [
 			...finding.paths,
 			...globLinkCandidates(finding.paths, finding.cwd, options.paths.homeDir),
+			...globWriteCandidates(finding.paths, finding.cwd, options.paths.homeDir),
 		];
 		paths = finding.remote ? [] : touches(reached, finding.cwd, options.paths);
 		if (!finding.remote) raises.push(...unknownReads(reached, finding.cwd, finding.loopVariables));
@@ -78,7 +80,11 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 		const own = commandRaises(finding, proof, options.extraCommandTiers);
 		const candidates = commandCandidates(finding, args, proof);
 		raises.push(...own);
-		const reached = [...candidates, ...globLinkCandidates(candidates, finding.cwd, options.paths.homeDir)];
+		const reached = [
+			...candidates,
+			...globLinkCandidates(candidates, finding.cwd, options.paths.homeDir),
+			...globWriteCandidates(candidates, finding.cwd, options.paths.homeDir),
+		];
 		paths = finding.remote ? [] : touches(reached, finding.cwd, options.paths);
 		if (!finding.remote) raises.push(...unknownReads(reached, finding.cwd, finding.loopVariables));
 		known = effectsAreItsPaths(finding, strictest(own).tier, candidates);
