@@ -207,11 +207,14 @@ function fileToolPart(
 	const named = makePathTouch(rawPath, access, cwd, paths, value);
 	const tree = below && named.guard === undefined ? guardOfTree(named, paths) : null;
 	const touch = tree === null ? named : { ...named, guard: tree };
+	// pi resolves `..` before the file system sees the path (`link/../.git/config` is `.git/config` to it), so
+	// the path it opens is the one made absolute first, then resolved.
+	const opened = makePathTouch(rawPath, access, cwd, paths, named.absolute);
 	const variants =
 		call.tool === "read"
 			? piReadVariants(named.absolute).map((variant) => makePathTouch(rawPath, access, cwd, paths, variant))
 			: [];
-	const touches = [touch, ...variants];
+	const touches = [touch, ...(opened.resolved === named.resolved ? [] : [opened]), ...variants];
 	const decided = strictest([{ tier, reason: `built-in: ${reason}` }, ...pathRaises(touches)]);
 	return { parts: [{ tier: decided.tier, tierReason: decided.reason, paths: touches }], input: call.input };
 }

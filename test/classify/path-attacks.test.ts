@@ -45,6 +45,8 @@ beforeAll(async () => {
 	symlinkSync("../docs", path.join(project, "src", "up"));
 	linkSync(path.join(home, ".bashrc"), path.join(project, "notes.txt"));
 	symlinkSync("/proc/self/cwd", path.join(project, "proc-cwd"));
+	mkdirSync(path.join(root, "plain", "sub"), { recursive: true });
+	symlinkSync(path.join(root, "plain", "sub"), path.join(project, "elsewhere"));
 });
 
 afterAll(() => {
@@ -83,6 +85,8 @@ describe("spellings and links of a guarded path are human-only", () => {
 		"src/up/hooks/x",
 		"src/link-to-outside/project/.git/config",
 		"src/link-to-outside/home/.bashrc",
+		"elsewhere/../docs/config",
+		"elsewhere/../agent-link/pi-permission-hub/config.json",
 		"notes.txt",
 		"/proc/self/cwd/.git/config",
 	])("write %s", (p) => {
