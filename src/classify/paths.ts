@@ -26,6 +26,8 @@ export interface PathContext {
 	readonly resolvedCache: Map<string, string | undefined>;
 	/** realpaths of the existing directories and files met so far in this action (see `realpathOfLongestPrefix`). */
 	readonly realpaths: Map<string, string>;
+	/** The command may set its own `$HOME`: a path starting with `~` is known only at run time. */
+	readonly homeUnknown?: boolean;
 	/** Where links to the guarded locations lead, looked up on first use in this action. */
 	readonly linkedGuards: () => LinkedGuards;
 }
@@ -72,6 +74,9 @@ export function makePathTouch(
 	value: string = typed,
 ): PathTouch {
 	if (value === "" || value.includes("\0")) {
+		return unknownPlace({ access, typed, absolute: value, resolved: value, outsideCwd: true });
+	}
+	if (context.homeUnknown === true && (value === "~" || value.startsWith("~/"))) {
 		return unknownPlace({ access, typed, absolute: value, resolved: value, outsideCwd: true });
 	}
 	const expanded = expandHome(value, context.homeDir);

@@ -299,3 +299,20 @@ describe("odd spellings found safe", () => {
 		expect(guardOf(shell(command))).toBe("human");
 	});
 });
+
+describe("~ and $HOME follow the command's own $HOME when it may set one", () => {
+	it.each([
+		"HOME=.git; echo x > ~/config",
+		"export HOME=.git; echo x > $HOME/config",
+		"HOME=.git; cd; echo x > config",
+		"read HOME <<< .git; cd ~/hooks && echo x > pre-commit",
+		"bash -c $'HOME\\x3d.git; echo x > ~/config'",
+	])("%s", (command) => {
+		expect(guardOf(shell(command))).toBe("human");
+	});
+
+	it("without an assignment ~ is the home directory", () => {
+		expect(guardOf(shell("echo x > ~/notes/a.md"))).toBeNull();
+		expect(shell("echo x > ~/notes/a.md").parts[0]?.paths[0]?.absolute).toBe(path.join(home, "notes/a.md"));
+	});
+});

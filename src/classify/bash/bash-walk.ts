@@ -12,8 +12,8 @@ import { isHarmlessSink } from "../system-paths.ts";
 import { strictest, type TierRaise } from "../tier-raise.ts";
 import type { BashParser, SyntaxNode } from "./bash-parser.ts";
 import { type BashWord, evaluateWord, syntheticWord, WORD_NODE_TYPES } from "./bash-word.ts";
-import { cdPathMayBeSet, searchesCdPath } from "./cd-path.ts";
 import { fromWord, type PathCandidate } from "./command-paths.ts";
+import { cdPathMayBeSet, homeMayBeSet, searchesCdPath } from "./directory-variables.ts";
 import { type EnvironmentAssignment, environmentInjection } from "./environment-injection.ts";
 import { isSystemProgramName } from "./read-proof.ts";
 import { type ArgvOptions, type Unwrapped, unwrapCommand } from "./wrappers.ts";
@@ -90,8 +90,10 @@ interface WalkState {
 	readonly parser: BashParser;
 	readonly homeDir: string;
 	readonly findings: BashFinding[];
-	/** `cd name` may go to a directory of `$CDPATH` (cd-path.ts). */
+	/** `cd name` may go to a directory of `$CDPATH` (directory-variables.ts). */
 	cdPathMayBeSet: boolean;
+	/** `cd` and `cd ~/x` follow a `$HOME` the command may set (directory-variables.ts). */
+	homeMayBeSet: boolean;
 }
 
 const HIGHEST: Tier = "privileged";
@@ -109,6 +111,7 @@ export function findBashCommands(
 		homeDir,
 		findings: [],
 		cdPathMayBeSet: cdPathMayBeSet(source, process.env),
+		homeMayBeSet: homeMayBeSet(source),
 	};
 	const context: Context = {
 		source,
@@ -774,6 +777,7 @@ function expand(
 			innerContext.scope.cwd = changedDirectory("cd", [inner.cwd], context.scope.cwd, {
 				homeDir: state.homeDir,
 				cdPathMayBeSet: false,
+				homeMayBeSet: state.homeMayBeSet,
 			});
 		if (inner.cwd !== undefined || inner.movedAway === true) innerContext.scope.moved = true;
 		const before = innerContext.scope.cwd;
@@ -854,6 +858,7 @@ function walkShellCode(
 		return;
 	}
 	if (cdPathMayBeSet(source, {})) state.cdPathMayBeSet = true;
+	if (homeMayBeSet(source)) state.homeMayBeSet = true;
 	walkStatement(state, parsed.root, { ...context, source, depth: context.depth + 1 });
 }
 
@@ -861,11 +866,13 @@ function changedDirectory(
 	name: string,
 	args: readonly BashWord[],
 	cwd: EffectiveCwd,
-	{ homeDir, cdPathMayBeSet }: Pick<WalkState, "homeDir" | "cdPathMayBeSet">,
+	{ homeDir, cdPathMayBeSet, homeMayBeSet }: Pick<WalkState, "homeDir" | "cdPathMayBeSet" | "homeMayBeSet">,
 ): EffectiveCwd {
 	if (name === "popd") return { known: false, label: "(popd)" };
 	const operands = args.filter((arg) => !/^-[LPe@]+$/.test(arg.text));
 	const target = operands[0];
+	if (homeMayBeSet && (target === undefined || target.pathValue?.startsWith("~") === true))
+		return { known: false, label: target?.text ?? "$HOME" };
 	if (target === undefined) return { known: true, dir: homeDir };
 	if (target.text === "-" || target.pathValue === undefined) return { known: false, label: target.text };
 	if (cdPathMayBeSet && searchesCdPath(target.pathValue)) return { known: false, label: target.text };

@@ -17,6 +17,7 @@ import { commandPathCandidates, type PathCandidate } from "./command-paths.ts";
 import { builtInTier, matchingExtraTiers, tableKey } from "./command-tier-lookup.ts";
 import { refineCommandTier, sedOnlySubstitutes } from "./command-tier-refiners.ts";
 import type { CommandTierEntry } from "./command-tier-table.ts";
+import { homeMayBeSet } from "./directory-variables.ts";
 import { environmentInjection } from "./environment-injection.ts";
 import { globLinkCandidates } from "./glob-links.ts";
 import { globWriteCandidates } from "./glob-writes.ts";
@@ -54,7 +55,11 @@ export function classifyBashProgram(
 			},
 		];
 	}
-	return findings.map((finding) => partOf(finding, options));
+	// `~` and `$HOME` in a path follow the command's own `$HOME` when it may set one (directory-variables.ts).
+	const scoped = homeMayBeSet(parsed.source)
+		? { ...options, paths: { ...options.paths, homeUnknown: true } }
+		: options;
+	return findings.map((finding) => partOf(finding, scoped));
 }
 
 function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart {

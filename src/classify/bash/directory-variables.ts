@@ -1,4 +1,6 @@
 /**
+ * The variables that steer where a path leads, which the gate cannot read from the command line.
+ *
  * `cd agent` goes to the first directory of `$CDPATH` holding an `agent`, before `./agent`: with
  * `CDPATH=~/.pi cd agent && echo x > settings.json` the write lands in pi's agent dir, not the cwd. The gate
  * cannot know the variable's value when pi's environment sets it, or when the command may set it (by name, or by
@@ -25,5 +27,18 @@ const COMPUTED_COMMAND = /(?:^|[;&|({\n!]|\b(?:then|do|else|elif|time))\s*(?:[$`
 
 export function cdPathMayBeSet(source: string, env: Readonly<Record<string, string | undefined>>): boolean {
 	if (env.CDPATH !== undefined || env.BASH_ENV !== undefined) return true;
-	return source.includes("CDPATH") || SETS_VARIABLES_BY_NAME.test(source) || COMPUTED_COMMAND.test(source);
+	return source.includes("CDPATH") || setsVariablesByName(source);
+}
+
+/**
+ * `~`, `$HOME` and a bare `cd` follow `$HOME` as the command has it: `HOME=.git; echo x > ~/config` writes
+ * `.git/config`. When the command may set it, they lead somewhere known only at run time.
+ */
+export function homeMayBeSet(source: string): boolean {
+	return /(?:^|[^\w$])HOME\+?=/m.test(source) || setsVariablesByName(source);
+}
+
+/** `$'…'` can spell any text, an assignment in code run by `bash -c` among it. */
+function setsVariablesByName(source: string): boolean {
+	return SETS_VARIABLES_BY_NAME.test(source) || COMPUTED_COMMAND.test(source) || source.includes("$'");
 }
