@@ -23,6 +23,7 @@ import {
 import { guardOfTree, strictestGuard } from "./guarded-paths.ts";
 import { ownEntry } from "./own-entry.ts";
 import { makePathTouch, type PathContext, pathContext } from "./paths.ts";
+import { piReadVariants } from "./pi-read-variants.ts";
 import { previewAction } from "./preview.ts";
 import { strictest } from "./tier-raise.ts";
 
@@ -202,11 +203,20 @@ function fileToolPart(
 			input: call.input,
 		};
 	}
-	const named = makePathTouch(rawPath, access, { known: true, dir: call.cwd }, paths, value);
+	const cwd = { known: true, dir: call.cwd } as const;
+	const named = makePathTouch(rawPath, access, cwd, paths, value);
 	const tree = below && named.guard === undefined ? guardOfTree(named, paths) : null;
 	const touch = tree === null ? named : { ...named, guard: tree };
-	const decided = strictest([{ tier, reason: `built-in: ${reason}` }, ...pathRaises([touch])]);
-	return { parts: [{ tier: decided.tier, tierReason: decided.reason, paths: [touch] }], input: call.input };
+	// pi resolves `..` before the file system sees the path (`link/../.git/config` is `.git/config` to it), so
+	// the path it opens is the one made absolute first, then resolved.
+	const opened = makePathTouch(rawPath, access, cwd, paths, named.absolute);
+	const variants =
+		call.tool === "read"
+			? piReadVariants(named.absolute).map((variant) => makePathTouch(rawPath, access, cwd, paths, variant))
+			: [];
+	const touches = [touch, ...(opened.resolved === named.resolved ? [] : [opened]), ...variants];
+	const decided = strictest([{ tier, reason: `built-in: ${reason}` }, ...pathRaises(touches)]);
+	return { parts: [{ tier: decided.tier, tierReason: decided.reason, paths: touches }], input: call.input };
 }
 
 function configuredToolPart(tool: string, configured: unknown): ActionPart {

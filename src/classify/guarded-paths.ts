@@ -5,7 +5,7 @@
  * and git's start-up files in the home directory. Such a write is `privileged`, and only a human may allow it:
  * no rule, grant or authorizer link. Reading the inbox (request ids, action hashes) is refused outright.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readlinkSync, realpathSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
 import type { PathGuard, PathTouch } from "./action.ts";
 
@@ -34,6 +34,53 @@ const HOME_STARTUP_FILES = [
 export interface GuardedLocations {
 	readonly agentDir: string;
 	readonly homeDir: string;
+	/** Where the guarded locations really are when links lead there (`guardedLinkTargets`); computed once per action. */
+	readonly linkedGuards?: () => LinkedGuards;
+}
+
+/**
+ * A dotfile manager links `~/.bashrc` to `~/dotfiles/bash/.bashrc`; a home or an agent dir may itself be a link.
+ * Writing the link's target writes the guarded file, though neither spelling of that path names it.
+ */
+export interface LinkedGuards {
+	/** Guarded files and trees, resolved. */
+	readonly trees: readonly string[];
+	/** The resolved home: a write into it can create the start-up files. */
+	readonly directories: readonly string[];
+	/** The resolved inbox, when a link leads there. */
+	readonly inboxes: readonly string[];
+}
+
+export function guardedLinkTargets(where: GuardedLocations): LinkedGuards {
+	const { agentDir, homeDir, inbox } = guardedPaths(where);
+	const realHome = resolvedLink(homeDir) ?? homeDir;
+	const trees = new Set<string>();
+	for (const entry of [agentDir, ...HOME_STARTUP_FILES.map((file) => path.join(homeDir, file))]) {
+		const target = resolvedLink(entry);
+		if (target !== undefined && target !== entry) trees.add(target);
+	}
+	if (realHome !== homeDir) {
+		for (const file of HOME_STARTUP_FILES) trees.add(path.join(realHome, file));
+	}
+	const realInbox = resolvedLink(inbox);
+	return {
+		trees: [...trees],
+		directories: realHome === homeDir ? [] : [realHome],
+		inboxes: realInbox === undefined || realInbox === inbox ? [] : [realInbox],
+	};
+}
+
+/** The realpath of an existing entry, or where a dangling link points (writing through it creates that). */
+function resolvedLink(entry: string): string | undefined {
+	try {
+		return realpathSync.native(entry);
+	} catch {
+		try {
+			return path.resolve(path.dirname(entry), readlinkSync(entry));
+		} catch {
+			return undefined;
+		}
+	}
 }
 
 /** `candidate` is `parent` or below it (both absolute and normalised; `/` holds everything). */
@@ -84,6 +131,13 @@ function guardOfPath(
 			reason: `${candidate} is in the permission gate's inbox, which only the gate itself reads and writes`,
 		};
 	}
+	const linked = where.linkedGuards?.();
+	if (linked?.inboxes.some((real) => within(real, candidate)) === true) {
+		return {
+			kind: "refuse",
+			reason: `${candidate} is in the permission gate's inbox (a link leads there), which only the gate itself reads and writes`,
+		};
+	}
 	if (access !== "write") return null;
 	if (within(agentDir, candidate)) {
 		return {
@@ -103,6 +157,14 @@ function guardOfPath(
 	if (segments.includes(".git")) {
 		return { kind: "human", reason: `writes ${candidate}: git runs what the config and hooks in .git name` };
 	}
+	for (const target of linked?.trees ?? []) {
+		if (within(target, candidate)) {
+			return { kind: "human", reason: `writes ${candidate}, where a link to a path the gate guards leads` };
+		}
+	}
+	if (linked?.directories.includes(candidate) === true) {
+		return { kind: "human", reason: `writes into ${candidate}, the home directory a link leads to` };
+	}
 	for (const file of within(homeDir, candidate) ? startupFiles : []) {
 		if (within(file, candidate)) {
 			return {
@@ -111,23 +173,34 @@ function guardOfPath(
 			};
 		}
 	}
-	return guardOfDirectoryTarget(candidate, locations);
+	return guardOfExisting(candidate, locations);
 }
 
 /**
- * A write into a directory that holds guarded entries can create them by name (`cp .bashrc ~`, `cp -r evil/. .`
- * over a project's `.git/`), though no guarded name appears in the command: the home directory and the
- * directories above the agent dir, and any existing directory holding a `.git` or `.pi`.
+ * What the file system says about a written path. A write into a directory that holds guarded entries can create
+ * them by name (`cp .bashrc ~`, `cp -r evil/. .` over a project's `.git/`), though no guarded name appears in the
+ * command: the home directory and the directories above the agent dir, and any existing directory holding a
+ * `.git` or `.pi`. A file with more than one hard link is also another name, which no path shows: writing
+ * `notes.txt` made by `ln ~/.bashrc notes.txt` writes `~/.bashrc`.
  */
-function guardOfDirectoryTarget(candidate: string, where: GuardedPaths): PathGuard | null {
+function guardOfExisting(candidate: string, where: GuardedPaths): PathGuard | null {
 	if (within(candidate, where.homeDir) || within(candidate, where.agentDir)) {
 		return {
 			kind: "human",
 			reason: `writes into ${candidate}, which holds the shell's start-up files and pi's agent dir`,
 		};
 	}
-	// Most writes name a file: one stat rules those out before looking inside.
-	if (!isDirectory(candidate)) return null;
+	// Most writes name a new or plain file: one stat rules those out.
+	const stats = statQuietly(candidate);
+	if (stats === undefined) return null;
+	if (!stats.isDirectory()) {
+		return stats.nlink > 1
+			? {
+					kind: "human",
+					reason: `writes ${candidate}, a file with ${stats.nlink} hard links: its other names could be files the gate guards`,
+				}
+			: null;
+	}
 	const held = HELD_BY_PROJECTS.filter((entry) => existsSync(path.join(candidate, entry)));
 	if (held.length > 0) {
 		return {
@@ -140,11 +213,11 @@ function guardOfDirectoryTarget(candidate: string, where: GuardedPaths): PathGua
 
 const HELD_BY_PROJECTS = [".git", ".pi"];
 
-function isDirectory(candidate: string): boolean {
+function statQuietly(candidate: string): Stats | undefined {
 	try {
-		return statSync(candidate, { throwIfNoEntry: false })?.isDirectory() === true;
+		return statSync(candidate, { throwIfNoEntry: false });
 	} catch {
-		return false;
+		return undefined;
 	}
 }
 
@@ -170,8 +243,9 @@ export function guardOfTree(
 	where: GuardedLocations,
 ): PathGuard | null {
 	const { inbox } = guardedPaths(where);
+	const inboxes = [inbox, ...(where.linkedGuards?.().inboxes ?? [])];
 	const holds = [touch.absolute, touch.resolved].some(
-		(form) => path.isAbsolute(form) && within(path.normalize(form), inbox),
+		(form) => path.isAbsolute(form) && inboxes.some((real) => within(path.normalize(form), real)),
 	);
 	return holds
 		? {

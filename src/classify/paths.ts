@@ -6,7 +6,8 @@
 import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
 import type { PathAccess, PathGuard, PathTouch } from "./action.ts";
-import { guardOfTouch } from "./guarded-paths.ts";
+import { guardedLinkTargets, guardOfTouch, type LinkedGuards } from "./guarded-paths.ts";
+import { passesThroughProcessLink } from "./process-links.ts";
 
 /** Where relative paths resolve: a known absolute directory, or one known only at run time (`cd "$X"`). */
 export type EffectiveCwd =
@@ -25,12 +26,17 @@ export interface PathContext {
 	readonly resolvedCache: Map<string, string | undefined>;
 	/** realpaths of the existing directories and files met so far in this action (see `realpathOfLongestPrefix`). */
 	readonly realpaths: Map<string, string>;
+	/** The command may set its own `$HOME`: a path starting with `~` is known only at run time. */
+	readonly homeUnknown?: boolean;
+	/** Where links to the guarded locations lead, looked up on first use in this action. */
+	readonly linkedGuards: () => LinkedGuards;
 }
 
 /** A context for one action: the file system is consulted once per distinct path. */
 export function pathContext(sessionCwd: string, homeDir: string, agentDir: string): PathContext {
 	const absoluteCwd = path.resolve(sessionCwd);
 	const realpaths = new Map<string, string>();
+	let linked: LinkedGuards | undefined;
 	return {
 		sessionCwd: absoluteCwd,
 		sessionCwdReal: realpathOfCwd(absoluteCwd, realpaths) ?? absoluteCwd,
@@ -38,6 +44,10 @@ export function pathContext(sessionCwd: string, homeDir: string, agentDir: strin
 		agentDir,
 		resolvedCache: new Map(),
 		realpaths,
+		linkedGuards: () => {
+			linked ??= guardedLinkTargets({ agentDir, homeDir });
+			return linked;
+		},
 	};
 }
 
@@ -66,6 +76,9 @@ export function makePathTouch(
 	if (value === "" || value.includes("\0")) {
 		return unknownPlace({ access, typed, absolute: value, resolved: value, outsideCwd: true });
 	}
+	if (context.homeUnknown === true && (value === "~" || value.startsWith("~/"))) {
+		return unknownPlace({ access, typed, absolute: value, resolved: value, outsideCwd: true });
+	}
 	const expanded = expandHome(value, context.homeDir);
 	if (!path.isAbsolute(expanded) && !cwd.known) {
 		const unresolvable = `${cwd.label}/${expanded}`;
@@ -80,7 +93,17 @@ export function makePathTouch(
 		resolved = realpathOfLongestPrefix(raw, context.realpaths);
 		context.resolvedCache.set(raw, resolved);
 	}
-	const where = { agentDir: context.agentDir, homeDir: context.homeDir };
+	// Most paths hold no link at all: only one whose resolution differs from its spelling is walked again.
+	if ((resolved !== absolute || absolute.startsWith("/proc/")) && passesThroughProcessLink(raw)) {
+		return withGuard(
+			{ access, typed, absolute, resolved: resolved ?? absolute, outsideCwd: true },
+			{
+				kind: "human",
+				reason: `${access === "write" ? "writes" : "reads"} ${typed} through a /proc link whose target depends on the process that follows it, known only at run time`,
+			},
+		);
+	}
+	const where = { agentDir: context.agentDir, homeDir: context.homeDir, linkedGuards: context.linkedGuards };
 	if (resolved === undefined) {
 		const touch = { access, typed, absolute, resolved: absolute, outsideCwd: true };
 		return withGuard(touch, guardOfTouch(touch, where));

@@ -186,7 +186,7 @@ describe("paths of bash commands", () => {
 		["cat ~other/x", ["read ~other/x (outside)"]],
 		["rm $FILE", ["write $FILE (outside)"]],
 		["rm *.tmp", ["write *.tmp"]],
-		["rm ../*", ["write ../* (outside)"]],
+		["rm ../*.tmp", ["write ../*.tmp (outside)"]],
 		["git add src", []],
 		["ssh host rm -rf /tmp/x > local.log", ["write local.log"]],
 		["echo $(cat secret)", ["read secret"]],

@@ -13,6 +13,7 @@ import { strictest, type TierRaise } from "../tier-raise.ts";
 import type { BashParser, SyntaxNode } from "./bash-parser.ts";
 import { type BashWord, evaluateWord, syntheticWord, WORD_NODE_TYPES } from "./bash-word.ts";
 import { fromWord, type PathCandidate } from "./command-paths.ts";
+import { cdPathMayBeSet, homeMayBeSet, searchesCdPath } from "./directory-variables.ts";
 import { type EnvironmentAssignment, environmentInjection } from "./environment-injection.ts";
 import { isSystemProgramName } from "./read-proof.ts";
 import { type ArgvOptions, type Unwrapped, unwrapCommand } from "./wrappers.ts";
@@ -89,6 +90,10 @@ interface WalkState {
 	readonly parser: BashParser;
 	readonly homeDir: string;
 	readonly findings: BashFinding[];
+	/** `cd name` may go to a directory of `$CDPATH` (directory-variables.ts). */
+	cdPathMayBeSet: boolean;
+	/** `cd` and `cd ~/x` follow a `$HOME` the command may set (directory-variables.ts). */
+	homeMayBeSet: boolean;
 }
 
 const HIGHEST: Tier = "privileged";
@@ -101,7 +106,13 @@ export function findBashCommands(
 	parser: BashParser,
 	homeDir: string,
 ): BashFinding[] {
-	const state: WalkState = { parser, homeDir, findings: [] };
+	const state: WalkState = {
+		parser,
+		homeDir,
+		findings: [],
+		cdPathMayBeSet: cdPathMayBeSet(source, process.env),
+		homeMayBeSet: homeMayBeSet(source),
+	};
 	const context: Context = {
 		source,
 		via: [],
@@ -738,7 +749,7 @@ function expand(
 		computedName: false,
 	});
 	if (!context.remote && (unit.name === "cd" || unit.name === "pushd" || unit.name === "popd")) {
-		context.scope.cwd = changedDirectory(unit.name, args, context.scope.cwd, state.homeDir);
+		context.scope.cwd = changedDirectory(unit.name, args, context.scope.cwd, state);
 		context.scope.moved = true;
 	}
 	const runtimeOperands = extras.runtimeOperands === true;
@@ -763,7 +774,11 @@ function expand(
 			continue;
 		}
 		if (inner.cwd !== undefined)
-			innerContext.scope.cwd = changedDirectory("cd", [inner.cwd], context.scope.cwd, state.homeDir);
+			innerContext.scope.cwd = changedDirectory("cd", [inner.cwd], context.scope.cwd, {
+				homeDir: state.homeDir,
+				cdPathMayBeSet: false,
+				homeMayBeSet: state.homeMayBeSet,
+			});
 		if (inner.cwd !== undefined || inner.movedAway === true) innerContext.scope.moved = true;
 		const before = innerContext.scope.cwd;
 		expand(
@@ -842,6 +857,8 @@ function walkShellCode(
 		});
 		return;
 	}
+	if (cdPathMayBeSet(source, {})) state.cdPathMayBeSet = true;
+	if (homeMayBeSet(source)) state.homeMayBeSet = true;
 	walkStatement(state, parsed.root, { ...context, source, depth: context.depth + 1 });
 }
 
@@ -849,13 +866,16 @@ function changedDirectory(
 	name: string,
 	args: readonly BashWord[],
 	cwd: EffectiveCwd,
-	homeDir: string,
+	{ homeDir, cdPathMayBeSet, homeMayBeSet }: Pick<WalkState, "homeDir" | "cdPathMayBeSet" | "homeMayBeSet">,
 ): EffectiveCwd {
 	if (name === "popd") return { known: false, label: "(popd)" };
 	const operands = args.filter((arg) => !/^-[LPe@]+$/.test(arg.text));
 	const target = operands[0];
+	if (homeMayBeSet && (target === undefined || target.pathValue?.startsWith("~") === true))
+		return { known: false, label: target?.text ?? "$HOME" };
 	if (target === undefined) return { known: true, dir: homeDir };
 	if (target.text === "-" || target.pathValue === undefined) return { known: false, label: target.text };
+	if (cdPathMayBeSet && searchesCdPath(target.pathValue)) return { known: false, label: target.text };
 	const dir = resolveDirectory(target.pathValue, cwd, homeDir);
 	return dir === undefined ? { known: false, label: target.text } : { known: true, dir };
 }

@@ -17,8 +17,10 @@ import { commandPathCandidates, type PathCandidate } from "./command-paths.ts";
 import { builtInTier, matchingExtraTiers, tableKey } from "./command-tier-lookup.ts";
 import { refineCommandTier, sedOnlySubstitutes } from "./command-tier-refiners.ts";
 import type { CommandTierEntry } from "./command-tier-table.ts";
+import { homeMayBeSet } from "./directory-variables.ts";
 import { environmentInjection } from "./environment-injection.ts";
 import { globLinkCandidates } from "./glob-links.ts";
+import { globWriteCandidates } from "./glob-writes.ts";
 import type { ReadVerdict } from "./read-only-spec.ts";
 import { proveRead } from "./read-proof.ts";
 
@@ -53,7 +55,11 @@ export function classifyBashProgram(
 			},
 		];
 	}
-	return findings.map((finding) => partOf(finding, options));
+	// `~` and `$HOME` in a path follow the command's own `$HOME` when it may set one (directory-variables.ts).
+	const scoped = homeMayBeSet(parsed.source)
+		? { ...options, paths: { ...options.paths, homeUnknown: true } }
+		: options;
+	return findings.map((finding) => partOf(finding, scoped));
 }
 
 function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart {
@@ -65,6 +71,7 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 		const reached = [
 			...finding.paths,
 			...globLinkCandidates(finding.paths, finding.cwd, options.paths.homeDir),
+			...globWriteCandidates(finding.paths, finding.cwd, options.paths.homeDir),
 		];
 		paths = finding.remote ? [] : touches(reached, finding.cwd, options.paths);
 		if (!finding.remote) raises.push(...unknownReads(reached, finding.cwd, finding.loopVariables));
@@ -78,7 +85,11 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 		const own = commandRaises(finding, proof, options.extraCommandTiers);
 		const candidates = commandCandidates(finding, args, proof);
 		raises.push(...own);
-		const reached = [...candidates, ...globLinkCandidates(candidates, finding.cwd, options.paths.homeDir)];
+		const reached = [
+			...candidates,
+			...globLinkCandidates(candidates, finding.cwd, options.paths.homeDir),
+			...globWriteCandidates(candidates, finding.cwd, options.paths.homeDir),
+		];
 		paths = finding.remote ? [] : touches(reached, finding.cwd, options.paths);
 		if (!finding.remote) raises.push(...unknownReads(reached, finding.cwd, finding.loopVariables));
 		known = effectsAreItsPaths(finding, strictest(own).tier, candidates);
