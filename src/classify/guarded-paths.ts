@@ -5,7 +5,7 @@
  * and git's start-up files in the home directory. Such a write is `privileged`, and only a human may allow it:
  * no rule, grant or authorizer link. Reading the inbox (request ids, action hashes) is refused outright.
  */
-import { existsSync, readlinkSync, realpathSync, type Stats, statSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync, realpathSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
 import type { PathGuard, PathTouch } from "./action.ts";
 
@@ -70,11 +70,23 @@ export function guardedLinkTargets(where: GuardedLocations): LinkedGuards {
 	};
 }
 
-/** The realpath of an existing entry, or where a dangling link points (writing through it creates that). */
+/**
+ * The realpath of an existing entry, or where a dangling link points (writing through it creates that). Most
+ * start-up files do not exist: one `lstat` says so without the two exceptions realpath and readlink would throw
+ * (this runs for every action that names a path).
+ */
 function resolvedLink(entry: string): string | undefined {
+	let found: Stats | undefined;
+	try {
+		found = lstatSync(entry, { throwIfNoEntry: false });
+	} catch {
+		return undefined;
+	}
+	if (found === undefined) return undefined;
 	try {
 		return realpathSync.native(entry);
 	} catch {
+		if (!found.isSymbolicLink()) return undefined;
 		try {
 			return path.resolve(path.dirname(entry), readlinkSync(entry));
 		} catch {
