@@ -3,8 +3,7 @@
  * human may allow it (no rule, grant or link), and reading the inbox is refused. Real directories: the guard
  * follows symlinks and looks inside a directory a command writes into.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClassifiedAction, ToolCall } from "../../src/classify/action.ts";
@@ -15,8 +14,11 @@ import { decide } from "../../src/policy/decide.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
 import { parseConfigText } from "../../src/policy/parse-config-text.ts";
 import { bashParser, depsFor } from "./classify-fixture.ts";
+import { createGuardedWorld, type GuardedWorld, guardOf } from "./guarded-world.ts";
+import { READS_ABOVE_THE_INBOX } from "./read-corpus.ts";
 
 let bash: BashParser;
+let world: GuardedWorld;
 let root: string;
 let home: string;
 let agentDir: string;
@@ -24,37 +26,17 @@ let project: string;
 
 beforeAll(async () => {
 	bash = await bashParser();
-	root = realpathSync(mkdtempSync(path.join(tmpdir(), "pph-guard-")));
-	home = path.join(root, "home");
-	agentDir = path.join(home, ".pi", "agent");
-	project = path.join(root, "project");
-	for (const dir of [
-		path.join(agentDir, "pi-permission-hub", "inbox"),
-		path.join(project, ".git", "hooks"),
-		path.join(project, "src"),
-		path.join(root, "plain"),
-	]) {
-		mkdirSync(dir, { recursive: true });
-	}
-	writeFileSync(path.join(home, ".bashrc"), "");
+	world = await createGuardedWorld("pph-guard-");
+	({ root, home, agentDir, project } = world);
 	symlinkSync(path.join(home, ".bashrc"), path.join(project, "innocent.txt"));
 	symlinkSync(home, path.join(project, "to-home"));
 });
 
-afterAll(() => {
-	rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => world.remove());
 
-function classify(call: Omit<ToolCall, "cwd">, cwd = project): ClassifiedAction {
-	return classifyAction({ ...call, cwd }, depsFor(bash, { homeDir: home, agentDir }));
-}
+const classify = (call: Omit<ToolCall, "cwd">, cwd?: string): ClassifiedAction => world.classify(call, cwd);
 
 const run = (command: string, cwd?: string) => classify({ tool: "bash", input: { command } }, cwd);
-
-function guardOf(action: ClassifiedAction): string | null {
-	const kinds = action.parts.flatMap((part) => (part.guard === undefined ? [] : [part.guard.kind]));
-	return kinds.includes("refuse") ? "refuse" : kinds.includes("human") ? "human" : null;
-}
 
 describe("writes to what the gate guards are privileged and human-only, whatever writes them", () => {
 	it.each([
@@ -100,21 +82,13 @@ describe("writes to what the gate guards are privileged and human-only, whatever
 		expect([config.tier, guardOf(config)]).toEqual(["read", null]);
 	});
 
-	it.each([
-		"grep -r foo ~",
-		"grep -rn foo ~/.pi/agent",
-		"rg foo ~/.pi",
-		"find ~ -type f -exec cat {} +",
-		"tree ~/.pi/agent",
-		"du -a ~",
-		"ls -R ~/.pi",
-		"cd ~ && grep -r foo",
-		"diff -r --no-dereference ~/.pi/agent ../plain",
-		"grep -r foo to-home",
-	])("%s reads everything below a directory holding the inbox: only a human may allow it", (command) => {
-		const action = run(command);
-		expect([action.tier, guardOf(action)]).toEqual(["privileged", "human"]);
-	});
+	it.each([...READS_ABOVE_THE_INBOX, "diff -r --no-dereference ~/.pi/agent ../plain", "grep -r foo to-home"])(
+		"%s reads everything below a directory holding the inbox: only a human may allow it",
+		(command) => {
+			const action = run(command);
+			expect([action.tier, guardOf(action)]).toEqual(["privileged", "human"]);
+		},
+	);
 
 	it.each([
 		"grep -r foo .",

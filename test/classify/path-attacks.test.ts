@@ -2,8 +2,7 @@
  * Attacks on path resolution (adr/0014): every spelling and every link that lands a write on a guarded path
  * must be human-only. Real directories, links and hard links.
  */
-import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClassifiedAction, ToolCall } from "../../src/classify/action.ts";
@@ -12,8 +11,10 @@ import { classifyAction } from "../../src/classify/classify-action.ts";
 import { decide } from "../../src/policy/decide.ts";
 import { loadPolicy } from "../../src/policy/load-policy.ts";
 import { bashParser, depsFor } from "./classify-fixture.ts";
+import { createGuardedWorld, type GuardedWorld, guardOf } from "./guarded-world.ts";
 
 let bash: BashParser;
+let world: GuardedWorld;
 let root: string;
 let home: string;
 let agentDir: string;
@@ -21,18 +22,8 @@ let project: string;
 
 beforeAll(async () => {
 	bash = await bashParser();
-	root = realpathSync(mkdtempSync(path.join(tmpdir(), "pph-pathatk-")));
-	home = path.join(root, "home");
-	agentDir = path.join(home, ".pi", "agent");
-	project = path.join(root, "project");
-	for (const dir of [
-		path.join(agentDir, "pi-permission-hub", "inbox"),
-		path.join(project, ".git", "hooks"),
-		path.join(project, "src"),
-	]) {
-		mkdirSync(dir, { recursive: true });
-	}
-	writeFileSync(path.join(home, ".bashrc"), "");
+	world = await createGuardedWorld("pph-pathatk-");
+	({ root, home, agentDir, project } = world);
 	writeFileSync(path.join(project, ".git", "config"), "");
 	symlinkSync(".git", path.join(project, "docs"));
 	symlinkSync(agentDir, path.join(project, "agent-link"));
@@ -49,18 +40,9 @@ beforeAll(async () => {
 	symlinkSync(path.join(root, "plain", "sub"), path.join(project, "elsewhere"));
 });
 
-afterAll(() => {
-	rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => world.remove());
 
-function classify(call: Omit<ToolCall, "cwd">, cwd = project): ClassifiedAction {
-	return classifyAction({ ...call, cwd }, depsFor(bash, { homeDir: home, agentDir }));
-}
-
-function guardOf(action: ClassifiedAction): string | null {
-	const kinds = action.parts.flatMap((part) => (part.guard === undefined ? [] : [part.guard.kind]));
-	return kinds.includes("refuse") ? "refuse" : kinds.includes("human") ? "human" : null;
-}
+const classify = (call: Omit<ToolCall, "cwd">, cwd?: string): ClassifiedAction => world.classify(call, cwd);
 
 const write = (p: string) => classify({ tool: "write", input: { path: p, content: "x" } });
 const shell = (command: string) => classify({ tool: "bash", input: { command } });

@@ -160,6 +160,18 @@ export const READ_CORPUS: readonly string[] = [
 	'echo ${HOME#/root} ${x%.ts} "${f##*/}" "${x:-$(date)}" $((1 + 2))',
 ];
 
+/** Recursive reads of a tree that holds the gate's inbox: only a human may allow them (adr/0014). */
+export const READS_ABOVE_THE_INBOX: readonly string[] = [
+	"grep -r foo ~",
+	"grep -rn foo ~/.pi/agent",
+	"rg foo ~/.pi",
+	"find ~ -type f -exec cat {} +",
+	"tree ~/.pi/agent",
+	"du -a ~",
+	"ls -R ~/.pi",
+	"cd ~ && grep -r foo",
+];
+
 /** The classes of disguise the read tier must see through, each with commands that must not be `read`. */
 export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 	"an option that writes a file": [
@@ -467,14 +479,7 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"sed -i s/a/b/ .pi/pi-permission-hub.json",
 		"echo x >> ~/.profile",
 		"echo x > /dev/fd/../../../tmp/x",
-		"grep -r foo ~",
-		"grep -rn foo ~/.pi/agent",
-		"rg foo ~/.pi",
-		"find ~ -type f -exec cat {} +",
-		"tree ~/.pi/agent",
-		"du -a ~",
-		"ls -R ~/.pi",
-		"cd ~ && grep -r foo",
+		...READS_ABOVE_THE_INBOX,
 	],
 	"a recursion that follows the symbolic links it meets (a repository's link to the inbox or a device)": [
 		"grep -R foo .",
