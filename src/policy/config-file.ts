@@ -45,7 +45,7 @@ export type ConfigFileState = ParsedConfig | InvalidConfig | MissingConfig | Unt
 export type ReadText = (file: string) => string;
 
 /**
- * A config file's text, read only when it is a regular file of at most `MAX_CONFIG_BYTES`. A repository controls
+ * A config file's text, read only when it is a regular file, and at most one byte past `MAX_CONFIG_BYTES`. A repository controls
  * its project file: a FIFO there would block the session at its first tool call, a link to /dev/tty would read
  * the keys the user types, one to /dev/zero would fill memory. Opened without blocking, then judged by what
  * was opened (not by a look at the path before, which a swap could outrun); anything else throws, and the
@@ -57,9 +57,9 @@ export const readTextFromDisk: ReadText = (file) => {
 		const stat = fstatSync(fd);
 		if (!stat.isFile())
 			throw new Error(`${file} is not a regular file (a FIFO, device, socket or directory)`);
-		if (stat.size > MAX_CONFIG_BYTES) throw new Error(`file is larger than ${MAX_CONFIG_BYTES} bytes`);
-		// One byte past the cap: a file that grew since fstat is still seen as too large by the parser.
-		const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+		// One byte past the cap is enough for the parser to report the size as the problem; a file that grew
+		// since fstat is cut there, and fails to parse.
+		const buffer = Buffer.alloc(Math.min(stat.size, MAX_CONFIG_BYTES) + 1);
 		let length = 0;
 		while (length < buffer.length) {
 			const read = readSync(fd, buffer, length, buffer.length - length, null);

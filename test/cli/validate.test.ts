@@ -1,4 +1,5 @@
 /** `validate`: every problem with its JSON path and line, the project schema, and the gate agreeing with it. */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -165,6 +166,11 @@ describe("validate", () => {
 		expect(missing.json.error?.message).toContain("no such file");
 		mkdirSync(sb.workPath("adir"));
 		expect((await runCli(sb, ["validate", "adir"])).code).toBe(2);
+		// A FIFO (a repository can ship one as its project config) is refused at once, never waited on.
+		execFileSync("mkfifo", [sb.workPath("pipe.json")]);
+		const fifo = await runCliJson(sb, ["validate", "pipe.json"]);
+		expect(fifo.code).toBe(2);
+		expect(fifo.json.error?.message).toContain("is not a regular file");
 		const both = await runCliJson(sb, ["validate", "x.json", "--project", "."]);
 		expect(both.code).toBe(1);
 		expect(both.json.error?.kind).toBe("usage");

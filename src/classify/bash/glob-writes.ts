@@ -11,7 +11,8 @@ import picomatch from "picomatch";
 import { type EffectiveCwd, resolveDirectory } from "../paths.ts";
 import type { PathCandidate } from "./command-paths.ts";
 
-const GLOB = /[*?[]/;
+/** A character that makes bash expand a word against the file system (brace expansion is not a match). */
+export const GLOB = /[*?[]/;
 /** Past this many matches in all, what the glob reaches is not known. */
 const MOST_MATCHES = 5000;
 

@@ -1,9 +1,8 @@
-import { closeSync, openSync, readSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadBashParser } from "../../classify/bash/bash-parser.ts";
 import { buildEffectivePolicy } from "../../policy/build-effective-policy.ts";
 import { type ConfigIssue, describeJsonPath, placeText } from "../../policy/config-error.ts";
-import { brokenConfigPath, type MissingConfig } from "../../policy/config-file.ts";
+import { brokenConfigPath, type MissingConfig, readTextFromDisk } from "../../policy/config-file.ts";
 import { refreshSchemaCopies } from "../../policy/config-json-schema.ts";
 import {
 	expandHome,
@@ -14,7 +13,7 @@ import {
 import type { ConfigScope } from "../../policy/config-schema.ts";
 import type { PolicyWarning } from "../../policy/effective-policy.ts";
 import { fsErrorCode } from "../../policy/fs-error-code.ts";
-import { MAX_CONFIG_BYTES, parseConfigText } from "../../policy/parse-config-text.ts";
+import { parseConfigText } from "../../policy/parse-config-text.ts";
 import { errorMessage } from "../../vocabulary/error-message.ts";
 import { CliError, type CommandSpec, usageError } from "../command.ts";
 import { displayLine, plural } from "../display-text.ts";
@@ -121,32 +120,12 @@ function where(place: Pick<ConfigIssue, "line" | "column">, jsonPath: string): s
 
 function readConfigText(file: string): string {
 	try {
-		// One byte over the limit is enough for the parser to report the size as the problem.
-		return readCappedText(file, MAX_CONFIG_BYTES).text;
+		// The loader's own reader: never blocks on a FIFO or reads a device, and stops one byte past the limit.
+		return readTextFromDisk(file);
 	} catch (error) {
 		const code = fsErrorCode(error);
 		const broken = code === "ENOENT" || code === "ENOTDIR" ? brokenConfigPath(file) : undefined;
 		const why = broken === null ? "no such file" : (broken ?? errorMessage(error));
 		throw new CliError("io", `cannot read ${file}: ${why}`);
-	}
-}
-
-/**
- * Read a file as UTF-8, at most `maxBytes + 1` bytes of it; `truncated` when there was more. Bounds memory when a config
- * path points at something huge (the parser rejects oversized files anyway).
- */
-function readCappedText(file: string, maxBytes: number): { text: string; truncated: boolean } {
-	const fd = openSync(file, "r");
-	try {
-		const buffer = Buffer.alloc(maxBytes + 1);
-		let length = 0;
-		while (length < buffer.length) {
-			const read = readSync(fd, buffer, length, buffer.length - length, null);
-			if (read === 0) break;
-			length += read;
-		}
-		return { text: buffer.subarray(0, length).toString("utf8"), truncated: length > maxBytes };
-	} finally {
-		closeSync(fd);
 	}
 }
