@@ -331,9 +331,7 @@ export class SessionGate {
 		const { sandbox } = this.store.current();
 		if (sandbox.enabled) this.startSandbox();
 		// Said as soon as the probe is in; it runs while the session starts.
-		void this.sandboxing
-			.ready()
-			.then(() => this.status.sandboxChanged(this.sandboxing.state(this.store.current().sandbox)));
+		void this.sandboxing.ready().then(() => this.showSandboxState());
 		await this.hub.serve({ decide: (ask) => this.forwarded.serve(ask) });
 		if (this.hub.parent.kind !== "child") this.refreshSchemas();
 		if (hasUI && !this.hub.forwards) {
@@ -341,6 +339,21 @@ export class SessionGate {
 			this.reportUnusableParkedAnswers();
 			const timeoutMs = this.store.current().dialogTimeoutSeconds * 1000;
 			this.forwarded.offerParked(requests, this.currentCtx.ui, timeoutMs, this.closing.signal);
+		}
+	}
+
+	/**
+	 * The status line's sandbox part once the probe is in. The run may have ended meanwhile (a `pi -p` that
+	 * needed no tool; an in-process child session its launcher disposed): pi then refuses every use of this
+	 * session's `pi`, and nothing is left to show it to. An error here would leave the gate uncaught and end pi
+	 * with a stack trace, so it is only logged.
+	 */
+	private showSandboxState(): void {
+		if (this.closing.signal.aborted) return;
+		try {
+			this.status.sandboxChanged(this.sandboxing.state(this.store.current().sandbox));
+		} catch (error) {
+			this.hub.log.write("gate.status_failed", { error: errorMessage(error) });
 		}
 	}
 
