@@ -6,6 +6,7 @@ import { PARKED_ANSWER_REFUSALS } from "../vocabulary/parked-answer-refusal.ts";
 import { PERMISSION_MODES } from "../vocabulary/permission-mode.ts";
 import { TIERS } from "../vocabulary/tier.ts";
 import * as z from "../vocabulary/zod.ts";
+import { openLogForReading } from "./log-file.ts";
 
 export const AUDIT_SCHEMA_VERSION = 1;
 
@@ -113,14 +114,16 @@ export interface AuditReadStats {
 /**
  * Stream a JSONL audit log, calling `onEntry` for each valid line. Corrupt, partial or oversized lines are
  * counted and skipped: a torn last line (a writer killed mid-append) never stops a reader. Blank lines are
- * skipped uncounted; CRLF line ends are accepted. A missing or unreadable file rejects.
+ * skipped uncounted; CRLF line ends are accepted. A missing or unreadable file, or one that is not a regular file,
+ * rejects.
  */
 export async function readAuditLog(
 	file: string,
 	onEntry: (entry: AuditEntry) => void,
 	stats: AuditReadStats = { entries: 0, corrupt: 0 },
 ): Promise<AuditReadStats> {
-	const stream = createReadStream(file, { highWaterMark: 64 * 1024 });
+	// A FIFO or a link at the log's name is an error, not a read that never ends (adr/0005).
+	const stream = createReadStream("", { fd: openLogForReading(file), highWaterMark: 64 * 1024 });
 	let pending: Buffer[] = [];
 	let pendingBytes = 0;
 	let oversized = false;

@@ -83,6 +83,11 @@ export function gateErrorReason(what: string, error: string): string {
 	return `Blocked by pi-permission-hub: the permission check for ${what} failed, so the call was blocked (fail closed): ${capSourceText(error)}. ${DO_NOT_RETRY}`;
 }
 
+/** For an allowed call whose audit line could not be written: it does not run (adr/0005). */
+export function auditFailedReason(what: string, error: string): string {
+	return `Blocked by pi-permission-hub: ${what} was allowed, but its audit line could not be written (${capSourceText(error)}), and no call runs without one (fail closed). Tell the user; do not retry until they say the audit log is fixed.`;
+}
+
 /** A forwarded chain ends in the source of the hop that actually decided. */
 
 type Ungated = Extract<ChildGateVerdict, { gated: false }>;

@@ -63,8 +63,13 @@ export interface DecisionSinks {
 	readonly emit: (event: DecisionEvent) => void;
 }
 
-/** The one place a decision is written to the audit log and broadcast: each decision passes here once. */
-export function recordDecision(record: DecisionRecord, sinks: DecisionSinks): Promise<void> {
+/**
+ * The one place a decision is written to the audit log and broadcast: each decision passes here once. `now`:
+ * the line is on disk before this returns (a call that runs only once its line is written, adr/0005), or this
+ * throws the writer's `AppendError` and broadcasts nothing — the caller blocks the call and records that
+ * instead. `queued`: written on the next tick; a failure reaches the writer's `onFailure`.
+ */
+export function recordDecision(record: DecisionRecord, sinks: DecisionSinks, when: "now" | "queued"): void {
 	const { outcome, policy } = record;
 	const action = outcome.action;
 	const time = new Date().toISOString();
@@ -107,7 +112,8 @@ export function recordDecision(record: DecisionRecord, sinks: DecisionSinks): Pr
 		permissionMode: record.permissionMode,
 		...(record.answerRefused ? { answerRefused: record.answerRefused } : {}),
 	};
+	if (when === "now") sinks.audit.recordNow(entry);
+	else void sinks.audit.record(entry);
 	publishDecision(event);
 	sinks.emit(event);
-	return sinks.audit.record(entry);
 }

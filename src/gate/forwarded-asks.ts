@@ -103,7 +103,8 @@ export class ForwardedAsks {
 		}
 		// Waiting asks a whole-tree grant now covers settle without a dialog: one the store refused was never made.
 		if (answer.scope === "tree" && !answerRefused) dialogs.recheckWaiting();
-		await recordDecision(
+		// Queued: the child that runs the call writes the line it runs under, and blocks the call if it cannot.
+		recordDecision(
 			{
 				outcome: recorded,
 				event: "forwarded_ask",
@@ -118,7 +119,8 @@ export class ForwardedAsks {
 				...(answerRefused ? { answerRefused } : {}),
 			},
 			sinks,
-		).catch(() => undefined);
+			"queued",
+		);
 		return answer;
 	}
 

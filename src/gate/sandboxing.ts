@@ -197,6 +197,11 @@ export class Sandboxing implements BashRunner {
 		return this.record(plan);
 	}
 
+	/** An allowed bash call was blocked after all (its audit line could not be written): it will not run. */
+	withdrawn(toolCallId: string): void {
+		this.plans.delete(toolCallId);
+	}
+
 	/**
 	 * A bash call has run. If its plan is still here, a tool other than ours ran a call that was to be sandboxed:
 	 * it ran unconfined, and so would every later one — from now on the session says no sandbox runs it.

@@ -46,6 +46,7 @@ import { managedConfigPath, resolveAgentDir, userConfigPath } from "../policy/co
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { createPolicyStore, type PolicyStore } from "../policy/load-policy.ts";
 import { addRules, removeSavedRule, rulesToSave, type SavedRuleRef } from "../policy/saved-rules.ts";
+import { capSourceText } from "../provenance/decision-source.ts";
 import { permissionModeFlag } from "../slash-command/permission-mode-controls.ts";
 import { publishPermissionsView } from "../slash-command/permissions-command.ts";
 import {
@@ -61,10 +62,12 @@ import {
 	type PermissionMode,
 	PLAN_MODE_PROMPT,
 } from "../vocabulary/permission-mode.ts";
+import { auditFailedReason, describeCall } from "./block-reason.ts";
 import { ChildNames } from "./child-names.ts";
 import {
 	DECISION_EVENT_CHANNEL,
 	type DecisionEvent,
+	type DecisionRecord,
 	type DecisionSinks,
 	recordDecision,
 } from "./decision-events.ts";
@@ -164,7 +167,10 @@ export class SessionGate {
 			managedFile: managedConfigPath(env),
 		});
 		this.grants = new SessionGrants(this.sessionId);
-		this.audit = new AuditWriter({ file: join(this.agentDir, "pi-permission-hub", "audit.jsonl") });
+		this.audit = new AuditWriter({
+			file: join(this.agentDir, "pi-permission-hub", "audit.jsonl"),
+			onFailure: (error) => this.auditFailed(error?.message ?? null, ctx.hasUI),
+		});
 		this.sinks = {
 			audit: this.audit,
 			emit: (event) => {
@@ -445,6 +451,18 @@ export class SessionGate {
 		);
 	}
 
+	/**
+	 * The audit log stopped (or resumed) taking lines: every allowed call is blocked meanwhile, and the human must
+	 * hear why where they look — the status line and a warning with a UI, stderr without one — once per change.
+	 */
+	private auditFailed(message: string | null, hasUI: boolean): void {
+		this.status.auditFailed(message);
+		if (message === null) return;
+		const text = `pi-permission-hub: the audit log ${message}; every allowed call is blocked until it can be written (fail closed). Fix it and go on: nothing needs a restart.`;
+		if (hasUI) this.notify(text, "warning");
+		else process.stderr.write(`${text}\n`);
+	}
+
 	/** Tell the human, if the session still has its UI (a replaced session has none). */
 	private notify(message: string, level: "info" | "warning"): void {
 		try {
@@ -480,7 +498,7 @@ export class SessionGate {
 			outcome.outcome === "allow" && event.toolName === "bash" && policy !== null
 				? await this.sandboxing.allowed(event.toolCallId, outcome, policy.sandbox)
 				: undefined;
-		await this.record(
+		const recorded = this.record(
 			outcome,
 			"tool_call",
 			event.toolName,
@@ -489,7 +507,7 @@ export class SessionGate {
 			policy,
 			sandbox,
 		);
-		if (outcome.outcome === "allow") {
+		if (recorded.outcome === "allow") {
 			// Already worked out while deciding (cached per call), so this reads no files again.
 			const delegation = this.delegations.inspect(call);
 			if (delegation) {
@@ -499,7 +517,8 @@ export class SessionGate {
 			}
 			return undefined;
 		}
-		return { block: true, reason: outcome.reason };
+		if (event.toolName === "bash") this.sandboxing.withdrawn(event.toolCallId);
+		return { block: true, reason: recorded.reason };
 	}
 
 	async onUserBash(event: UserBashEvent, ctx: ExtensionContext): Promise<UserBashEventResult | undefined> {
@@ -514,7 +533,7 @@ export class SessionGate {
 			outcome.outcome === "allow" && policy !== null
 				? await this.sandboxing.userCommand(outcome, policy.sandbox, event.cwd)
 				: undefined;
-		await this.record(
+		const recorded = this.record(
 			outcome,
 			"user_bash",
 			"bash",
@@ -523,8 +542,8 @@ export class SessionGate {
 			policy,
 			run?.record,
 		);
-		if (outcome.outcome === "allow") return run?.operations ? { operations: run.operations } : undefined;
-		return { result: { output: `${outcome.reason}\n`, exitCode: 1, cancelled: false, truncated: false } };
+		if (recorded.outcome === "allow") return run?.operations ? { operations: run.operations } : undefined;
+		return { result: { output: `${recorded.reason}\n`, exitCode: 1, cancelled: false, truncated: false } };
 	}
 
 	/** Tools a deny rule forbids outright are taken away before the model can waste a turn on them. */
@@ -639,6 +658,11 @@ export class SessionGate {
 		if (summary !== null) process.stderr.write(`${summary}\n`);
 	}
 
+	/**
+	 * Record a decision; an allowed call's line is written before the call may run. When it cannot be written the
+	 * call is blocked instead (adr/0005), and that is what is recorded (queued: the same file will likely refuse
+	 * it too) and what the caller acts on.
+	 */
 	private record(
 		outcome: GateOutcome,
 		event: DecisionEvent["event"],
@@ -647,29 +671,44 @@ export class SessionGate {
 		started: number,
 		policy: EffectivePolicy | null,
 		sandbox?: SandboxRecord,
-	): Promise<void> {
-		this.blocked.count(outcome.outcome);
-		try {
-			return recordDecision(
-				{
-					outcome,
-					event,
-					sessionId: this.sessionId,
-					origin: this.origin,
-					tool,
-					fallbackPreview,
-					latencyMs: performance.now() - started,
-					policy,
-					...(sandbox ? { sandbox } : {}),
-					permissionMode: this.permissionMode(policy ?? undefined),
-				},
-				this.sinks,
-			);
-		} catch {
-			// The decision stands whether or not it could be recorded; the writer reports its own errors.
-			return Promise.resolve();
+	): GateOutcome {
+		const decision = (decided: GateOutcome): DecisionRecord => ({
+			outcome: decided,
+			event,
+			sessionId: this.sessionId,
+			origin: this.origin,
+			tool,
+			fallbackPreview,
+			latencyMs: performance.now() - started,
+			policy,
+			...(sandbox && decided.outcome === "allow" ? { sandbox } : {}),
+			permissionMode: this.permissionMode(policy ?? undefined),
+		});
+		let recorded = outcome;
+		if (outcome.outcome === "allow") {
+			try {
+				recordDecision(decision(outcome), this.sinks, "now");
+			} catch (error) {
+				recorded = auditFailedOutcome(outcome, tool, errorMessage(error));
+				recordDecision(decision(recorded), this.sinks, "queued");
+			}
+		} else {
+			recordDecision(decision(outcome), this.sinks, "queued");
 		}
+		this.blocked.count(recorded.outcome);
+		return recorded;
 	}
+}
+
+/** An allowed call whose audit line could not be written: blocked, as a gate error naming the file. */
+function auditFailedOutcome(allowed: GateOutcome, tool: string, error: string): GateOutcome {
+	return {
+		...allowed,
+		outcome: "deny",
+		source: { kind: "gate_error", reason: capSourceText(`the audit line could not be written: ${error}`) },
+		reason: auditFailedReason(describeCall(allowed.action, tool), error),
+		step: "error",
+	};
 }
 
 function launcherText(launcher: KnownLauncher): string {

@@ -18,6 +18,7 @@ export class StatusReporter {
 	/** The forwarded asks pending, each by its asker's label. */
 	private askers: readonly string[] = [];
 	private noSandbox: string | null = null;
+	private auditError: string | null = null;
 	private permissionMode: PermissionMode = "default";
 	private shown: string | undefined;
 
@@ -63,6 +64,13 @@ export class StatusReporter {
 		this.render();
 	}
 
+	/** The audit log cannot take lines (every allowed call is blocked) — shown until it can again. */
+	auditFailed(message: string | null): void {
+		if (message === this.auditError) return;
+		this.auditError = message;
+		this.render();
+	}
+
 	/** Any mode but `default` shows; `trusted` loudly, and once as a warning too. */
 	permissionModeChanged(mode: PermissionMode): void {
 		if (mode === this.permissionMode) return;
@@ -90,6 +98,7 @@ export class StatusReporter {
 					? []
 					: [`${this.permissionMode} mode`]),
 			...(this.configError ? ["config error: all calls blocked"] : []),
+			...(this.auditError ? ["audit log cannot be written: allowed calls blocked"] : []),
 			...(this.ceiling ? [this.ceiling] : []),
 			...(this.noSandbox ? [`no sandbox: ${this.noSandbox}`] : []),
 			...[...this.unregistered].map((name) => `link "${name}" not registered`),

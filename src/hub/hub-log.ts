@@ -1,13 +1,13 @@
-import { appendFile } from "node:fs/promises";
+import { appendLines } from "../audit/log-file.ts";
 
 /**
  * The hub's own diagnostics (rejected inbox files, watcher fallbacks, liveness give-ups) as JSONL next to the
- * audit log. Decisions go to the audit log; this is for what never became a decision. Best effort, never blocks.
+ * audit log. Decisions go to the audit log; this is for what never became a decision. Best effort, never blocks:
+ * each line is one synchronous append that refuses a FIFO, a link or a device at the log's name (adr/0005) — the
+ * asynchronous append it replaced opened a FIFO in the thread pool, where it waited forever and held pi's exit.
  */
 export class HubLog {
 	readonly file: string;
-	/** Appends run one after another: concurrent appends to one file may land out of order. */
-	private pending: Promise<void> = Promise.resolve();
 
 	constructor(file: string) {
 		this.file = file;
@@ -15,13 +15,10 @@ export class HubLog {
 
 	write(event: string, details: Readonly<Record<string, unknown>>): void {
 		const line = `${JSON.stringify({ time: new Date().toISOString(), pid: process.pid, event, ...details })}\n`;
-		this.pending = this.pending.then(() =>
-			appendFile(this.file, line, { mode: 0o600 }).catch(() => undefined),
-		);
-	}
-
-	/** Resolves once every line written so far is on disk (or was given up on). */
-	flushed(): Promise<void> {
-		return this.pending;
+		try {
+			appendLines(this.file, line);
+		} catch {
+			// Diagnostics only: a log that cannot be written must not change what the hub does.
+		}
 	}
 }

@@ -213,7 +213,6 @@ export class SessionHub {
 		this.server = null;
 		this.inbox = null;
 		await this.housekeeping;
-		await this.log.flushed();
 	}
 
 	/** Best effort, in the background: a failure is logged and changes nothing for this session. */

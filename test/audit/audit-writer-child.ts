@@ -1,6 +1,6 @@
 /**
  * Run by the audit writer tests as a separate node process (real O_APPEND concurrency, a real process exit).
- * argv: <file> exit <count> | <file> batches <writerId> <rounds> <batchSize>
+ * argv: <file> exit <count> | <file> batches <writerId> <rounds> <batchSize> [maxBytes] [keep]
  */
 import { AUDIT_SCHEMA_VERSION, type AuditEntry } from "../../src/audit/audit-entry.ts";
 import { AuditWriter } from "../../src/audit/audit-writer.ts";
@@ -27,7 +27,12 @@ function entry(preview: string): AuditEntry {
 	};
 }
 
-const writer = new AuditWriter({ file });
+const [maxBytes, keep] = [rest[3], rest[4]];
+const writer = new AuditWriter({
+	file,
+	...(maxBytes ? { maxBytes: Number(maxBytes) } : {}),
+	...(keep ? { keep: Number(keep) } : {}),
+});
 if (mode === "exit") {
 	const count = Number(rest[0]);
 	for (let i = 0; i < count; i++) void writer.record(entry(`exit-${i}`));

@@ -186,14 +186,15 @@ describe("AuditWriter: failures are surfaced, never thrown", () => {
 		await expect(writer.record(auditEntry())).resolves.toBeUndefined();
 		await expect(writer.flush()).resolves.toBeUndefined();
 		expect(writer.error).toBeInstanceOf(Error);
+		expect(writer.error?.message).toContain(join(blocker, "audit.jsonl"));
 		expect(writer.error?.message).toMatch(/ENOTDIR|EEXIST/);
 
 		rmSync(blocker);
 		void writer.record(auditEntry({ preview: "after the fix" }));
 		await writer.flush();
 		expect(writer.error).toBeNull();
-		// The failed batch is not retried: only the later entry is on disk.
-		expect(previews(join(blocker, "audit.jsonl"))).toEqual(["after the fix"]);
+		// The failed batch stayed queued: nothing recorded while the disk was broken is lost.
+		expect(previews(join(blocker, "audit.jsonl"))).toEqual(["rm -rf build", "after the fix"]);
 	});
 
 	it("sets .error when the file itself is a directory", async () => {
@@ -203,7 +204,7 @@ describe("AuditWriter: failures are surfaced, never thrown", () => {
 		const writer = new AuditWriter({ file });
 		await writer.record(auditEntry());
 		await writer.flush();
-		expect(writer.error?.message).toMatch(/EISDIR/);
+		expect(writer.error?.message).toBe(`${file} cannot be written: it is a directory, not a regular file`);
 	});
 
 	it("flushSync writes the queue at once, and reports a failure the same way", () => {

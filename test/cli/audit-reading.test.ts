@@ -3,7 +3,8 @@
  * subagent whose ask was forwarded to that human, headless and CI print runs. Then the same lines torn, mixed
  * with garbage, rotated into generations, and grown past what memory could hold at once.
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -402,5 +403,26 @@ describe("the default agent dir", () => {
 		expect(viaFlag.entries_read).toBe(viaEnv.entries_read);
 		const empty = sessionsOf((await runCliJson(world, ["sessions", "--agent-dir", sb.agentDir])).json);
 		expect(empty.entries_read).toBe(0);
+	});
+});
+
+describe("a hostile file at the audit log's name", () => {
+	it("a FIFO or a link makes sessions and explain fail at once with exit 2 and the reason, never hang", async () => {
+		const sb = await cliSandbox();
+		const file = auditLogPath(sb);
+		mkdirSync(path.dirname(file), { recursive: true });
+		execFileSync("mkfifo", [file]);
+		for (const args of [["sessions"], ["explain", "some-session"]]) {
+			const run = await runCli(sb, args);
+			expect(run.code).toBe(2);
+			expect(run.stderr).toContain(
+				`cannot read the audit log ${file}: ${file} is a FIFO, not a regular file`,
+			);
+		}
+		rmSync(file);
+		symlinkSync(log, file);
+		const linked = await runCli(sb, ["sessions"]);
+		expect(linked.code).toBe(2);
+		expect(linked.stderr).toContain(`cannot read the audit log ${file}`);
 	});
 });
