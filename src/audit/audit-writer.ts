@@ -1,5 +1,6 @@
-import { closeSync, openSync, renameSync, statSync, unlinkSync } from "node:fs";
+import { renameSync, statSync } from "node:fs";
 import { processWide } from "../process-wide.ts";
+import { tryLock, unlock } from "../vocabulary/lock-file.ts";
 import type { AuditEntry } from "./audit-entry.ts";
 import { AppendError, appendLines } from "./log-file.ts";
 
@@ -130,13 +131,13 @@ export class AuditWriter {
 	private rotateIfNeeded(): void {
 		if (sizeOf(this.file) < this.maxBytes) return;
 		const lock = `${this.file}.rotating`;
-		if (!takeLock(lock)) return;
+		if (!tryLock(lock, STALE_ROTATION_LOCK_MS)) return;
 		try {
 			if (sizeOf(this.file) < this.maxBytes) return;
 			for (let i = this.keep - 1; i >= 1; i--) tryRenameSync(this.generation(i), this.generation(i + 1));
 			tryRenameSync(this.file, this.generation(1));
 		} finally {
-			tryUnlinkSync(lock);
+			unlock(lock);
 		}
 	}
 
@@ -169,38 +170,10 @@ function sizeOf(file: string): number {
 	}
 }
 
-/** Create the lock exclusively; a lock left by a writer that died while rotating is taken over. */
-function takeLock(lock: string): boolean {
-	for (let attempt = 0; attempt < 2; attempt++) {
-		try {
-			closeSync(openSync(lock, "wx", 0o600));
-			return true;
-		} catch {
-			let age: number;
-			try {
-				age = Date.now() - statSync(lock).mtimeMs;
-			} catch {
-				continue; // Released meanwhile: try once more.
-			}
-			if (age < STALE_ROTATION_LOCK_MS) return false;
-			tryUnlinkSync(lock);
-		}
-	}
-	return false;
-}
-
 function tryRenameSync(from: string, to: string): void {
 	try {
 		renameSync(from, to);
 	} catch {
 		// A missing generation is normal.
-	}
-}
-
-function tryUnlinkSync(file: string): void {
-	try {
-		unlinkSync(file);
-	} catch {
-		// Gone already.
 	}
 }

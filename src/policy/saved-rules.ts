@@ -11,6 +11,7 @@ import { dirname } from "node:path";
 import { applyEdits, findNodeAtLocation, modify, parseTree } from "jsonc-parser";
 import writeFileAtomic from "write-file-atomic";
 import { indentUnitOf } from "../vocabulary/indent-unit.ts";
+import { withLock } from "../vocabulary/lock-file.ts";
 import type { Tier } from "../vocabulary/tier.ts";
 import type { ConfigRule } from "./config-schema.ts";
 import { fsErrorCode } from "./fs-error-code.ts";
@@ -161,28 +162,53 @@ export function savedRulesOf(
 	);
 }
 
-/** Tries before giving up when another process keeps changing the file between our read and our write. */
-const EDIT_ATTEMPTS = 3;
+/** Tries before giving up when an editor keeps changing the file between our read and our write. */
+const EDIT_ATTEMPTS = 5;
+/** How long a save waits for another session's; far longer than a save takes (milliseconds). */
+const LOCK_WAIT_MS = 10_000;
+/** A lock this old was left by a session that died while saving. */
+const LOCK_STALE_MS = 30_000;
 
 /**
- * Read, edit, validate, write — again if the file changed meanwhile (another session saving at the same time).
- * That narrows, not closes, the window in which one of two simultaneous saves is lost: there is no lock (the
- * lost one still holds as this session's grant). An invalid file is never edited: the human must fix it first.
+ * Read, edit, validate, write; an invalid file is never edited (the human must fix it first). Sessions that
+ * save at the same moment take turns (a lock file next to the config, adr/0018): without it two could read the
+ * same text and the second write would drop the first one's rule. An editor saving the file in place is not a
+ * session and takes no lock: a read that finds the file changed between two looks, or invalid (half written),
+ * is tried again before it counts.
  */
 async function editConfig(file: string, edit: (text: string) => string): Promise<void> {
-	for (let attempt = 1; ; attempt++) {
-		const before = await currentText(file);
-		if (before !== null) ensureValid(before, file, "it is invalid now; fix it first");
-		const after = edit(before ?? "{}\n");
-		ensureValid(after, file, "the change would make it invalid");
-		if ((await currentText(file)) !== before) {
-			if (attempt === EDIT_ATTEMPTS) throw new Error(`${file} kept changing while it was edited; try again`);
-			continue;
+	await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+	await withLock(`${file}.lock`, { waitMs: LOCK_WAIT_MS, staleMs: LOCK_STALE_MS }, async () => {
+		for (let attempt = 1; ; attempt++) {
+			const last = attempt === EDIT_ATTEMPTS;
+			const before = await currentText(file);
+			if (before !== null && !isValid(before)) {
+				if (!last) {
+					await pause();
+					continue;
+				}
+				ensureValid(before, file, "it is invalid now; fix it first");
+			}
+			const after = edit(before ?? "{}\n");
+			ensureValid(after, file, "the change would make it invalid");
+			if ((await currentText(file)) !== before) {
+				if (last) throw new Error(`${file} kept changing while it was edited; try again`);
+				await pause();
+				continue;
+			}
+			await writeFileAtomic(file, after, { mode: 0o600 });
+			return;
 		}
-		await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-		await writeFileAtomic(file, after, { mode: 0o600 });
-		return;
-	}
+	});
+}
+
+/** A moment for an editor's save in progress to finish. */
+function pause(): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
+}
+
+function isValid(text: string): boolean {
+	return parseConfigText(text, "", "user").status !== "invalid";
 }
 
 async function currentText(file: string): Promise<string | null> {

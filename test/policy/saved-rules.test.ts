@@ -2,8 +2,10 @@
  * Saved rules (adr/0018): the user config edited in place on real files, and what a saved rule decides —
  * only in its directory, never above the tier or outside the cwd it was approved for.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
 import { decide } from "../../src/policy/decide.ts";
@@ -11,6 +13,8 @@ import { parseConfigText } from "../../src/policy/parse-config-text.ts";
 import { addRules, removeSavedRule, rulesToSave, savedRulesOf } from "../../src/policy/saved-rules.ts";
 import { bashParser, classifyBash } from "../classify/classify-fixture.ts";
 import { CWD, HOME, policyFromConfig, tempDir } from "./fixtures.ts";
+
+const run = promisify(execFile);
 
 let bash: BashParser;
 beforeAll(async () => {
@@ -165,5 +169,46 @@ describe("what a saved rule decides", () => {
 			expect(parsed.error.message).toContain("rules[0]");
 			expect(parsed.error.message).toContain("`maxTier` and `insideCwd` limit what an `allow` rule covers");
 		}
+	});
+});
+
+describe("saving from many sessions at once", () => {
+	it("8 processes saving 20 rules each into one file: all 160 land, none lost, the file valid", async () => {
+		const file = join(tempDir(), "config.json");
+		writeFileSync(file, '{\n\t// mine\n\t"rules": []\n}\n');
+		const child = join(import.meta.dirname, "save-rules-child.ts");
+		await Promise.all(
+			Array.from({ length: 8 }, (_, w) =>
+				run(process.execPath, [child, file, `w${w}`, "20"], { timeout: 60_000 }),
+			),
+		);
+		const text = readFileSync(file, "utf8");
+		const parsed = parseConfigText(text, file, "user");
+		if (parsed.status !== "loaded") throw new Error(parsed.error.message);
+		const patterns = savedRulesOf(parsed).map((saved) => saved.rule.pattern);
+		expect(new Set(patterns).size).toBe(160);
+		expect(text).toContain("// mine");
+	}, 90_000);
+
+	it("an editor saving the file in place (half written for a moment) is waited out, not reported as invalid", async () => {
+		const file = join(tempDir(), "config.json");
+		const whole =
+			'{\n\t"rules": [\n\t\t{ "surface": "command", "pattern": "npm test", "action": "allow" }\n\t]\n}\n';
+		writeFileSync(file, whole);
+		// What an in-place save looks like to a reader: the first half, then a moment later the rest.
+		const fd = openSync(file, "w");
+		writeSync(fd, whole.slice(0, 30));
+		const finishing = new Promise<void>((resolve) =>
+			setTimeout(() => {
+				writeSync(fd, whole.slice(30));
+				closeSync(fd);
+				resolve();
+			}, 40),
+		);
+		await addRules(file, TOUCH);
+		await finishing;
+		const parsed = parseConfigText(readFileSync(file, "utf8"), file, "user");
+		if (parsed.status !== "loaded") throw new Error(parsed.error.message);
+		expect(savedRulesOf(parsed).map((saved) => saved.rule.pattern)).toEqual(["touch *"]);
 	});
 });
