@@ -44,6 +44,8 @@ export class HubServer implements ServingEndpoint {
 	private watcher: { close(): Promise<void> } | null = null;
 	private closed = false;
 	private polling = false;
+	/** Stops the wait for the current watcher's `ready` when it is replaced by a polling one. */
+	private replacing: (() => void) | null = null;
 	private rebuilding = false;
 	private readonly startToken = processStartToken(process.pid);
 	/** A claim names its owner, so a claim left by a server that died can be taken over. */
@@ -141,13 +143,31 @@ export class HubServer implements ServingEndpoint {
 		watcher.on("change", (file) => this.onFile(file));
 		watcher.on("unlink", (file) => this.onGone(file));
 		watcher.on("unlinkDir", (dir) => this.onDirGone(dir));
-		watcher.on("error", (error) => this.onWatchError(error));
-		await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
-		if (this.closed) {
-			await watcher.close();
-			return;
-		}
+		// Known at once, not only once ready: exhausted inotify reports its error before `ready` (maybe instead of
+		// it), and the switch to polling must close this watcher and stop waiting for it.
 		this.watcher = watcher;
+		const replaced = new Promise<void>((resolve) => {
+			this.replacing = resolve;
+		});
+		watcher.on("error", (error) => this.onWatchError(error));
+		await Promise.race([new Promise<void>((resolve) => watcher.once("ready", () => resolve())), replaced]);
+		if (this.closed && this.watcher === watcher) {
+			this.watcher = null;
+			await watcher.close();
+		}
+	}
+
+	/** File watching is exhausted (inotify instances or watches): poll from now on, and list what came meanwhile. */
+	private async switchToPolling(code: string): Promise<void> {
+		this.options.log.write("server.polling_fallback", { reason: `file watching is exhausted (${code})` });
+		this.polling = true;
+		const old = this.watcher;
+		this.watcher = null;
+		this.replacing?.();
+		await old?.close().catch(() => undefined);
+		if (this.closed) return;
+		await this.watch();
+		this.reconcile();
 	}
 
 	private onFile(file: string): void {
@@ -234,9 +254,9 @@ export class HubServer implements ServingEndpoint {
 			code,
 		});
 		if (!this.polling && (code === "ENOSPC" || code === "EMFILE")) {
-			this.options.log.write("server.polling_fallback", { reason: `file watching is exhausted (${code})` });
-			this.polling = true;
-			void this.watcher?.close().then(() => this.watch());
+			void this.switchToPolling(code).catch((failure: unknown) =>
+				this.options.log.write("server.polling_failed", { error: String(failure) }),
+			);
 		}
 		this.reconcile();
 	}

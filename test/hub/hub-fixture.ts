@@ -202,9 +202,27 @@ export interface Child {
 	): Promise<Record<string, unknown>>;
 }
 
-/** Run test/hub/hub-child.ts with a JSON job; every stdout line is a JSON record. Killed after the test. */
-export function spawnChild(job: Record<string, unknown>): Child {
-	const child = spawn(process.execPath, [CHILD_SCRIPT, JSON.stringify(job)], {
+/**
+ * Run test/hub/hub-child.ts with a JSON job; every stdout line is a JSON record. Killed after the test. With
+ * `inotifyInstances`, it runs in a user namespace of its own whose inotify limit is that many instances (0:
+ * file watching exhausted, as a busy machine's editors and build watchers leave it), with nobody else affected.
+ */
+export function spawnChild(job: Record<string, unknown>, limits: { inotifyInstances?: number } = {}): Child {
+	const argv = [process.execPath, CHILD_SCRIPT, JSON.stringify(job)];
+	const [command, ...args] =
+		limits.inotifyInstances === undefined
+			? argv
+			: [
+					"unshare",
+					"--user",
+					"--map-root-user",
+					"sh",
+					"-c",
+					`echo ${limits.inotifyInstances} > /proc/sys/user/max_inotify_instances && exec "$@"`,
+					"sh",
+					...argv,
+				];
+	const child = spawn(command ?? process.execPath, args, {
 		stdio: ["ignore", "pipe", "pipe"],
 		env: { ...process.env, NODE_NO_WARNINGS: "1" },
 	});

@@ -10,8 +10,10 @@ import {
 	makeRequest,
 	PARENT_SESSION,
 	readLog,
+	spawnChild,
 	startServer,
 	tempAgentDir,
+	testHubLog,
 	waitUntil,
 } from "./hub-fixture.ts";
 
@@ -113,4 +115,30 @@ describe("the server's file watching", () => {
 			readLog(log.file).some((l) => l.event === "server.watch_error" && l.code === "EOVERFLOW"),
 		);
 	});
+
+	it("file watching exhausted at the server's start (no inotify instance left): it polls, and 100 asks are answered", async () => {
+		// Its own user namespace with an inotify limit of 0: the server's first watcher fails before `ready`.
+		const agentDir = tempAgentDir();
+		const log = testHubLog(join(agentDir, "hub.log"));
+		const server = spawnChild(
+			{ mode: "serve", agentDir, sessionId: PARENT_SESSION, logFile: log.file, decide: "allow" },
+			{ inotifyInstances: 0 },
+		);
+		await server.next((line) => line.event === "serving");
+		const target = {
+			sessionId: PARENT_SESSION,
+			inbox: inboxLayout(agentDir, PARENT_SESSION).root,
+			location: "other-process" as const,
+			pid: server.process.pid ?? null,
+			path: ["root"],
+			via: "test",
+		};
+		const started = performance.now();
+		const outcomes = await Promise.all(
+			Array.from({ length: 100 }, () => forwardAsk(target, makeRequest(), { timeoutMs: 15_000, log })),
+		);
+		expect(outcomes.filter((o) => o.kind === "answered")).toHaveLength(100);
+		expect(performance.now() - started).toBeLessThan(15_000);
+		expect(readLog(log.file).some((l) => l.event === "server.polling_fallback")).toBe(true);
+	}, 30_000);
 });
