@@ -24,10 +24,11 @@ export const PLAN_MODE_PROMPT =
 export const PERMISSION_MODE_MEANINGS: Readonly<Record<PermissionMode, string>> = {
 	default: "the policy decides; asks go to a human",
 	plan: "plan mode: only reads run, everything else is refused without asking",
-	"accept-edits": "file edits and file-system commands inside the project run without asking",
+	"accept-edits":
+		"file edits inside the project run without asking (the file tools, touch, mkdir, cp, mv, sed -i, redirects); programs ask",
 	"dont-ask": "every ask is refused without asking (for unattended runs)",
 	trusted:
-		"TRUSTED: asks up to destructive are allowed without asking; privileged calls, deny rules and the gate's own files still hold",
+		"TRUSTED: asks up to destructive are allowed without asking, a program only inside the sandbox; privileged calls, deny rules and the gate's own files still hold",
 };
 
 /** The modes the shortcut cycles through: the loud ones (`dont-ask`, `trusted`) are only ever chosen by name. */
