@@ -27,8 +27,8 @@ export interface AskingEffect {
 	readonly effects: PartEffects;
 	/** Whether it touches a path outside the working directory. */
 	readonly leavesCwd: boolean;
-	/** What runs, for the one-line reason (`python3`, a tool's name). */
-	readonly name: string;
+	/** What runs, for the one-line reason (`python3`, a tool's name); undefined for bash code that is no command. */
+	readonly name: string | undefined;
 }
 
 /** What the policy step handed on, as far as a mode looks at it. */
@@ -79,9 +79,17 @@ export function partEffects(tool: string, part: ActionPart): PartEffects {
 }
 
 /** What runs, in a few words: the command with the wrappers around it (`timeout python3`), else the tool. */
-export function partName(tool: string, part: ActionPart): string {
+export function partName(tool: string, part: ActionPart): string | undefined {
 	if (tool !== "bash") return tool;
-	return part.command === undefined ? "this bash code" : [...part.command.via, part.command.name].join(" ");
+	return part.command === undefined ? undefined : [...part.command.via, part.command.name].join(" ");
+}
+
+/** The clause that says why a part is not an edit. */
+function runs(part: AskingEffect): string {
+	if (part.effects === "tool") return `\`${part.name}\` is another extension's tool, not a file edit`;
+	return part.name === undefined
+		? "part of the command is not a plain command (a redirected group, or code the gate cannot see into)"
+		: `\`${part.name}\` runs a program`;
 }
 
 /** What `mode` makes of the policy step's verdict on `action` (`what` names the call for the model). */
@@ -117,13 +125,7 @@ function acceptEdits(asking: readonly AskingEffect[], source: DecisionSource): M
 	const other = asking.find((part) => part.effects !== "edit");
 	if (other === undefined)
 		return { kind: "allow", source, reason: "allowed by the accept-edits permission mode" };
-	return {
-		kind: "none",
-		note:
-			other.effects === "tool"
-				? `accept-edits accepts edits, not other tools: \`${other.name}\` is not a file edit`
-				: `accept-edits accepts edits, not program runs: \`${other.name}\` runs a program`,
-	};
+	return { kind: "none", note: `accept-edits accepts edits, not program runs: ${runs(other)}` };
 }
 
 /**
@@ -137,7 +139,7 @@ function trusted(asking: readonly AskingEffect[], contained: boolean, source: De
 		return { kind: "allow", source, reason: "allowed by the trusted permission mode" };
 	return {
 		kind: "none",
-		note: `trusted runs programs unasked only inside the sandbox, and none contains this call: \`${program.name}\` runs a program`,
+		note: `trusted runs programs unasked only inside the sandbox, and none contains this call: ${runs(program)}`,
 	};
 }
 

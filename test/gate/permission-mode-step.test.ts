@@ -144,7 +144,11 @@ describe("what each permission mode allows (adr/0023)", () => {
 		});
 		const other = classified(tool("deploy_preview"));
 		expect(permissionModeEffect("accept-edits", other, askingVerdict(other, true), "x")).toMatchObject({
-			note: "accept-edits accepts edits, not other tools: `deploy_preview` is not a file edit",
+			note: "accept-edits accepts edits, not program runs: `deploy_preview` is another extension's tool, not a file edit",
+		});
+		const group = classified(sh("{ echo a; echo b; } > f.txt"));
+		expect(permissionModeEffect("accept-edits", group, askingVerdict(group, true), "x")).toMatchObject({
+			note: "accept-edits accepts edits, not program runs: part of the command is not a plain command (a redirected group, or code the gate cannot see into)",
 		});
 	});
 
