@@ -112,6 +112,7 @@ export function permissionModeEffect(
 	if (verdict.kind !== "ask" || verdict.humanOnly || verdict.askRule) return NONE;
 	if (action.parts.some((part) => part.guard !== undefined)) return NONE;
 	if (mode === "accept-edits") return acceptEdits(verdict.asking, source);
+	if (mode === "sandboxed") return sandboxed(action, verdict.asking, verdict.contained, source);
 	if (mode === "trusted") return trusted(verdict.asking, verdict.contained, source);
 	return NONE;
 }
@@ -126,6 +127,38 @@ function acceptEdits(asking: readonly AskingEffect[], source: DecisionSource): M
 	if (other === undefined)
 		return { kind: "allow", source, reason: "allowed by the accept-edits permission mode" };
 	return { kind: "none", note: `accept-edits accepts edits, not program runs: ${runs(other)}` };
+}
+
+/** The tiers whose sandbox is project-write or read-only: no network (adr/0017). */
+const WITHOUT_NETWORK: ReadonlySet<Tier> = new Set(["read", "write", "destructive"]);
+
+/**
+ * `sandboxed`: what `accept-edits` allows, and any bash call the sandbox contains in a profile without network
+ * (the whole call's tier: its profile follows it, whatever allowed its other parts) whose asking parts stay
+ * inside the working directory. With no sandbox running it is `accept-edits`: no program runs unasked.
+ */
+function sandboxed(
+	action: ClassifiedAction,
+	asking: readonly AskingEffect[],
+	contained: boolean,
+	source: DecisionSource,
+): ModeEffect {
+	const edits = acceptEdits(asking, source);
+	if (edits.kind !== "none") return { ...edits, reason: "allowed by the sandboxed permission mode" };
+	if (!contained || !WITHOUT_NETWORK.has(action.tier) || asking.some((part) => part.leavesCwd)) {
+		const program = asking.find((part) => part.effects !== "edit");
+		return contained || program === undefined
+			? NONE
+			: {
+					kind: "none",
+					note: `sandboxed runs programs unasked only inside the sandbox, and none contains this call: ${runs(program)}`,
+				};
+	}
+	return {
+		kind: "allow",
+		source,
+		reason: "allowed by the sandboxed permission mode: it runs in the project-write sandbox",
+	};
 }
 
 /**

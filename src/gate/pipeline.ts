@@ -207,7 +207,7 @@ async function decideAsk(
 	// The human's own commands (`!`) are theirs: no permission mode applies to them.
 	const mode = request.kind === "user_bash" ? "default" : deps.permissionMode(policy);
 	const contained =
-		mode === "trusted" &&
+		(mode === "trusted" || mode === "sandboxed") &&
 		"plan" in step &&
 		request.kind === "tool_call" &&
 		request.call.tool === "bash" &&

@@ -176,4 +176,55 @@ describe("modes allow only what is contained (adr/0023)", () => {
 			["allow", "mode", "project-write"],
 		]);
 	});
+
+	it("sandboxed runs programs unasked inside the sandbox, contained, and asks before the network", async () => {
+		const sb = await gateSandbox();
+		const bashrc = await withBashrc(sb);
+		await sb.writeWorkFile("y.py", 'open("ran.txt", "w").write("x")\n');
+		await writeScript(
+			sb,
+			scriptOf(
+				[bash(`${PYTHON} y.py`)],
+				[bash(`${PYTHON} x.py`)],
+				[bash("curl -s -o page.html http://127.0.0.1:9/")],
+				[bash("touch touched.txt")],
+			),
+		);
+		const rpc = await startRpc({
+			sandbox: sb,
+			extensions: [EXTENSION_ENTRY],
+			args: ["--permission-mode", "sandboxed"],
+			dialog: pickOption("Deny"),
+		});
+
+		const run = await rpc.prompt("format");
+
+		expect(titles(run)).toEqual(["bash: curl -s -o page.html http://127.0.0.1:9/"]);
+		expect(existsSync(sb.workPath("ran.txt"))).toBe(true);
+		expect(existsSync(sb.workPath("touched.txt"))).toBe(true);
+		expect(readFileSync(bashrc, "utf8")).toBe("# mine\n");
+		const entries = await auditEntries(sb, 4);
+		expect(entries.map((e) => [e.outcome, e.source.kind, e.sandbox])).toEqual([
+			["allow", "mode", "project-write"],
+			["allow", "mode", "project-write"],
+			["deny", "user", undefined],
+			["allow", "mode", "project-write"],
+		]);
+	});
+
+	it("sandboxed with the sandbox off is accept-edits: the script asks, the edit runs", async () => {
+		const sb = await gateSandbox();
+		await writeUserConfig(sb, { defaultMode: "sandboxed", sandbox: { enabled: false } });
+		const bashrc = await withBashrc(sb);
+		await writeScript(sb, scriptOf([bash(`${PYTHON} x.py`)], [bash("touch touched.txt")]));
+		const rpc = await startRpc({ sandbox: sb, extensions: [EXTENSION_ENTRY], dialog: pickOption("Deny") });
+
+		const run = await rpc.prompt("format");
+
+		expect(titles(run)).toEqual([`bash: ${PYTHON} x.py`]);
+		expect(fullTitles(run)[0]).toContain("sandboxed runs programs unasked only inside the sandbox");
+		expect(readFileSync(bashrc, "utf8")).toBe("# mine\n");
+		expect(existsSync(sb.workPath("ran.txt"))).toBe(false);
+		expect(existsSync(sb.workPath("touched.txt"))).toBe(true);
+	});
 });

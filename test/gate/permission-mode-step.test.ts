@@ -54,54 +54,74 @@ function askingVerdict(action: ClassifiedAction, contained: boolean): PolicyVerd
 
 type Answer = "allow" | "ask";
 
-function answer(mode: PermissionMode, call: ToolCall, contained: boolean): Answer {
+/** As the pipeline: only a bash call can be contained. */
+function answer(mode: PermissionMode, call: ToolCall, sandbox: boolean): Answer {
 	const action = classified(call);
+	const contained = sandbox && call.tool === "bash";
 	const effect = permissionModeEffect(mode, action, askingVerdict(action, contained), "this call");
 	if (effect.kind === "deny") throw new Error(`${mode} refused ${JSON.stringify(call.input)}`);
 	return effect.kind === "allow" ? "allow" : "ask";
 }
 
-/** [call, accept-edits, trusted with a sandbox running, trusted with none] */
-const TABLE: readonly (readonly [string, ToolCall, Answer, Answer, Answer])[] = [
+/** [call, accept-edits, trusted with a sandbox running, trusted with none, sandboxed with one, sandboxed with none] */
+const TABLE: readonly (readonly [string, ToolCall, Answer, Answer, Answer, Answer, Answer])[] = [
 	// Writes whose every effect is known: accept-edits and trusted alike, sandbox or not.
-	["write tool in the project", write("src/a.ts"), "allow", "allow", "allow"],
-	["edit tool in the project", edit("src/a.ts"), "allow", "allow", "allow"],
-	["touch", sh("touch notes.txt"), "allow", "allow", "allow"],
-	["mkdir -p", sh("mkdir -p src/new/dir"), "allow", "allow", "allow"],
-	["cp", sh("cp a.txt b.txt"), "allow", "allow", "allow"],
-	["mv", sh("mv a.txt b.txt"), "allow", "allow", "allow"],
-	["tee", sh("echo x | tee log.txt"), "allow", "allow", "allow"],
-	["a redirect", sh("echo hi > out.txt"), "allow", "allow", "allow"],
-	["sed -i substituting", sh("sed -i s/a/b/ src/x.ts"), "allow", "allow", "allow"],
+	["write tool in the project", write("src/a.ts"), "allow", "allow", "allow", "allow", "allow"],
+	["edit tool in the project", edit("src/a.ts"), "allow", "allow", "allow", "allow", "allow"],
+	["touch", sh("touch notes.txt"), "allow", "allow", "allow", "allow", "allow"],
+	["mkdir -p", sh("mkdir -p src/new/dir"), "allow", "allow", "allow", "allow", "allow"],
+	["cp", sh("cp a.txt b.txt"), "allow", "allow", "allow", "allow", "allow"],
+	["mv", sh("mv a.txt b.txt"), "allow", "allow", "allow", "allow", "allow"],
+	["tee", sh("echo x | tee log.txt"), "allow", "allow", "allow", "allow", "allow"],
+	["a redirect", sh("echo hi > out.txt"), "allow", "allow", "allow", "allow", "allow"],
+	["sed -i substituting", sh("sed -i s/a/b/ src/x.ts"), "allow", "allow", "allow", "allow", "allow"],
 	// Program runs: never accept-edits; trusted only inside the sandbox.
-	["an unknown program", sh("python3 fmt.py"), "ask", "allow", "ask"],
-	["make", sh("make"), "ask", "allow", "ask"],
-	["a script run by node", sh("node scripts/gen.js"), "ask", "allow", "ask"],
-	["an interpreter behind a known wrapper", sh("timeout 5 python3 x.py"), "ask", "allow", "ask"],
-	["a test runner", sh("npm test"), "ask", "allow", "ask"],
-	["a known program beyond its paths", sh("git commit -m x"), "ask", "allow", "ask"],
-	["sed running a command", sh("sed -i 'e touch x' f.txt"), "ask", "ask", "ask"],
+	["an unknown program", sh("python3 fmt.py"), "ask", "allow", "ask", "allow", "ask"],
+	["make", sh("make"), "ask", "allow", "ask", "allow", "ask"],
+	["a script run by node", sh("node scripts/gen.js"), "ask", "allow", "ask", "allow", "ask"],
+	[
+		"an interpreter behind a known wrapper",
+		sh("timeout 5 python3 x.py"),
+		"ask",
+		"allow",
+		"ask",
+		"allow",
+		"ask",
+	],
+	["a test runner", sh("npm test"), "ask", "allow", "ask", "allow", "ask"],
+	["a known program beyond its paths", sh("git commit -m x"), "ask", "allow", "ask", "allow", "ask"],
+	["sed running a command", sh("sed -i 'e touch x' f.txt"), "ask", "ask", "ask", "ask", "ask"],
 	// Unknown wrappers are programs: what they wrap does not make them an edit.
-	["taskset around rm", sh("taskset -c 0 rm -rf src"), "ask", "allow", "ask"],
-	["strace around rm", sh("strace -f rm -rf src"), "ask", "allow", "ask"],
-	["unshare around git reset", sh("unshare -r git reset --hard"), "ask", "allow", "ask"],
-	["parallel around rm", sh("parallel rm -rf ::: src"), "ask", "allow", "ask"],
-	["gdb running a shell", sh("gdb -batch -ex '!rm -rf src'"), "ask", "allow", "ask"],
-	["vim running a shell", sh("vim -c ':!rm -rf src' -c ':q'"), "ask", "allow", "ask"],
-	["less running a shell", sh("less '+!rm -rf src' README.md"), "ask", "allow", "ask"],
+	["taskset around rm", sh("taskset -c 0 rm -rf src"), "ask", "allow", "ask", "allow", "ask"],
+	["strace around rm", sh("strace -f rm -rf src"), "ask", "allow", "ask", "allow", "ask"],
+	["unshare around git reset", sh("unshare -r git reset --hard"), "ask", "allow", "ask", "allow", "ask"],
+	["parallel around rm", sh("parallel rm -rf ::: src"), "ask", "allow", "ask", "allow", "ask"],
+	["gdb running a shell", sh("gdb -batch -ex '!rm -rf src'"), "ask", "allow", "ask", "allow", "ask"],
+	["vim running a shell", sh("vim -c ':!rm -rf src' -c ':q'"), "ask", "allow", "ask", "allow", "ask"],
+	["less running a shell", sh("less '+!rm -rf src' README.md"), "ask", "allow", "ask", "allow", "ask"],
 	// Known effects beyond a write: trusted, not accept-edits.
-	["rm", sh("rm -rf build"), "ask", "allow", "allow"],
-	["git reset --hard", sh("git reset --hard"), "ask", "allow", "ask"],
+	["rm", sh("rm -rf build"), "ask", "allow", "allow", "allow", "ask"],
+	["git reset --hard", sh("git reset --hard"), "ask", "allow", "ask", "allow", "ask"],
 	// Outside the project: not accept-edits.
-	["touch outside the project", sh(`touch ${HOME}/elsewhere.txt`), "ask", "allow", "allow"],
-	["write tool outside the project", write(`${HOME}/notes.txt`), "ask", "allow", "allow"],
+	["touch outside the project", sh(`touch ${HOME}/elsewhere.txt`), "ask", "allow", "allow", "ask", "ask"],
+	["write tool outside the project", write(`${HOME}/notes.txt`), "ask", "allow", "allow", "ask", "ask"],
+	// The network: only trusted, and a program only in the sandbox.
+	["a download", sh("curl -o page.html https://example.com"), "ask", "allow", "ask", "ask", "ask"],
 	// Another extension's tool is not an edit.
-	["another extension's tool", tool("deploy_preview"), "ask", "allow", "allow"],
+	["another extension's tool", tool("deploy_preview"), "ask", "allow", "allow", "ask", "ask"],
 ];
 
 describe("what each permission mode allows (adr/0023)", () => {
-	for (const [name, call, acceptEdits, trustedContained, trustedBare] of TABLE) {
-		it(`${name}: accept-edits ${acceptEdits}, trusted ${trustedContained} sandboxed / ${trustedBare} without`, () => {
+	for (const [
+		name,
+		call,
+		acceptEdits,
+		trustedContained,
+		trustedBare,
+		sandboxedContained,
+		sandboxedBare,
+	] of TABLE) {
+		it(`${name}: accept-edits ${acceptEdits}, trusted ${trustedContained}/${trustedBare}, sandboxed ${sandboxedContained}/${sandboxedBare} (with/without a sandbox)`, () => {
 			for (const contained of [true, false]) {
 				expect(answer("accept-edits", call, contained), `accept-edits, contained ${contained}`).toBe(
 					acceptEdits,
@@ -111,12 +131,14 @@ describe("what each permission mode allows (adr/0023)", () => {
 			}
 			expect(answer("trusted", call, true), "trusted, sandboxed").toBe(trustedContained);
 			expect(answer("trusted", call, false), "trusted, no sandbox").toBe(trustedBare);
+			expect(answer("sandboxed", call, true), "sandboxed, sandboxed").toBe(sandboxedContained);
+			expect(answer("sandboxed", call, false), "sandboxed, no sandbox").toBe(sandboxedBare);
 		});
 	}
 
 	it("a guarded path, an ask rule and a human-only ask are left to a human in every mode", () => {
 		const guarded = classified(sh("python3 x.py >> ~/.bashrc"));
-		for (const mode of ["accept-edits", "trusted"] as const) {
+		for (const mode of ["accept-edits", "sandboxed", "trusted"] as const) {
 			expect(permissionModeEffect(mode, guarded, askingVerdict(guarded, true), "x").kind).toBe("none");
 			const touch = classified(sh("touch a.txt"));
 			const verdict = askingVerdict(touch, true);

@@ -219,6 +219,32 @@ describe("the pipeline: this session's own tool calls", () => {
 			expect(sandboxed.presenter.shown).toEqual([]);
 		});
 
+		it("sandboxed runs a program unasked only inside the sandbox, never with the network", async () => {
+			const contained = world(policyFromConfig({}), {
+				permissionMode: "sandboxed",
+				sandboxContains: true,
+				script: [{ kind: "answer", answer: { kind: "deny", withReason: false } }],
+			});
+			expect((await contained.pipeline.run(bashCall("python3 fmt.py"))).outcome).toMatchObject({
+				outcome: "allow",
+				source: { kind: "mode", mode: "sandboxed" },
+			});
+			const network = await contained.pipeline.run(bashCall("curl -o page.html https://example.com"));
+			expect(network.outcome.step).toBe("terminal");
+			const bare = world(policyFromConfig({}), {
+				permissionMode: "sandboxed",
+				sandboxContains: false,
+				script: [{ kind: "answer", answer: { kind: "deny", withReason: false } }],
+			});
+			const asked = await bare.pipeline.run(bashCall("python3 fmt.py"));
+			expect(asked.outcome.step).toBe("terminal");
+			expect(asked.outcome.why).toContain("sandboxed runs programs unasked only inside the sandbox");
+			expect((await bare.pipeline.run(bashCall("touch notes.txt"))).outcome.source).toEqual({
+				kind: "mode",
+				mode: "sandboxed",
+			});
+		});
+
 		it("dont-ask refuses every ask without a dialog, and leaves what the policy allows alone", async () => {
 			const { pipeline, presenter } = world(policyFromConfig({}), { permissionMode: "dont-ask" });
 			const asked = await pipeline.run(bashCall("rm -f build.log"));
