@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { pickOption } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
+import { runPrint } from "../harness/print-run.ts";
 import { startRpc } from "../harness/rpc-session.ts";
 import type { Sandbox } from "../harness/sandbox.ts";
 import {
@@ -116,6 +117,27 @@ describe("modes allow only what is contained (adr/0023)", () => {
 			Array(3).fill(["deny", "user", "accept-edits"]),
 		);
 		expect(entries[0]?.why).toContain("accept-edits accepts edits, not program runs");
+	});
+
+	it("accept-edits with nobody to ask (print mode): an unknown wrapper around rm -rf src is parked, src survives", async () => {
+		const sb = await gateSandbox();
+		await writeUserConfig(sb, { defaultMode: "accept-edits" });
+		await sb.writeWorkFile("src/main.ts", "keep\n");
+		await writeScript(sb, scriptOf([bash("unshare -r rm -rf src")], [bash("touch made.txt")]));
+
+		const run = await runPrint({ sandbox: sb, prompt: "tidy", extensions: [EXTENSION_ENTRY], mode: "json" });
+
+		const parked = resultOf(run.events, run.toolResults, "unshare -r rm -rf src");
+		expect(parked.isError).toBe(true);
+		expect(parked.text).toContain("is pending approval");
+		expect(readFileSync(sb.workPath("src/main.ts"), "utf8")).toBe("keep\n");
+		expect(existsSync(sb.workPath("made.txt"))).toBe(true);
+		const entries = await auditEntries(sb, 2);
+		expect(entries.map((e) => [e.outcome, e.source.kind])).toEqual([
+			["pending", "unavailable"],
+			["allow", "mode"],
+		]);
+		expect(entries[0]?.why).toContain("`unshare` runs a program");
 	});
 
 	it("accept-edits with the sandbox off: a script that appends to ~/.bashrc asks, and .bashrc is unchanged", async () => {
