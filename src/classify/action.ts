@@ -53,11 +53,17 @@ export interface ActionPart {
 	readonly paths: readonly PathTouch[];
 	/**
 	 * Set when every effect of the command is reading or writing the paths listed, each known before it runs:
-	 * a command whose whole behaviour the classifier knows (`touch`, `mkdir`, `cp`, `mv`, `tee`, `truncate`,
+	 * a command whose whole behaviour the classifier knows (`touch`, `mkdir`, `cp`, `mv`, `tee`,
 	 * `sed -i`) or a read-only one whose output is redirected. Path rules then allow its writes, as they allow
 	 * the write tool's; a command with effects beyond its paths is allowed only by a command rule.
 	 */
 	readonly knownEffects?: true;
+	/**
+	 * Set when every effect of the command is on the paths listed, each known before it runs, at whatever tier:
+	 * the `knownEffects` commands, a proven read, and the removers (`rm`, `rmdir`, `unlink`). Nothing else runs:
+	 * a permission mode may let it through where no sandbox contains it (adr/0023).
+	 */
+	readonly onlyPathEffects?: true;
 	/** The strictest guard of its paths: only a human may allow it, or it is refused (guarded-paths.ts). */
 	readonly guard?: PathGuard;
 }

@@ -5,7 +5,7 @@
 import type { AuthorizerLink, PolicyQuery } from "../authority/authorizer-link.ts";
 import type { SessionGrants } from "../authority/session-grants.ts";
 import type { RulesToSave, TerminalAuthorizer, UnansweredPolicy } from "../authority/terminal-authorizer.ts";
-import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
+import type { ActionPart, ClassifiedAction, ToolCall } from "../classify/action.ts";
 import type { BashParser } from "../classify/bash/bash-parser.ts";
 import { classifyAction, type DelegationClass, type ToolAnnotations } from "../classify/classify-action.ts";
 import type { ParkedApprovals } from "../hub/parked-store.ts";
@@ -40,6 +40,14 @@ export interface GateDeps {
 	 * it can be or need not be: such a call is then for a human to decide (adr/0017).
 	 */
 	readonly sandboxMissing: (settings: EffectivePolicy["sandbox"]) => Promise<string | null>;
+	/**
+	 * Whether this session's sandbox will run a bash call with these parts in the profile of its tier, were it
+	 * allowed without a human: on, able to run, and not exempted by `sandbox.exclude` (adr/0017, adr/0023).
+	 */
+	readonly sandboxContains: (
+		settings: EffectivePolicy["sandbox"],
+		parts: readonly ActionPart[],
+	) => Promise<boolean>;
 	/**
 	 * Save the rules a human asked for with their answer ("Always allow" / "Always deny", adr/0018), for calls in
 	 * `directory`. Never rejects: a file that cannot be written is reported, and the answer stands for this call.

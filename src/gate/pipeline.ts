@@ -44,7 +44,13 @@ import {
 import { judgeRequest, originOfRequest, strictestUnanswered, treeGrantSource } from "./forwarded-request.ts";
 import type { GateDeps } from "./gate-deps.ts";
 import type { ParkedAnswerRecord } from "./parked-answer-record.ts";
-import { dontAskRefusal, type PolicyVerdict, permissionModeEffect } from "./permission-mode-step.ts";
+import {
+	dontAskRefusal,
+	type PolicyVerdict,
+	partEffects,
+	partName,
+	permissionModeEffect,
+} from "./permission-mode-step.ts";
 
 /** What the gate is asked to decide: the kind of ask is data, and the steps below read it. */
 export type GateRequest =
@@ -200,10 +206,17 @@ async function decideAsk(
 	if ("again" in step) return decideAsk(request, origin, deps, policy);
 	// The human's own commands (`!`) are theirs: no permission mode applies to them.
 	const mode = request.kind === "user_bash" ? "default" : deps.permissionMode(policy);
-	const moded = modeOutcome(mode, action, step, what);
-	if (moded) return moded;
+	const contained =
+		(mode === "trusted" || mode === "sandboxed") &&
+		"plan" in step &&
+		request.kind === "tool_call" &&
+		request.call.tool === "bash" &&
+		(await deps.sandboxContains(policy.sandbox, action.parts));
+	const moded = modeOutcome(mode, action, step, what, contained);
+	if (moded && "outcome" in moded) return moded;
 	if ("settled" in step) return { ...step.settled, action, chain: [], step: "policy" };
-	const { plan } = step;
+	// A mode that could have answered but did not says why in the dialog and the audit line.
+	const plan = moded ? { ...step.plan, why: `${step.plan.why}; ${moded.note}` } : step.plan;
 
 	// 3. links
 	const links = plan.humanOnly
@@ -334,13 +347,17 @@ async function decideAsk(
 	}
 }
 
-/** The outcome the session's permission mode gives instead of the policy step's, or null when it changes nothing. */
+/**
+ * The outcome the session's permission mode gives instead of the policy step's; `{ note }` when it leaves the
+ * ask to a human but says why; null when it changes nothing.
+ */
 function modeOutcome(
 	mode: PermissionMode,
 	action: ClassifiedAction,
 	step: Exclude<PolicyStep, { readonly again: true }>,
 	what: string,
-): GateOutcome | null {
+	contained: boolean,
+): GateOutcome | { readonly note: string } | null {
 	if (mode === "default") return null;
 	const verdict: PolicyVerdict =
 		"settled" in step
@@ -349,11 +366,16 @@ function modeOutcome(
 					kind: "ask",
 					humanOnly: step.plan.humanOnly,
 					askRule: step.plan.askRule,
-					askingTiers: step.plan.askingParts.map(({ tier }) => tier),
-					leavesCwd: step.plan.askingParts.some(({ part }) => part.paths.some((touch) => touch.outsideCwd)),
+					asking: step.plan.askingParts.map(({ part, tier }) => ({
+						tier,
+						effects: partEffects(action.tool, part),
+						leavesCwd: part.paths.some((touch) => touch.outsideCwd),
+						name: partName(action.tool, part),
+					})),
+					contained,
 				};
 	const effect = permissionModeEffect(mode, action, verdict, what);
-	if (effect.kind === "none") return null;
+	if (effect.kind === "none") return effect.note === undefined ? null : { note: effect.note };
 	const { source, reason } = effect;
 	const why = "plan" in step ? { why: step.plan.why } : {};
 	return effect.kind === "allow"

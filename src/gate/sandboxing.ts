@@ -7,6 +7,7 @@ import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import type { BashOperations, BashSpawnHook } from "@earendil-works/pi-coding-agent";
 import type { SandboxRecord } from "../audit/audit-entry.ts";
+import type { ActionPart } from "../classify/action.ts";
 import type { SandboxSettings } from "../policy/effective-policy.ts";
 import { humanDecided } from "../provenance/decision-source.ts";
 import {
@@ -54,7 +55,10 @@ export function sandboxProfileFor(outcome: GateOutcome, settings: SandboxSetting
  * their patterns, as the command's own text (the strict direction, as for allow rules).
  */
 export function excludedFromSandbox(outcome: GateOutcome, settings: SandboxSettings): boolean {
-	const parts = outcome.action?.parts ?? [];
+	return partsExcluded(outcome.action?.parts ?? [], settings);
+}
+
+function partsExcluded(parts: readonly ActionPart[], settings: SandboxSettings): boolean {
 	return (
 		settings.exclude.length > 0 &&
 		parts.length > 0 &&
@@ -170,6 +174,16 @@ export class Sandboxing implements BashRunner {
 		await this.ready();
 		const state = this.state(settings);
 		return state.kind === "unavailable" ? `no sandbox can run here: ${state.why}` : null;
+	}
+
+	/**
+	 * Whether a bash call with these parts, allowed without a human, would run in the profile of its tier: the
+	 * sandbox on, this session's bash ours, the probe saying one can run, and `sandbox.exclude` not exempting it.
+	 */
+	async contains(settings: SandboxSettings, parts: readonly ActionPart[]): Promise<boolean> {
+		if (!settings.enabled || this.probing === null) return false;
+		await this.ready();
+		return this.state(settings).kind === "on" && !partsExcluded(parts, settings);
 	}
 
 	/**

@@ -276,6 +276,7 @@ export class SessionGate {
 				delegation: (call: ToolCall) => this.delegations.inspect(call),
 				fixDelegation: (call: ToolCall, planned: PlannedChange) => this.fixDelegation(call, planned),
 				sandboxMissing: (settings) => this.sandboxing.missing(settings),
+				sandboxContains: (settings, parts) => this.sandboxing.contains(settings, parts),
 				saveRules: (save: RulesToSave, directory: string) => this.saveRules(save, directory),
 				permissionMode: (current: EffectivePolicy) => this.permissionMode(current),
 			};

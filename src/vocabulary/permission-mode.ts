@@ -3,7 +3,14 @@
  * to be confused with a tier's mode (`auto` / `ask` / `deny`), which the policy sets per tier.
  */
 
-export const PERMISSION_MODES = ["default", "plan", "accept-edits", "dont-ask", "trusted"] as const;
+export const PERMISSION_MODES = [
+	"default",
+	"plan",
+	"accept-edits",
+	"sandboxed",
+	"dont-ask",
+	"trusted",
+] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 export function isPermissionMode(value: unknown): value is PermissionMode {
@@ -24,13 +31,19 @@ export const PLAN_MODE_PROMPT =
 export const PERMISSION_MODE_MEANINGS: Readonly<Record<PermissionMode, string>> = {
 	default: "the policy decides; asks go to a human",
 	plan: "plan mode: only reads run, everything else is refused without asking",
-	"accept-edits": "file edits and file-system commands inside the project run without asking",
+	"accept-edits":
+		"file edits inside the project run without asking (the file tools, touch, mkdir, cp, mv, sed -i, redirects); programs ask",
+	sandboxed:
+		"as accept-edits, and any command up to destructive runs without asking inside the sandbox (project writes, no network); with no sandbox running, programs ask",
 	"dont-ask": "every ask is refused without asking (for unattended runs)",
 	trusted:
-		"TRUSTED: asks up to destructive are allowed without asking; privileged calls, deny rules and the gate's own files still hold",
+		"TRUSTED: asks up to destructive are allowed without asking, a program only inside the sandbox; privileged calls, deny rules and the gate's own files still hold",
 };
 
-/** The modes the shortcut cycles through: the loud ones (`dont-ask`, `trusted`) are only ever chosen by name. */
+/**
+ * The modes the shortcut cycles through: the loud ones (`dont-ask`, `trusted`) and `sandboxed` (which depends on
+ * a sandbox being able to run) are only ever chosen by name.
+ */
 const CYCLE: readonly PermissionMode[] = ["default", "accept-edits", "plan"];
 
 export function nextPermissionMode(current: PermissionMode): PermissionMode {

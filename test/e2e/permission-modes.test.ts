@@ -74,7 +74,7 @@ describe("permission modes (adr/0023)", () => {
 		expect(run.dialogs).toEqual([]);
 		expect(existsSync(sb.workPath("typo.txt"))).toBe(false);
 		expect(rpc.notifications.map((n) => n.message)).toContain(
-			"pi-permission-hub: --permission-mode trustd names no mode (default, plan, accept-edits, dont-ask, trusted); this session starts in plan mode instead.",
+			"pi-permission-hub: --permission-mode trustd names no mode (default, plan, accept-edits, sandboxed, dont-ask, trusted); this session starts in plan mode instead.",
 		);
 		const [entry] = await auditEntries(sb, 1);
 		expect([entry?.source.kind, entry?.permissionMode]).toEqual(["mode", "plan"]);

@@ -44,6 +44,8 @@ export interface WorldOptions {
 	readonly fixDelegation?: GateDeps["fixDelegation"];
 	readonly classifierFails?: boolean;
 	readonly sandboxMissing?: string;
+	/** Whether a sandbox would contain this session's bash calls (default: none runs). */
+	readonly sandboxContains?: boolean;
 	readonly permissionMode?: PermissionMode;
 }
 
@@ -97,6 +99,7 @@ export function pipelineWorld(bash: BashParser, policy: EffectivePolicy, options
 		delegation: options.delegation ?? (() => null),
 		fixDelegation: options.fixDelegation ?? (() => ({ gated: false, reason: "no fix in this test" })),
 		sandboxMissing: async () => options.sandboxMissing ?? null,
+		sandboxContains: async () => options.sandboxContains ?? false,
 		saveRules: async (save, directory) => {
 			saved.push({ save, directory });
 		},

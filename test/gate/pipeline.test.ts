@@ -179,6 +179,72 @@ describe("the pipeline: this session's own tool calls", () => {
 			expect(presenter.shown).toHaveLength(2);
 		});
 
+		it("accept-edits leaves a program run to a human, and the dialog says why", async () => {
+			const { pipeline, presenter } = world(policyFromConfig({}), {
+				permissionMode: "accept-edits",
+				sandboxContains: true,
+				script: [
+					{ kind: "answer", answer: { kind: "deny", withReason: false } },
+					{ kind: "answer", answer: { kind: "deny", withReason: false } },
+				],
+			});
+			const program = await pipeline.run(bashCall("python3 fmt.py"));
+			expect(program.outcome).toMatchObject({ outcome: "deny", step: "terminal", source: { kind: "user" } });
+			expect(program.outcome.why).toContain(
+				"accept-edits accepts edits, not program runs: `python3` runs a program",
+			);
+			const wrapped = await pipeline.run(bashCall("taskset -c 0 rm -rf src"));
+			expect(wrapped.outcome.why).toContain("`taskset` runs a program");
+			expect(presenter.shown).toHaveLength(2);
+		});
+
+		it("trusted runs a program unasked only where the sandbox contains it", async () => {
+			const bare = world(policyFromConfig({}), {
+				permissionMode: "trusted",
+				sandboxContains: false,
+				script: [{ kind: "answer", answer: { kind: "deny", withReason: false } }],
+			});
+			const asked = await bare.pipeline.run(bashCall("python3 fmt.py"));
+			expect(asked.outcome).toMatchObject({ outcome: "deny", step: "terminal" });
+			expect(asked.outcome.why).toContain("trusted runs programs unasked only inside the sandbox");
+			expect((await bare.pipeline.run(bashCall("rm -rf build"))).outcome.source).toEqual({
+				kind: "mode",
+				mode: "trusted",
+			});
+			const sandboxed = world(policyFromConfig({}), { permissionMode: "trusted", sandboxContains: true });
+			expect((await sandboxed.pipeline.run(bashCall("python3 fmt.py"))).outcome).toMatchObject({
+				outcome: "allow",
+				source: { kind: "mode", mode: "trusted" },
+			});
+			expect(sandboxed.presenter.shown).toEqual([]);
+		});
+
+		it("sandboxed runs a program unasked only inside the sandbox, never with the network", async () => {
+			const contained = world(policyFromConfig({}), {
+				permissionMode: "sandboxed",
+				sandboxContains: true,
+				script: [{ kind: "answer", answer: { kind: "deny", withReason: false } }],
+			});
+			expect((await contained.pipeline.run(bashCall("python3 fmt.py"))).outcome).toMatchObject({
+				outcome: "allow",
+				source: { kind: "mode", mode: "sandboxed" },
+			});
+			const network = await contained.pipeline.run(bashCall("curl -o page.html https://example.com"));
+			expect(network.outcome.step).toBe("terminal");
+			const bare = world(policyFromConfig({}), {
+				permissionMode: "sandboxed",
+				sandboxContains: false,
+				script: [{ kind: "answer", answer: { kind: "deny", withReason: false } }],
+			});
+			const asked = await bare.pipeline.run(bashCall("python3 fmt.py"));
+			expect(asked.outcome.step).toBe("terminal");
+			expect(asked.outcome.why).toContain("sandboxed runs programs unasked only inside the sandbox");
+			expect((await bare.pipeline.run(bashCall("touch notes.txt"))).outcome.source).toEqual({
+				kind: "mode",
+				mode: "sandboxed",
+			});
+		});
+
 		it("dont-ask refuses every ask without a dialog, and leaves what the policy allows alone", async () => {
 			const { pipeline, presenter } = world(policyFromConfig({}), { permissionMode: "dont-ask" });
 			const asked = await pipeline.run(bashCall("rm -f build.log"));

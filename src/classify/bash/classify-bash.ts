@@ -98,10 +98,11 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 	const decided = strictest(raises);
 	const part: ActionPart = { tier: decided.tier, tierReason: decided.reason, paths };
 	if (finding.kind === "other") return part;
+	if (!known) return { ...part, command: finding.unit };
 	const writes = paths.some((touch) => touch.access === "write");
-	return known && writes && decided.tier === "write"
-		? { ...part, command: finding.unit, knownEffects: true }
-		: { ...part, command: finding.unit };
+	return writes && decided.tier === "write"
+		? { ...part, command: finding.unit, knownEffects: true, onlyPathEffects: true }
+		: { ...part, command: finding.unit, onlyPathEffects: true };
 }
 
 /**
@@ -112,10 +113,17 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 const FILE_WRITERS: ReadonlySet<string> = new Set(["touch", "mkdir", "cp", "mv", "tee"]);
 
 /**
+ * Commands whose every effect is removing the files their arguments name. They are `destructive`, so no path
+ * rule allows them (`knownEffects` stays unset); they only tell a permission mode that nothing but those files
+ * is touched (adr/0023: `trusted` with no sandbox running).
+ */
+const FILE_REMOVERS: ReadonlySet<string> = new Set(["rm", "rmdir", "unlink"]);
+
+/**
  * Whether the command's effects are exactly its paths: a plain command (no wrapper around it, no computed name,
  * no variables set for it, no operands arriving at run time, not on another host), either read-only by the table
- * (its writes come from redirects) or one of the file writers at no more than `write`, with every path known
- * before it runs.
+ * (its writes come from redirects), one of the file writers at no more than `write` or one of the file removers
+ * at no more than `destructive`, with every path known before it runs.
  */
 function effectsAreItsPaths(
 	finding: CommandFinding,
@@ -133,7 +141,8 @@ function effectsAreItsPaths(
 		return false;
 	const writer =
 		ownTier === "write" && (FILE_WRITERS.has(name) || (name === "sed" && sedOnlySubstitutes(args)));
-	if (ownTier !== "read" && !writer) return false;
+	const remover = ownTier === "destructive" && FILE_REMOVERS.has(name);
+	if (ownTier !== "read" && !writer && !remover) return false;
 	return candidates.every((candidate) => candidate.value !== undefined);
 }
 
