@@ -39,7 +39,10 @@ export interface GateDeps {
 	 * Why a bash call cannot be sandboxed although the policy requires it (`sandbox.required`), or null when
 	 * it can be or need not be: such a call is then for a human to decide (adr/0017).
 	 */
-	readonly sandboxMissing: (settings: EffectivePolicy["sandbox"]) => Promise<string | null>;
+	readonly sandboxMissing: (
+		settings: EffectivePolicy["sandbox"],
+		input: Readonly<Record<string, unknown>>,
+	) => Promise<string | null>;
 	/**
 	 * Save the rules a human asked for with their answer ("Always allow" / "Always deny", adr/0018), for calls in
 	 * `directory`. Never rejects: a file that cannot be written is reported, and the answer stands for this call.
