@@ -39,7 +39,10 @@ export interface GateDeps {
 	 * Why a bash call cannot be sandboxed although the policy requires it (`sandbox.required`), or null when
 	 * it can be or need not be: such a call is then for a human to decide (adr/0017).
 	 */
-	readonly sandboxMissing: (settings: EffectivePolicy["sandbox"]) => Promise<string | null>;
+	readonly sandboxMissing: (
+		settings: EffectivePolicy["sandbox"],
+		input: Readonly<Record<string, unknown>>,
+	) => Promise<string | null>;
 	/**
 	 * Whether this session's sandbox will run a bash call with these parts in the profile of its tier, were it
 	 * allowed without a human: on, able to run, and not exempted by `sandbox.exclude` (adr/0017, adr/0023).

@@ -197,10 +197,11 @@ async function decideAsk(
 	const what = describeCall(action, toolOf(request));
 
 	// 2. policy
-	// A bash call that would run without a human, unsandboxed against the policy's wish, is for a human.
+	// A bash call that would run without a human, unsandboxed against the policy's wish (sandbox.required, or a
+	// command the gate cannot rewrite into the sandbox), is for a human.
 	const unsandboxed =
 		request.kind === "tool_call" && request.call.tool === "bash"
-			? await deps.sandboxMissing(policy.sandbox)
+			? await deps.sandboxMissing(policy.sandbox, request.call.input)
 			: null;
 	const step = policyStep(request, action, origin, what, deps, policy, unsandboxed);
 	if ("again" in step) return decideAsk(request, origin, deps, policy);
@@ -528,7 +529,7 @@ function policyStep(
 				return {
 					plan: {
 						kind: "tool_call",
-						why: capSourceText(`the sandbox is required, but ${unsandboxed}`),
+						why: capSourceText(unsandboxed),
 						humanOnly: true,
 						askRule: false,
 						chain: [],

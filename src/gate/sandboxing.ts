@@ -2,6 +2,8 @@
  * Running the bash tool in the sandbox its decision calls for (adr/0017). When the policy turns the sandbox on,
  * the session registers its own `bash` tool — pi's, built with the user's shell settings and a spawn hook —
  * and every allowed bash call runs in the profile of the tier it was allowed at, unless a human approved it.
+ * Where another tool runs the calls (pi's own, kept for pi-subagents; another extension's), the allowed command
+ * itself is rewritten into the sandbox in the `tool_call` handler: pi runs the input object its handlers saw.
  */
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
@@ -24,6 +26,7 @@ import { errorMessage } from "../vocabulary/error-message.ts";
 import type { Tier } from "../vocabulary/tier.ts";
 import type { GateOutcome } from "./pipeline.ts";
 import type { BashExecute, BashKit, BashRunner } from "./sandboxed-bash-tool.ts";
+import { rewriteSealedCommand, sealCommand } from "./sealed-command.ts";
 
 type BashTool = ReturnType<BashKit["createBashToolDefinition"]>;
 /** The user's shell settings pi's bash tool takes. */
@@ -86,6 +89,26 @@ interface Plan {
 /** The strictest plan: for a call the gate did not see allowed, never unconfined. */
 const UNSEEN_CALL: Plan = { profile: "read-only" };
 
+/**
+ * A bash call as the gate's `tool_call` handler sees it. pi hands this very input object to the tool that runs
+ * the call (a copy of the model's arguments, made per call), so it tells two calls apart where their ids do not.
+ */
+export interface BashCall {
+	readonly toolCallId: string;
+	readonly input: Record<string, unknown>;
+	readonly cwd: string;
+}
+
+/** A plan waiting for its call: only the input object it was made for, holding the same command, may use it. */
+interface PlannedCall {
+	readonly input: object;
+	readonly command: unknown;
+	readonly plan: Plan;
+}
+
+/** How an allowed call runs: the audit's record of its sandbox, or why it must not run at all. */
+export type AllowedBash = { readonly record: SandboxRecord | undefined } | { readonly block: string };
+
 export interface SandboxingOptions {
 	readonly agentDir: string;
 	readonly kit: BashKit;
@@ -104,7 +127,9 @@ export interface SandboxingOptions {
  * tool `sandboxed-bash-tool.ts` registers).
  */
 export class Sandboxing implements BashRunner {
-	private readonly plans = new Map<string, Plan>();
+	private readonly plans = new Map<string, PlannedCall>();
+	/** Inputs whose command the gate rewrote into the sandbox, with the command it wrote. */
+	private readonly rewritten = new WeakMap<object, string>();
 	private readonly options: SandboxingOptions;
 	/** What was said already: the sandbox as a whole, and the allowlist's network, each once per session. */
 	private readonly warnedAbout = new Set<"sandbox" | "session" | "network">();
@@ -114,6 +139,8 @@ export class Sandboxing implements BashRunner {
 	private notRunning = "it was turned on after this session started; restart pi";
 	/** Set when a bash call meant for our sandbox ran without passing through it. */
 	private bypassedBy: string | null = null;
+	/** Why this session's commands are rewritten into the sandbox from the start (pi-subagents needs pi's bash). */
+	private rewriteFromStart: string | null = null;
 	/** The probe's answer, once it is in. */
 	private registered: BubblewrapProbe | null = null;
 	/** One proxy per set of allowlists in force, kept until the session ends (a running command may use it). */
@@ -149,31 +176,68 @@ export class Sandboxing implements BashRunner {
 		await this.probing;
 	}
 
-	/** The sandbox is on, but this session keeps pi's own bash tool: say why, once. */
-	cannotRun(why: string): void {
-		this.notRunning = why;
-		this.warnOnce(why, "session");
+	/**
+	 * The sandbox is on, but this session keeps pi's own bash tool (`why`): each allowed command is rewritten into
+	 * the sandbox instead. Find out in the background whether one can run here, as `start` does.
+	 */
+	startRewriting(why: string): void {
+		this.rewriteFromStart = why;
+		this.start();
+	}
+
+	/**
+	 * Why a tool other than ours runs this session's bash calls — so the gate rewrites each allowed command into
+	 * the sandbox — or null while ours runs them.
+	 */
+	private rewriteWhy(): string | null {
+		if (this.rewriteFromStart !== null) return this.rewriteFromStart;
+		if (this.bypassedBy !== null) return this.bypassedBy;
+		const source = this.options.foreignBash();
+		return source === null ? null : `another extension's bash tool runs its commands (${source})`;
 	}
 
 	/** Whether the sandbox is on in this session and can run, as the policy now asks for it. */
 	state(settings: SandboxSettings): SandboxState {
 		if (!settings.enabled) return { kind: "off" };
-		if (this.probing === null) return { kind: "unavailable", why: this.notRunning, fix: null };
-		const bypass = this.bypass();
-		if (bypass !== null) return { kind: "unavailable", why: bypass, fix: null };
+		if (this.probing === null)
+			return { kind: "unavailable", why: this.notRunning, fix: null, asks: settings.required };
+		const rewrite = this.rewriteWhy();
+		// Where the gate rewrites commands, a call it cannot put in the sandbox asks (adr/0017).
+		const asks = settings.required || rewrite !== null;
 		const probe = this.registered;
 		if (probe === null) return { kind: "probing" };
-		return probe.usable
+		if (!probe.usable) return { kind: "unavailable", why: probe.why, fix: probe.fix, asks };
+		return rewrite === null
 			? { kind: "on", bubblewrap: probe.path }
-			: { kind: "unavailable", why: probe.why, fix: probe.fix };
+			: { kind: "on", bubblewrap: probe.path, rewritten: rewrite };
 	}
 
-	/** For `sandbox.required`: why a bash call cannot be sandboxed now, or null when it can be or need not be. */
-	async missing(settings: SandboxSettings): Promise<string | null> {
-		if (!settings.required) return null;
+	/**
+	 * Why this bash call cannot be held by the sandbox the policy asks for, so that it must not run without a
+	 * human; null when it can be or need not be. Where the gate rewrites commands into the sandbox, a call it cannot
+	 * rewrite (no sandbox runs here, or the tool's input has no shell command) asks whatever `sandbox.required`
+	 * says: the user never chose to run it unconfined. Elsewhere only `sandbox.required` asks.
+	 */
+	async missing(settings: SandboxSettings, input: Readonly<Record<string, unknown>>): Promise<string | null> {
+		if (!settings.enabled) return null;
 		await this.ready();
 		const state = this.state(settings);
-		return state.kind === "unavailable" ? `no sandbox can run here: ${state.why}` : null;
+		const rewrite = this.probing === null ? null : this.rewriteWhy();
+		if (rewrite !== null) {
+			if (state.kind === "unavailable") return `the sandbox cannot hold this call (${rewrite}): ${state.why}`;
+			if (typeof input.command !== "string")
+				return `the sandbox cannot hold this call: ${rewrite}, and its input has no shell command to put in the sandbox`;
+			return null;
+		}
+		if (!settings.required) return null;
+		return state.kind === "unavailable"
+			? `the sandbox is required, but no sandbox can run here: ${state.why}`
+			: null;
+	}
+
+	/** Whether a call with this id was allowed and has not run yet: another call must not take its plan. */
+	pending(toolCallId: string): boolean {
+		return this.plans.has(toolCallId);
 	}
 
 	/**
@@ -188,51 +252,81 @@ export class Sandboxing implements BashRunner {
 
 	/**
 	 * An allowed bash call: the sandbox it will run in, as the audit line records it (undefined while the sandbox
-	 * is off: pi's own bash runs it).
+	 * is off: pi's own bash runs it). Where our tool runs it, the plan waits for this very call; where another tool
+	 * does, the command in `call.input` is rewritten here into its sandbox. A second call with the id of one still
+	 * waiting is refused: its plan must never go to the other (a model can send two calls with one id).
 	 */
-	async allowed(
-		toolCallId: string,
-		outcome: GateOutcome,
-		settings: SandboxSettings,
-	): Promise<SandboxRecord | undefined> {
+	async allowed(call: BashCall, outcome: GateOutcome, settings: SandboxSettings): Promise<AllowedBash> {
+		const { toolCallId, input } = call;
+		if (this.plans.has(toolCallId)) return { block: duplicateIdReason(toolCallId) };
 		if (!settings.enabled) {
-			this.plans.set(toolCallId, { profile: null });
-			return undefined;
+			this.plans.set(toolCallId, { input, command: input.command, plan: { profile: null } });
+			return { record: undefined };
 		}
-		const unsandboxed = this.probing === null ? this.notRunning : this.bypass();
-		if (unsandboxed !== null) {
-			// pi's own bash, or another extension's, runs it: unsandboxed.
-			this.warnOnce(unsandboxed, "session");
-			return "unavailable";
+		if (this.probing === null) {
+			// pi's own bash runs it, and nothing rewrites it: the sandbox was turned on after the session started.
+			this.warnOnce(this.notRunning, "session");
+			return { record: "unavailable" };
 		}
 		await this.ready();
 		const plan = await this.plan(outcome, settings);
-		this.plans.set(toolCallId, plan);
-		return this.record(plan);
-	}
-
-	/** An allowed bash call was blocked after all (its audit line could not be written): it will not run. */
-	withdrawn(toolCallId: string): void {
-		this.plans.delete(toolCallId);
+		const rewrite = this.rewriteWhy();
+		if (rewrite === null) {
+			this.plans.set(toolCallId, { input, command: input.command, plan });
+			return { record: this.record(plan) };
+		}
+		const hook = this.hookFor(plan, call.cwd);
+		// Unsandboxed by the plan (a human's approval, sandbox.exclude), or no sandbox runs: `missing` made a call
+		// without a human ask first, so only a human's decision gets here.
+		if (hook === null) return { record: this.record(plan) };
+		const command = input.command;
+		const wrapped = typeof command === "string" ? hook({ command, cwd: call.cwd, env: {} }).command : null;
+		if (wrapped === null || !rewriteSealedCommand(input, wrapped)) {
+			return {
+				block: `pi-permission-hub: the sandbox cannot hold this call (${rewrite}): its command could not be rewritten into the sandbox, so it was not run`,
+			};
+		}
+		this.rewritten.set(input, wrapped);
+		return { record: this.record(plan) };
 	}
 
 	/**
-	 * A bash call has run. If its plan is still here, a tool other than ours ran a call that was to be sandboxed:
-	 * it ran unconfined, and so would every later one — from now on the session says no sandbox runs it.
+	 * An allowed bash call was blocked after all (its audit line could not be written): it will not run. Only its
+	 * own plan goes, never that of another call with the same id.
 	 */
-	finished(toolCallId: string): void {
-		const plan = this.plans.get(toolCallId);
+	withdrawn(toolCallId: string, input: object): void {
+		if (this.plans.get(toolCallId)?.input === input) this.plans.delete(toolCallId);
+	}
+
+	/**
+	 * The model's message is done: each of its calls has run or never will (a handler after ours blocked it, the
+	 * run was aborted). A plan still here has no call left to take it, and must not make a later call with the same
+	 * id look like a duplicate (some providers number their ids per message).
+	 */
+	turnEnded(): void {
+		this.plans.clear();
+	}
+
+	/**
+	 * A bash call has run (`input`: what the tool ran). If its plan is still here, a tool other than ours ran a
+	 * call that was to be sandboxed: it ran unconfined, and so would every later one — from now on the gate
+	 * rewrites commands into the sandbox.
+	 */
+	finished(toolCallId: string, input: unknown): void {
+		const planned = this.plans.get(toolCallId);
+		if (planned === undefined || planned.input !== input) return;
 		this.plans.delete(toolCallId);
-		if (plan?.profile == null || !this.registered?.usable || this.bypassedBy !== null) return;
+		if (planned.plan.profile === null || !this.registered?.usable || this.bypassedBy !== null) return;
 		this.bypassedBy = "a bash tool other than this gate's ran a command the gate allowed in a sandbox";
 		this.warnOnce(this.bypassedBy, "session");
 	}
 
-	/** Why a tool other than ours runs this session's bash calls, or null while ours does. */
-	private bypass(): string | null {
-		if (this.bypassedBy !== null) return this.bypassedBy;
-		const source = this.options.foreignBash();
-		return source === null ? null : `another extension's bash tool runs its commands (${source})`;
+	/**
+	 * Before the gate decides a bash call (and freezes its input): where another tool may run it, make its command
+	 * one only the gate can rewrite (sealed-command.ts).
+	 */
+	seal(input: object): void {
+		if (this.probing !== null && this.rewriteWhy() !== null) sealCommand(input);
 	}
 
 	/**
@@ -323,9 +417,10 @@ export class Sandboxing implements BashRunner {
 		ctx: Parameters<BashExecute>[4],
 	): Promise<Awaited<ReturnType<BashExecute>>> {
 		await this.ready();
-		const plan = this.plans.get(toolCallId) ?? (this.probing === null ? { profile: null } : UNSEEN_CALL);
-		this.plans.delete(toolCallId);
-		const hook = this.hookFor(plan, ctx.cwd);
+		const hook =
+			this.rewritten.get(params) === params.command
+				? null
+				: this.hookFor(this.planOf(toolCallId, params), ctx.cwd);
 		const trusted = ctx.isProjectTrusted();
 		const tool = hook
 			? this.options.kit.createBashToolDefinition(ctx.cwd, {
@@ -336,6 +431,20 @@ export class Sandboxing implements BashRunner {
 		// With the session's context, as pi runs its own: the command gets PI_SESSION_ID and the rest of the
 		// session's environment (a pi started by it finds the session that ran it, adr/0008).
 		return tool.execute(toolCallId, params, signal, onUpdate, ctx);
+	}
+
+	/**
+	 * The plan made for this very call: a plan is used only by the input object it was made for, still holding the
+	 * command it was made for. A call with no plan while the sandbox is on runs read-only; a call whose id names
+	 * another call's plan does not run.
+	 */
+	private planOf(toolCallId: string, params: { command: string }): Plan {
+		const planned = this.plans.get(toolCallId);
+		if (planned === undefined) return this.probing === null ? { profile: null } : UNSEEN_CALL;
+		if (planned.input !== params || planned.command !== params.command)
+			throw new Error(duplicateIdReason(toolCallId));
+		this.plans.delete(toolCallId);
+		return planned.plan;
 	}
 
 	/**
@@ -397,6 +506,11 @@ export class Sandboxing implements BashRunner {
 					: `pi-permission-hub: ${why}; commands approved at network-egress run without any network.`,
 		);
 	}
+}
+
+/** Why a call is refused whose id is that of another call still waiting to run. */
+export function duplicateIdReason(toolCallId: string): string {
+	return `pi-permission-hub: another bash call with the id ${JSON.stringify(toolCallId)} is waiting to run; a call must have an id of its own, so this one was not run`;
 }
 
 /** Which settings a working directory's shell comes from: with its project's settings file or without. */

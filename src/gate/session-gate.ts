@@ -83,7 +83,7 @@ import {
 	publishBashRunner,
 	registerSandboxedBash,
 } from "./sandboxed-bash-tool.ts";
-import { Sandboxing } from "./sandboxing.ts";
+import { duplicateIdReason, Sandboxing } from "./sandboxing.ts";
 import { StatusReporter } from "./status-reporter.ts";
 
 const RECENT_DECISIONS = 20;
@@ -133,6 +133,7 @@ export class SessionGate {
 	private readonly childNames: ChildNames;
 	private readonly sandboxing: Sandboxing;
 	private readonly unsubscribeToolResult: () => void;
+	private readonly unsubscribeTurnEnd: () => void;
 	/** The permission mode chosen in this session (flag, command, shortcut); null: the config's `defaultMode`. */
 	private chosenMode: PermissionMode | null = null;
 
@@ -221,8 +222,9 @@ export class SessionGate {
 		this.unsubscribeToolResult = pi.on("tool_result", (event) => {
 			this.delegationWatch.finished(event.toolCallId, event.isError);
 			this.childNames.delegationFinished(event.toolCallId, Date.now());
-			if (event.toolName === "bash") this.sandboxing.finished(event.toolCallId);
+			if (event.toolName === "bash") this.sandboxing.finished(event.toolCallId, event.input);
 		});
+		this.unsubscribeTurnEnd = pi.on("turn_end", () => this.sandboxing.turnEnded());
 		const policy = (): EffectivePolicy => {
 			const current = this.store.current();
 			this.status.policyChanged(current);
@@ -275,7 +277,7 @@ export class SessionGate {
 				defaultUnanswered: ctx.hasUI || this.hub.forwards ? "wait" : "defer",
 				delegation: (call: ToolCall) => this.delegations.inspect(call),
 				fixDelegation: (call: ToolCall, planned: PlannedChange) => this.fixDelegation(call, planned),
-				sandboxMissing: (settings) => this.sandboxing.missing(settings),
+				sandboxMissing: (settings, input) => this.sandboxing.missing(settings, input),
 				sandboxContains: (settings, parts) => this.sandboxing.contains(settings, parts),
 				saveRules: (save: RulesToSave, directory: string) => this.saveRules(save, directory),
 				permissionMode: (current: EffectivePolicy) => this.permissionMode(current),
@@ -367,7 +369,8 @@ export class SessionGate {
 	/**
 	 * Run this session's bash through the sandbox: pi's bash tool, registered again with a spawn hook — unless
 	 * pi-subagents runs in this session. It gives its in-process children only the tools it sees as pi's own
-	 * (built in), so a registered `bash` would leave them without one; their own gates sandbox their commands.
+	 * (built in), so a registered `bash` would leave them without one (their own gates sandbox their commands);
+	 * pi's own bash runs the root's calls, and the gate rewrites each allowed command into the sandbox.
 	 */
 	private startSandbox(): void {
 		const subagent = this.pi.getAllTools().find((tool) => tool.name === "subagent");
@@ -375,8 +378,8 @@ export class SessionGate {
 			subagent &&
 			identifyLauncher({ name: subagent.name, sourcePath: subagent.sourceInfo.path }, nodeFileView);
 		if (launcher?.kind === "pi-subagents") {
-			this.sandboxing.cannotRun(
-				"pi-subagents runs in this session and needs pi's own bash tool for its children (their own gates sandbox their commands)",
+			this.sandboxing.startRewriting(
+				"pi-subagents runs in this session and needs pi's own bash tool for its children",
 			);
 			return;
 		}
@@ -493,21 +496,38 @@ export class SessionGate {
 		const started = performance.now();
 		const startedAt = Date.now();
 		const input = event.input;
+		// Taken before the sandbox may rewrite the command: the audit names what the model asked for.
+		const preview = JSON.stringify(input).slice(0, 300);
+		if (event.toolName === "bash" && this.sandboxing.pending(event.toolCallId)) {
+			// Never decided: no human is asked about a call that could not run as they decided (adr/0017).
+			const refused = this.record(
+				duplicateIdOutcome(event.toolCallId),
+				"tool_call",
+				event.toolName,
+				preview,
+				started,
+				null,
+			);
+			return { block: true, reason: refused.reason };
+		}
+		if (event.toolName === "bash") this.sandboxing.seal(input);
 		const call: ToolCall = { tool: event.toolName, input, cwd: ctx.cwd };
-		const { outcome, policy } = await this.pipeline.run({ kind: "tool_call", call, signal: ctx.signal });
-		const sandbox =
-			outcome.outcome === "allow" && event.toolName === "bash" && policy !== null
-				? await this.sandboxing.allowed(event.toolCallId, outcome, policy.sandbox)
+		const { outcome: decided, policy } = await this.pipeline.run({
+			kind: "tool_call",
+			call,
+			signal: ctx.signal,
+		});
+		const bash =
+			decided.outcome === "allow" && event.toolName === "bash" && policy !== null
+				? await this.sandboxing.allowed(
+						{ toolCallId: event.toolCallId, input, cwd: ctx.cwd },
+						decided,
+						policy.sandbox,
+					)
 				: undefined;
-		const recorded = this.record(
-			outcome,
-			"tool_call",
-			event.toolName,
-			JSON.stringify(input).slice(0, 300),
-			started,
-			policy,
-			sandbox,
-		);
+		const outcome = bash && "block" in bash ? sandboxBlockOutcome(decided, bash.block) : decided;
+		const sandbox = bash && "record" in bash ? bash.record : undefined;
+		const recorded = this.record(outcome, "tool_call", event.toolName, preview, started, policy, sandbox);
 		if (recorded.outcome === "allow") {
 			// Already worked out while deciding (cached per call), so this reads no files again.
 			const delegation = this.delegations.inspect(call);
@@ -518,7 +538,7 @@ export class SessionGate {
 			}
 			return undefined;
 		}
-		if (event.toolName === "bash") this.sandboxing.withdrawn(event.toolCallId);
+		if (event.toolName === "bash") this.sandboxing.withdrawn(event.toolCallId, input);
 		return { block: true, reason: recorded.reason };
 	}
 
@@ -646,6 +666,7 @@ export class SessionGate {
 
 	async shutdown(): Promise<void> {
 		this.unsubscribeToolResult();
+		this.unsubscribeTurnEnd();
 		this.unpublishView();
 		this.unpublishBash();
 		this.closing.abort();
@@ -710,6 +731,25 @@ function auditFailedOutcome(allowed: GateOutcome, tool: string, error: string): 
 		reason: auditFailedReason(describeCall(allowed.action, tool), error),
 		step: "error",
 	};
+}
+
+/** A second bash call with the id of one still waiting to run: refused before anything is decided. */
+function duplicateIdOutcome(toolCallId: string): GateOutcome {
+	const reason = duplicateIdReason(toolCallId);
+	return {
+		outcome: "deny",
+		mode: "deny",
+		source: { kind: "unavailable", reason },
+		action: null,
+		reason,
+		chain: [],
+		step: "classify",
+	};
+}
+
+/** An allowed call the sandbox cannot hold as decided: blocked, with why (fail closed). */
+function sandboxBlockOutcome(decided: GateOutcome, why: string): GateOutcome {
+	return { ...decided, outcome: "deny", source: { kind: "gate_error", reason: why }, reason: why };
 }
 
 function launcherText(launcher: KnownLauncher): string {

@@ -56,9 +56,13 @@ export class StatusReporter {
 		this.render();
 	}
 
-	/** The sandbox is on but cannot run here: shown until it can (the notification is the sandbox's own). */
+	/**
+	 * The sandbox is on but cannot run here: shown until it can (the notification is the sandbox's own), with
+	 * whether calls that would have run in it ask instead.
+	 */
 	sandboxChanged(state: SandboxState): void {
-		const next = state.kind === "unavailable" ? state.why : null;
+		const next =
+			state.kind === "unavailable" ? `${state.why}${state.asks ? " (silent bash calls ask)" : ""}` : null;
 		if (next === this.noSandbox) return;
 		this.noSandbox = next;
 		this.render();

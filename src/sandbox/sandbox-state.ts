@@ -9,9 +9,22 @@ export type SandboxState =
 	| { readonly kind: "off" }
 	/** On; whether bubblewrap can run here is being found out (at session start, for a few milliseconds). */
 	| { readonly kind: "probing" }
-	| { readonly kind: "on"; readonly bubblewrap: string }
-	/** `fix`: what to do about it, following why (the probe's, adr/0017); null when `why` says it. */
-	| { readonly kind: "unavailable"; readonly why: string; readonly fix: string | null };
+	/**
+	 * `rewritten`: why another bash tool than the gate's runs the commands (pi's own, kept for pi-subagents; another
+	 * extension's), so the gate rewrites each allowed command into the sandbox instead (adr/0017).
+	 */
+	| { readonly kind: "on"; readonly bubblewrap: string; readonly rewritten?: string }
+	/**
+	 * `fix`: what to do about it, following why (the probe's, adr/0017); null when `why` says it. `asks`: a call
+	 * that would run without a human asks one (sandbox.required, or the gate rewrites commands); else it runs
+	 * unsandboxed.
+	 */
+	| {
+			readonly kind: "unavailable";
+			readonly why: string;
+			readonly fix: string | null;
+			readonly asks: boolean;
+	  };
 
 /** The sandbox's state and settings, one line each, for `/permissions` and `doctor`. */
 export function describeSandbox(state: SandboxState, settings: SandboxSettings): string[] {
@@ -27,11 +40,15 @@ export function describeSandbox(state: SandboxState, settings: SandboxSettings):
 			lines.push(
 				`on (${state.bubblewrap}): bash commands allowed without a human run in the sandbox of their tier`,
 			);
+			if (state.rewritten !== undefined)
+				lines.push(`each allowed command is rewritten into the sandbox: ${state.rewritten}`);
 			break;
 		case "unavailable": {
 			const consequence = settings.required
 				? "sandbox.required, so every bash call that would run without a human asks one"
-				: "commands run unsandboxed";
+				: state.asks
+					? "every bash call that would run without a human asks one"
+					: "commands run unsandboxed";
 			lines.push(
 				`ON BUT UNAVAILABLE: ${state.why}; ${consequence}${state.fix === null ? "" : ` — ${state.fix}`}`,
 			);

@@ -683,6 +683,28 @@ describe("doctor: the OS sandbox (adr/0017)", () => {
 		expect(text.stdout).toContain("sandbox-off");
 	});
 
+	it("with pi-subagents installed, the sandbox finding says how the root's commands are contained", async () => {
+		const sb = await cliSandbox();
+		npmInstall(sb, "pi-subagents", SUBAGENTS);
+		await sb.writeSettings({ packages: ["npm:pi-subagents"] });
+
+		const { report } = await doctor(sb);
+
+		const found = report.findings.find((f) => f.id.startsWith("sandbox-"));
+		expect(found).toMatchObject({ id: "sandbox-on", severity: "info" });
+		expect(found?.explanation).toContain("pi-subagents is installed");
+		expect(found?.explanation).toContain(
+			"the gate rewrites each allowed command of the root into the sandbox before pi's bash runs it",
+		);
+		// Where no sandbox can run, the root's silent calls ask: nothing could contain pi's own bash.
+		const missing = await probeAt(null);
+		const settings = { enabled: true, required: false, human: false, networkAllow: [], exclude: [] };
+		const unavailable = sandboxFinding(settings, missing, ["config.json"], "settings.json packages");
+		expect(unavailable.explanation).toContain(
+			"every bash call that would run without a human asks one instead",
+		);
+	});
+
 	it("a sandbox that is on but cannot run is a warning that names the install command", async () => {
 		const missing = await probeAt(null);
 		const settings = { enabled: true, required: false, human: false, networkAllow: [], exclude: [] };

@@ -30,6 +30,8 @@ import { hubLog } from "./hub-support.ts";
 
 /** Another extension's `bash`, registered before the gate's: pi runs that one. */
 const FOREIGN_BASH = join(REPO_ROOT, "test", "fixtures", "foreign-bash-extension.ts");
+/** Another extension's `bash` that runs an argument vector, not a shell command. */
+const FOREIGN_ARGV_BASH = join(REPO_ROOT, "test", "fixtures", "foreign-argv-bash-extension.ts");
 
 const servers: Server[] = [];
 
@@ -266,7 +268,7 @@ describe("sandbox settings in a live session (adr/0017)", () => {
 });
 
 describe("another extension's bash tool, registered before the gate's (adr/0017)", () => {
-	it("the audit never claims a sandbox that did not run: the call is recorded unavailable, and the session says why", async () => {
+	it("each allowed command is rewritten into the sandbox: the planted program creates nothing, and the audit says how it ran", async () => {
 		const sb = await gateSandbox();
 		const server = await countingServer();
 		const planted = plantFsmonitor(sb, server.port);
@@ -279,19 +281,17 @@ describe("another extension's bash tool, registered before the gate's (adr/0017)
 			mode: "json",
 		});
 
-		// The other tool ran it, unconfined: what the gate cannot stop, it must not hide.
+		// The other tool ran it, in the sandbox the gate wrote into its command (before, it ran unconfined).
 		expect(resultOf(run.events, run.toolResults, "ls").text).toContain("README.md");
-		expect(existsSync(planted.inProject)).toBe(true);
+		expect(existsSync(planted.inProject)).toBe(false);
+		expect(existsSync(planted.inHome)).toBe(false);
+		expect(server.hits()).toBe(0);
 		const entries = await auditEntries(sb, 2);
 		expect(entries.map((e) => [e.outcome, e.mode, e.sandbox])).toEqual([
-			["allow", "auto", "unavailable"],
-			["allow", "auto", "unavailable"],
+			["allow", "auto", "read-only"],
+			["allow", "auto", "read-only"],
 		]);
-		const warnings = hubLog(sb).filter((e) => e.event === "sandbox.unavailable");
-		expect(warnings).toHaveLength(1);
-		expect(warnings[0]?.message).toContain(
-			`this session's bash runs unsandboxed: another extension's bash tool runs its commands (${FOREIGN_BASH})`,
-		);
+		expect(hubLog(sb).filter((e) => e.event === "sandbox.unavailable")).toEqual([]);
 	});
 
 	it("a second copy of this extension is not another extension: the session's reads still run in the sandbox", async () => {
@@ -309,24 +309,20 @@ describe("another extension's bash tool, registered before the gate's (adr/0017)
 		expect(hubLog(sb).filter((e) => e.event === "sandbox.unavailable")).toEqual([]);
 	});
 
-	it("with sandbox.required, a read that would have run unconfined asks a human instead", async () => {
+	it("a foreign bash tool with no shell command to rewrite: its call never runs silently", async () => {
 		const sb = await gateSandbox();
-		const server = await countingServer();
-		const planted = plantFsmonitor(sb, server.port);
-		await writeUserConfig(sb, { sandbox: { required: true } });
-		await writeScript(sb, scriptOf([bash("git status --short")]));
+		await writeScript(sb, scriptOf([{ tool: "bash", input: { argv: ["touch", "ran.txt"] } }]));
 
 		await runPrint({
 			sandbox: sb,
 			prompt: "look",
-			extensions: [FOREIGN_BASH, EXTENSION_ENTRY],
+			extensions: [FOREIGN_ARGV_BASH, EXTENSION_ENTRY],
 			mode: "json",
 		});
 
-		expect(existsSync(planted.inProject)).toBe(false);
+		expect(existsSync(join(sb.workDir, "ran.txt"))).toBe(false);
 		const [entry] = await auditEntries(sb, 1);
-		expect(entry?.mode).toBe("ask");
+		expect(entry?.mode).not.toBe("auto");
 		expect(entry?.outcome).not.toBe("allow");
-		expect(entry?.why).toContain("another extension's bash tool runs its commands");
 	});
 });

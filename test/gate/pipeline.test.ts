@@ -558,12 +558,13 @@ describe("the pipeline: parked approvals for asks only a human may answer", () =
 			rules: [{ surface: "command", pattern: "touch *", action: "allow" }],
 			sandbox: { required: true },
 		});
-		const missing = "no sandbox can run here: bubblewrap (bwrap) is not installed";
+		const missing =
+			"the sandbox is required, but no sandbox can run here: bubblewrap (bwrap) is not installed";
 		const byLink = world(policy, { script: [denyOnce], sandboxMissing: missing });
 		await settleParked(byLink.parked, "touch notes.txt", LINK_ALLOWED);
 		const asked = await byLink.pipeline.run(bashCall("touch notes.txt"));
 		expect(asked.outcome).toMatchObject({ outcome: "deny", step: "terminal" });
-		expect(asked.outcome.why).toBe(`the sandbox is required, but ${missing}`);
+		expect(asked.outcome.why).toBe(missing);
 		const byHuman = world(policy, { sandboxMissing: missing });
 		await settleParked(byHuman.parked, "touch notes.txt", CLI_ALLOWED);
 		const approved = await byHuman.pipeline.run(bashCall("touch notes.txt"));
@@ -785,7 +786,8 @@ describe("the sandbox an allowed call runs in (adr/0017)", () => {
 			authorizerChain: ["yes-man"],
 			sandbox: { required: true },
 		});
-		const missing = "no sandbox can run here: bubblewrap (bwrap) is not installed";
+		const missing =
+			"the sandbox is required, but no sandbox can run here: bubblewrap (bwrap) is not installed";
 		const { pipeline, presenter, linkCalls } = world(policy, {
 			script: [allowOnce, allowOnce, { kind: "answer", answer: { kind: "deny", withReason: false } }],
 			sandboxMissing: missing,
@@ -798,7 +800,7 @@ describe("the sandbox an allowed call runs in (adr/0017)", () => {
 				continue;
 			}
 			expect(outcome).toMatchObject({ outcome: "allow", mode: "ask", step: "terminal" });
-			expect(outcome.why).toBe(`the sandbox is required, but ${missing}`);
+			expect(outcome.why).toBe(missing);
 		}
 		expect(presenter.shown).toHaveLength(3);
 		expect(linkCalls).toEqual([]);

@@ -16,7 +16,7 @@ import {
 import { describe, expect, it } from "vitest";
 import type { GateOutcome } from "../../src/gate/pipeline.ts";
 import type { BashKit } from "../../src/gate/sandboxed-bash-tool.ts";
-import { Sandboxing } from "../../src/gate/sandboxing.ts";
+import { type BashCall, duplicateIdReason, Sandboxing } from "../../src/gate/sandboxing.ts";
 import type { SandboxSettings } from "../../src/policy/effective-policy.ts";
 import { probeAt, probeBubblewrap, SANDBOX_INSTALL_HINT } from "../../src/sandbox/bubblewrap.ts";
 
@@ -39,6 +39,23 @@ const BY_HUMAN: GateOutcome = {
 	step: "terminal",
 };
 
+/** A call as the gate's tool_call handler sees it: its own input object. */
+function callOf(toolCallId: string, command = "ls", cwd = "/"): BashCall {
+	return { toolCallId, input: { command }, cwd };
+}
+
+/** What `allowed` recorded for the audit (a block fails the test). */
+async function recorded(
+	sandboxing: Sandboxing,
+	call: BashCall | string,
+	outcome: GateOutcome,
+	settings: SandboxSettings,
+): Promise<string | undefined> {
+	const result = await sandboxing.allowed(typeof call === "string" ? callOf(call) : call, outcome, settings);
+	if ("block" in result) throw new Error(`blocked: ${result.block}`);
+	return result.record;
+}
+
 function session(probe?: () => ReturnType<typeof probeAt>, foreignBash: string | null = null) {
 	const warnings: string[] = [];
 	const sandboxing = new Sandboxing({
@@ -56,28 +73,23 @@ describe("Sandboxing", () => {
 		const { sandboxing, warnings } = session();
 		const off = { ...ON, enabled: false };
 		expect(sandboxing.state(off)).toEqual({ kind: "off" });
-		expect(await sandboxing.allowed("call-1", BY_LINK, off)).toBeUndefined();
-		expect(await sandboxing.missing(off)).toBeNull();
+		expect(await recorded(sandboxing, "call-1", BY_LINK, off)).toBeUndefined();
+		expect(await sandboxing.missing(off, {})).toBeNull();
 		expect(warnings).toEqual([]);
 	});
 
-	it("on, but this session keeps pi's own bash (turned on after it started, or pi-subagents here): unavailable, said once", async () => {
+	it("on, but turned on after this session started: pi's own bash runs unsandboxed, said once", async () => {
 		const { sandboxing, warnings } = session();
 		expect(sandboxing.state(ON)).toEqual({
 			kind: "unavailable",
 			why: "it was turned on after this session started; restart pi",
 			fix: null,
+			asks: false,
 		});
-		expect(await sandboxing.allowed("call-1", BY_LINK, ON)).toBe("unavailable");
-		expect(await sandboxing.missing({ ...ON, required: true })).toBe(
-			"no sandbox can run here: it was turned on after this session started; restart pi",
+		expect(await recorded(sandboxing, "call-1", BY_LINK, ON)).toBe("unavailable");
+		expect(await sandboxing.missing({ ...ON, required: true }, { command: "ls" })).toBe(
+			"the sandbox is required, but no sandbox can run here: it was turned on after this session started; restart pi",
 		);
-		sandboxing.cannotRun("pi-subagents runs in this session");
-		expect(sandboxing.state(ON)).toEqual({
-			kind: "unavailable",
-			why: "pi-subagents runs in this session",
-			fix: null,
-		});
 		expect(warnings).toHaveLength(1);
 	});
 
@@ -90,14 +102,15 @@ describe("Sandboxing", () => {
 			kind: "unavailable",
 			why: "bubblewrap (bwrap) is not installed",
 			fix: SANDBOX_INSTALL_HINT,
+			asks: false,
 		});
-		expect(await sandboxing.allowed("call-1", BY_LINK, ON)).toBe("unavailable");
-		expect(await sandboxing.allowed("call-2", BY_LINK, ON)).toBe("unavailable");
+		expect(await recorded(sandboxing, "call-1", BY_LINK, ON)).toBe("unavailable");
+		expect(await recorded(sandboxing, "call-2", BY_LINK, ON)).toBe("unavailable");
 		// A human's approval runs as approved, sandbox or not.
-		expect(await sandboxing.allowed("call-3", BY_HUMAN, ON)).toBe("none");
-		expect(await sandboxing.missing(ON)).toBeNull();
-		expect(await sandboxing.missing({ ...ON, required: true })).toBe(
-			"no sandbox can run here: bubblewrap (bwrap) is not installed",
+		expect(await recorded(sandboxing, "call-3", BY_HUMAN, ON)).toBe("none");
+		expect(await sandboxing.missing(ON, { command: "ls" })).toBeNull();
+		expect(await sandboxing.missing({ ...ON, required: true }, { command: "ls" })).toBe(
+			"the sandbox is required, but no sandbox can run here: bubblewrap (bwrap) is not installed",
 		);
 		expect(warnings).toHaveLength(1);
 		expect(warnings[0]).toContain("apt install bubblewrap");
@@ -109,8 +122,8 @@ describe("Sandboxing", () => {
 		sandboxing.start();
 		await sandboxing.ready();
 		expect(sandboxing.state(ON)).toEqual({ kind: "on", bubblewrap: "/usr/bin/bwrap" });
-		expect(await sandboxing.allowed("call-1", BY_LINK, ON)).toBe("network");
-		expect(await sandboxing.allowed("call-2", BY_HUMAN, ON)).toBe("none");
+		expect(await recorded(sandboxing, "call-1", BY_LINK, ON)).toBe("network");
+		expect(await recorded(sandboxing, "call-2", BY_HUMAN, ON)).toBe("none");
 		expect(await sandboxing.userCommand(BY_HUMAN, ON, "/")).toEqual({ record: "none" });
 		const human = await sandboxing.userCommand(BY_HUMAN, { ...ON, human: true }, "/");
 		expect(human.record).toBe("network");
@@ -119,58 +132,147 @@ describe("Sandboxing", () => {
 		await sandboxing.close();
 	});
 
-	it("another extension's bash tool runs the calls: no sandbox, said once, and required asks", async () => {
+	it("another extension's bash tool runs the calls: each allowed command is rewritten into the sandbox; a call with no shell command asks", async () => {
 		const { sandboxing, warnings } = session(probeBubblewrap, "/ext/other-bash.ts");
 		sandboxing.start();
 		await sandboxing.ready();
 		const why = "another extension's bash tool runs its commands (/ext/other-bash.ts)";
-		expect(sandboxing.state(ON)).toEqual({ kind: "unavailable", why, fix: null });
-		expect(await sandboxing.allowed("call-1", BY_LINK, ON)).toBe("unavailable");
-		expect(await sandboxing.allowed("call-2", BY_LINK, ON)).toBe("unavailable");
-		expect(await sandboxing.missing({ ...ON, required: true })).toBe(`no sandbox can run here: ${why}`);
-		expect(warnings).toEqual([
-			`pi-permission-hub: the sandbox is on, but this session's bash runs unsandboxed: ${why} (set "sandbox": { "required": true } to be asked instead).`,
-		]);
+		expect(sandboxing.state(ON)).toEqual({ kind: "on", bubblewrap: "/usr/bin/bwrap", rewritten: why });
+		const call = callOf("call-1", "git status --short");
+		// Unsealed (the gate's handler seals before deciding), it cannot be rewritten: refused, never run as is.
+		expect(await sandboxing.allowed(call, BY_LINK, ON)).toMatchObject({
+			block: expect.stringContaining(why),
+		});
+		sandboxing.seal(call.input);
+		expect(await recorded(sandboxing, call, BY_LINK, ON)).toBe("network");
+		expect(call.input.command).toMatch(
+			/^exec '\/usr\/bin\/bwrap' .* -- \/bin\/bash -c '.*git status --short'/s,
+		);
+		// A human's approval runs as approved: the command stays as the model wrote it.
+		// Sealed, frozen as the gate decides it: only the gate changed it; an assignment throws.
+		Object.freeze(call.input);
+		expect(() => {
+			call.input.command = "touch elsewhere";
+		}).toThrow(TypeError);
+		expect(call.input.command).toContain("git status --short");
+		const human = callOf("call-2", "git push");
+		expect(await recorded(sandboxing, human, BY_HUMAN, ON)).toBe("none");
+		expect(human.input.command).toBe("git push");
+		expect(await sandboxing.missing(ON, { command: "ls" })).toBeNull();
+		expect(await sandboxing.missing(ON, { script: ["ls"] })).toBe(
+			`the sandbox cannot hold this call: ${why}, and its input has no shell command to put in the sandbox`,
+		);
+		expect(warnings).toEqual([]);
 	});
 
-	it("a call planned for the sandbox that ran without passing through it turns the sandbox off for the session, loudly", async () => {
+	it("commands rewritten from the start (pi-subagents) but no sandbox can run: every silent call asks", async () => {
+		const { sandboxing } = session(() => probeAt(null));
+		sandboxing.startRewriting("pi-subagents runs in this session");
+		await sandboxing.ready();
+		expect(sandboxing.state(ON)).toEqual({
+			kind: "unavailable",
+			why: "bubblewrap (bwrap) is not installed",
+			fix: SANDBOX_INSTALL_HINT,
+			asks: true,
+		});
+		expect(await sandboxing.missing(ON, { command: "ls" })).toBe(
+			"the sandbox cannot hold this call (pi-subagents runs in this session): bubblewrap (bwrap) is not installed",
+		);
+	});
+
+	it("two calls with one id: the second is refused while the first waits, and a plan runs only for its own input", async () => {
+		const { sandboxing } = session(probeBubblewrap);
+		sandboxing.start();
+		await sandboxing.ready();
+		const project = mkdtempSync(join(tmpdir(), "pph-sandboxing-"));
+		try {
+			const first = callOf("same", "echo first", project);
+			expect(await recorded(sandboxing, first, BY_HUMAN, ON)).toBe("none");
+			expect(sandboxing.pending("same")).toBe(true);
+			expect(await sandboxing.allowed(callOf("same", "touch elsewhere", project), BY_LINK, ON)).toEqual({
+				block: duplicateIdReason("same"),
+			});
+			// Another input object under the id — even with the same command — does not get the plan.
+			await expect(
+				sandboxing.run("same", { command: "echo first" }, undefined, undefined, contextIn(project)),
+			).rejects.toThrow(duplicateIdReason("same"));
+			const result = await sandboxing.run(
+				"same",
+				first.input as { command: string },
+				undefined,
+				undefined,
+				contextIn(project),
+			);
+			expect(result.content).toEqual([{ type: "text", text: "first\n" }]);
+			expect(sandboxing.pending("same")).toBe(false);
+			// A plan whose call never ran (blocked after the gate) is gone when the model's message is done.
+			await recorded(sandboxing, callOf("numbered-0", "ls", project), BY_LINK, ON);
+			expect(sandboxing.pending("numbered-0")).toBe(true);
+			sandboxing.turnEnded();
+			expect(sandboxing.pending("numbered-0")).toBe(false);
+		} finally {
+			rmSync(project, { recursive: true, force: true });
+			await sandboxing.close();
+		}
+	});
+
+	it("a call planned for the sandbox that ran without passing through it: the gate rewrites commands from then on, loudly", async () => {
 		const { sandboxing, warnings } = session(probeBubblewrap);
 		sandboxing.start();
 		await sandboxing.ready();
 		const project = mkdtempSync(join(tmpdir(), "pph-sandboxing-"));
 		try {
 			// Ours ran it: its plan was used, nothing to say.
-			expect(await sandboxing.allowed("ran-here", BY_LINK, ON)).toBe("network");
+			const here = callOf("ran-here", 'echo inside "$PI_SESSION_ID"', project);
+			expect(await recorded(sandboxing, here, BY_LINK, ON)).toBe("network");
 			// pi hands its bash tool the session's context, and the tool tells each command which session runs it.
-			const sessionManager = SessionManager.inMemory(project);
-			const ctx = {
-				cwd: project,
-				sessionManager,
-				isProjectTrusted: () => false,
-			} as Partial<ExtensionToolContext> as ExtensionToolContext;
+			const ctx = contextIn(project);
 			const result = await sandboxing.run(
 				"ran-here",
-				{ command: 'echo inside "$PI_SESSION_ID"' },
+				here.input as { command: string },
 				undefined,
 				undefined,
 				ctx,
 			);
-			expect(result.content).toEqual([{ type: "text", text: `inside ${sessionManager.getSessionId()}\n` }]);
-			sandboxing.finished("ran-here");
-			expect(sandboxing.state(ON).kind).toBe("on");
+			expect(result.content).toEqual([
+				{ type: "text", text: `inside ${ctx.sessionManager.getSessionId()}\n` },
+			]);
+			sandboxing.finished("ran-here", here.input);
+			expect(sandboxing.state(ON)).toEqual({ kind: "on", bubblewrap: "/usr/bin/bwrap" });
 			expect(warnings).toEqual([]);
 
 			// Something else ran it: its plan is still here when pi reports the result.
-			expect(await sandboxing.allowed("ran-elsewhere", BY_LINK, ON)).toBe("network");
-			sandboxing.finished("ran-elsewhere");
+			const elsewhere = callOf("ran-elsewhere", "ls", project);
+			expect(await recorded(sandboxing, elsewhere, BY_LINK, ON)).toBe("network");
+			sandboxing.finished("ran-elsewhere", elsewhere.input);
 			const why = "a bash tool other than this gate's ran a command the gate allowed in a sandbox";
-			expect(sandboxing.state(ON)).toEqual({ kind: "unavailable", why, fix: null });
-			expect(await sandboxing.allowed("next", BY_LINK, ON)).toBe("unavailable");
+			expect(sandboxing.state(ON)).toEqual({ kind: "on", bubblewrap: "/usr/bin/bwrap", rewritten: why });
 			expect(warnings).toHaveLength(1);
 			expect(warnings[0]).toContain(why);
+			// The next command is rewritten; if our tool does run it after all, it is not wrapped twice.
+			const next = callOf("next", "echo once", project);
+			sandboxing.seal(next.input);
+			expect(await recorded(sandboxing, next, BY_LINK, ON)).toBe("network");
+			expect(next.input.command).toContain("/usr/bin/bwrap");
+			const again = await sandboxing.run(
+				"next",
+				next.input as { command: string },
+				undefined,
+				undefined,
+				contextIn(project),
+			);
+			expect(again.content).toEqual([{ type: "text", text: "once\n" }]);
 		} finally {
 			rmSync(project, { recursive: true, force: true });
 			await sandboxing.close();
 		}
 	});
 });
+
+function contextIn(project: string): ExtensionToolContext {
+	return {
+		cwd: project,
+		sessionManager: SessionManager.inMemory(project),
+		isProjectTrusted: () => false,
+	} as Partial<ExtensionToolContext> as ExtensionToolContext;
+}

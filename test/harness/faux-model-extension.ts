@@ -38,7 +38,9 @@ export default function fauxModelExtension(pi: ExtensionAPI): void {
 		const reply = replyFromScriptFile(process.env[FAUX_SCRIPT_ENV], context.messages);
 		if (reply.kind === "text") return fauxAssistantMessage(fauxText(reply.text));
 		return fauxAssistantMessage(
-			reply.calls.map((call) => fauxToolCall(call.tool, call.input)),
+			reply.calls.map((call) =>
+				fauxToolCall(call.tool, call.input, call.id === undefined ? {} : { id: call.id }),
+			),
 			{ stopReason: "toolUse" },
 		);
 	};

@@ -9,6 +9,8 @@ import type { Sandbox } from "./sandbox.ts";
 const toolCallSchema = z.strictObject({
 	tool: z.string().min(1),
 	input: z.record(z.string(), z.json()),
+	/** The call's id; absent = a fresh one. A hostile model may give two calls one id. */
+	id: z.string().min(1).optional(),
 });
 
 const turnSchema = z.union([

@@ -23,6 +23,7 @@ import {
 	findingText,
 	sortFindings,
 } from "./finding.ts";
+import { describeResource } from "./gate-findings.ts";
 import { sandboxFinding } from "./sandbox-finding.ts";
 
 export const doctorCommand: CommandSpec = {
@@ -67,8 +68,10 @@ Options:
 			ownRoot: ownPackageRoot(),
 			view: nodeFileView,
 		};
-		const sandbox = await sandboxCheck(input.agentDir, projectDir, io.homeDir);
-		const found = withFinding(checked(diagnose(doctorInput)), sandbox);
+		const diagnosed = checked(diagnose(doctorInput));
+		const piSubagents = diagnosed.subagents.installedBy.map(describeResource).join("; ");
+		const sandbox = await sandboxCheck(input.agentDir, projectDir, io.homeDir, piSubagents || null);
+		const found = withFinding(diagnosed, sandbox);
 		const changes = plannedChanges(found.findings);
 		const apply = fix && !dryRun && changes.length > 0;
 		if (apply) applyChanges(changes, found.settingsTexts);
@@ -83,10 +86,15 @@ type Done = Extract<Diagnosis, { status: "done" }>;
  * The sandbox as a session in `projectDir` would have it: the project file counts as trusted (it can only
  * turn the sandbox on), and bubblewrap is probed by building a real sandbox.
  */
-async function sandboxCheck(agentDir: string, projectDir: string, homeDir: string): Promise<Finding> {
+async function sandboxCheck(
+	agentDir: string,
+	projectDir: string,
+	homeDir: string,
+	piSubagents: string | null,
+): Promise<Finding> {
 	const policy = loadPolicy({ agentDir, cwd: projectDir, homeDir, projectTrusted: true });
 	const files = policy.sources.filter((source) => source.scope === "user").map((source) => source.file);
-	return sandboxFinding(policy.sandbox, await probeBubblewrap(), files);
+	return sandboxFinding(policy.sandbox, await probeBubblewrap(), files, piSubagents);
 }
 
 function withFinding(done: Done, extra: Finding): Done {
