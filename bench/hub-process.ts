@@ -106,6 +106,7 @@ async function serve(): Promise<void> {
 		}
 	})(join(agentDir, "hub.log"));
 	const server = new HubServer({
+		undelivered: () => undefined,
 		layout: inboxLayout(agentDir, sessionId),
 		base: agentDir,
 		sessionId,
@@ -273,6 +274,7 @@ async function idle(): Promise<void> {
 	const counter = callbackCounter();
 	const open = field("open") !== false;
 	const server = new HubServer({
+		undelivered: () => undefined,
 		layout: inboxLayout(agentDir, "idle-root"),
 		base: agentDir,
 		sessionId: "idle-root",

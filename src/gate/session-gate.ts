@@ -25,6 +25,7 @@ import { DialogQueue } from "../authority/dialog-queue.ts";
 import { SessionGrants } from "../authority/session-grants.ts";
 import type { RulesToSave } from "../authority/terminal-authorizer.ts";
 import type { TuiKit } from "../authority/tui-dialog.ts";
+import { visibleText } from "../authority/visible-text.ts";
 import type { ToolCall } from "../classify/action.ts";
 import { type BashParser, loadBashParser } from "../classify/bash/bash-parser.ts";
 import type { ToolAnnotations } from "../classify/classify-action.ts";
@@ -341,7 +342,14 @@ export class SessionGate {
 		if (sandbox.enabled) this.startSandbox();
 		// Said as soon as the probe is in; it runs while the session starts.
 		void this.sandboxing.ready().then(() => this.showSandboxState());
-		await this.hub.serve({ decide: (ask) => this.forwarded.serve(ask) });
+		await this.hub.serve({
+			decide: (ask) => this.forwarded.serve(ask),
+			undelivered: (request, why) =>
+				this.notify(
+					`pi-permission-hub: your answer to ${request.tool}: ${visibleText(request.preview.slice(0, 80))} could not be sent to the subagent (${why}); it was told nobody could answer, and the call did not run.`,
+					"warning",
+				),
+		});
 		if (this.hub.parent.kind !== "child") this.refreshSchemas();
 		if (hasUI && !this.hub.forwards) {
 			const requests = this.hub.parkedForThisProject().map((e) => e.request);

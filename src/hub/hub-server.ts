@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, statfsSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
+import { errorMessage } from "../vocabulary/error-message.ts";
 import { LIVENESS_INTERVAL_MS, processAlive, processStartToken, sameProcessAlive } from "./liveness.ts";
 import {
 	createExclusive,
@@ -397,6 +398,11 @@ export class HubServer implements ServingEndpoint {
 			if (!written.created) this.options.log.write("server.already_answered", { requestId: request.id });
 		} catch (error) {
 			this.options.log.write("server.respond_failed", { requestId: request.id, error: String(error) });
+			// The child is waiting for a file that will not come: taking its request away tells it at its next
+			// liveness tick that nobody could answer (a removal needs no free space), not at its timeout.
+			removeQuietly(requestFile(this.options.layout, request.id));
+			removeQuietly(join(this.options.layout.claims, request.id));
+			this.options.undelivered(request, errorMessage(error));
 		}
 	}
 

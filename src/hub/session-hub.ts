@@ -83,8 +83,10 @@ export class SessionHub {
 	private readonly options: SessionHubOptions;
 	private readonly unsubscribe: (() => void)[] = [];
 	private restoreEnv: (() => void) | null = null;
-	/** The sweep of other sessions' old inboxes that a serving root starts; close() waits for it. */
+	/** The sweep of other sessions' old inboxes that a serving root starts; close() stops it and waits for the inbox in hand. */
 	private housekeeping: Promise<void> = Promise.resolve();
+	/** Stops the sweep of old inboxes when the session closes: it never delays pi's exit. */
+	private readonly sweeping = new AbortController();
 
 	constructor(options: SessionHubOptions) {
 		this.options = options;
@@ -127,7 +129,7 @@ export class SessionHub {
 	 * Open the inbox and tell spawned processes where it is. Only the process's first live session writes
 	 * the variable: an in-process child must not redirect the root's other children to itself.
 	 */
-	async serve(answer: Pick<ServeOptions, "decide">): Promise<void> {
+	async serve(answer: Pick<ServeOptions, "decide" | "undelivered">): Promise<void> {
 		const { sessionId, agentDir, hasUI } = this.options;
 		const layout = inboxLayout(agentDir, sessionId);
 		const primary = otherLiveSessions(sessionId).length === 0;
@@ -209,6 +211,7 @@ export class SessionHub {
 		for (const off of this.unsubscribe) off();
 		this.restoreEnv?.();
 		sessionEnded(this.options.sessionId);
+		this.sweeping.abort();
 		await this.server?.close();
 		this.server = null;
 		this.inbox = null;
@@ -218,7 +221,10 @@ export class SessionHub {
 	/** Best effort, in the background: a failure is logged and changes nothing for this session. */
 	private async sweepStaleInboxes(): Promise<void> {
 		try {
-			const sweep = await removeStaleInboxes(this.options.agentDir, { keep: this.options.sessionId });
+			const sweep = await removeStaleInboxes(this.options.agentDir, {
+				keep: this.options.sessionId,
+				signal: this.sweeping.signal,
+			});
 			if (sweep.removed.length > 0)
 				this.log.write("server.stale_inboxes_removed", { count: sweep.removed.length });
 			for (const { inbox, error } of sweep.failed)

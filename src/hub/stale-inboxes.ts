@@ -17,11 +17,13 @@ export interface StaleInboxSweep {
  * Every pi session that serves leaves `inbox/<session id>/` behind: a resumed session reuses it, so it is not
  * removed at close. This removes the ones no live process serves whose every part is older than a week, so
  * the agent dir does not grow by a directory tree per session forever. Symlinks and other odd entries are left
- * alone (never followed); a fresh inbox (a session starting right now) is never old enough to go.
+ * alone (never followed); a fresh inbox (a session starting right now) is never old enough to go. `signal`
+ * stops the sweep after the inbox it is removing: a session that ends must not wait for ten thousand of them
+ * (19 s at exit, measured), and the next session's sweep goes on from there.
  */
 export async function removeStaleInboxes(
 	agentDir: string,
-	options: { readonly keep?: string } = {},
+	options: { readonly keep?: string; readonly signal?: AbortSignal } = {},
 ): Promise<StaleInboxSweep> {
 	const cutoffMs = Date.now() - STALE_INBOX_AGE_MS;
 	const inboxes = join(hubRoot(agentDir), "inbox");
@@ -34,6 +36,7 @@ export async function removeStaleInboxes(
 		return { removed, failed };
 	}
 	for (const name of names) {
+		if (options.signal?.aborted) break;
 		if (options.keep !== undefined && name === encodeURIComponent(options.keep)) continue;
 		const root = join(inboxes, name);
 		if (!(await isStale(root, cutoffMs))) continue;

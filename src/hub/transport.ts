@@ -50,6 +50,11 @@ export interface ServeOptions {
 	readonly path: readonly string[];
 	readonly log: HubLog;
 	readonly decide: (ask: ServedAsk) => Promise<ServerAnswer>;
+	/**
+	 * An answer the endpoint could not hand back (a full disk): the child learns at once that nobody could answer
+	 * (not after its timeout), and whoever answered must hear here that their answer did not arrive.
+	 */
+	readonly undelivered: (request: ForwardRequest, why: string) => void;
 }
 
 export interface HubTransport {

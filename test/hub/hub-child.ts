@@ -113,6 +113,7 @@ async function serve(): Promise<void> {
 	const sessionId = str("sessionId");
 	const hold = job.decide === "hold";
 	const server = new HubServer({
+		undelivered: (request, why) => say({ event: "undelivered", id: request.id, why }),
 		layout: inboxLayout(agentDir, sessionId),
 		base: agentDir,
 		sessionId,
@@ -173,6 +174,7 @@ async function idle(): Promise<void> {
 	const before = process.getActiveResourcesInfo();
 	let decided = 0;
 	const server = new HubServer({
+		undelivered: (request, why) => say({ event: "undelivered", id: request.id, why }),
 		layout: inboxLayout(agentDir, "idle-session"),
 		base: agentDir,
 		sessionId: "idle-session",

@@ -102,6 +102,8 @@ export interface TestServer {
 	/** How many times decide was called, by request id. */
 	readonly calls: Map<string, number>;
 	readonly target: ParentTarget;
+	/** The answers the server could not hand back, `<request id>: <why>`. */
+	readonly undelivered: readonly string[];
 }
 
 /** A real HubServer on a fresh inbox under `agentDir`, closed after the test. */
@@ -113,7 +115,9 @@ export async function startServer(
 	const layout = inboxLayout(agentDir, sessionId);
 	const log = testHubLog(join(agentDir, "hub.log"));
 	const calls = new Map<string, number>();
+	const undelivered: string[] = [];
 	const server = new HubServer({
+		undelivered: (request, why) => undelivered.push(`${request.id}: ${why}`),
 		layout,
 		base: agentDir,
 		sessionId,
@@ -134,7 +138,7 @@ export async function startServer(
 		path: ["root"],
 		via: "test",
 	};
-	return { server, layout, log, calls, target };
+	return { server, layout, log, calls, target, undelivered };
 }
 
 /**

@@ -17,6 +17,7 @@ const IN_PROCESS_CHILD = "0192f3a4-5b6c-7d8e-9f00-000000000002";
 /** A real serving inbox for `sessionId` in this process, as a session of pi would open it. */
 async function serving(agentDir: string, sessionId: string, path: readonly string[]): Promise<void> {
 	const server = new HubServer({
+		undelivered: () => undefined,
 		layout: inboxLayout(agentDir, sessionId),
 		base: agentDir,
 		sessionId,

@@ -69,4 +69,21 @@ describe("removing stale inboxes", () => {
 			failed: [],
 		});
 	});
+
+	it("a session that ends stops the sweep at once: 2,000 old inboxes do not hold it, the next sweep goes on", async () => {
+		const agentDir = tempAgentDir();
+		const planted = Array.from({ length: 2000 }, (_, n) =>
+			plantInbox(agentDir, `0192bbbb-0000-7000-8000-${String(n).padStart(12, "0")}`, 8 * DAY_MS),
+		);
+		const stop = new AbortController();
+		const sweeping = removeStaleInboxes(agentDir, { signal: stop.signal });
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		const stopped = performance.now();
+		stop.abort();
+		const first = await sweeping;
+		expect(performance.now() - stopped).toBeLessThan(200);
+		expect(first.removed.length).toBeLessThan(planted.length);
+		const rest = await removeStaleInboxes(agentDir);
+		expect(first.removed.length + rest.removed.length).toBe(planted.length);
+	});
 });
