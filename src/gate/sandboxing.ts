@@ -51,7 +51,8 @@ export function sandboxProfileFor(outcome: GateOutcome, settings: SandboxSetting
 
 /**
  * Whether the user exempted this call from the sandbox (`sandbox.exclude`): every command in it matches one of
- * their patterns, as the command's own text (the strict direction, as for allow rules).
+ * their patterns, as the command's own text (the strict direction, as for allow rules). A command that starts
+ * pi never is: what it loads is not the user's to know from a pattern (adr/0011).
  */
 export function excludedFromSandbox(outcome: GateOutcome, settings: SandboxSettings): boolean {
 	const parts = outcome.action?.parts ?? [];
@@ -60,7 +61,9 @@ export function excludedFromSandbox(outcome: GateOutcome, settings: SandboxSetti
 		parts.length > 0 &&
 		parts.every((part) => {
 			const text = part.command?.text;
-			return text !== undefined && settings.exclude.some((pattern) => pattern.test(text));
+			return (
+				part.startsPi !== true && text !== undefined && settings.exclude.some((pattern) => pattern.test(text))
+			);
 		})
 	);
 }

@@ -190,6 +190,7 @@ export class SessionGate {
 			homeDir,
 			env,
 			projectTrusted: () => ctx.isProjectTrusted(),
+			projectDir: () => ctx.cwd,
 			files: nodeFileView,
 		});
 		this.delegationWatch = new DelegationWatch({
@@ -229,7 +230,13 @@ export class SessionGate {
 			policy();
 			const classify = sessionClassifier(bash, homeDir, this.agentDir, annotations, (call) => {
 				const found = this.delegations.inspect(call);
-				return found && { launcher: launcherText(found.launcher), gated: found.verdict.gated };
+				return (
+					found && {
+						launcher: launcherText(found.launcher),
+						gated: found.verdict.gated,
+						uncontained: found.uncontained,
+					}
+				);
 			});
 			return {
 				sessionId: this.sessionId,
