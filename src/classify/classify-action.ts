@@ -45,6 +45,10 @@ export interface ClassifyDeps {
 	readonly homeDir: string;
 	/** pi's agent dir: the gate guards its files (guarded-paths.ts). */
 	readonly agentDir: string;
+	/** The root's project (adr/0008): a path is inside the cwd only when it is inside this too. Absent: the cwd. */
+	readonly projectDir?: string;
+	/** The `PATH` bash commands run with: a bare name it resolves into the project is said (adr/0008). */
+	readonly searchPath?: string;
 	/**
 	 * Whether the call starts subagents through a known launcher (the delegation guard's finding), and whether
 	 * those children run with the gate. Absent: no call is taken for a delegation.
@@ -74,7 +78,7 @@ export interface DelegationClass {
 export const GATED_DELEGATION_TIER: Tier = "spend";
 
 export function classifyAction(call: ToolCall, deps: ClassifyDeps): ClassifiedAction {
-	const paths = pathContext(call.cwd, deps.homeDir, deps.agentDir);
+	const paths = pathContext(call.cwd, deps.homeDir, deps.agentDir, deps.projectDir);
 	const { parts, input } = isBuiltInTool(call.tool)
 		? classifyBuiltIn(call, deps, paths)
 		: { parts: [classifyOtherTool(call, deps, paths)], input: call.input };
@@ -129,6 +133,7 @@ function classifyBuiltIn(call: ToolCall, deps: ClassifyDeps, paths: PathContext)
 				parser: deps.bash,
 				extraCommandTiers: deps.extraCommandTiers,
 				paths,
+				...(deps.searchPath === undefined ? {} : { searchPath: deps.searchPath }),
 			});
 			return { parts, input: { ...call.input, command: normalizeBashCommand(program) } };
 		}

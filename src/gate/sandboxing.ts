@@ -5,6 +5,7 @@
  */
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
+import { sep } from "node:path";
 import type { BashOperations, BashSpawnHook } from "@earendil-works/pi-coding-agent";
 import type { SandboxRecord } from "../audit/audit-entry.ts";
 import type { SandboxSettings } from "../policy/effective-policy.ts";
@@ -96,6 +97,11 @@ export interface SandboxingOptions {
 	 */
 	readonly foreignBash: () => string | null;
 	readonly probe?: () => Promise<BubblewrapProbe>;
+	/**
+	 * The root's project (adr/0008): a child running elsewhere (`cwd: $HOME`) writes no more than the project;
+	 * absent, the session's cwd.
+	 */
+	readonly projectDir?: () => string;
 }
 
 /**
@@ -359,7 +365,7 @@ export class Sandboxing implements BashRunner {
 		const { profile } = plan;
 		if (probe === null || !probe.usable || profile === null) return null;
 		const place = {
-			project: realpathSync(sessionCwd),
+			project: writableProject(realpathSync(sessionCwd), this.options.projectDir?.()),
 			keepReadOnly: [homedir(), this.options.agentDir].map(resolvedPath),
 		};
 		return (spawn) => ({
@@ -384,6 +390,13 @@ export class Sandboxing implements BashRunner {
 }
 
 /** Which settings a working directory's shell comes from: with its project's settings file or without. */
+/** The directory a project-write command may write: its cwd when that lies in the root's project, else the project. */
+function writableProject(cwd: string, projectDir: string | undefined): string {
+	if (projectDir === undefined) return cwd;
+	const project = realpathSync(projectDir);
+	return cwd === project || cwd.startsWith(`${project}${sep}`) ? cwd : project;
+}
+
 function settingsKey(cwd: string, projectTrusted: boolean): string {
 	return `${projectTrusted ? "trusted" : "untrusted"}:${cwd}`;
 }

@@ -11,13 +11,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { DialogRequest } from "../harness/dialog-policy.ts";
 import type { FauxToolCall } from "../harness/faux-script.ts";
 import { writeScript } from "../harness/faux-script.ts";
-import { FAUX_MODEL_EXTENSION, REPO_ROOT } from "../harness/paths.ts";
+import { EXTENSION_ENTRY, FAUX_MODEL_EXTENSION, REPO_ROOT } from "../harness/paths.ts";
 import { startRpc } from "../harness/rpc-session.ts";
 import { bash, stopRpcAndCleanUp, writeUserConfig } from "./gate-support.ts";
+import { isForwarded } from "./hub-support.ts";
 import {
 	answer,
 	auditWhen,
 	conversationOf,
+	GATED_CHILDREN,
+	piSubagentsSettings,
 	RM,
 	SUBAGENT_TEST_TIMEOUT,
 	type SubagentWorld,
@@ -141,6 +144,52 @@ describe("a delegation whose child loads code the project names", () => {
 
 			expect(rpc.dialogs.filter((d) => isAgentAsk(d.request))).toHaveLength(1);
 			expect(existsSync(marker)).toBe(false);
+		},
+		SUBAGENT_TEST_TIMEOUT,
+	);
+});
+
+describe("a child approved to run outside the project", () => {
+	it(
+		"pi-subagents with cwd=$HOME in accept-edits: the child's write of ~/.local/bin/git is outside the project, so it asks the root's human",
+		async () => {
+			const made = await subagentWorld(piSubagentsSettings(GATED_CHILDREN));
+			await writeUserConfig(made.sb, { defaultMode: "accept-edits" });
+			const planted = path.join(made.sb.home, ".local", "bin", "git");
+			await writeScript(made.sb, {
+				conversations: [
+					conversationOf("CHILD-TASK", [
+						{ tool: "write", input: { path: planted, content: "#!/bin/sh\necho planted\n" } },
+					]),
+					conversationOf(undefined, [
+						{
+							tool: "subagent",
+							input: {
+								agent: "delegate",
+								task: "CHILD-TASK tidy up",
+								context: "fresh",
+								async: false,
+								cwd: made.sb.home,
+							},
+						},
+					]),
+				],
+			});
+			const rpc = await startRpc({
+				sandbox: made.sb,
+				extensions: [EXTENSION_ENTRY],
+				// The human lets the child run in $HOME (the dialog says so), then refuses its write there.
+				dialog: answer((request) => (isForwarded(request) ? "Deny" : "Allow once")),
+				timeoutMs: 90_000,
+			});
+
+			await rpc.prompt("delegate");
+
+			const [delegation, write] = rpc.dialogs.map((d) => d.request);
+			expect(delegation?.title).toContain(`runs in ${made.sb.home}, outside the project ${made.sb.workDir}`);
+			expect(write && isForwarded(write)).toBe(true);
+			expect(write?.title).toContain(planted);
+			expect(existsSync(planted)).toBe(false);
 		},
 		SUBAGENT_TEST_TIMEOUT,
 	);

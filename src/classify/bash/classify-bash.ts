@@ -7,7 +7,13 @@
 import { HIGHEST_TIER, maxTier, type Tier } from "../../vocabulary/tier.ts";
 import type { ActionPart, PathTouch } from "../action.ts";
 import { guardOfTree } from "../guarded-paths.ts";
-import { type EffectiveCwd, makePathTouch, type PathContext, unresolvedPathTouch } from "../paths.ts";
+import {
+	type EffectiveCwd,
+	isWithinSession,
+	makePathTouch,
+	type PathContext,
+	unresolvedPathTouch,
+} from "../paths.ts";
 import { opensDevice, writesSystemPath } from "../system-paths.ts";
 import { strictest, type TierRaise } from "../tier-raise.ts";
 import type { BashParseResult, BashParser } from "./bash-parser.ts";
@@ -22,6 +28,7 @@ import { environmentInjection } from "./environment-injection.ts";
 import { globLinkCandidates } from "./glob-links.ts";
 import { globWriteCandidates } from "./glob-writes.ts";
 import { piRunReason } from "./pi-run.ts";
+import { projectProgram } from "./project-path-program.ts";
 import type { ReadVerdict } from "./read-only-spec.ts";
 import { proveRead } from "./read-proof.ts";
 
@@ -29,6 +36,8 @@ export interface BashClassifyOptions {
 	readonly parser: BashParser;
 	readonly extraCommandTiers: readonly CommandTierEntry[];
 	readonly paths: PathContext;
+	/** The `PATH` commands run with; absent when not known. */
+	readonly searchPath?: string;
 }
 
 /** What a pi a command starts may load, and why only a human may start it. */
@@ -125,6 +134,19 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 		// Only a human may start it, and it never runs outside the sandbox by the user's exclusions (adr/0011).
 		const reason = `${startsPi}: ${PI_RUN}`;
 		return { ...part, command: finding.unit, guard: { kind: "human", reason }, startsPi: true };
+	}
+	const found = finding.computedName
+		? null
+		: projectProgram({
+				name: finding.unit.argv[0] ?? "",
+				cwd: finding.cwd,
+				searchPath: options.searchPath,
+				inside: (dir) => isWithinSession(dir, options.paths),
+			});
+	if (found !== null && part.guard === undefined) {
+		// A project file run under a trusted name: the human approving `git push` must see which git (adr/0008).
+		const reason = `${finding.unit.argv[0]} resolves through PATH (entry ${found.entry}) to ${found.program}, a program inside the project, not a system one`;
+		return { ...part, command: finding.unit, guard: { kind: "human", reason } };
 	}
 	const writes = paths.some((touch) => touch.access === "write");
 	return known && writes && decided.tier === "write"
