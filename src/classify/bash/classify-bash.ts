@@ -142,6 +142,7 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 				cwd: finding.cwd,
 				searchPath: options.searchPath,
 				inside: (dir) => isWithinSession(dir, options.paths),
+				scope: `${options.paths.sessionCwd}\0${options.paths.project?.dir ?? ""}`,
 			});
 	if (found !== null && part.guard === undefined) {
 		// A project file run under a trusted name: the human approving `git push` must see which git (adr/0008).

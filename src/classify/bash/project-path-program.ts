@@ -27,18 +27,41 @@ export interface ProjectProgramQuestion {
 	readonly searchPath: string | undefined;
 	/** Whether a directory lies inside the project (and the session's cwd). */
 	readonly inside: (dir: string) => boolean;
+	/** What `inside` means (the session's cwd and project): the key under which entries are remembered. */
+	readonly scope: string;
+}
+
+interface ReadPath {
+	readonly key: string;
+	readonly entries: readonly string[];
+	readonly resolved: readonly (string | null)[];
+	/** Some entry is inside the project, or relative to a directory known only at run time. */
+	readonly reachesProject: boolean;
+}
+
+/** The last PATH read: every command of a program (and every call of a session) shares one. */
+let lastRead: ReadPath | null = null;
+
+function readPath(question: ProjectProgramQuestion, searchPath: string): ReadPath {
+	const { cwd } = question;
+	const key = `${searchPath}\0${cwd.known ? cwd.dir : "\0"}\0${question.scope}`;
+	if (lastRead?.key === key) return lastRead;
+	const entries = searchPath.split(":");
+	const resolved = entries.map((entry) => resolveEntry(entry, cwd));
+	const reachesProject = resolved.some((dir) => dir === null || question.inside(dir));
+	lastRead = { key, entries, resolved, reachesProject };
+	return lastRead;
 }
 
 /** The program a bare name runs when `PATH` finds it inside the project, with the entry; null otherwise. */
 export function projectProgram(
 	question: ProjectProgramQuestion,
 ): { readonly program: string; readonly entry: string } | null {
-	const { name, searchPath, cwd } = question;
+	const { name, searchPath } = question;
 	if (searchPath === undefined || name === "" || name.includes("/") || SHELL_BUILTINS.has(name)) return null;
-	const entries = searchPath.split(":");
 	// Most PATHs hold no entry inside the project: then nothing is looked up.
-	const resolved = entries.map((entry) => resolveEntry(entry, cwd));
-	if (!resolved.some((dir) => dir === null || question.inside(dir))) return null;
+	const { entries, resolved, reachesProject } = readPath(question, searchPath);
+	if (!reachesProject) return null;
 	for (const [index, dir] of resolved.entries()) {
 		// An entry relative to a directory known only at run time: it may be inside the project.
 		if (dir === null) return { program: path.join(entries[index] || ".", name), entry: entries[index] ?? "" };
