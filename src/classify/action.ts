@@ -66,6 +66,8 @@ export interface ActionPart {
 	readonly onlyPathEffects?: true;
 	/** The strictest guard of its paths: only a human may allow it, or it is refused (guarded-paths.ts). */
 	readonly guard?: PathGuard;
+	/** The command starts pi: a delegation the gate cannot prove gated, never excluded from the sandbox (adr/0011). */
+	readonly startsPi?: true;
 }
 
 export interface ClassifiedAction {

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { HIGHEST_TIER, isTier, type Tier } from "../vocabulary/tier.ts";
-import type { ActionPart, ClassifiedAction, PathAccess, PathTouch, ToolCall } from "./action.ts";
+import type { ActionPart, ClassifiedAction, PathAccess, PathGuard, PathTouch, ToolCall } from "./action.ts";
 import { actionHash, normalizeBashCommand } from "./action-hash.ts";
 import type { BashParser } from "./bash/bash-parser.ts";
 import { classifyBashProgram, pathRaises, tierOfParts } from "./bash/classify-bash.ts";
@@ -45,6 +45,10 @@ export interface ClassifyDeps {
 	readonly homeDir: string;
 	/** pi's agent dir: the gate guards its files (guarded-paths.ts). */
 	readonly agentDir: string;
+	/** The root's project (adr/0008): a path is inside the cwd only when it is inside this too. Absent: the cwd. */
+	readonly projectDir?: string;
+	/** The `PATH` bash commands run with: a bare name it resolves into the project is said (adr/0008). */
+	readonly searchPath?: string;
 	/**
 	 * Whether the call starts subagents through a known launcher (the delegation guard's finding), and whether
 	 * those children run with the gate. Absent: no call is taken for a delegation.
@@ -58,6 +62,11 @@ export interface DelegationClass {
 	readonly launcher: string;
 	/** True when every child it starts loads the gate (or it starts none). */
 	readonly gated: boolean;
+	/**
+	 * Null when its children are contained; else what they load beyond the gate and the user's own configuration,
+	 * or where outside the project they run, in words: such a delegation is for a human alone (adr/0011).
+	 */
+	readonly uncontained: string | null;
 }
 
 /**
@@ -69,7 +78,7 @@ export interface DelegationClass {
 export const GATED_DELEGATION_TIER: Tier = "spend";
 
 export function classifyAction(call: ToolCall, deps: ClassifyDeps): ClassifiedAction {
-	const paths = pathContext(call.cwd, deps.homeDir, deps.agentDir);
+	const paths = pathContext(call.cwd, deps.homeDir, deps.agentDir, deps.projectDir);
 	const { parts, input } = isBuiltInTool(call.tool)
 		? classifyBuiltIn(call, deps, paths)
 		: { parts: [classifyOtherTool(call, deps, paths)], input: call.input };
@@ -90,9 +99,9 @@ export function classifyAction(call: ToolCall, deps: ClassifyDeps): ClassifiedAc
 	};
 }
 
-/** A part that touches a guarded path carries the strictest such guard (guarded-paths.ts). */
+/** A part that touches a guarded path carries the strictest such guard (guarded-paths.ts), or keeps its own. */
 function withGuardOfPaths(part: ActionPart): ActionPart {
-	const guard = strictestGuard(part.paths.map((touch) => touch.guard));
+	const guard = strictestGuard([part.guard, ...part.paths.map((touch) => touch.guard)]);
 	return guard === null ? part : { ...part, guard };
 }
 
@@ -124,6 +133,7 @@ function classifyBuiltIn(call: ToolCall, deps: ClassifyDeps, paths: PathContext)
 				parser: deps.bash,
 				extraCommandTiers: deps.extraCommandTiers,
 				paths,
+				...(deps.searchPath === undefined ? {} : { searchPath: deps.searchPath }),
 			});
 			return { parts, input: { ...call.input, command: normalizeBashCommand(program) } };
 		}
@@ -225,18 +235,29 @@ function configuredToolPart(tool: string, configured: unknown): ActionPart {
 		: { tier: HIGHEST_TIER, tierReason: `config: tool ${tool} has an invalid tier`, paths: [] };
 }
 
-function tierOfOtherTool(call: ToolCall, deps: ClassifyDeps): { tier: Tier; reason: string } {
+interface OtherToolTier {
+	readonly tier: Tier;
+	readonly reason: string;
+	readonly guard?: PathGuard;
+}
+
+function tierOfOtherTool(call: ToolCall, deps: ClassifyDeps): OtherToolTier {
 	const tool = call.tool;
-	const configured = ownEntry(deps.toolTiers, tool);
-	if (configured !== undefined) {
-		const part = configuredToolPart(tool, configured);
-		return { tier: part.tier, reason: part.tierReason };
-	}
 	let delegation: DelegationClass | null = null;
 	try {
 		delegation = deps.delegation?.(call) ?? null;
 	} catch {
 		return { tier: HIGHEST_TIER, reason: `whether ${tool} starts gated subagents could not be told` };
+	}
+	if (delegation !== null && delegation.uncontained !== null) {
+		// Code the project names, run by pi itself: no rule, grant, mode, link or operator tier may accept it.
+		const reason = `${tool} starts a subagent through ${delegation.launcher}, and ${delegation.uncontained}`;
+		return { tier: HIGHEST_TIER, reason, guard: { kind: "human", reason } };
+	}
+	const configured = ownEntry(deps.toolTiers, tool);
+	if (configured !== undefined) {
+		const part = configuredToolPart(tool, configured);
+		return { tier: part.tier, reason: part.tierReason };
 	}
 	if (delegation?.gated === true) {
 		return {
@@ -269,7 +290,7 @@ function tierOfOtherTool(call: ToolCall, deps: ClassifyDeps): { tier: Tier; reas
 const PATH_FIELDS = ["path", "file_path", "filePath"] as const;
 
 function classifyOtherTool(call: ToolCall, deps: ClassifyDeps, paths: PathContext): ActionPart {
-	const { tier, reason } = tierOfOtherTool(call, deps);
+	const { tier, reason, guard } = tierOfOtherTool(call, deps);
 	const access: PathAccess = tier === "read" ? "read" : "write";
 	const typed: string[] = [];
 	for (const field of PATH_FIELDS) {
@@ -282,5 +303,6 @@ function classifyOtherTool(call: ToolCall, deps: ClassifyDeps, paths: PathContex
 		makePathTouch(value, access, { known: true, dir: call.cwd }, paths),
 	);
 	const decided = strictest([{ tier, reason }, ...pathRaises(touches)]);
-	return { tier: decided.tier, tierReason: decided.reason, paths: touches };
+	const part = { tier: decided.tier, tierReason: decided.reason, paths: touches };
+	return guard === undefined ? part : { ...part, guard };
 }

@@ -19,6 +19,11 @@ export interface PathContext {
 	readonly sessionCwd: string;
 	/** realpath of `sessionCwd` (computed once per action by `pathContext`). */
 	readonly sessionCwdReal: string;
+	/**
+	 * The root's project, for a child whose directory may lie elsewhere (adr/0008): "inside the cwd" is inside both
+	 * (as typed, or by real path). Absent: the session's cwd alone.
+	 */
+	readonly project?: { readonly dir: string; readonly real: string };
 	readonly homeDir: string;
 	/** pi's agent dir: where the gate's own files are (guarded-paths.ts). */
 	readonly agentDir: string;
@@ -33,13 +38,22 @@ export interface PathContext {
 }
 
 /** A context for one action: the file system is consulted once per distinct path. */
-export function pathContext(sessionCwd: string, homeDir: string, agentDir: string): PathContext {
+export function pathContext(
+	sessionCwd: string,
+	homeDir: string,
+	agentDir: string,
+	projectDir?: string,
+): PathContext {
 	const absoluteCwd = path.resolve(sessionCwd);
 	const realpaths = new Map<string, string>();
 	let linked: LinkedGuards | undefined;
+	const project = projectDir === undefined ? undefined : path.resolve(projectDir);
 	return {
 		sessionCwd: absoluteCwd,
 		sessionCwdReal: realpathOfCwd(absoluteCwd, realpaths) ?? absoluteCwd,
+		...(project === undefined || project === absoluteCwd
+			? {}
+			: { project: { dir: project, real: realpathOfCwd(project, realpaths) ?? project } }),
 		homeDir,
 		agentDir,
 		resolvedCache: new Map(),
@@ -148,8 +162,13 @@ function expandHome(value: string, homeDir: string): string {
 	return value;
 }
 
-function isWithinSession(candidate: string, context: PathContext): boolean {
-	return isWithin(context.sessionCwd, candidate) || isWithin(context.sessionCwdReal, candidate);
+/** Inside the session's cwd and the root's project (as typed or by real path). */
+export function isWithinSession(candidate: string, context: PathContext): boolean {
+	const inCwd = isWithin(context.sessionCwd, candidate) || isWithin(context.sessionCwdReal, candidate);
+	const { project } = context;
+	return (
+		inCwd && (project === undefined || isWithin(project.dir, candidate) || isWithin(project.real, candidate))
+	);
 }
 
 export function isWithin(parent: string, child: string): boolean {

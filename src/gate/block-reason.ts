@@ -96,9 +96,10 @@ type Ungated = Extract<ChildGateVerdict, { gated: false }>;
 export const DELEGATION_GUARD_STEP = "pi-permission-hub:delegation-guard";
 
 /** The dialog's "Why": what would happen, and the one change that prevents it. */
-export function ungatedDelegationWhy(verdict: Ungated): string {
+export function ungatedDelegationWhy(verdict: Ungated, uncontained: string | null = null): string {
+	const reach = uncontained === null ? "" : ` Besides, ${uncontained}`;
 	return capSourceText(
-		`the subagent would run without permission checks: ${verdict.why}. Allow only if you accept that. To gate subagents, ${verdict.fix.text}.`,
+		`the subagent would run without permission checks: ${verdict.why}.${reach} Allow only if you accept that. To gate subagents, ${verdict.fix.text}.`,
 	);
 }
 

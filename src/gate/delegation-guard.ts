@@ -3,12 +3,14 @@ import type { ToolCall } from "../classify/action.ts";
 import type { ChildAnnouncement } from "../hub/child-announcement.ts";
 import type { ChildGateVerdict } from "../launchers/child-gate.ts";
 import { childGateVerdict, type FixEntries } from "../launchers/child-gate.ts";
+import { type ChildReach, childReach, describeReach, isContained } from "../launchers/child-reach.ts";
 import type { FileView } from "../launchers/file-view.ts";
 import {
 	type DelegationCall,
 	identifyLauncher,
 	type KnownLauncher,
 	LAUNCHER_TOOLS,
+	launcherDescription,
 	readDelegationCall,
 } from "../launchers/known-launcher.ts";
 import { type GatePackage, gatePackageAt } from "../launchers/package-manifest.ts";
@@ -19,6 +21,13 @@ export interface Delegation {
 	readonly launcher: KnownLauncher;
 	readonly call: DelegationCall;
 	readonly verdict: ChildGateVerdict;
+	/** What the children load beyond the gate and the user's own configuration, and where they run (adr/0011). */
+	readonly reach: ChildReach;
+	/**
+	 * Null when the children are contained (they load the gate and what the user configured outside the project,
+	 * and run inside the project); else what they load and where they run, in words for the dialog.
+	 */
+	readonly uncontained: string | null;
 }
 
 export interface DelegationGuardOptions {
@@ -28,6 +37,8 @@ export interface DelegationGuardOptions {
 	readonly homeDir: string;
 	readonly env: Readonly<Record<string, string | undefined>>;
 	readonly projectTrusted: () => boolean;
+	/** The root's project: the one directory a child may run in without a human saying so (adr/0011). */
+	readonly projectDir: () => string;
 	readonly files: FileView;
 }
 
@@ -90,7 +101,7 @@ export class DelegationGuard {
 		);
 		if (!launcher) return null;
 		const delegation = readDelegationCall(launcher, call.input, call.cwd, options);
-		const verdict = childGateVerdict({
+		const query = {
 			launcher,
 			call: delegation,
 			agentDir: options.agentDir,
@@ -99,9 +110,35 @@ export class DelegationGuard {
 			env: options.env,
 			...this.ownPackage(),
 			files: options.files,
-		});
-		return { launcher, call: delegation, verdict };
+		};
+		const verdict = childGateVerdict(query);
+		const projectDir = options.projectDir();
+		const reach = childReach(query, projectDir);
+		const uncontained = isContained(reach) ? null : uncontainedText(launcher, verdict, reach, projectDir);
+		return { launcher, call: delegation, verdict, reach, uncontained };
 	}
+}
+
+/**
+ * An uncontained child in words: what it loads and where it runs, that the code it loads runs unsandboxed and
+ * unchecked, and whether its own tool calls are checked and sandboxed.
+ */
+function uncontainedText(
+	launcher: KnownLauncher,
+	verdict: ChildGateVerdict,
+	reach: ChildReach,
+	projectDir: string,
+): string {
+	const children = launcherDescription(launcher.kind).children;
+	const where =
+		children === "process" ? "in the subagent's pi process" : "inside this pi process, as pi itself";
+	const code = reach.loads.some((load) => load.kind === "extension")
+		? ` That extension code runs ${where}, with no sandbox and no permission checks.`
+		: "";
+	const calls = verdict.gated
+		? " The subagent's own tool calls are checked by its gate, which sandboxes its bash commands as its policy says."
+		: " The subagent's own tool calls run without permission checks and unsandboxed.";
+	return `the subagent is not contained to what the user configured: ${describeReach(reach, projectDir)}.${code}${calls}`;
 }
 
 export interface DelegationWatchOptions {

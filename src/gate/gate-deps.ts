@@ -77,6 +77,10 @@ export function sessionClassifier(
 	agentDir: string,
 	annotations: (tool: string) => ToolAnnotations | undefined,
 	delegation: (call: ToolCall) => DelegationClass | null,
+	/** The root's project (adr/0008); absent: each call's cwd. */
+	projectDir?: string,
+	/** The `PATH` the session's bash commands run with. */
+	searchPath?: string,
 ): (call: ToolCall, policy: EffectivePolicy) => ClassifiedAction {
 	let forPolicy: EffectivePolicy | null = null;
 	let toolTiers: Readonly<Record<string, Tier>> = {};
@@ -95,6 +99,8 @@ export function sessionClassifier(
 			homeDir,
 			agentDir,
 			delegation,
+			...(projectDir === undefined ? {} : { projectDir }),
+			...(searchPath === undefined ? {} : { searchPath }),
 		});
 	};
 }

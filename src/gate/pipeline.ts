@@ -502,7 +502,7 @@ function policyStep(
 				return {
 					plan: {
 						kind: "delegation",
-						why: ungatedDelegationWhy(verdict),
+						why: ungatedDelegationWhy(verdict, delegation.uncontained),
 						humanOnly: true,
 						askRule: false,
 						// The audit keeps why the call asked, whatever the answer: the guard's step in the chain.

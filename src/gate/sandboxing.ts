@@ -7,6 +7,7 @@
  */
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
+import { sep } from "node:path";
 import type { BashOperations, BashSpawnHook } from "@earendil-works/pi-coding-agent";
 import type { SandboxRecord } from "../audit/audit-entry.ts";
 import type { ActionPart } from "../classify/action.ts";
@@ -55,7 +56,8 @@ export function sandboxProfileFor(outcome: GateOutcome, settings: SandboxSetting
 
 /**
  * Whether the user exempted this call from the sandbox (`sandbox.exclude`): every command in it matches one of
- * their patterns, as the command's own text (the strict direction, as for allow rules).
+ * their patterns, as the command's own text (the strict direction, as for allow rules). A command that starts
+ * pi never is: what it loads is not the user's to know from a pattern (adr/0011).
  */
 export function excludedFromSandbox(outcome: GateOutcome, settings: SandboxSettings): boolean {
 	return partsExcluded(outcome.action?.parts ?? [], settings);
@@ -67,7 +69,9 @@ function partsExcluded(parts: readonly ActionPart[], settings: SandboxSettings):
 		parts.length > 0 &&
 		parts.every((part) => {
 			const text = part.command?.text;
-			return text !== undefined && settings.exclude.some((pattern) => pattern.test(text));
+			return (
+				part.startsPi !== true && text !== undefined && settings.exclude.some((pattern) => pattern.test(text))
+			);
 		})
 	);
 }
@@ -120,6 +124,11 @@ export interface SandboxingOptions {
 	 */
 	readonly foreignBash: () => string | null;
 	readonly probe?: () => Promise<BubblewrapProbe>;
+	/**
+	 * The root's project (adr/0008): a child running elsewhere (`cwd: $HOME`) writes no more than the project;
+	 * absent, the session's cwd.
+	 */
+	readonly projectDir?: () => string;
 }
 
 /**
@@ -484,7 +493,7 @@ export class Sandboxing implements BashRunner {
 		const { profile } = plan;
 		if (probe === null || !probe.usable || profile === null) return null;
 		const place = {
-			project: realpathSync(sessionCwd),
+			project: writableProject(realpathSync(sessionCwd), this.options.projectDir?.()),
 			keepReadOnly: [homedir(), this.options.agentDir].map(resolvedPath),
 		};
 		return (spawn) => ({
@@ -514,6 +523,13 @@ export function duplicateIdReason(toolCallId: string): string {
 }
 
 /** Which settings a working directory's shell comes from: with its project's settings file or without. */
+/** The directory a project-write command may write: its cwd when that lies in the root's project, else the project. */
+function writableProject(cwd: string, projectDir: string | undefined): string {
+	if (projectDir === undefined) return cwd;
+	const project = realpathSync(projectDir);
+	return cwd === project || cwd.startsWith(`${project}${sep}`) ? cwd : project;
+}
+
 function settingsKey(cwd: string, projectTrusted: boolean): string {
 	return `${projectTrusted ? "trusted" : "untrusted"}:${cwd}`;
 }

@@ -198,6 +198,7 @@ export class SessionGate {
 			homeDir,
 			env,
 			projectTrusted: () => ctx.isProjectTrusted(),
+			projectDir: () => this.hub.project,
 			files: nodeFileView,
 		});
 		this.delegationWatch = new DelegationWatch({
@@ -218,6 +219,7 @@ export class SessionGate {
 				this.hub.log.write("sandbox.unavailable", { message });
 			},
 			foreignBash: () => foreignBashSource(pi.getAllTools()),
+			projectDir: () => this.hub.project,
 		});
 		// Registered here, not in the factory: only the copy that gates this session watches its delegations.
 		this.unsubscribeToolResult = pi.on("tool_result", (event) => {
@@ -236,10 +238,24 @@ export class SessionGate {
 			grammar = bash;
 			// The rules' examples are tested from here on: the status line says at once if one fails.
 			policy();
-			const classify = sessionClassifier(bash, homeDir, this.agentDir, annotations, (call) => {
-				const found = this.delegations.inspect(call);
-				return found && { launcher: launcherText(found.launcher), gated: found.verdict.gated };
-			});
+			const classify = sessionClassifier(
+				bash,
+				homeDir,
+				this.agentDir,
+				annotations,
+				(call) => {
+					const found = this.delegations.inspect(call);
+					return (
+						found && {
+							launcher: launcherText(found.launcher),
+							gated: found.verdict.gated,
+							uncontained: found.uncontained,
+						}
+					);
+				},
+				this.hub.project,
+				process.env.PATH,
+			);
 			return {
 				sessionId: this.sessionId,
 				policy,

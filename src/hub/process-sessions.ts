@@ -17,6 +17,8 @@ export interface ProcessSession {
 	/** pi's session file, when persisted: launchers file a child's session under its parent's. */
 	readonly sessionFile: string | null;
 	readonly startedAt: number;
+	/** The root's project, as this session counts it (adr/0008); absent for sessions that do not say. */
+	readonly project?: string;
 }
 
 interface Registry {

@@ -234,6 +234,11 @@ const parentLinkSchema = lazySchema(() =>
 		path: z.array(z.string().check(z.maxLength(256))).check(z.minLength(1), z.maxLength(32)),
 		/** How each of those hops is shown (adr/0025); optional, older parents do not write it. */
 		shown: z.optional(z.array(z.string().check(z.maxLength(256))).check(z.minLength(1), z.maxLength(32))),
+		/**
+		 * The root's project (absolute): a child's "inside the project" never reaches beyond it (adr/0008). Only ever
+		 * narrows what the child allows, so a forged one gains nothing; optional, older parents do not write it.
+		 */
+		project: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
 	}),
 );
 

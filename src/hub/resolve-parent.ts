@@ -21,6 +21,8 @@ export interface ParentTarget {
 	readonly path: readonly string[];
 	/** How each hop of `path` is shown (adr/0025), when the parent said (see `shownOrClaimed`). */
 	readonly shown?: readonly string[];
+	/** The root's project, when the parent says (adr/0008). */
+	readonly project?: string;
 	/** How the parent was found, for `/permissions` and the audit. */
 	readonly via: string;
 }
@@ -78,6 +80,7 @@ export function resolveParent(inputs: ParentInputs): ParentResolution {
 				pid: link.pid,
 				path: link.path,
 				...(link.shown ? { shown: link.shown } : {}),
+				...(link.project ? { project: link.project } : {}),
 				via: "PI_PERMISSION_HUB_PARENT",
 			},
 		};
@@ -137,6 +140,7 @@ function sessionInLinkedProcess(inputs: ParentInputs, link: ParentLink): ParentT
 		location: "other-process",
 		pid: link.pid,
 		path: info.path,
+		...(link.project ? { project: link.project } : {}),
 		via: "PI_SESSION_ID (a session inside the process PI_PERMISSION_HUB_PARENT names)",
 	};
 }
@@ -149,6 +153,7 @@ function inProcess(session: ProcessSession & { readonly inbox: string }, via: st
 		pid: null,
 		path: session.path,
 		shown: session.shown,
+		...(session.project ? { project: session.project } : {}),
 		via,
 	};
 }

@@ -75,6 +75,12 @@ export class SessionHub {
 	/** How this session shows itself, hop by hop (adr/0025): its parent's labels, then its own. */
 	readonly shown: readonly string[];
 	readonly subagent: SubagentClaim | null;
+	/**
+	 * The root's project: the root's own directory, and for a child the one its parent names — narrowed to this
+	 * session's own directory where the two differ, by whoever compares (adr/0008). A child whose parent names
+	 * none counts its own directory.
+	 */
+	readonly project: string;
 	readonly log: HubLog;
 	readonly transport: HubTransport;
 	private server: ServingEndpoint | null = null;
@@ -110,6 +116,7 @@ export class SessionHub {
 		this.path = this.parent.kind === "child" ? [...this.parent.parent.path, label] : [label];
 		this.shown = shownPathOf(this.parent, label, options.sessionId);
 		this.subagent = this.parent.kind === "root" ? null : { name: label, path: this.path, shown: this.shown };
+		this.project = (this.parent.kind === "child" ? this.parent.parent.project : undefined) ?? options.cwd;
 		for (const channel of CHILD_CREATED_CHANNELS) {
 			this.unsubscribe.push(options.pi.events.on(channel, (data) => this.onChildAnnounced(data)));
 		}
@@ -143,6 +150,7 @@ export class SessionHub {
 			shown: this.shown,
 			sessionFile: this.options.sessionFile,
 			startedAt: Date.now(),
+			project: this.project,
 		});
 		this.announce();
 		if (!serves) return;
@@ -166,6 +174,7 @@ export class SessionHub {
 				pid: process.pid,
 				path: [...this.path],
 				shown: [...this.shown],
+				project: this.project,
 			});
 			this.restoreEnv = () => {
 				if (previous === undefined) delete process.env[PARENT_ENV];

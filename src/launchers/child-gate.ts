@@ -449,13 +449,16 @@ function defaultListFix(settings: UsableSettings, query: ChildGateQuery): Settin
 const DEFAULTS_NOTE =
 	"; list there every extension the subagents need (a model provider's, say): the list replaces what they load";
 
-interface Launch {
+export interface Launch {
 	readonly agent: string;
 	readonly definition: AgentDefinition | null;
 }
 
 /** Each definition the call may start; an agent found nowhere starts (if at all) with the defaults alone. */
-function launches(definitions: readonly AgentDefinition[], agents: readonly string[] | null): Launch[] {
+export function launches(
+	definitions: readonly AgentDefinition[],
+	agents: readonly string[] | null,
+): Launch[] {
 	if (agents === null) {
 		return [
 			...definitions.map((definition) => ({ agent: definition.names[0] ?? "", definition })),
@@ -556,7 +559,7 @@ function whyUngated(launch: Launch, source: ListSource, entries: readonly ChildE
 	return `pi-subagents runs ${agent} inside this process with only the extensions its settings name, and ${from}${missingText}`;
 }
 
-interface OverrideVariant {
+export interface OverrideVariant {
 	readonly override: AgentOverride;
 	/** The most specific settings entry the extensions field came from, when an override sets it. */
 	readonly where: { readonly file: string; readonly jsonPath: string } | null;
@@ -566,7 +569,7 @@ interface OverrideVariant {
  * The overrides that may apply: the user's then the project's `agentOverrides` for this agent (the project's
  * fields win), alone or with any one provider's overrides on top (the provider in use is not known here).
  */
-function overrideVariants(
+export function overrideVariants(
 	names: readonly string[],
 	user: UsableSettings,
 	project: UsableSettings | null,

@@ -476,7 +476,7 @@ function sandboxSchema(scope: ConfigScope) {
 								.optional(z.array(patternSchema()))
 								.check(
 									z.describe(
-										"Commands that run unsandboxed even when allowed without a human (a rule, a grant): a bash call is excluded only when every command in it matches one of these `command` patterns. For what the sandbox breaks and you trust, e.g. `git commit *` (the sandbox keeps .git read-only) or `pi *` (a subagent needs its agent dir and the network).",
+										"Commands that run unsandboxed even when allowed without a human (a rule, a grant): a bash call is excluded only when every command in it matches one of these `command` patterns. For what the sandbox breaks and you trust, e.g. `git commit *` (the sandbox keeps .git read-only). A command that starts pi (`pi -e …`, `npx pi`) is never excluded: it is a delegation, for a human alone.",
 									),
 								)
 						: userOnly("sandbox.exclude"),

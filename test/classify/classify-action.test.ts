@@ -147,14 +147,14 @@ describe("other tools", () => {
 	it("a delegation whose children are gated is spend; ungated, or when it cannot be told, the highest tier", () => {
 		const call = { agent: "cleaner", task: "tidy" };
 		const gated = classify("subagent", call, {
-			delegation: () => ({ launcher: "pi-subagents", gated: true }),
+			delegation: () => ({ launcher: "pi-subagents", gated: true, uncontained: null }),
 		});
 		expect(gated.tier).toBe("spend");
 		expect(gated.parts[0]?.tierReason).toContain(
 			"starts subagents through pi-subagents, each gated on its own",
 		);
 		const ungated = classify("subagent", call, {
-			delegation: () => ({ launcher: "pi-subagents", gated: false }),
+			delegation: () => ({ launcher: "pi-subagents", gated: false, uncontained: null }),
 		});
 		expect(ungated.tier).toBe("privileged");
 		const failing = classify("subagent", call, {
@@ -167,9 +167,26 @@ describe("other tools", () => {
 		// The operator's tier for the tool still decides first.
 		const configured = classify("subagent", call, {
 			toolTiers: { subagent: "destructive" },
-			delegation: () => ({ launcher: "pi-subagents", gated: true }),
+			delegation: () => ({ launcher: "pi-subagents", gated: true, uncontained: null }),
 		});
 		expect(configured.tier).toBe("destructive");
+	});
+
+	it("a delegation whose children load code the project names is privileged and for a human alone, whatever the operator's tier", () => {
+		const call = { subagent_type: "digger", prompt: "dig" };
+		const uncontained =
+			'it loads the extension "./tools/x.ts" (/w/tools/x.ts), named in /w/.agents/agents/digger.md';
+		for (const toolTiers of [{}, { Agent: "spend" }] as Record<string, Tier>[]) {
+			const action = classify("Agent", call, {
+				toolTiers,
+				delegation: () => ({ launcher: "@tintinweb/pi-subagents", gated: true, uncontained }),
+			});
+			expect(action.tier).toBe("privileged");
+			expect(action.parts[0]?.guard).toEqual({
+				kind: "human",
+				reason: expect.stringContaining("./tools/x.ts"),
+			});
+		}
 	});
 
 	it("an invalid configured tier fails closed", () => {

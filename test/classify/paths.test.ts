@@ -280,3 +280,18 @@ describe("paths of pi's file tools", () => {
 		expect(read("escape/secret.txt")?.outsideCwd).toBe(true);
 	});
 });
+
+describe("a child's directory outside the root's project (adr/0008)", () => {
+	it("inside the child's cwd yet outside the root's project is outside; inside both is inside", () => {
+		// A child approved to run in `outside` writes there: its cwd, but not the project.
+		const deps = depsFor(bash, { projectDir: cwd });
+		const write = (p: string, at: string) =>
+			classifyAction({ tool: "write", input: { path: p, content: "x" }, cwd: at }, deps).parts[0]?.paths[0];
+		expect(write(path.join(outside, "bin", "git"), outside)?.outsideCwd).toBe(true);
+		expect(write("bin/git", outside)?.outsideCwd).toBe(true);
+		// A child in a subdirectory of the project: its own directory is the narrower one.
+		expect(write("src/b.ts", cwd)?.outsideCwd).toBe(false);
+		expect(write("b.ts", path.join(cwd, "src"))?.outsideCwd).toBe(false);
+		expect(write(path.join(cwd, "c.ts"), path.join(cwd, "src"))?.outsideCwd).toBe(true);
+	});
+});

@@ -61,6 +61,8 @@ const UNGATED: Delegation = {
 			automatic: null,
 		},
 	},
+	reach: { loads: [], outside: [] },
+	uncontained: null,
 };
 
 function watching(layout: InboxLayout | null) {

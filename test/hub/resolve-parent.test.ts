@@ -30,13 +30,14 @@ async function serving(agentDir: string, sessionId: string, path: readonly strin
 }
 
 /** A process this one spawned (another pid), with the root's link and `PI_SESSION_ID` inherited. */
-function grandchild(agentDir: string, spawnedBy: string | undefined): ParentInputs {
+function grandchild(agentDir: string, spawnedBy: string | undefined, project?: string): ParentInputs {
 	const link = serializeParentLink({
 		v: 1,
 		sessionId: ROOT,
 		inbox: inboxLayout(agentDir, ROOT).root,
 		pid: process.pid,
 		path: ["root"],
+		...(project === undefined ? {} : { project }),
 	});
 	return {
 		sessionId: "0192f3a4-5b6c-7d8e-9f00-000000000003",
@@ -48,6 +49,18 @@ function grandchild(agentDir: string, spawnedBy: string | undefined): ParentInpu
 		sessionFile: null,
 	};
 }
+
+describe("the root's project travels down the link (adr/0008)", () => {
+	it("a child process learns the project its root names; an older link names none", () => {
+		const agentDir = tempAgentDir();
+		expect(resolveParent(grandchild(agentDir, undefined, "/work/project"))).toMatchObject({
+			kind: "child",
+			parent: { sessionId: ROOT, project: "/work/project" },
+		});
+		const older = resolveParent(grandchild(agentDir, undefined));
+		expect(older.kind === "child" ? older.parent.project : "not a child").toBeUndefined();
+	});
+});
 
 describe("the parent of a process started inside another pi process", () => {
 	it("started by an in-process child's bash: that child, with its hop in the path", async () => {

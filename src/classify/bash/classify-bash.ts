@@ -7,7 +7,13 @@
 import { HIGHEST_TIER, maxTier, type Tier } from "../../vocabulary/tier.ts";
 import type { ActionPart, PathTouch } from "../action.ts";
 import { guardOfTree } from "../guarded-paths.ts";
-import { type EffectiveCwd, makePathTouch, type PathContext, unresolvedPathTouch } from "../paths.ts";
+import {
+	type EffectiveCwd,
+	isWithinSession,
+	makePathTouch,
+	type PathContext,
+	unresolvedPathTouch,
+} from "../paths.ts";
 import { opensDevice, writesSystemPath } from "../system-paths.ts";
 import { strictest, type TierRaise } from "../tier-raise.ts";
 import type { BashParseResult, BashParser } from "./bash-parser.ts";
@@ -21,6 +27,8 @@ import { homeMayBeSet } from "./directory-variables.ts";
 import { environmentInjection } from "./environment-injection.ts";
 import { globLinkCandidates } from "./glob-links.ts";
 import { globWriteCandidates } from "./glob-writes.ts";
+import { piRunReason } from "./pi-run.ts";
+import { projectProgram } from "./project-path-program.ts";
 import type { ReadVerdict } from "./read-only-spec.ts";
 import { proveRead } from "./read-proof.ts";
 
@@ -28,7 +36,13 @@ export interface BashClassifyOptions {
 	readonly parser: BashParser;
 	readonly extraCommandTiers: readonly CommandTierEntry[];
 	readonly paths: PathContext;
+	/** The `PATH` commands run with; absent when not known. */
+	readonly searchPath?: string;
 }
+
+/** What a pi a command starts may load, and why only a human may start it. */
+const PI_RUN =
+	"a pi session that loads what its -e flags, its settings and the project name, unchecked and unsandboxed unless it carries the gate, which nothing proves: a delegation, for a human alone";
 
 /** More commands than this in one call are not analysed (each costs path lookups); the call takes the highest tier. */
 export const MAX_PARTS = 150;
@@ -66,6 +80,7 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 	const raises: TierRaise[] = [];
 	let paths: PathTouch[];
 	let known = false;
+	let startsPi: string | null = null;
 	if (finding.kind === "other") {
 		raises.push(finding.floor, ...finding.floors);
 		const reached = [
@@ -93,11 +108,47 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 		paths = finding.remote ? [] : touches(reached, finding.cwd, options.paths);
 		if (!finding.remote) raises.push(...unknownReads(reached, finding.cwd, finding.loopVariables));
 		known = effectsAreItsPaths(finding, strictest(own).tier, candidates);
+		startsPi = finding.computedName
+			? null
+			: piRunReason({
+					command: syntheticWord(finding.unit.argv[0] ?? finding.unit.name, finding.unit.argv[0]),
+					args,
+					cwd: finding.cwd,
+					homeDir: options.paths.homeDir,
+					provenRead: proof?.read === true || known,
+					unknownProgram:
+						builtInTier(
+							tableKey(
+								finding.unit.name,
+								args.map((arg) => arg.text),
+							),
+						).pattern === undefined,
+				});
+		if (startsPi !== null) raises.push({ tier: HIGHEST_TIER, reason: `${startsPi}: ${PI_RUN}` });
 	}
 	raises.push(...pathRaises(paths));
 	const decided = strictest(raises);
 	const part: ActionPart = { tier: decided.tier, tierReason: decided.reason, paths };
 	if (finding.kind === "other") return part;
+	if (startsPi !== null) {
+		// Only a human may start it, and it never runs outside the sandbox by the user's exclusions (adr/0011).
+		const reason = `${startsPi}: ${PI_RUN}`;
+		return { ...part, command: finding.unit, guard: { kind: "human", reason }, startsPi: true };
+	}
+	const found = finding.computedName
+		? null
+		: projectProgram({
+				name: finding.unit.argv[0] ?? "",
+				cwd: finding.cwd,
+				searchPath: options.searchPath,
+				inside: (dir) => isWithinSession(dir, options.paths),
+				scope: `${options.paths.sessionCwd}\0${options.paths.project?.dir ?? ""}`,
+			});
+	if (found !== null && part.guard === undefined) {
+		// A project file run under a trusted name: the human approving `git push` must see which git (adr/0008).
+		const reason = `${finding.unit.argv[0]} resolves through PATH (entry ${found.entry}) to ${found.program}, a program inside the project, not a system one`;
+		return { ...part, command: finding.unit, guard: { kind: "human", reason } };
+	}
 	if (!known) return { ...part, command: finding.unit };
 	const writes = paths.some((touch) => touch.access === "write");
 	return writes && decided.tier === "write"
