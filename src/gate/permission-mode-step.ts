@@ -21,6 +21,8 @@ export type PolicyVerdict =
 			readonly askingTiers: readonly Tier[];
 			/** Whether an asking part touches a path outside the working directory. */
 			readonly leavesCwd: boolean;
+			/** Whether an asking part writes a path outside the working directory. */
+			readonly writesOutsideCwd: boolean;
 	  };
 
 interface ModeDecision {
@@ -64,7 +66,13 @@ export function permissionModeEffect(
 	) {
 		return { kind: "allow", source, reason: "allowed by the accept-edits permission mode" };
 	}
-	if (mode === "trusted" && verdict.askingTiers.every((tier) => tierRank(tier) <= TRUSTED_UP_TO)) {
+	// Outside the project no mode writes unasked: what runs there later (`~/.npmrc`, a `.pth` file, an autostart
+	// entry) is not a list the gate could keep complete (adr/0014). A rule or grant for the path is a human's.
+	if (
+		mode === "trusted" &&
+		!verdict.writesOutsideCwd &&
+		verdict.askingTiers.every((tier) => tierRank(tier) <= TRUSTED_UP_TO)
+	) {
 		return { kind: "allow", source, reason: "allowed by the trusted permission mode" };
 	}
 	return NONE;

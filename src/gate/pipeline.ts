@@ -351,6 +351,9 @@ function modeOutcome(
 					askRule: step.plan.askRule,
 					askingTiers: step.plan.askingParts.map(({ tier }) => tier),
 					leavesCwd: step.plan.askingParts.some(({ part }) => part.paths.some((touch) => touch.outsideCwd)),
+					writesOutsideCwd: step.plan.askingParts.some(({ part }) =>
+						part.paths.some((touch) => touch.outsideCwd && touch.access === "write"),
+					),
 				};
 	const effect = permissionModeEffect(mode, action, verdict, what);
 	if (effect.kind === "none") return null;
