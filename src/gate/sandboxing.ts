@@ -7,6 +7,7 @@ import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import type { BashOperations, BashSpawnHook } from "@earendil-works/pi-coding-agent";
 import type { SandboxRecord } from "../audit/audit-entry.ts";
+import { guardedLinkTargets } from "../classify/guarded-paths.ts";
 import type { SandboxSettings } from "../policy/effective-policy.ts";
 import { humanDecided } from "../provenance/decision-source.ts";
 import {
@@ -355,9 +356,14 @@ export class Sandboxing implements BashRunner {
 		const probe = this.registered;
 		const { profile } = plan;
 		if (probe === null || !probe.usable || profile === null) return null;
+		const [homeDir, agentDir] = [homedir(), this.options.agentDir].map(resolvedPath) as [string, string];
 		const place = {
 			project: realpathSync(sessionCwd),
-			keepReadOnly: [homedir(), this.options.agentDir].map(resolvedPath),
+			keepReadOnly: [homeDir, agentDir],
+			agentDir,
+			homeDir,
+			// Where a dotfiles repository's `~/.bashrc` leads, say: in the project, it stays read-only (adr/0017).
+			linkTargets: guardedLinkTargets({ agentDir: this.options.agentDir, homeDir: homedir() }).trees,
 		};
 		return (spawn) => ({
 			...spawn,
