@@ -24,10 +24,18 @@ interface ConfigScope {
  */
 export function hooksPlaceOf(gitDir: string, workTree: string, scope: ConfigScope): HooksPlace {
 	const common = commonDirOf(gitDir);
+	// The files git reads, in its order; GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM move the first ones, and pi's
+	// environment is what a command pi runs inherits. GIT_CONFIG_NOSYSTEM is not honoured: reading more is stricter.
+	const env = process.env;
+	const globals = env.GIT_CONFIG_GLOBAL
+		? [env.GIT_CONFIG_GLOBAL]
+		: [
+				path.join(env.XDG_CONFIG_HOME || path.join(scope.homeDir, ".config"), "git", "config"),
+				path.join(scope.homeDir, ".gitconfig"),
+			];
 	const files = [
-		"/etc/gitconfig",
-		path.join(process.env.XDG_CONFIG_HOME || path.join(scope.homeDir, ".config"), "git", "config"),
-		path.join(scope.homeDir, ".gitconfig"),
+		env.GIT_CONFIG_SYSTEM || "/etc/gitconfig",
+		...globals,
 		path.join(common, "config"),
 		path.join(gitDir, "config.worktree"),
 	];

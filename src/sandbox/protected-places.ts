@@ -6,7 +6,7 @@
  * search is bounded: it skips `node_modules` and what it already protects, and past its caps it gives up — then
  * the project gets no writes at all, never unprotected ones.
  */
-import { type Dirent, lstatSync, readdirSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { CONFIGURING_NAMES, gitDirectoryNamedIn } from "../classify/execution-config.ts";
 import { hooksPlaceOf } from "../classify/git-hooks-path.ts";
@@ -94,7 +94,24 @@ export function findProtectedPlaces(
 		}
 		protect(target, true);
 	}
-	return { places: outermost([...found.values()]) };
+	const places = outermost([...found.values()]);
+	const linked = places.find((place) => !reachedWithoutLinks(place.path, project));
+	if (linked !== undefined) return { refused: `${linked.path} is reached through a symbolic link` };
+	return { places };
+}
+
+/**
+ * Whether `place` is where its spelling says, with no link on the way from the project: bubblewrap mounts on a
+ * link's target and leaves the link itself replaceable (`.husky -> hooks`, then `rm .husky; mkdir .husky`).
+ */
+function reachedWithoutLinks(place: string, project: string): boolean {
+	let existing = place;
+	while (lstatQuietly(existing) === undefined && existing !== project) existing = path.dirname(existing);
+	try {
+		return realpathSync(existing) === existing && lstatQuietly(place)?.isSymbolicLink() !== true;
+	} catch {
+		return false;
+	}
 }
 
 /**

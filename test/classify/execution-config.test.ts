@@ -108,6 +108,17 @@ describe("a repository shape git would find, made by plain writes", () => {
 		expect(guarded(write("common/config"))).toEqual(["privileged", "human"]);
 	});
 
+	it("git init --bare, --separate-git-dir and clone --mirror make one outside .git in one command: privileged", () => {
+		for (const command of [
+			"git init -q --bare pkg && printf '[core]\\n\\tfsmonitor = ./x\\n' >> pkg/config",
+			"git init --separate-git-dir=store .",
+			"git clone --mirror ../upstream pkg",
+		]) {
+			expect(run(command).tier, command).toBe("privileged");
+		}
+		expect(run("git init sub").tier).toBe("write");
+	});
+
 	it("objects/ and refs/ alone, without HEAD, are ordinary names elsewhere", () => {
 		expect(guarded(run("mkdir -p src/objects src/refs"))).toEqual(["write", null]);
 		expect(guarded(write("src/objects/index.ts"))).toEqual(["write", null]);

@@ -177,6 +177,16 @@ describe("the search is bounded and fails closed", () => {
 		});
 	});
 
+	it("a hooks directory reached through a link in the project leaves no writes (the link could be replaced)", async () => {
+		const w = world();
+		mkdirSync(join(w.project, "real-hooks"));
+		symlinkSync("real-hooks", join(w.project, ".husky"));
+		spawnSync("git", ["-C", w.project, "config", "core.hooksPath", ".husky/_"]);
+		const result = await run(w, "rm .husky && mkdir -p .husky/_ && echo evil > .husky/_/pre-commit");
+		expect(result.err).toContain("Read-only");
+		expect(existsSync(join(w.project, ".husky", "_", "pre-commit"))).toBe(false);
+	});
+
 	it("a protected name that is a symbolic link, or an unreadable hooks setting, leaves no writes", async () => {
 		const w = world();
 		symlinkSync(join(w.home), join(w.project, "src", ".agents"));
