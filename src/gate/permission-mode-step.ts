@@ -1,7 +1,8 @@
 /**
  * The session's permission mode applied to what the policy step decided (adr/0023). A mode only ever moves a
  * decision the policy left to a human (`accept-edits`, `trusted`, `dont-ask`), or refuses more (`plan`): a deny
- * rule, an ask rule, a guarded path, an ask only a human may answer and a `privileged` part are never moved.
+ * rule, an ask rule, a guarded path, an ask only a human may answer and a `privileged` part are never moved, and
+ * no mode writes outside the working directory unasked (adr/0014).
  * Commands the human typed (`!`) are theirs: no mode applies to them.
  */
 import type { ClassifiedAction } from "../classify/action.ts";

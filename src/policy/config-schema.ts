@@ -525,7 +525,7 @@ const userShape = memoizedShape({
 			.optional(z.enum(PERMISSION_MODES))
 			.check(
 				z.describe(
-					"The permission mode a session starts in (`--permission-mode` and `/permissions mode` change it): `default`, `plan` (only reads run), `accept-edits` (edits inside the project run unasked), `dont-ask` (every ask is refused), `trusted` (asks up to destructive are allowed).",
+					"The permission mode a session starts in (`--permission-mode` and `/permissions mode` change it): `default`, `plan` (only reads run), `accept-edits` (edits inside the project run unasked), `dont-ask` (every ask is refused), `trusted` (asks up to destructive are allowed, except writes outside the project).",
 				),
 			),
 	notify: () =>

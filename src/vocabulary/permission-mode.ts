@@ -27,7 +27,7 @@ export const PERMISSION_MODE_MEANINGS: Readonly<Record<PermissionMode, string>> 
 	"accept-edits": "file edits and file-system commands inside the project run without asking",
 	"dont-ask": "every ask is refused without asking (for unattended runs)",
 	trusted:
-		"TRUSTED: asks up to destructive are allowed without asking; privileged calls, deny rules and the gate's own files still hold",
+		"TRUSTED: asks up to destructive are allowed without asking; writes outside the project, privileged calls, deny rules and the gate's own files still hold",
 };
 
 /** The modes the shortcut cycles through: the loud ones (`dont-ask`, `trusted`) are only ever chosen by name. */
