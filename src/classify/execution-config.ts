@@ -3,7 +3,8 @@
  * every git directory on a written path's way up — a `.git` at any depth (nested repositories, submodules'
  * gitfiles, worktrees), and a directory git itself would take for one (`HEAD`, or `objects/` with `refs/`: a bare
  * repository made by plain writes, whose `core.fsmonitor` the next `git status` there runs) — the hooks directory
- * each repository's config names (`core.hooksPath`: `.husky/_`, `.githooks`), launcher agent definitions
+ * each repository's config names (`core.hooksPath`: `.husky/_`, `.githooks`) and the files it includes,
+ * launcher agent definitions
  * (`.agents/`) and pi's `.pi/`. Names are compared as the directory they land in compares them (name-on-disk.ts).
  */
 import { lstatSync, readFileSync, type Stats, statSync } from "node:fs";
@@ -90,6 +91,15 @@ function guardOfRepositories(candidate: string, scope: Scope): PathGuard | null 
 			return {
 				kind: "human",
 				reason: `writes ${candidate} in the repository at ${repository.workTree}, whose hooks directory is not known: ${hooks.why}`,
+			};
+		}
+		const config = hooks.included.find(
+			(file) => withinOnDisk(file, candidate) || withinOnDisk(candidate, file),
+		);
+		if (config !== undefined) {
+			return {
+				kind: "human",
+				reason: `writes ${candidate}: the config of the repository at ${repository.workTree} includes ${config}, which can name programs for git to run`,
 			};
 		}
 		if (withinOnDisk(hooks.directory, candidate) || withinOnDisk(candidate, hooks.directory)) {

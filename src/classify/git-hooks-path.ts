@@ -10,7 +10,15 @@ import path from "node:path";
 
 /** Where the hooks are, or why that is not known (an unreadable config). */
 export type HooksPlace =
-	| { readonly known: true; readonly directory: string }
+	| {
+			readonly known: true;
+			readonly directory: string;
+			/**
+			 * The files the configs include (`include.path`, `includeIf`), whether they exist or not: each is as much
+			 * the repository's config as `.git/config` (a project's shared `.gitconfig` can set `core.fsmonitor`).
+			 */
+			readonly included: readonly string[];
+	  }
 	| { readonly known: false; readonly why: string };
 
 interface ConfigScope {
@@ -40,15 +48,17 @@ export function hooksPlaceOf(gitDir: string, workTree: string, scope: ConfigScop
 		path.join(gitDir, "config.worktree"),
 	];
 	let hooksPath: string | undefined;
+	const included: string[] = [];
 	for (const file of files) {
-		const found = lastHooksPath(file, scope, 0);
+		const found = lastHooksPath(file, scope, 0, included);
 		if (!found.readable) return { known: false, why: found.why };
 		if (found.value !== undefined) hooksPath = found.value;
 	}
 	if (hooksPath === undefined || hooksPath === "") {
-		return { known: true, directory: path.join(common, "hooks") };
+		return { known: true, directory: path.join(common, "hooks"), included };
 	}
-	return { known: true, directory: path.resolve(workTree, expandTilde(hooksPath, scope.homeDir)) };
+	const directory = path.resolve(workTree, expandTilde(hooksPath, scope.homeDir));
+	return { known: true, directory, included };
 }
 
 /** `commondir` sends a worktree's git directory to the main one, whose config and hooks it shares. */
@@ -65,8 +75,11 @@ type Found =
 
 const MAX_INCLUDE_DEPTH = 10;
 
-/** The last `core.hooksPath` a config file sets, its includes followed in place (a missing file sets none). */
-function lastHooksPath(file: string, scope: ConfigScope, depth: number): Found {
+/**
+ * The last `core.hooksPath` a config file sets, its includes followed in place (a missing file sets none); the
+ * included files are added to `included`.
+ */
+function lastHooksPath(file: string, scope: ConfigScope, depth: number, included: string[]): Found {
 	if (depth > MAX_INCLUDE_DEPTH) {
 		return { readable: false, why: `${file}: includes nest deeper than ${MAX_INCLUDE_DEPTH}` };
 	}
@@ -92,8 +105,9 @@ function lastHooksPath(file: string, scope: ConfigScope, depth: number): Found {
 		const raw = entry[2] ?? "";
 		if (key === "core.hookspath") value = configValue(raw);
 		else if (key === "include.path") {
-			const included = path.resolve(path.dirname(file), expandTilde(configValue(raw), scope.homeDir));
-			const inner = lastHooksPath(included, scope, depth + 1);
+			const includedFile = path.resolve(path.dirname(file), expandTilde(configValue(raw), scope.homeDir));
+			included.push(includedFile);
+			const inner = lastHooksPath(includedFile, scope, depth + 1, included);
 			if (!inner.readable) return inner;
 			if (inner.value !== undefined) value = inner.value;
 		}

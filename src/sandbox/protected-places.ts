@@ -2,7 +2,7 @@
  * The places in a project that the project-write sandbox keeps read-only, found by looking (adr/0014, adr/0017):
  * every `.git` (directory or gitfile: nested repositories, submodules, worktrees), every directory git takes for a
  * repository (`HEAD`, or `objects/` with `refs/`), the hooks directory each repository's config names
- * (`core.hooksPath`), every `.pi/` and `.agents/`, and the targets of guarded links that lie in the project. The
+ * (`core.hooksPath`) and the files it includes, every `.pi/` and `.agents/`, and the targets of guarded links that lie in the project. The
  * search is bounded: it skips `node_modules` and what it already protects, and past its caps it gives up — then
  * the project gets no writes at all, never unprotected ones.
  */
@@ -128,6 +128,13 @@ function protectHooksAndGitDir(
 	if (inside(search.project, gitDir)) protect(gitDir, lstatQuietly(gitDir) !== undefined);
 	const hooks = hooksPlaceOf(gitDir, directory, search);
 	if (!hooks.known) return `the hooks directory of the repository at ${directory} is not known: ${hooks.why}`;
+	for (const file of hooks.included) {
+		if (!inside(search.project, file)) continue;
+		// A config include that does not exist yet would be config once created; a mount cannot hold a file's place.
+		if (lstatQuietly(file) === undefined)
+			return `${file}, which the repository's config includes, does not exist`;
+		protect(file, true);
+	}
 	if (!inside(search.project, hooks.directory)) return null;
 	if (hooks.directory === search.project) return `core.hooksPath of ${directory} is the project itself`;
 	const stats = lstatQuietly(hooks.directory);

@@ -59,6 +59,20 @@ describe("core.hooksPath: the hooks directory the repository's config names", ()
 		expect(guarded(write("src/ordinary.ts"))).toEqual(["write", null]);
 	});
 
+	it("a file the repository's config includes is its config: writing it (or creating it) is human-only", () => {
+		plain(
+			".git/config",
+			'[include]\n\tpath = ../.gitconfig\n[includeIf "onbranch:main"]\n\tpath = ../ci/main.inc\n',
+		);
+		plain(".gitconfig", "[user]\n\tname = team\n");
+		expect(guarded(run("printf '[core]\\n\\tfsmonitor = ./x\\n' >> .gitconfig"))).toEqual([
+			"privileged",
+			"human",
+		]);
+		expect(guarded(write("ci/main.inc"))).toEqual(["privileged", "human"]);
+		expect(guarded(write("ci/other.txt"))).toEqual(["write", null]);
+	});
+
 	it("in a nested repository, its own hooksPath counts", () => {
 		plain("packages/app/.git/config", "[core]\n\thooksPath = .husky\n");
 		expect(guarded(write("packages/app/.husky/pre-commit"))).toEqual(["privileged", "human"]);

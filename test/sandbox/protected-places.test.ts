@@ -82,6 +82,21 @@ describe("project-write keeps what it finds read-only", () => {
 		expect(existsSync(join(w.project, ".githooks", "pre-commit"))).toBe(false);
 	});
 
+	it("a shared config the repository includes cannot be changed; one it includes that does not exist leaves no writes", async () => {
+		const w = world();
+		file(join(w.project, ".gitconfig"), "[user]\n\tname = team\n");
+		spawnSync("git", ["-C", w.project, "config", "include.path", "../.gitconfig"]);
+		await run(w, "printf '[core]\\n\\tfsmonitor = ./x\\n' >> .gitconfig");
+		expect(read(join(w.project, ".gitconfig"))).toBe("[user]\n\tname = team\n");
+		spawnSync("git", ["-C", w.project, "config", "--add", "include.path", "../later.gitconfig"]);
+		const later = await run(
+			w,
+			"echo x > README.md; printf '[core]\\n\\tfsmonitor = ./x\\n' > later.gitconfig",
+		);
+		expect(later.err).toContain("Read-only");
+		expect(existsSync(join(w.project, "later.gitconfig"))).toBe(false);
+	});
+
 	it("a submodule's gitfile cannot be pointed at a planted config, nor replaced", async () => {
 		const w = world();
 		file(join(w.project, "lib", ".git"), "gitdir: ../.git/modules/lib\n");
