@@ -102,6 +102,15 @@ function guardOfRepositories(candidate: string, scope: Scope): PathGuard | null 
 				reason: `writes ${candidate}: the config of the repository at ${repository.workTree} includes ${config}, which can name programs for git to run`,
 			};
 		}
+		const program = hooks.programs.find(
+			(file) => withinOnDisk(file, candidate) || withinOnDisk(candidate, file),
+		);
+		if (program !== undefined) {
+			return {
+				kind: "human",
+				reason: `writes ${candidate}: the config of the repository at ${repository.workTree} names ${program} as a program git runs`,
+			};
+		}
 		if (withinOnDisk(hooks.directory, candidate) || withinOnDisk(candidate, hooks.directory)) {
 			return {
 				kind: "human",

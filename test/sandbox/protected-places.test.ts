@@ -97,6 +97,15 @@ describe("project-write keeps what it finds read-only", () => {
 		expect(existsSync(join(w.project, "later.gitconfig"))).toBe(false);
 	});
 
+	it("a program the repository's config names in the project (core.fsmonitor) cannot be rewritten", async () => {
+		const w = world();
+		file(join(w.project, "tools", "fsmon.sh"), "#!/bin/sh\n");
+		spawnSync("git", ["-C", w.project, "config", "core.fsmonitor", "tools/fsmon.sh"]);
+		await run(w, "echo 'touch /tmp/owned' >> tools/fsmon.sh; echo ok > tools/other.sh");
+		expect(read(join(w.project, "tools", "fsmon.sh"))).toBe("#!/bin/sh\n");
+		expect(read(join(w.project, "tools", "other.sh"))).toBe("ok\n");
+	});
+
 	it("a submodule's gitfile cannot be pointed at a planted config, nor replaced", async () => {
 		const w = world();
 		file(join(w.project, "lib", ".git"), "gitdir: ../.git/modules/lib\n");
