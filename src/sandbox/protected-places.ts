@@ -10,6 +10,7 @@ import { type Dirent, lstatSync, readdirSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { CONFIGURING_NAMES, gitDirectoryNamedIn } from "../classify/execution-config.ts";
 import { hooksPlaceOf } from "../classify/git-hooks-path.ts";
+import { namesGuardedEntry } from "../classify/name-on-disk.ts";
 
 /** A place to keep read-only: an entry that exists, or one that does not yet and must not be created. */
 export interface ProtectedPlace {
@@ -68,8 +69,10 @@ export function findProtectedPlaces(
 		} catch {
 			continue;
 		}
-		const names = new Set(entries.map((entry) => entry.name));
-		if (names.has("HEAD") || (names.has("objects") && names.has("refs"))) {
+		const names = new Set(entries.map((entry) => entry.name.toLowerCase()));
+		// On a case-insensitive disk git opening `HEAD` finds a `head` (name-on-disk.ts, adr/0014).
+		const head = entries.some((entry) => namesGuardedEntry(directory, entry.name, "HEAD"));
+		if (head || (names.has("objects") && names.has("refs"))) {
 			if (directory === project) return { refused: "the project itself is laid out as a git directory" };
 			protect(directory, true);
 			continue;
