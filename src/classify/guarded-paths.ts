@@ -1,13 +1,15 @@
 /**
  * The paths the gate guards for itself (adr/0014): writing one would loosen the gate, hide its tracks, or make
  * code run later without a tool call — pi's agent dir (the gate's config, audit log and inbox; pi's settings,
- * extensions and packages), a project's `.pi/`, a repository's `.git/`, and the shell's
- * and git's start-up files in the home directory. Such a write is `privileged`, and only a human may allow it:
+ * extensions and packages), the shell's and git's start-up files in the home directory, and what
+ * execution-config.ts finds: every git directory, hooks directory, `.pi/` and `.agents/`. Such a write is `privileged`, and only a human may allow it:
  * no rule, grant or authorizer link. Reading the inbox (request ids, action hashes) is refused outright.
  */
 import { existsSync, lstatSync, readlinkSync, realpathSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
 import type { PathGuard, PathTouch } from "./action.ts";
+import { CONFIGURING_NAMES, guardOfExecutionConfig } from "./execution-config.ts";
+import { withinOnDisk } from "./name-on-disk.ts";
 
 /** Files in the home directory that run code when a shell, git or ssh starts. */
 const HOME_STARTUP_FILES = [
@@ -95,11 +97,6 @@ function resolvedLink(entry: string): string | undefined {
 	}
 }
 
-/** `candidate` is `parent` or below it (both absolute and normalised; `/` holds everything). */
-function within(parent: string, candidate: string): boolean {
-	return candidate === parent || candidate.startsWith(parent === "/" ? "/" : `${parent}/`);
-}
-
 /** The guarded locations as absolute paths, built once per agent dir and home (every call checks them). */
 interface GuardedPaths {
 	/** The agent dir and home normalised: `HOME=/home/u/` must guard `/home/u/.bashrc` all the same. */
@@ -137,55 +134,43 @@ function guardOfPath(
 ): PathGuard | null {
 	const locations = guardedPaths(where);
 	const { inbox, startupFiles, agentDir, homeDir } = locations;
-	if (within(inbox, candidate)) {
+	if (withinOnDisk(inbox, candidate)) {
 		return {
 			kind: "refuse",
 			reason: `${candidate} is in the permission gate's inbox, which only the gate itself reads and writes`,
 		};
 	}
 	const linked = where.linkedGuards?.();
-	if (linked?.inboxes.some((real) => within(real, candidate)) === true) {
+	if (linked?.inboxes.some((real) => withinOnDisk(real, candidate)) === true) {
 		return {
 			kind: "refuse",
 			reason: `${candidate} is in the permission gate's inbox (a link leads there), which only the gate itself reads and writes`,
 		};
 	}
 	if (access !== "write") return null;
-	if (within(agentDir, candidate)) {
+	if (withinOnDisk(agentDir, candidate)) {
 		return {
 			kind: "human",
 			reason: `writes ${candidate} in pi's agent dir (the gate's config, audit log and inbox; pi's settings and extensions)`,
 		};
 	}
-	const segments = candidate.split("/");
-	if (segments.includes(".pi")) {
-		return {
-			kind: "human",
-			reason: `writes ${candidate} in a project's .pi/ (its pi settings, extensions and permission policy)`,
-		};
-	}
-	// All of `.git`, not only `config` and `hooks`: a submodule's or worktree's config lives deeper
-	// (`.git/modules/x/config`, `.git/worktrees/x/config.worktree`), and `mv evil .git` replaces the lot.
-	if (segments.includes(".git")) {
-		return { kind: "human", reason: `writes ${candidate}: git runs what the config and hooks in .git name` };
-	}
 	for (const target of linked?.trees ?? []) {
-		if (within(target, candidate)) {
+		if (withinOnDisk(target, candidate)) {
 			return { kind: "human", reason: `writes ${candidate}, where a link to a path the gate guards leads` };
 		}
 	}
 	if (linked?.directories.includes(candidate) === true) {
 		return { kind: "human", reason: `writes into ${candidate}, the home directory a link leads to` };
 	}
-	for (const file of within(homeDir, candidate) ? startupFiles : []) {
-		if (within(file, candidate)) {
+	for (const file of withinOnDisk(homeDir, candidate) ? startupFiles : []) {
+		if (withinOnDisk(file, candidate)) {
 			return {
 				kind: "human",
 				reason: `writes ${candidate}, which runs code when a shell, git or ssh starts`,
 			};
 		}
 	}
-	return guardOfExisting(candidate, locations);
+	return guardOfExecutionConfig(candidate, { homeDir }) ?? guardOfExisting(candidate, locations);
 }
 
 /**
@@ -196,7 +181,7 @@ function guardOfPath(
  * `notes.txt` made by `ln ~/.bashrc notes.txt` writes `~/.bashrc`.
  */
 function guardOfExisting(candidate: string, where: GuardedPaths): PathGuard | null {
-	if (within(candidate, where.homeDir) || within(candidate, where.agentDir)) {
+	if (withinOnDisk(candidate, where.homeDir) || withinOnDisk(candidate, where.agentDir)) {
 		return {
 			kind: "human",
 			reason: `writes into ${candidate}, which holds the shell's start-up files and pi's agent dir`,
@@ -213,17 +198,15 @@ function guardOfExisting(candidate: string, where: GuardedPaths): PathGuard | nu
 				}
 			: null;
 	}
-	const held = HELD_BY_PROJECTS.filter((entry) => existsSync(path.join(candidate, entry)));
+	const held = CONFIGURING_NAMES.filter((entry) => existsSync(path.join(candidate, entry)));
 	if (held.length > 0) {
 		return {
 			kind: "human",
-			reason: `writes into ${candidate}, which holds ${held.join(" and ")} (git's config and hooks, pi's project settings)`,
+			reason: `writes into ${candidate}, which holds ${held.join(" and ")} (git's config and hooks, pi's project settings, agent definitions)`,
 		};
 	}
 	return null;
 }
-
-const HELD_BY_PROJECTS = [".git", ".pi"];
 
 function statQuietly(candidate: string): Stats | undefined {
 	try {
@@ -257,7 +240,7 @@ export function guardOfTree(
 	const { inbox } = guardedPaths(where);
 	const inboxes = [inbox, ...(where.linkedGuards?.().inboxes ?? [])];
 	const holds = [touch.absolute, touch.resolved].some(
-		(form) => path.isAbsolute(form) && inboxes.some((real) => within(path.normalize(form), real)),
+		(form) => path.isAbsolute(form) && inboxes.some((real) => withinOnDisk(path.normalize(form), real)),
 	);
 	return holds
 		? {

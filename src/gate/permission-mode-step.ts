@@ -3,7 +3,8 @@
  * decision the policy left to a human (`accept-edits`, `trusted`, `dont-ask`), or refuses more (`plan`): a deny
  * rule, an ask rule, a guarded path, an ask only a human may answer and a `privileged` part are never moved.
  * A mode allows only what is contained: what the classifier knows every effect of, or a program run inside the
- * sandbox of its tier. Commands the human typed (`!`) are theirs: no mode applies to them.
+ * sandbox of its tier; and no mode writes outside the working directory unasked (adr/0014). Commands the human
+ * typed (`!`) are theirs: no mode applies to them.
  */
 import type { ActionPart, ClassifiedAction } from "../classify/action.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
@@ -27,6 +28,8 @@ export interface AskingEffect {
 	readonly effects: PartEffects;
 	/** Whether it touches a path outside the working directory. */
 	readonly leavesCwd: boolean;
+	/** Whether it writes a path outside the working directory. */
+	readonly writesOutsideCwd: boolean;
 	/** What runs, for the one-line reason (`python3`, a tool's name); undefined for bash code that is no command. */
 	readonly name: string | undefined;
 }
@@ -68,7 +71,7 @@ const TRUSTED_UP_TO = tierRank("destructive");
 const FILE_TOOLS: ReadonlySet<string> = new Set(["read", "write", "edit", "grep", "find", "ls"]);
 
 /** What `part` of a call to `tool` does, for the modes. */
-export function partEffects(tool: string, part: ActionPart): PartEffects {
+function partEffects(tool: string, part: ActionPart): PartEffects {
 	if (tool === "bash") {
 		if (part.knownEffects === true) return "edit";
 		if (part.onlyPathEffects === true || part.tier === "read") return "paths";
@@ -78,8 +81,19 @@ export function partEffects(tool: string, part: ActionPart): PartEffects {
 	return "tool";
 }
 
+/** One part the policy asked about (at `tier`, the tier it asked at), as the modes look at it. */
+export function askingEffect(tool: string, part: ActionPart, tier: Tier): AskingEffect {
+	return {
+		tier,
+		effects: partEffects(tool, part),
+		leavesCwd: part.paths.some((touch) => touch.outsideCwd),
+		writesOutsideCwd: part.paths.some((touch) => touch.outsideCwd && touch.access === "write"),
+		name: partName(tool, part),
+	};
+}
+
 /** What runs, in a few words: the command with the wrappers around it (`timeout python3`), else the tool. */
-export function partName(tool: string, part: ActionPart): string | undefined {
+function partName(tool: string, part: ActionPart): string | undefined {
 	if (tool !== "bash") return tool;
 	return part.command === undefined ? undefined : [...part.command.via, part.command.name].join(" ");
 }
@@ -162,11 +176,16 @@ function sandboxed(
 }
 
 /**
- * `trusted`: asks up to `destructive` — a program run only where the sandbox of its tier contains it, so with
- * no sandbox running it runs nothing whose effects the gate cannot see without a human.
+ * `trusted`: asks up to `destructive`, none writing outside the working directory — a program run only where
+ * the sandbox of its tier contains it, so with no sandbox running it runs nothing whose effects the gate cannot
+ * see without a human.
  */
 function trusted(asking: readonly AskingEffect[], contained: boolean, source: DecisionSource): ModeEffect {
 	if (asking.some((part) => tierRank(part.tier) > TRUSTED_UP_TO)) return NONE;
+	// Outside the project no mode writes unasked: what runs there later (`~/.npmrc`, a `.pth` file, an autostart
+	// entry) is not a list the gate could keep complete (adr/0014). A rule or grant for the path is a human's.
+	if (asking.some((part) => part.writesOutsideCwd))
+		return { kind: "none", note: "trusted never writes outside the project without a human" };
 	const program = contained ? undefined : asking.find((part) => part.effects === "program");
 	if (program === undefined)
 		return { kind: "allow", source, reason: "allowed by the trusted permission mode" };

@@ -45,10 +45,9 @@ import { judgeRequest, originOfRequest, strictestUnanswered, treeGrantSource } f
 import type { GateDeps } from "./gate-deps.ts";
 import type { ParkedAnswerRecord } from "./parked-answer-record.ts";
 import {
+	askingEffect,
 	dontAskRefusal,
 	type PolicyVerdict,
-	partEffects,
-	partName,
 	permissionModeEffect,
 } from "./permission-mode-step.ts";
 
@@ -367,12 +366,7 @@ function modeOutcome(
 					kind: "ask",
 					humanOnly: step.plan.humanOnly,
 					askRule: step.plan.askRule,
-					asking: step.plan.askingParts.map(({ part, tier }) => ({
-						tier,
-						effects: partEffects(action.tool, part),
-						leavesCwd: part.paths.some((touch) => touch.outsideCwd),
-						name: partName(action.tool, part),
-					})),
+					asking: step.plan.askingParts.map(({ part, tier }) => askingEffect(action.tool, part, tier)),
 					contained,
 				};
 	const effect = permissionModeEffect(mode, action, verdict, what);

@@ -11,6 +11,7 @@ import { sep } from "node:path";
 import type { BashOperations, BashSpawnHook } from "@earendil-works/pi-coding-agent";
 import type { SandboxRecord } from "../audit/audit-entry.ts";
 import type { ActionPart } from "../classify/action.ts";
+import { guardedLinkTargets } from "../classify/guarded-paths.ts";
 import type { SandboxSettings } from "../policy/effective-policy.ts";
 import { humanDecided } from "../provenance/decision-source.ts";
 import {
@@ -492,9 +493,14 @@ export class Sandboxing implements BashRunner {
 		const probe = this.registered;
 		const { profile } = plan;
 		if (probe === null || !probe.usable || profile === null) return null;
+		const [homeDir, agentDir] = [homedir(), this.options.agentDir].map(resolvedPath) as [string, string];
 		const place = {
 			project: writableProject(realpathSync(sessionCwd), this.options.projectDir?.()),
-			keepReadOnly: [homedir(), this.options.agentDir].map(resolvedPath),
+			keepReadOnly: [homeDir, agentDir],
+			agentDir,
+			homeDir,
+			// Where a dotfiles repository's `~/.bashrc` leads, say: in the project, it stays read-only (adr/0017).
+			linkTargets: guardedLinkTargets({ agentDir: this.options.agentDir, homeDir: homedir() }).trees,
 		};
 		return (spawn) => ({
 			...spawn,

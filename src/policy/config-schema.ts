@@ -525,7 +525,7 @@ const userShape = memoizedShape({
 			.optional(z.enum(PERMISSION_MODES))
 			.check(
 				z.describe(
-					"The permission mode a session starts in (`--permission-mode` and `/permissions mode` change it): `default`, `plan` (only reads run), `accept-edits` (edits inside the project run unasked: the file tools and commands whose every effect is a file write, never a program), `sandboxed` (as accept-edits, and any command up to destructive runs unasked inside the sandbox, with project writes and no network; with no sandbox running, programs ask), `dont-ask` (every ask is refused), `trusted` (asks up to destructive are allowed; a program only inside the sandbox).",
+					"The permission mode a session starts in (`--permission-mode` and `/permissions mode` change it): `default`, `plan` (only reads run), `accept-edits` (edits inside the project run unasked: the file tools and commands whose every effect is a file write, never a program), `sandboxed` (as accept-edits, and any command up to destructive runs unasked inside the sandbox, with project writes and no network; with no sandbox running, programs ask), `dont-ask` (every ask is refused), `trusted` (asks up to destructive are allowed, except writes outside the project; a program only inside the sandbox).",
 				),
 			),
 	notify: () =>

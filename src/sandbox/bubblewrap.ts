@@ -3,8 +3,9 @@
  * what a command may touch follows from the tier it was approved at, whatever it turns out to run.
  *
  *   read-only       the whole file system read-only, a private empty /tmp, no network
- *   project-write   as read-only, plus writes inside the project — except its `.git` configuration and hooks
- *                   and `.pi/`, which stay read-only (adr/0014) — and still no network
+ *   project-write   as read-only, plus writes inside the project — except the places there that make a later
+ *                   command run a program (every `.git`, hooks directory, `.pi/`, `.agents/`:
+ *                   protected-places.ts), which stay read-only (adr/0014) — and still no network
  *   network         as project-write, with the host's network — or, with `sandbox.network.allow`, only the
  *                   allowlist proxy (network-proxy.ts), reached through a relay inside the sandbox
  *
@@ -17,8 +18,10 @@
  */
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, lstatSync, openSync } from "node:fs";
+import { homedir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { errorMessage } from "../vocabulary/error-message.ts";
+import { findProtectedPlaces } from "./protected-places.ts";
 import { networkFilterFile, unixSocketFilter, unixSocketFilterFile } from "./seccomp-filter.ts";
 
 export type SandboxProfile = "read-only" | "project-write" | "network";
@@ -30,6 +33,12 @@ export interface SandboxPlace {
 	readonly cwd: string;
 	/** Paths no command may write even inside the project: the home directory, pi's agent dir. */
 	readonly keepReadOnly: readonly string[];
+	/** pi's agent dir, resolved: a project inside it (an extension's checkout) is itself code pi loads. */
+	readonly agentDir?: string;
+	/** The home whose git config counts (core.hooksPath; the process's home when absent). */
+	readonly homeDir?: string;
+	/** Where links to guarded files lead, resolved (protected-places.ts): read-only when in the project. */
+	readonly linkTargets?: readonly string[];
 }
 
 /**
@@ -64,14 +73,6 @@ export const SANDBOX_INSTALL_HINT =
 /** Where bubblewrap runs but cannot build a sandbox: what forbids it is the system's, not a missing package. */
 const CANNOT_SANDBOX_HINT =
 	"allow unprivileged user namespaces (the sysctl user.max_user_namespaces above 0, and kernel.unprivileged_userns_clone=1 where it exists; on Ubuntu 23.10 and later an AppArmor profile for bwrap, or kernel.apparmor_restrict_unprivileged_userns=0), or, in a container, start it with user namespaces, /proc mounts and seccomp filters allowed";
-
-/**
- * At the project's top, these are never writable from the sandbox: what git and pi read and run later
- * (adr/0014). All of `.git` is covered, not only its hooks and config: git follows `commondir`, `config.worktree`
- * and `modules/*` to other configurations, so any writable file there could name a program for the next
- * `git status`.
- */
-const PROTECTED_AT_TOP = [".git", ".pi"];
 
 /**
  * The arguments that put one command in the sandbox of `profile`; the command follows them (after `--`).
@@ -125,20 +126,33 @@ export function bubblewrapArguments(
 }
 
 /**
- * The mounts that keep the project's protected paths read-only, or null when the project cannot be made
- * writable safely — then the command gets no writes at all, never unprotected ones:
- * - a project that holds the home directory or pi's agent dir (start-up files, the gate's own config);
- * - a protected path that is a symbolic link (bubblewrap would mount on its target and leave the link itself
- *   replaceable) or neither a directory nor a file.
- * A protected path that does not exist yet is covered by an empty read-only directory, so it cannot be
- * created (git passes over an empty `.git` directory and keeps looking upward; pi reads nothing from an empty
- * `.pi`). Each is a mount point of its own, so it cannot be renamed away either.
+ * The mounts that keep the project's protected places read-only (protected-places.ts: every git directory and
+ * gitfile, hooks directory, `.pi/` and `.agents/` found in it, and the in-project targets of guarded links), or
+ * null when the project cannot be made writable safely — then the command gets no writes at all, never
+ * unprotected ones:
+ * - a project that holds the home directory or pi's agent dir (start-up files, the gate's own config), or lies
+ *   inside pi's agent dir (its extensions and packages: the project is itself code pi loads);
+ * - a search that gave up (protected-places.ts), or a protected place that is a symbolic link (bubblewrap would
+ *   mount on its target and leave the link itself replaceable) or neither a directory nor a file.
+ * All of `.git` is covered, not only its hooks and config: git follows `commondir`, `config.worktree` and
+ * `modules/*` to other configurations. A place that does not exist yet (`.pi`, a configured `.husky/_`) is
+ * covered by an empty read-only directory, so it cannot be created (git passes over an empty `.git` directory
+ * and keeps looking upward; pi reads nothing from an empty `.pi`); bubblewrap leaves that empty directory behind
+ * as its mount point. Each is a mount point of its own, so it cannot be renamed away either. A file that makes a
+ * new place (a `HEAD` beside `objects/` and `refs/`) cannot be kept from being created by a mount: classification
+ * makes such a plain write human-only (adr/0014); a program the sandbox runs can still make one (adr/0017).
  */
 function protectedMounts(place: SandboxPlace): string[] | null {
 	if (place.keepReadOnly.some((path) => below(path, place.project))) return null;
+	if (place.agentDir !== undefined && below(place.project, place.agentDir)) return null;
+	const found = findProtectedPlaces({
+		project: place.project,
+		homeDir: place.homeDir ?? homedir(),
+		linkTargets: place.linkTargets ?? [],
+	});
+	if (!("places" in found)) return null;
 	const mounts: string[] = [];
-	for (const name of PROTECTED_AT_TOP) {
-		const path = join(place.project, name);
+	for (const { path } of found.places) {
 		const kind = entryKind(path);
 		if (kind === "missing") mounts.push("--tmpfs", path, "--remount-ro", path);
 		else if (kind === "directory" || kind === "file") mounts.push("--ro-bind", path, path);

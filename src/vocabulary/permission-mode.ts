@@ -37,7 +37,7 @@ export const PERMISSION_MODE_MEANINGS: Readonly<Record<PermissionMode, string>> 
 		"as accept-edits, and any command up to destructive runs without asking inside the sandbox (project writes, no network); with no sandbox running, programs ask",
 	"dont-ask": "every ask is refused without asking (for unattended runs)",
 	trusted:
-		"TRUSTED: asks up to destructive are allowed without asking, a program only inside the sandbox; privileged calls, deny rules and the gate's own files still hold",
+		"TRUSTED: asks up to destructive are allowed without asking, a program only inside the sandbox; writes outside the project, privileged calls, deny rules and the gate's own files still hold",
 };
 
 /**

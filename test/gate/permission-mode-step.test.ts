@@ -8,9 +8,8 @@ import type { ClassifiedAction, ToolCall } from "../../src/classify/action.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
 import { classifyAction } from "../../src/classify/classify-action.ts";
 import {
+	askingEffect,
 	type PolicyVerdict,
-	partEffects,
-	partName,
 	permissionModeEffect,
 } from "../../src/gate/permission-mode-step.ts";
 import type { PermissionMode } from "../../src/vocabulary/permission-mode.ts";
@@ -42,12 +41,7 @@ function askingVerdict(action: ClassifiedAction, contained: boolean): PolicyVerd
 		askRule: false,
 		asking: action.parts
 			.filter((part) => part.tier !== "read")
-			.map((part) => ({
-				tier: part.tier,
-				effects: partEffects(action.tool, part),
-				leavesCwd: part.paths.some((touch) => touch.outsideCwd),
-				name: partName(action.tool, part),
-			})),
+			.map((part) => askingEffect(action.tool, part, part.tier)),
 		contained,
 	};
 }

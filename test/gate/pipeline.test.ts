@@ -281,6 +281,37 @@ describe("the pipeline: this session's own tool calls", () => {
 			}
 			expect(presenter.shown).toHaveLength(3);
 		});
+
+		it("trusted writes nothing outside the project unasked, by any tool; a user's rule for the path still allows", async () => {
+			const denyEach = { kind: "answer", answer: { kind: "deny", withReason: false } } as const;
+			const policy = policyFromConfig({
+				rules: [{ surface: "write", pattern: "/home/dev/scratch/**", action: "allow" }],
+			});
+			const { pipeline, presenter } = world(policy, {
+				permissionMode: "trusted",
+				script: [denyEach, denyEach, denyEach],
+			});
+			const outside: GateRequest[] = [
+				bashCall("echo 'import os; os.system(\"id\")' > /home/dev/.local/lib/python3.12/site-packages/x.pth"),
+				bashCall("cp evil /home/dev/.config/autostart/x.desktop"),
+				{
+					kind: "tool_call",
+					call: {
+						tool: "write",
+						input: { path: "/home/dev/.npmrc", content: "node-options=--require /x" },
+						cwd: CWD,
+					},
+				},
+			];
+			for (const request of outside) {
+				expect((await pipeline.run(request)).outcome.step).toBe("terminal");
+			}
+			expect(presenter.shown).toHaveLength(3);
+			const ruled = await pipeline.run(bashCall("touch /home/dev/scratch/notes.txt"));
+			expect(ruled.outcome).toMatchObject({ outcome: "allow", source: { kind: "rule" } });
+			const inside = await pipeline.run(bashCall("cp a.txt b.txt"));
+			expect(inside.outcome).toMatchObject({ outcome: "allow", source: { kind: "mode", mode: "trusted" } });
+		});
 	});
 
 	it("a write to a guarded path skips every link, even one that would allow, and offers no grant", async () => {

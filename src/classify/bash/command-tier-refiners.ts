@@ -140,6 +140,16 @@ function refineGit(args: readonly string[]): TierRaise | undefined {
 			return hasShortFlag(rest, "W", "sp") || rest.includes("--worktree")
 				? { tier: "destructive", reason: "git restore --worktree discards uncommitted changes" }
 				: undefined;
+		case "init":
+		case "clone":
+			// A repository outside a `.git` directory: no guarded name covers the writes that then set its config
+			// (`git init --bare pkg && echo … >> pkg/config`), and git finds it from below (adr/0014).
+			return rest.some((arg) => /^--(bare|mirror|separate-git-dir)(=|$)/.test(arg))
+				? {
+						tier: "privileged",
+						reason: `git ${sub} makes a repository outside a .git directory, whose config git runs programs from`,
+					}
+				: undefined;
 		case "config": {
 			if (rest.some((arg) => /^--(get|list|show|get-all|get-regexp)/.test(arg) || arg === "-l"))
 				return undefined;
