@@ -96,9 +96,9 @@ const TABLE: readonly (readonly [string, ToolCall, Answer, Answer, Answer, Answe
 	// Known effects beyond a write: trusted, not accept-edits.
 	["rm", sh("rm -rf build"), "ask", "allow", "allow", "allow", "ask"],
 	["git reset --hard", sh("git reset --hard"), "ask", "allow", "ask", "allow", "ask"],
-	// Outside the project: not accept-edits.
-	["touch outside the project", sh(`touch ${HOME}/elsewhere.txt`), "ask", "allow", "allow", "ask", "ask"],
-	["write tool outside the project", write(`${HOME}/notes.txt`), "ask", "allow", "allow", "ask", "ask"],
+	// Outside the project: no mode writes unasked (adr/0014).
+	["touch outside the project", sh(`touch ${HOME}/elsewhere.txt`), "ask", "ask", "ask", "ask", "ask"],
+	["write tool outside the project", write(`${HOME}/notes.txt`), "ask", "ask", "ask", "ask", "ask"],
 	// The network: only trusted, and a program only in the sandbox.
 	["a download", sh("curl -o page.html https://example.com"), "ask", "allow", "ask", "ask", "ask"],
 	// Another extension's tool is not an edit.
