@@ -61,8 +61,10 @@ export function tuiDialog(
 			const started = Date.now();
 			const twice = options.forwarded === true && forwardedKeys === "twice";
 			const view: DialogView = { page: 0, armed: null, ignored: null, shownAt: null, typed: "" };
+			let redraw = (): void => undefined;
 			try {
 				const picked = await ui.custom<Picked | "ended">((tui, theme, _keys, done) => {
+					redraw = () => tui.requestRender();
 					const tick = setInterval(() => tui.requestRender(), 1000);
 					const finish = (value: Picked | "ended"): void => {
 						clearInterval(tick);
@@ -101,7 +103,8 @@ export function tuiDialog(
 						dispose: () => clearInterval(tick),
 					};
 				});
-				returnTyped(ui, view.typed);
+				// After pi put back the editor's text as it was when the dialog opened, and drawn without it.
+				if (returnTyped(ui, view.typed)) redraw();
 				const ended = deadline.ended();
 				if (picked === "ended" || ended) return { kind: ended ?? "withdrawn" };
 				if (picked === "dismissed") return { kind: "dismissed" };
@@ -187,14 +190,17 @@ function ignore(view: DialogView, data: string, verdict: Exclude<KeyVerdict, "ac
 
 /**
  * The text the dialog ignored goes back to the editor, after what is already there: the human typed it for
- * their next message. Best effort: a UI that cannot take it back must not turn an answer into a failure.
+ * their next message. pi puts back the editor's text as it was when the dialog opened, so this runs after it.
+ * Best effort: a UI that cannot take it back must not turn an answer into a failure. True: the editor changed.
  */
-function returnTyped(ui: ExtensionUIContext, typed: string): void {
-	if (typed === "") return;
+function returnTyped(ui: ExtensionUIContext, typed: string): boolean {
+	if (typed === "") return false;
 	try {
 		ui.setEditorText(ui.getEditorText() + typed);
+		return true;
 	} catch {
 		// The editor is gone (the session is closing): there is nothing to give the text back to.
+		return false;
 	}
 }
 

@@ -340,7 +340,8 @@ function parkedByLabel(request: ForwardRequest): string {
 		case "human":
 			return "an interactive session";
 		default:
-			return safeShownLabel(originLabel(origin));
+			// Each hop is already shown safely (adr/0025); the rest of the label comes from a file another run wrote.
+			return visibleText(originLabel(origin));
 	}
 }
 
