@@ -3,7 +3,8 @@
  * works, so a dialog can open mid-word: the letters that follow were meant for the editor, and many of them are
  * answer keys (`y`, `n`, `p`, `s`, `t`, `e`, `a`, `x`, …). A key answers only when it is not part of a typing
  * burst: nothing was pressed in the {@link QUIET_MS} before it, and the dialog had been on screen for
- * {@link SHOWN_MS}. A paste never answers.
+ * {@link SHOWN_MS}; and the answer is taken only if no key follows it within {@link ALONE_MS}. A paste never
+ * answers.
  */
 
 /**
@@ -17,6 +18,13 @@ export const QUIET_MS = 1000;
  * (adr/0030), so a key pressed before the human could have read the dialog's keys never answers.
  */
 export const SHOWN_MS = 600;
+
+/**
+ * How long an accepted answer waits for the next key before it is taken: a key followed this soon by another was
+ * the first letter of a word typed after a pause (an ordinary typist's next key comes ~240 ms later), not an
+ * answer, and both go to the editor.
+ */
+export const ALONE_MS = 500;
 
 /**
  * Why a key answered nothing, or that it may answer:

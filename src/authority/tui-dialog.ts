@@ -9,7 +9,7 @@ import {
 	type DialogResult,
 	dialogDeadline,
 } from "./dialog-presenter.ts";
-import { isBackspace, type KeyVerdict, keyVerdict, typedText } from "./key-rule.ts";
+import { ALONE_MS, isBackspace, type KeyVerdict, keyVerdict, typedText } from "./key-rule.ts";
 import { type ChangeRows, type DialogParts, layOutDialog } from "./tui-dialog-layout.ts";
 import type { TypingWatch } from "./typing-watch.ts";
 
@@ -66,7 +66,14 @@ export function tuiDialog(
 				const picked = await ui.custom<Picked | "ended">((tui, theme, _keys, done) => {
 					redraw = () => tui.requestRender();
 					const tick = setInterval(() => tui.requestRender(), 1000);
+					/** An accepted answer, waiting {@link ALONE_MS} for a key that would make it a word's first letter. */
+					let waiting: { readonly timer: ReturnType<typeof setTimeout>; readonly data: string } | null = null;
+					const stopWaiting = (): void => {
+						if (waiting) clearTimeout(waiting.timer);
+						waiting = null;
+					};
 					const finish = (value: Picked | "ended"): void => {
+						stopWaiting();
 						clearInterval(tick);
 						deadline.signal.removeEventListener("abort", onEnd);
 						done(value);
@@ -88,6 +95,12 @@ export function tuiDialog(
 							);
 						},
 						handleInput: (data: string) => {
+							if (waiting) {
+								// Another key came before the answer was taken: it was typing after all.
+								const first = waiting.data;
+								stopWaiting();
+								ignore(view, first, "typing");
+							}
 							const previousAt = watch.previousKeyAt(data);
 							const verdict = keyVerdict(data, { at: watch.now(), previousAt, shownAt: view.shownAt });
 							if (verdict !== "accepted") {
@@ -96,11 +109,28 @@ export function tuiDialog(
 								return;
 							}
 							const answered = answerOf(kit, prompt, data, view, twice);
-							if (answered) finish(answered);
-							else tui.requestRender();
+							tui.requestRender();
+							if (!answered) return;
+							const heard = watch.keysHeard();
+							waiting = {
+								data,
+								timer: setTimeout(() => {
+									waiting = null;
+									// A key the dialog never got (another listener took it) still counts.
+									if (watch.keysHeard() === heard) {
+										finish(answered);
+										return;
+									}
+									ignore(view, data, "typing");
+									tui.requestRender();
+								}, ALONE_MS),
+							};
 						},
 						invalidate: () => undefined,
-						dispose: () => clearInterval(tick),
+						dispose: () => {
+							stopWaiting();
+							clearInterval(tick);
+						},
 					};
 				});
 				// After pi put back the editor's text as it was when the dialog opened, and drawn without it.
@@ -146,6 +176,8 @@ interface DialogView {
 interface Armed {
 	readonly picked: Picked;
 	readonly by: "enter" | "again";
+	/** The key that armed it: typing that follows makes it a word's first letter, for the editor. */
+	readonly data: string;
 }
 
 /**
@@ -170,19 +202,23 @@ function answerOf(
 		return null;
 	}
 	if (twice && !(armed?.by === "again" && armed.picked === picked)) {
-		view.armed = { picked, by: "again" };
+		view.armed = { picked, by: "again", data };
 		return null;
 	}
 	if (picked !== "dismissed" && lastsBeyondTheCall(picked)) {
-		view.armed = { picked, by: "enter" };
+		view.armed = { picked, by: "enter", data };
 		return null;
 	}
 	return picked;
 }
 
-/** A key the rule ignored: its text is kept for the editor, and an armed answer goes back. */
+/**
+ * A key the rule ignored: its text is kept for the editor, and an armed answer goes back, its key with it (typing
+ * went on after it).
+ */
 function ignore(view: DialogView, data: string, verdict: Exclude<KeyVerdict, "accepted">): void {
 	view.ignored = verdict;
+	if (view.armed) view.typed += typedText(view.armed.data);
 	view.armed = null;
 	if (isBackspace(data)) view.typed = [...view.typed].slice(0, -1).join("");
 	else view.typed += typedText(data);

@@ -10,6 +10,8 @@ export class TypingWatch {
 	private beforeLatestAt: number | null = null;
 	/** The key being dispatched right now: pi calls input listeners, then the focused component, in one go. */
 	private dispatching: string | null = null;
+	/** How many keys were heard: a dialog waiting to take an answer sees whether another key came meanwhile. */
+	private heard = 0;
 
 	constructor(clock: () => number = () => performance.now()) {
 		this.clock = clock;
@@ -21,6 +23,7 @@ export class TypingWatch {
 
 	/** Hear one key (pi's input listener, or the dialog for a key the listener did not hear). */
 	observe(data: string): void {
+		this.heard++;
 		this.beforeLatestAt = this.latestAt;
 		this.latestAt = this.clock();
 		this.dispatching = data;
@@ -36,6 +39,11 @@ export class TypingWatch {
 	previousKeyAt(data: string): number | null {
 		if (this.dispatching !== data) this.observe(data);
 		return this.beforeLatestAt;
+	}
+
+	/** How many keys were heard so far. */
+	keysHeard(): number {
+		return this.heard;
 	}
 
 	/** pi's input listener: it only times the key, and lets it through unchanged. */

@@ -541,7 +541,7 @@ const userShape = memoizedShape({
 			.optional(z.enum(FORWARDED_DIALOG_KEYS))
 			.check(
 				z.describe(
-					"How pi's terminal dialogs guard against keys meant for the editor (a dialog may open while you type): `pause` (every dialog) takes a key only after a pause in typing (no key in the second before it) and once the dialog was on screen for 0.6 s; `twice` also wants each answer's key twice in a row on a dialog forwarded from a subagent.",
+					"How pi's terminal dialogs guard against keys meant for the editor (a dialog may open while you type): `pause` (every dialog) takes a key only after a pause in typing (no key in the second before it, none in the half second after it) and once the dialog was on screen for 0.6 s; `twice` also wants each answer's key twice in a row on a dialog forwarded from a subagent.",
 				),
 			),
 	forwardWithUI: () => forwardWithUISchema(),

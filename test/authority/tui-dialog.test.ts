@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import type { AskPrompt } from "../../src/authority/ask-prompt.ts";
 import type { ChangePreview } from "../../src/authority/change-preview.ts";
 import type { DialogResult } from "../../src/authority/dialog-presenter.ts";
-import { QUIET_MS, SHOWN_MS } from "../../src/authority/key-rule.ts";
+import { ALONE_MS, QUIET_MS, SHOWN_MS } from "../../src/authority/key-rule.ts";
 import { TOO_SOON_NOTICE, TYPING_NOTICE, tuiDialog } from "../../src/authority/tui-dialog.ts";
 import { TypingWatch } from "../../src/authority/typing-watch.ts";
 import type { ForwardedDialogKeys } from "../../src/policy/config-schema.ts";
@@ -134,6 +134,8 @@ function open(
 	};
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 async function settled(result: Promise<DialogResult>): Promise<DialogResult | "open"> {
 	return Promise.race([result, new Promise<"open">((resolve) => setTimeout(() => resolve("open"), 20))]);
 }
@@ -173,6 +175,22 @@ describe("only keys meant for the dialog answer it (adr/0030)", () => {
 		expect(await settled(dialog.result)).toBe("open");
 		dialog.press("n", QUIET_MS + 10);
 		expect(await dialog.result).toEqual({ kind: "answer", answer: { kind: "deny", withReason: false } });
+	});
+
+	it("a word begun after a pause answers nothing: its first letter is followed too soon by the next", async () => {
+		const dialog = open(ALWAYS, { forwarded: false });
+		dialog.press("y");
+		dialog.type("es");
+		dialog.press(" ", TYPING);
+		dialog.press("p");
+		dialog.type("lease");
+		// The answer waits ALONE_MS for a following key: none came for the first y or p, so neither answered.
+		await sleep(ALONE_MS + 100);
+		expect(await settled(dialog.result)).toBe("open");
+		expect(dialog.component.render(100).at(-1)).toBe(`│ ${TYPING_NOTICE}`);
+		dialog.press("n");
+		expect(await dialog.result).toEqual({ kind: "answer", answer: { kind: "deny", withReason: false } });
+		expect(dialog.editor()).toBe("draft: yes please");
 	});
 
 	it("a paste never answers, and its text goes to the editor", async () => {
