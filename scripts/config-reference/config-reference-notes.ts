@@ -133,7 +133,7 @@ export const KEY_NOTES: Readonly<Record<TopLevelKey, KeyNotes>> = {
 		},
 	},
 	forwardedDialogKeys: {
-		default: `\`${DEFAULT_FORWARDED_DIALOG_KEYS}\`: keys pressed in the first 400 ms of a forwarded dialog are ignored`,
+		default: `\`${DEFAULT_FORWARDED_DIALOG_KEYS}\`: a dialog takes a key only after a pause in typing`,
 		project: {
 			kind: "user-only",
 			why: "It is how your keyboard meets the dialog, nothing a repository should choose.",

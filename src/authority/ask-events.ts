@@ -134,6 +134,7 @@ export function askOutcomeOf(result: DialogResult): AskOutcome {
 		case "deny":
 			return "deny";
 		case "later":
+		case "review":
 			return "later";
 	}
 }

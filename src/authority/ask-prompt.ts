@@ -27,7 +27,9 @@ export type DialogChoice =
 	 */
 	| { readonly key: "f"; readonly label: string; readonly answer: { kind: "fix" } }
 	/** Only for an ask parked in an earlier run: decide nothing now, it stays parked. */
-	| { readonly key: "l"; readonly label: string; readonly answer: { kind: "later" } };
+	| { readonly key: "l"; readonly label: string; readonly answer: { kind: "later" } }
+	/** Only for the start-up offer of parked asks: open a dialog for each of them. */
+	| { readonly key: "v"; readonly label: string; readonly answer: { kind: "review" } };
 
 export type DialogAnswer = DialogChoice["answer"];
 
@@ -54,6 +56,17 @@ export interface PromptContext {
 	readonly position?: { readonly index: number; readonly total: number };
 	/** The change an `edit` or `write` would make, read from disk when the dialog opens. */
 	readonly change?: ChangePreview;
+}
+
+/**
+ * An answer whose effect outlives the call: a saved rule (`p`, `e`, `x`), a grant for the whole tree (`t`), a
+ * settings change (`f`). The TUI asks for a second, distinct key before taking it (adr/0030).
+ */
+export function lastsBeyondTheCall(choice: DialogChoice): boolean {
+	const { answer } = choice;
+	return (
+		answer.kind === "always" || answer.kind === "fix" || (answer.kind === "allow" && answer.scope === "tree")
+	);
 }
 
 /** What Esc does, as the dialogs spell it out. */

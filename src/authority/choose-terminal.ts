@@ -14,6 +14,7 @@ import { ParentThenLocalAuthorizer } from "./parent-then-local-authorizer.ts";
 import { parkRequest } from "./parking.ts";
 import type { Ask, TerminalAuthorizer, TerminalDecision } from "./terminal-authorizer.ts";
 import type { TuiKit } from "./tui-dialog.ts";
+import type { TypingWatch } from "./typing-watch.ts";
 
 export interface TerminalChoiceDeps {
 	readonly hub: SessionHub;
@@ -27,8 +28,10 @@ export interface TerminalChoiceDeps {
 	readonly notify: () => NotifyStyle;
 	/** The terminal pi's TUI draws on, for the notification. */
 	readonly terminal: TerminalOutput;
-	/** How the TUI dialog guards the keys of an ask forwarded from a subagent. */
+	/** Whether a forwarded dialog in the TUI also wants each answer's key twice (adr/0030). */
 	readonly forwardedDialogKeys: ForwardedDialogKeys;
+	/** When the human last pressed a key, for the TUI dialog's key rule (adr/0030). */
+	readonly typingWatch: TypingWatch;
 	/** Whether a subagent with a UI of its own asks there when its parent cannot be asked (adr/0027). */
 	readonly forwardWithUI: ForwardWithUI;
 }
@@ -101,21 +104,26 @@ export function chooseTerminal(ctx: ExtensionContext, deps: TerminalChoiceDeps):
 
 /** This session's own UI: pi's terminal UI with its dialog component and notification, or an RPC client's dialogs. */
 function localDialog(ctx: ExtensionContext, deps: TerminalChoiceDeps, park: Parker): LocalDialogAuthorizer {
-	const { dialogs, tuiKit, announce, forwardedDialogKeys } = deps;
+	const { dialogs, announce } = deps;
 	if (ctx.mode === "tui") {
 		// Only pi's own terminal UI gets the bell or escape sequence: an RPC client owns its stdout protocol.
 		const notifying: AskEventSink = (event) => {
 			announce(event);
 			announceToTerminal(event, deps.notify(), deps.terminal);
 		};
-		return new LocalDialogAuthorizer(
-			lazyTuiDialog(ctx.ui, tuiKit, forwardedDialogKeys),
-			dialogs,
-			park,
-			notifying,
-		);
+		return new LocalDialogAuthorizer(dialogPresenter(ctx, deps), dialogs, park, notifying);
 	}
-	return new LocalDialogAuthorizer(selectDialog(ctx.ui), dialogs, park, announce);
+	return new LocalDialogAuthorizer(dialogPresenter(ctx, deps), dialogs, park, announce);
+}
+
+/** How this session shows a dialog: pi's terminal UI gets our component (and its key rule), an RPC client `select`. */
+export function dialogPresenter(
+	ctx: Pick<ExtensionContext, "mode" | "ui">,
+	deps: Pick<TerminalChoiceDeps, "tuiKit" | "forwardedDialogKeys" | "typingWatch">,
+): DialogPresenter {
+	return ctx.mode === "tui"
+		? lazyTuiDialog(ctx.ui, deps.tuiKit, deps.forwardedDialogKeys, deps.typingWatch)
+		: selectDialog(ctx.ui);
 }
 
 /** Park an ask durably: the call is blocked now, and an approval given later lets the identical action through. */
@@ -161,11 +169,12 @@ export function lazyTuiDialog(
 	ui: ExtensionUIContext,
 	kit: TuiKit,
 	forwardedKeys: ForwardedDialogKeys,
+	watch: TypingWatch,
 ): DialogPresenter {
 	return {
 		async present(prompt, options) {
 			const { tuiDialog } = await import("./tui-dialog.ts");
-			return tuiDialog(ui, kit, forwardedKeys).present(prompt, options);
+			return tuiDialog(ui, kit, forwardedKeys, watch).present(prompt, options);
 		},
 	};
 }

@@ -18,8 +18,8 @@ export interface DialogOptions {
 	readonly timeoutMs: number;
 	readonly signal?: AbortSignal;
 	/**
-	 * Set for an ask forwarded from a subagent: it opens whenever the child asks, often while the human is typing,
-	 * so the TUI guards its keys (a keystroke meant for the editor must never answer it).
+	 * Set for an ask forwarded from a subagent. Every TUI dialog takes only keys meant for it (adr/0030); a
+	 * forwarded one also wants each answer's key twice under `forwardedDialogKeys: "twice"`.
 	 */
 	readonly forwarded?: boolean;
 }

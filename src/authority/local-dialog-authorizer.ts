@@ -116,6 +116,7 @@ export class LocalDialogAuthorizer implements TerminalAuthorizer {
 				if (answer.kind === "later") {
 					return unavailable("left for later, but this ask cannot be parked");
 				}
+				if (answer.kind === "review") return unavailable("a review answers no ask");
 				if (answer.kind === "fix") {
 					return {
 						outcome: "allow",

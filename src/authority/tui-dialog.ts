@@ -1,7 +1,7 @@
 import type { ExtensionUIContext, Theme } from "@earendil-works/pi-coding-agent";
 import type * as PiTui from "@earendil-works/pi-tui";
 import type { ForwardedDialogKeys } from "../policy/config-schema.ts";
-import { type AskPrompt, DISMISS_LABELS, type DialogChoice } from "./ask-prompt.ts";
+import { type AskPrompt, DISMISS_LABELS, type DialogChoice, lastsBeyondTheCall } from "./ask-prompt.ts";
 import type { ChangeLine, ChangePreview } from "./change-preview.ts";
 import {
 	type DialogOptions,
@@ -9,14 +9,17 @@ import {
 	type DialogResult,
 	dialogDeadline,
 } from "./dialog-presenter.ts";
+import { ALONE_MS, isBackspace, type KeyVerdict, keyVerdict, typedText } from "./key-rule.ts";
 import { type ChangeRows, type DialogParts, layOutDialog } from "./tui-dialog-layout.ts";
+import type { TypingWatch } from "./typing-watch.ts";
 
 /**
  * The inline TUI dialog: single-key choices, a live countdown, and Esc to dismiss. A typed deny reason is
  * asked with pi's own input dialog right after `r`, so the component stays a plain key handler. An edit or
  * write shows its change a screenful at a time, `d` turning to the next; a short terminal takes rows from
- * everything but the keys (`layOutDialog`); an ask forwarded from a subagent guards its keys
- * (`forwardedDialogKeys`) and says when it ignored one.
+ * everything but the keys (`layOutDialog`). Only keys meant for the dialog answer it (adr/0030): a key of a
+ * typing burst, one pressed as it opened, or a paste is ignored, said so under the keys, and its text given back
+ * to the editor; an answer that outlives the call waits for Enter.
  */
 
 /**
@@ -28,11 +31,10 @@ export type TuiKit = Pick<
 	"Key" | "matchesKey" | "truncateToWidth" | "visibleWidth" | "wrapTextWithAnsi"
 >;
 
-/** Keys pressed this soon after a forwarded dialog opens were meant for something else (`pause`). */
-export const FORWARDED_KEY_PAUSE_MS = 400;
-
-/** Said under the keys when the pause dropped a key: the human sees why nothing happened, and what to do. */
-export const IGNORED_KEY_NOTICE = "Key ignored: the dialog just opened. Press again.";
+/** Said under the keys when the rule ignored keys (adr/0030): the human sees why nothing happened, and what to do. */
+export const TYPING_NOTICE =
+	"Keys ignored while you were typing — pause, then press a key (typed text goes back to the editor)";
+export const TOO_SOON_NOTICE = "Key ignored: the dialog just opened — pause, then press a key";
 
 /** What a key picks: a choice, or Esc. */
 type Picked = DialogChoice | "dismissed";
@@ -51,17 +53,27 @@ export function tuiDialog(
 	ui: ExtensionUIContext,
 	kit: TuiKit,
 	forwardedKeys: ForwardedDialogKeys,
+	watch: TypingWatch,
 ): DialogPresenter {
 	return {
 		async present(prompt: AskPrompt, options: DialogOptions): Promise<DialogResult> {
 			const deadline = dialogDeadline(options);
 			const started = Date.now();
-			const guard = options.forwarded ? forwardedKeys : null;
+			const twice = options.forwarded === true && forwardedKeys === "twice";
+			const view: DialogView = { page: 0, armed: null, ignored: null, shownAt: null, typed: "" };
+			let redraw = (): void => undefined;
 			try {
 				const picked = await ui.custom<Picked | "ended">((tui, theme, _keys, done) => {
+					redraw = () => tui.requestRender();
 					const tick = setInterval(() => tui.requestRender(), 1000);
-					const view: DialogView = { page: 0, armed: null, ignored: false };
+					/** An accepted answer, waiting {@link ALONE_MS} for a key that would make it a word's first letter. */
+					let waiting: { readonly timer: ReturnType<typeof setTimeout>; readonly data: string } | null = null;
+					const stopWaiting = (): void => {
+						if (waiting) clearTimeout(waiting.timer);
+						waiting = null;
+					};
 					const finish = (value: Picked | "ended"): void => {
+						stopWaiting();
 						clearInterval(tick);
 						deadline.signal.removeEventListener("abort", onEnd);
 						done(value);
@@ -69,8 +81,10 @@ export function tuiDialog(
 					const onEnd = (): void => finish("ended");
 					deadline.signal.addEventListener("abort", onEnd, { once: true });
 					return {
-						render: (width: number) =>
-							renderDialog(
+						render: (width: number) => {
+							// Drawn now: the rule's on-screen time starts here, not when the ask was queued.
+							view.shownAt ??= watch.now();
+							return renderDialog(
 								kit,
 								prompt,
 								theme,
@@ -78,33 +92,49 @@ export function tuiDialog(
 								tui.terminal.rows,
 								view,
 								remaining(started, options.timeoutMs),
-							),
+							);
+						},
 						handleInput: (data: string) => {
-							if (guard === "pause" && Date.now() - started < FORWARDED_KEY_PAUSE_MS) {
-								if (!view.ignored) tui.requestRender();
-								view.ignored = true;
-								return;
+							if (waiting) {
+								// Another key came before the answer was taken: it was typing after all.
+								const first = waiting.data;
+								stopWaiting();
+								ignore(view, first, "typing");
 							}
-							view.ignored = false;
-							const picked = pickedBy(kit, prompt, data);
-							const armed = view.armed;
-							view.armed = null;
-							if (picked === undefined) {
-								if (prompt.change && data.toLowerCase() === CHANGE_KEY) view.page += 1;
+							const previousAt = watch.previousKeyAt(data);
+							const verdict = keyVerdict(data, { at: watch.now(), previousAt, shownAt: view.shownAt });
+							if (verdict !== "accepted") {
+								ignore(view, data, verdict);
 								tui.requestRender();
 								return;
 							}
-							if (guard === "twice" && armed !== picked) {
-								view.armed = picked;
-								tui.requestRender();
-								return;
-							}
-							finish(picked);
+							const answered = answerOf(kit, prompt, data, view, twice);
+							tui.requestRender();
+							if (!answered) return;
+							const heard = watch.keysHeard();
+							waiting = {
+								data,
+								timer: setTimeout(() => {
+									waiting = null;
+									// A key the dialog never got (another listener took it) still counts.
+									if (watch.keysHeard() === heard) {
+										finish(answered);
+										return;
+									}
+									ignore(view, data, "typing");
+									tui.requestRender();
+								}, ALONE_MS),
+							};
 						},
 						invalidate: () => undefined,
-						dispose: () => clearInterval(tick),
+						dispose: () => {
+							stopWaiting();
+							clearInterval(tick);
+						},
 					};
 				});
+				// After pi put back the editor's text as it was when the dialog opened, and drawn without it.
+				if (returnTyped(ui, view.typed)) redraw();
 				const ended = deadline.ended();
 				if (picked === "ended" || ended) return { kind: ended ?? "withdrawn" };
 				if (picked === "dismissed") return { kind: "dismissed" };
@@ -128,13 +158,86 @@ export function tuiDialog(
 
 /**
  * What the human changed on screen: how often `d` turned the change's page (counted, not clamped: the page size
- * follows the terminal's height), an answer waiting for its second key (`twice`), and whether the pause
- * ignored a key (said until the next key is taken).
+ * follows the terminal's height), an answer waiting for its confirmation, why the last key was ignored (said
+ * until a key is taken), when the dialog was first drawn, and the text of the keys it ignored, for the editor.
  */
 interface DialogView {
 	page: number;
-	armed: Picked | null;
-	ignored: boolean;
+	armed: Armed | null;
+	ignored: Exclude<KeyVerdict, "accepted"> | null;
+	shownAt: number | null;
+	typed: string;
+}
+
+/**
+ * An answer waiting for its second key: Enter for one that outlives the call (`lastsBeyondTheCall`), the same key
+ * again under `twice`.
+ */
+interface Armed {
+	readonly picked: Picked;
+	readonly by: "enter" | "again";
+	/** The key that armed it: typing that follows makes it a word's first letter, for the editor. */
+	readonly data: string;
+}
+
+/**
+ * The answer a key the rule accepted gives, or null: it armed an answer, paged the change, went back from an
+ * armed answer, or meant nothing here (a printable one then goes to the editor: a word begun after a pause).
+ */
+function answerOf(
+	kit: TuiKit,
+	prompt: AskPrompt,
+	data: string,
+	view: DialogView,
+	twice: boolean,
+): Picked | null {
+	view.ignored = null;
+	const armed = view.armed;
+	view.armed = null;
+	if (armed?.by === "enter") return kit.matchesKey(data, kit.Key.enter) ? armed.picked : null;
+	const picked = pickedBy(kit, prompt, data);
+	if (picked === undefined) {
+		if (prompt.change && data.toLowerCase() === CHANGE_KEY) view.page += 1;
+		else view.typed += typedText(data);
+		return null;
+	}
+	if (twice && !(armed?.by === "again" && armed.picked === picked)) {
+		view.armed = { picked, by: "again", data };
+		return null;
+	}
+	if (picked !== "dismissed" && lastsBeyondTheCall(picked)) {
+		view.armed = { picked, by: "enter", data };
+		return null;
+	}
+	return picked;
+}
+
+/**
+ * A key the rule ignored: its text is kept for the editor, and an armed answer goes back, its key with it (typing
+ * went on after it).
+ */
+function ignore(view: DialogView, data: string, verdict: Exclude<KeyVerdict, "accepted">): void {
+	view.ignored = verdict;
+	if (view.armed) view.typed += typedText(view.armed.data);
+	view.armed = null;
+	if (isBackspace(data)) view.typed = [...view.typed].slice(0, -1).join("");
+	else view.typed += typedText(data);
+}
+
+/**
+ * The text the dialog ignored goes back to the editor, after what is already there: the human typed it for
+ * their next message. pi puts back the editor's text as it was when the dialog opened, so this runs after it.
+ * Best effort: a UI that cannot take it back must not turn an answer into a failure. True: the editor changed.
+ */
+function returnTyped(ui: ExtensionUIContext, typed: string): boolean {
+	if (typed === "") return false;
+	try {
+		ui.setEditorText(ui.getEditorText() + typed);
+		return true;
+	} catch {
+		// The editor is gone (the session is closing): there is nothing to give the text back to.
+		return false;
+	}
 }
 
 function pickedBy(kit: TuiKit, prompt: AskPrompt, data: string): Picked | undefined {
@@ -175,12 +278,20 @@ function renderDialog(
 	return layOutDialog(parts, { kit, inner, bar: theme.fg("warning", "│ ") }, rows - PI_ROWS);
 }
 
-/** The line about the last key: an answer waiting for its second press (`twice`), or a key the pause ignored. */
+/** The line about the last key: an answer waiting for its confirmation, or why keys were ignored. */
 function noticeOf(prompt: AskPrompt, theme: Theme, view: DialogView): { notice?: string } {
-	if (view.ignored) return { notice: theme.fg("warning", IGNORED_KEY_NOTICE) };
+	if (view.ignored) {
+		const text = view.ignored === "too-soon" ? TOO_SOON_NOTICE : TYPING_NOTICE;
+		return { notice: theme.fg("warning", text) };
+	}
 	if (view.armed === null) return {};
-	const what = view.armed === "dismissed" ? DISMISS_LABELS[prompt.dismiss] : view.armed.label;
-	const key = view.armed === "dismissed" ? "Esc" : view.armed.key;
+	const { picked, by } = view.armed;
+	const what = picked === "dismissed" ? DISMISS_LABELS[prompt.dismiss] : picked.label;
+	if (by === "enter" && picked !== "dismissed") {
+		const verb = picked.answer.kind === "always" ? "save" : "confirm";
+		return { notice: theme.fg("warning", `Press Enter to ${verb}: ${what} — any other key goes back`) };
+	}
+	const key = picked === "dismissed" ? "Esc" : picked.key;
 	return { notice: theme.fg("warning", `Press ${key} again to answer: ${what}`) };
 }
 

@@ -4,17 +4,19 @@
  * and recorded once; the answer goes back to the child, or into the parked store.
  */
 
-import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
-import { agoText } from "../authority/ask-prompt.ts";
+import { type AskPrompt, agoText } from "../authority/ask-prompt.ts";
+import type { DialogPresenter, DialogResult } from "../authority/dialog-presenter.ts";
 import type { DialogQueue } from "../authority/dialog-queue.ts";
 import type { Reoffer } from "../authority/terminal-authorizer.ts";
+import { visibleText } from "../authority/visible-text.ts";
 import type { HubLog } from "../hub/hub-log.ts";
 import type { AnswerResult, ParkedStore } from "../hub/parked-store.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import type { ServedAsk, ServerAnswer } from "../hub/transport.ts";
-import { originDescription } from "../origin/origin.ts";
+import { originDescription, originLabel } from "../origin/origin.ts";
 import { safeShownLabel, UNNAMED } from "../origin/shown-name.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
+import { processWide } from "../process-wide.ts";
 import { type DecisionSource, innermostSource } from "../provenance/decision-source.ts";
 import type { ParkedAnswerRefusal } from "../vocabulary/parked-answer-refusal.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
@@ -32,8 +34,11 @@ export interface ForwardedAsksOptions {
 	readonly log: HubLog;
 	/** Tells this session's human something went wrong (a parked answer that could not be recorded). */
 	readonly warn: (message: string) => void;
-	/** The forwarded asks in flight (served and re-offered), each by its asker's label, for the status line. */
-	readonly onPendingChange: (askers: readonly string[]) => void;
+	/**
+	 * For the status line: the forwarded asks in flight, each by its asker's label, and the parked ones offered
+	 * again, each by who parked them.
+	 */
+	readonly onPendingChange: (askers: readonly string[], parked: readonly string[]) => void;
 	/** This session's permission mode under the policy the ask was decided by, recorded with it (adr/0023). */
 	readonly permissionMode: (policy: EffectivePolicy | null) => PermissionMode;
 	/** How this session shows a request's hops (adr/0025). */
@@ -43,7 +48,7 @@ export interface ForwardedAsksOptions {
 export class ForwardedAsks {
 	private readonly options: ForwardedAsksOptions;
 	/** The one count of asks in flight: each from the moment it is served until it is settled. */
-	private readonly pending = new Map<symbol, string>();
+	private readonly pending = new Map<symbol, { readonly label: string; readonly parked: boolean }>();
 
 	constructor(options: ForwardedAsksOptions) {
 		this.options = options;
@@ -52,9 +57,15 @@ export class ForwardedAsks {
 	/** A child's ask, decided here (its human, its links, or relayed further up) and recorded once. */
 	async serve(ask: ServedAsk, reoffered?: Reoffer): Promise<ServerAnswer> {
 		const shown = reoffered ? null : this.shownOf(ask.request);
-		// The status line names who waits, by the same label as the dialog (the asker's own hop).
+		// The status line names who waits, by the same label as the dialog (the asker's own hop); a parked ask, who
+		// parked it (its path names the root of the run that parked it, which is not who asked).
 		const key = Symbol(ask.request.id);
-		this.pending.set(key, safeShownLabel((shown ?? ask.request.path).at(-1) ?? UNNAMED));
+		this.pending.set(
+			key,
+			reoffered
+				? { label: parkedByLabel(ask.request), parked: true }
+				: { label: safeShownLabel((shown ?? ask.request.path).at(-1) ?? UNNAMED), parked: false },
+		);
 		this.reportPending();
 		try {
 			return await this.decide(ask, shown, reoffered);
@@ -130,13 +141,14 @@ export class ForwardedAsks {
 	 */
 	offerParked(
 		requests: readonly ForwardRequest[],
-		ui: ExtensionUIContext,
+		presenter: DialogPresenter,
 		timeoutMs: number,
 		signal: AbortSignal,
 	): void {
+		const putOff = putOffThisProcess();
 		offerParkedAsks({
-			requests,
-			ui,
+			requests: requests.filter((request) => !putOff.has(request.id)),
+			presenter,
 			dialogs: this.options.dialogs,
 			timeoutMs,
 			signal,
@@ -149,7 +161,9 @@ export class ForwardedAsks {
 	/** A parked ask offered to this session's human again: pending (in the status) until it is settled. */
 	private async reoffer(request: ForwardRequest, reoffered: Reoffer, signal: AbortSignal): Promise<void> {
 		try {
-			await this.serve({ request: { ...request, unanswered: "defer" }, signal }, reoffered);
+			const answer = await this.serve({ request: { ...request, unanswered: "defer" }, signal }, reoffered);
+			// Left parked (later, Esc, no answer): not offered again in this process.
+			if (answer.decision === "parked") putOffThisProcess().add(request.id);
 		} catch (error) {
 			// Detached from start(): a rejection here must not become an unhandled one in pi's process.
 			this.options.log.write("server.reoffer_failed", { requestId: request.id, error: String(error) });
@@ -157,7 +171,11 @@ export class ForwardedAsks {
 	}
 
 	private reportPending(): void {
-		this.options.onPendingChange([...this.pending.values()]);
+		const pending = [...this.pending.values()];
+		this.options.onPendingChange(
+			pending.filter((p) => !p.parked).map((p) => p.label),
+			pending.filter((p) => p.parked).map((p) => p.label),
+		);
 	}
 
 	/** Naming is for display: a failure shows the names the request claims, it never fails the ask. */
@@ -241,16 +259,13 @@ export function serverAnswerOf(outcome: GateOutcome): ServerAnswer {
 	}
 }
 
-/** The summary's two answers, as `select` shows them. */
-export const REVIEW_NOW = "Review them now (one dialog each)";
-export const REVIEW_LATER = "Later (leave them parked)";
-
 /** How many parked asks the summary names one by one. */
 const LISTED = 5;
 
 interface ParkedReviewOptions {
 	readonly requests: readonly ForwardRequest[];
-	readonly ui: ExtensionUIContext;
+	/** The session's dialog: in pi's terminal our component and its key rule (adr/0030), `select` in RPC. */
+	readonly presenter: DialogPresenter;
 	readonly dialogs: DialogQueue;
 	readonly timeoutMs: number;
 	/** Aborted when the session closes. */
@@ -262,34 +277,80 @@ interface ParkedReviewOptions {
 /**
  * Asks parked in earlier runs of this project (print runs, children whose parent was gone) are offered once, at
  * start, as one summary: "review now" queues a dialog for each, "later" (also Esc, or no answer) leaves them all
- * parked. In a review, Esc on one dialog leaves it and every one still waiting parked; only an explicit deny
- * denies. Returns what the human chose.
+ * parked and not offered again in this process. It is a dialog like any other: in pi's terminal it takes no key
+ * typed before it showed, nor one of a typing burst (adr/0030), so a prompt typed at start-up never answers it.
+ * In a review, Esc on one dialog leaves it and every one still waiting parked; only an explicit deny denies.
+ * Returns what the human chose.
  */
 async function offerParkedAsks(options: ParkedReviewOptions): Promise<"review" | "later"> {
-	const { requests, ui, dialogs, timeoutMs, signal } = options;
+	const { requests, presenter, dialogs, timeoutMs, signal } = options;
 	if (requests.length === 0) return "later";
 	const now = Date.now();
+	const prompt = parkedSummaryPrompt(requests, now);
+	const result = await dialogs.run(
+		{ id: `parked-summary-${now}`, label: `${requests.length} parked asks from earlier runs` },
+		async (): Promise<DialogResult | null> => {
+			if (signal.aborted) return null;
+			return presenter.present(prompt, { timeoutMs, signal });
+		},
+	);
+	if (result?.kind !== "answer" || result.answer.kind !== "review") {
+		const putOff = putOffThisProcess();
+		for (const request of requests) putOff.add(request.id);
+		return "later";
+	}
+	const review = new AbortController();
+	const reviewSignal = AbortSignal.any([signal, review.signal]);
+	for (const request of requests) options.offer(request, { stopReview: () => review.abort() }, reviewSignal);
+	return "review";
+}
+
+/** The summary's two answers. */
+export const REVIEW_NOW = "Review them now (one dialog each)";
+export const REVIEW_LATER = "Later: not again while pi runs (they stay parked)";
+
+/** The summary as a dialog: what is parked, by whom and when, and how to see them without it. */
+export function parkedSummaryPrompt(requests: readonly ForwardRequest[], now: number): AskPrompt {
 	const listed = requests.slice(0, LISTED).map((request) => {
 		const who = originDescription(request.origin ?? originOfRequest(request));
 		return `  ${request.tool}: ${request.preview.slice(0, 100)} — ${who}, ${agoText(now - Date.parse(request.createdAt))}`;
 	});
 	const more = requests.length > LISTED ? [`  …and ${requests.length - LISTED} more`] : [];
-	const title = [
-		`${requests.length === 1 ? "1 ask was" : `${requests.length} asks were`} parked in earlier runs of this project (nobody could answer then):`,
+	const lines = [
+		"Nobody could answer them then:",
 		...listed,
 		...more,
-		"Later leaves them parked: pi-permission-hub pending lists them, approve/deny answer them.",
-	].join("\n");
-	const picked = await dialogs.run(
-		{ id: `parked-summary-${now}`, label: `${requests.length} parked asks from earlier runs` },
-		async (): Promise<string | undefined> => {
-			if (signal.aborted) return undefined;
-			return ui.select(title, [REVIEW_NOW, REVIEW_LATER], { signal, timeout: timeoutMs });
-		},
-	);
-	if (picked !== REVIEW_NOW) return "later";
-	const review = new AbortController();
-	const reviewSignal = AbortSignal.any([signal, review.signal]);
-	for (const request of requests) options.offer(request, { stopReview: () => review.abort() }, reviewSignal);
-	return "review";
+		"They stay parked until answered: pi-permission-hub pending lists them, approve/deny answer them.",
+	];
+	return {
+		title: `${requests.length === 1 ? "1 ask was" : `${requests.length} asks were`} parked in earlier runs of this project`,
+		lines: lines.map(visibleText),
+		choices: [
+			{ key: "v", label: REVIEW_NOW, answer: { kind: "review" } },
+			{ key: "l", label: REVIEW_LATER, answer: { kind: "later" } },
+		],
+		dismiss: "later",
+	};
+}
+
+/** Who parked a request, for the status line: the run that could not ask (a print run, a child), not its root. */
+function parkedByLabel(request: ForwardRequest): string {
+	const origin = request.origin ?? originOfRequest(request);
+	switch (origin.kind) {
+		case "headless":
+			return "a pi -p run";
+		case "human":
+			return "an interactive session";
+		default:
+			// Each hop is already shown safely (adr/0025); the rest of the label comes from a file another run wrote.
+			return visibleText(originLabel(origin));
+	}
+}
+
+/**
+ * The parked requests this pi process's human put off (later, Esc, no answer): not offered again until pi
+ * starts anew, whichever session (`/new`, `/resume`, a reload) starts meanwhile.
+ */
+function putOffThisProcess(): Set<string> {
+	return processWide("parked-put-off.v1", () => new Set<string>());
 }

@@ -20,11 +20,12 @@ import {
 	publishAsk,
 } from "../authority/ask-events.ts";
 import { getAuthorizer } from "../authority/authorizer-link.ts";
-import { chooseTerminal, terminalRoute } from "../authority/choose-terminal.ts";
+import { chooseTerminal, dialogPresenter, terminalRoute } from "../authority/choose-terminal.ts";
 import { DialogQueue } from "../authority/dialog-queue.ts";
 import { SessionGrants } from "../authority/session-grants.ts";
 import type { RulesToSave } from "../authority/terminal-authorizer.ts";
 import type { TuiKit } from "../authority/tui-dialog.ts";
+import { TypingWatch } from "../authority/typing-watch.ts";
 import { visibleText } from "../authority/visible-text.ts";
 import type { ToolCall } from "../classify/action.ts";
 import { type BashParser, loadBashParser } from "../classify/bash/bash-parser.ts";
@@ -118,6 +119,7 @@ export class SessionGate {
 	private readonly closing = new AbortController();
 	private readonly pi: ExtensionAPI;
 	private readonly bashKit: BashKit;
+	private readonly tuiKit: TuiKit;
 	private readonly deps: Promise<GateDeps>;
 	private readonly pipeline: GatePipeline;
 	private readonly forwarded: ForwardedAsks;
@@ -135,6 +137,9 @@ export class SessionGate {
 	private readonly sandboxing: Sandboxing;
 	private readonly unsubscribeToolResult: () => void;
 	private readonly unsubscribeTurnEnd: () => void;
+	/** When the human last pressed a key in pi's terminal (adr/0030); heard from session start on. */
+	private readonly typingWatch = new TypingWatch();
+	private readonly unsubscribeKeys: () => void;
 	/** The permission mode chosen in this session (flag, command, shortcut); null: the config's `defaultMode`. */
 	private chosenMode: PermissionMode | null = null;
 
@@ -142,6 +147,7 @@ export class SessionGate {
 		const { pi, ctx, env } = options;
 		this.pi = pi;
 		this.bashKit = options.bashKit;
+		this.tuiKit = options.tuiKit;
 		const homeDir = env.HOME || homedir();
 		this.sessionId = ctx.sessionManager.getSessionId();
 		this.agentDir = resolveAgentDir(env, homeDir);
@@ -287,6 +293,7 @@ export class SessionGate {
 						notify: () => this.store.current().notify,
 						terminal: { stream: process.stdout, inTmux: Boolean(env.TMUX) },
 						forwardedDialogKeys: current.forwardedDialogKeys,
+						typingWatch: this.typingWatch,
 						forwardWithUI: current.forwardWithUI,
 					});
 				},
@@ -311,7 +318,7 @@ export class SessionGate {
 			dialogs: this.dialogs,
 			log: this.hub.log,
 			warn: (message) => this.notify(message, "warning"),
-			onPendingChange: (askers) => this.status.pendingAsks(askers),
+			onPendingChange: (askers, parked) => this.status.pendingAsks(askers, parked),
 			shownFor: (request) => this.childNames.shownFor(request),
 			permissionMode: (current) => this.permissionMode(current ?? undefined),
 		});
@@ -321,6 +328,7 @@ export class SessionGate {
 			decide: async (call) => (await this.deps).policyQuery.decide(call),
 		});
 		this.currentCtx = ctx;
+		this.unsubscribeKeys = watchKeys(ctx, this.typingWatch);
 		this.status.policyChanged(this.store.current());
 		this.chooseModeFromFlag(permissionModeFlag());
 		this.status.permissionModeChanged(this.permissionMode());
@@ -371,7 +379,12 @@ export class SessionGate {
 			const requests = this.hub.parkedForThisProject().map((e) => e.request);
 			this.reportUnusableParkedAnswers();
 			const timeoutMs = this.store.current().dialogTimeoutSeconds * 1000;
-			this.forwarded.offerParked(requests, this.currentCtx.ui, timeoutMs, this.closing.signal);
+			const presenter = dialogPresenter(this.currentCtx, {
+				tuiKit: this.tuiKit,
+				forwardedDialogKeys: this.store.current().forwardedDialogKeys,
+				typingWatch: this.typingWatch,
+			});
+			this.forwarded.offerParked(requests, presenter, timeoutMs, this.closing.signal);
 		}
 	}
 
@@ -691,6 +704,7 @@ export class SessionGate {
 	async shutdown(): Promise<void> {
 		this.unsubscribeToolResult();
 		this.unsubscribeTurnEnd();
+		this.unsubscribeKeys();
 		this.unpublishView();
 		this.unpublishBash();
 		this.closing.abort();
@@ -786,6 +800,26 @@ function promptAgentName(ctx: ExtensionContext): string | null {
 		return /<active_agent name="([^"<>]{1,200})"/.exec(ctx.getSystemPrompt())?.[1] ?? null;
 	} catch {
 		return null;
+	}
+}
+
+/**
+ * Hear every key pressed in pi's terminal, wherever it goes (interactive mode only): a dialog opening mid-word
+ * must know the burst began before it (adr/0030). Elsewhere, or if pi refuses, the dialog times the keys it gets.
+ */
+function watchKeys(ctx: ExtensionContext, watch: TypingWatch): () => void {
+	if (ctx.mode !== "tui") return () => undefined;
+	try {
+		const unsubscribe = ctx.ui.onTerminalInput(watch.listener);
+		return () => {
+			try {
+				unsubscribe();
+			} catch {
+				// The UI is gone with the session: nothing is listening any more.
+			}
+		};
+	} catch {
+		return () => undefined;
 	}
 }
 

@@ -17,6 +17,8 @@ export class StatusReporter {
 	private readonly unregistered = new Set<string>();
 	/** The forwarded asks pending, each by its asker's label. */
 	private askers: readonly string[] = [];
+	/** The asks parked in earlier runs and offered again, each by who parked it. */
+	private parked: readonly string[] = [];
 	private noSandbox: string | null = null;
 	private auditError: string | null = null;
 	private permissionMode: PermissionMode = "default";
@@ -83,9 +85,13 @@ export class StatusReporter {
 		this.render();
 	}
 
-	/** `askers`: one entry per forwarded ask pending, naming who it comes from as its dialog does. */
-	pendingAsks(askers: readonly string[]): void {
+	/**
+	 * `askers`: one entry per forwarded ask pending, naming who it comes from as its dialog does; `parked`: one per
+	 * ask parked in an earlier run and offered again, naming who parked it (it is not a child's live ask).
+	 */
+	pendingAsks(askers: readonly string[], parked: readonly string[] = []): void {
 		this.askers = askers;
+		this.parked = parked;
 		this.render();
 	}
 
@@ -108,7 +114,12 @@ export class StatusReporter {
 			...[...this.unregistered].map((name) => `link "${name}" not registered`),
 			...(this.askers.length > 0
 				? [
-						`${this.askers.length} forwarded ask${this.askers.length === 1 ? "" : "s"} pending${this.askersText()}`,
+						`${this.askers.length} forwarded ask${this.askers.length === 1 ? "" : "s"} pending${listText(this.askers)}`,
+					]
+				: []),
+			...(this.parked.length > 0
+				? [
+						`${this.parked.length} parked ask${this.parked.length === 1 ? "" : "s"} from earlier runs pending${listText(this.parked)}`,
 					]
 				: []),
 		];
@@ -116,13 +127,6 @@ export class StatusReporter {
 		if (text === this.shown) return;
 		this.shown = text;
 		this.safely(() => this.ctx.ui.setStatus(STATUS_KEY, text));
-	}
-
-	/** Each asker once, however many asks they have pending. */
-	private askersText(): string {
-		const askers = [...new Set(this.askers)];
-		const listed = askers.slice(0, 3).join(", ");
-		return ` (${listed}${askers.length > 3 ? `, +${askers.length - 3}` : ""})`;
 	}
 
 	private notify(message: string, level: "info" | "warning" | "error"): void {
@@ -137,4 +141,11 @@ export class StatusReporter {
 			// Nothing to do: the status is cosmetic and the decision path must not fail because of it.
 		}
 	}
+}
+
+/** Each asker once, however many asks they have pending. */
+function listText(names: readonly string[]): string {
+	const distinct = [...new Set(names)];
+	const listed = distinct.slice(0, 3).join(", ");
+	return ` (${listed}${distinct.length > 3 ? `, +${distinct.length - 3}` : ""})`;
 }

@@ -541,7 +541,7 @@ const userShape = memoizedShape({
 			.optional(z.enum(FORWARDED_DIALOG_KEYS))
 			.check(
 				z.describe(
-					"How a dialog forwarded from a subagent in pi's terminal guards against keys meant for the editor (it may open while you type): `pause` ignores keys for its first 400 ms, `twice` takes an answer only when its key is pressed twice in a row.",
+					"How pi's terminal dialogs guard against keys meant for the editor (a dialog may open while you type): `pause` (every dialog) takes a key only after a pause in typing (no key in the second before it, none in the half second after it) and once the dialog was on screen for 0.6 s; `twice` also wants each answer's key twice in a row on a dialog forwarded from a subagent.",
 				),
 			),
 	forwardWithUI: () => forwardWithUISchema(),

@@ -1,7 +1,9 @@
 /**
- * The TUI dialog component, driven as pi's TUI drives it (render, then raw key data), with pi-tui's own key
- * matching and wrapping: the key guard of a forwarded dialog and its notice, the change with its page key, and
- * a long forwarded edit on terminals from 40×12 to 120×50, its keys always on screen.
+ * The TUI dialog component, driven as pi's TUI drives it (render, then raw key data: pi's input listener, the
+ * session's typing watch, hears each key before the focused component), with pi-tui's own key matching and
+ * wrapping, on a clock the test moves: the key rule (adr/0030) and its notices, the Enter that confirms an answer
+ * outliving the call, the text given back to the editor, the change with its page key, and a long forwarded edit
+ * on terminals from 40×12 to 120×50, its keys always on screen.
  */
 import type { ExtensionUIContext, Theme } from "@earendil-works/pi-coding-agent";
 import { Key, matchesKey, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
@@ -9,7 +11,9 @@ import { describe, expect, it } from "vitest";
 import type { AskPrompt } from "../../src/authority/ask-prompt.ts";
 import type { ChangePreview } from "../../src/authority/change-preview.ts";
 import type { DialogResult } from "../../src/authority/dialog-presenter.ts";
-import { FORWARDED_KEY_PAUSE_MS, IGNORED_KEY_NOTICE, tuiDialog } from "../../src/authority/tui-dialog.ts";
+import { ALONE_MS, QUIET_MS, SHOWN_MS } from "../../src/authority/key-rule.ts";
+import { TOO_SOON_NOTICE, TYPING_NOTICE, tuiDialog } from "../../src/authority/tui-dialog.ts";
+import { TypingWatch } from "../../src/authority/typing-watch.ts";
 import type { ForwardedDialogKeys } from "../../src/policy/config-schema.ts";
 
 const kit = { Key, matchesKey, truncateToWidth, visibleWidth, wrapTextWithAnsi };
@@ -26,6 +30,7 @@ interface Component {
 }
 
 const ESC = "\u001b";
+const ENTER = "\r";
 
 const PROMPT: AskPrompt = {
 	title: "Permission needed: edit (write)",
@@ -37,76 +42,236 @@ const PROMPT: AskPrompt = {
 	dismiss: "deny",
 };
 
-/** The dialog on a terminal of `rows` rows: its component, and the result once a key answered it. */
+const ALWAYS: AskPrompt = {
+	...PROMPT,
+	choices: [
+		...PROMPT.choices,
+		{
+			key: "p",
+			label: "Always allow in /work/project: touch *",
+			answer: { kind: "always", verdict: "allow", where: "project" },
+		},
+		{
+			key: "t",
+			label: "Allow for the whole tree: touch *",
+			answer: { kind: "allow", scope: "tree" },
+		},
+	],
+};
+
+/** A pause long enough for any key to answer, after the last key and after the dialog showed. */
+const PAUSE = Math.max(QUIET_MS, SHOWN_MS) + 100;
+/** An ordinary typist's interval between keys. */
+const TYPING = 150;
+
+interface Opened {
+	readonly component: Component;
+	readonly result: Promise<DialogResult>;
+	readonly renders: () => number;
+	/** The editor's text: what was there, and what the dialog gave back. */
+	readonly editor: () => string;
+	/** `ms` later, a key as pi delivers it: its input listeners (the typing watch) first, then the dialog. */
+	readonly press: (data: string, ms?: number) => void;
+	/** Each character `ms` after the one before. */
+	readonly type: (text: string, ms?: number) => void;
+	/** Move the clock without a key. */
+	readonly wait: (ms: number) => void;
+}
+
+/**
+ * The dialog on a terminal of `rows` rows, drawn at once (as pi draws it), with the typing watch on the test's
+ * clock; `typedBefore` keys were pressed in the editor before it opened, the last `lastKeyAgo` ms before.
+ */
 function open(
 	prompt: AskPrompt,
-	options: { forwarded: boolean; keys?: ForwardedDialogKeys; rows?: number },
-): { component: Component; result: Promise<DialogResult>; renders: () => number } {
+	options: { forwarded: boolean; keys?: ForwardedDialogKeys; rows?: number; lastKeyAgo?: number },
+): Opened {
+	let now = 10_000;
+	const watch = new TypingWatch(() => now);
+	if (options.lastKeyAgo !== undefined) {
+		now -= options.lastKeyAgo;
+		watch.listener("h");
+		now += options.lastKeyAgo;
+	}
 	let component: Component | undefined;
 	let renders = 0;
+	let editor = "draft: ";
 	const tui = { requestRender: () => renders++, terminal: { rows: options.rows ?? 40 } };
 	const ui = {
 		custom: (factory: (tui: unknown, theme: Theme, keys: unknown, done: (v: unknown) => void) => Component) =>
 			new Promise((resolve) => {
 				component = factory(tui, plainTheme, undefined, resolve);
 			}),
+		getEditorText: () => editor,
+		setEditorText: (text: string) => {
+			editor = text;
+		},
 	} as unknown as ExtensionUIContext;
-	const result = tuiDialog(ui, kit, options.keys ?? "pause").present(prompt, {
+	const result = tuiDialog(ui, kit, options.keys ?? "pause", watch).present(prompt, {
 		timeoutMs: 60_000,
 		forwarded: options.forwarded,
 	});
-	if (!component) throw new Error("the dialog did not open");
-	return { component, result, renders: () => renders };
+	const shown = component;
+	if (!shown) throw new Error("the dialog did not open");
+	shown.render(100);
+	const press = (data: string, ms = PAUSE): void => {
+		now += ms;
+		watch.listener(data);
+		shown.handleInput(data);
+	};
+	return {
+		component: shown,
+		result,
+		renders: () => renders,
+		editor: () => editor,
+		press,
+		type: (text, ms = TYPING) => {
+			for (const c of text) press(c, ms);
+		},
+		wait: (ms) => {
+			now += ms;
+		},
+	};
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function settled(result: Promise<DialogResult>): Promise<DialogResult | "open"> {
 	return Promise.race([result, new Promise<"open">((resolve) => setTimeout(() => resolve("open"), 20))]);
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const ALLOW_ONCE: DialogResult = { kind: "answer", answer: { kind: "allow", scope: "once" } };
 
-describe("a forwarded dialog guards its keys", () => {
-	it("pause: keys in its first 400 ms are ignored, Esc included, and the dialog says so; after that one key answers", async () => {
-		const { component, result, renders } = open(PROMPT, { forwarded: true, keys: "pause" });
-		expect(component.render(100)).not.toContain(`│ ${IGNORED_KEY_NOTICE}`);
-		component.handleInput("y");
-		component.handleInput(ESC);
-		expect(await settled(result)).toBe("open");
-		expect(renders()).toBe(1);
-		expect(component.render(100).at(-1)).toBe(`│ ${IGNORED_KEY_NOTICE}`);
-		await sleep(FORWARDED_KEY_PAUSE_MS + 50);
-		// A key that answers nothing is taken: the notice goes.
-		component.handleInput("q");
-		expect(component.render(100)).not.toContain(`│ ${IGNORED_KEY_NOTICE}`);
-		component.handleInput("y");
-		expect(await result).toEqual({ kind: "answer", answer: { kind: "allow", scope: "once" } });
+describe("only keys meant for the dialog answer it (adr/0030)", () => {
+	it("a sentence typed across the dialog's opening answers nothing; the dialog says so; the text goes to the editor", async () => {
+		const dialog = open(ALWAYS, { forwarded: false, lastKeyAgo: TYPING });
+		dialog.type("yes please keep the happy path, then always allow");
+		expect(await settled(dialog.result)).toBe("open");
+		expect(dialog.component.render(100).at(-1)).toBe(`│ ${TYPING_NOTICE}`);
+		dialog.press("y");
+		expect(await dialog.result).toEqual(ALLOW_ONCE);
+		expect(dialog.editor()).toBe("draft: yes please keep the happy path, then always allow");
 	});
 
-	it("this session's own dialog answers the first key at once", async () => {
-		const { component, result } = open(PROMPT, { forwarded: false, keys: "pause" });
-		component.handleInput("q");
-		expect(component.render(100)).not.toContain(`│ ${IGNORED_KEY_NOTICE}`);
-		component.handleInput("y");
-		expect(await result).toEqual({ kind: "answer", answer: { kind: "allow", scope: "once" } });
+	it("a key in the dialog's first moments is ignored, Esc included, even after a long quiet; later one key answers", async () => {
+		const dialog = open(PROMPT, { forwarded: false, lastKeyAgo: 60_000 });
+		dialog.press("y", SHOWN_MS - 100);
+		dialog.press(ESC, 50);
+		expect(await settled(dialog.result)).toBe("open");
+		expect(dialog.component.render(100).at(-1)).toBe(`│ ${TOO_SOON_NOTICE}`);
+		// After a pause, a key that answers nothing is taken: the notice goes, and its letter is the editor's.
+		dialog.press("q");
+		expect(dialog.component.render(100)).not.toContain(`│ ${TOO_SOON_NOTICE}`);
+		dialog.press("y");
+		expect(await dialog.result).toEqual(ALLOW_ONCE);
+		expect(dialog.editor()).toBe("draft: yq");
 	});
 
-	it("twice: an answer needs its key twice in a row, and the dialog says which key is waiting", async () => {
-		const { component, result } = open(PROMPT, { forwarded: true, keys: "twice" });
-		component.handleInput("y");
+	it("an answer needs a pause before it: the next key of a burst is ignored, whatever the dialog's age", async () => {
+		const dialog = open(PROMPT, { forwarded: false });
+		dialog.wait(5_000);
+		dialog.press("k");
+		dialog.press("n", QUIET_MS - 10);
+		expect(await settled(dialog.result)).toBe("open");
+		dialog.press("n", QUIET_MS + 10);
+		expect(await dialog.result).toEqual({ kind: "answer", answer: { kind: "deny", withReason: false } });
+	});
+
+	it("a word begun after a pause answers nothing: its first letter is followed too soon by the next", async () => {
+		const dialog = open(ALWAYS, { forwarded: false });
+		dialog.press("y");
+		dialog.type("es");
+		dialog.press(" ", TYPING);
+		dialog.press("p");
+		dialog.type("lease");
+		// The answer waits ALONE_MS for a following key: none came for the first y or p, so neither answered.
+		await sleep(ALONE_MS + 100);
+		expect(await settled(dialog.result)).toBe("open");
+		expect(dialog.component.render(100).at(-1)).toBe(`│ ${TYPING_NOTICE}`);
+		dialog.press("n");
+		expect(await dialog.result).toEqual({ kind: "answer", answer: { kind: "deny", withReason: false } });
+		expect(dialog.editor()).toBe("draft: yes please");
+	});
+
+	it("a paste never answers, and its text goes to the editor", async () => {
+		const dialog = open(PROMPT, { forwarded: false });
+		dialog.press("\u001b[200~y\u001b[201~");
+		dialog.press("yy");
+		expect(await settled(dialog.result)).toBe("open");
+		dialog.press(ESC);
+		expect(await dialog.result).toEqual({ kind: "dismissed" });
+		expect(dialog.editor()).toBe("draft: yyy");
+	});
+
+	it("Backspace in a burst takes back an ignored character; Enter in it submits nothing", async () => {
+		const dialog = open(PROMPT, { forwarded: false, lastKeyAgo: TYPING });
+		dialog.type("nox");
+		dialog.press("\u007f", TYPING);
+		dialog.press(ENTER, TYPING);
+		dialog.press("n");
+		expect(await dialog.result).toEqual({ kind: "answer", answer: { kind: "deny", withReason: false } });
+		expect(dialog.editor()).toBe("draft: no");
+	});
+
+	it("a key the listener did not hear still counts for the next", async () => {
+		const dialog = open(PROMPT, { forwarded: false });
+		dialog.wait(PAUSE);
+		dialog.component.handleInput("k");
+		dialog.wait(TYPING);
+		dialog.component.handleInput("y");
+		expect(await settled(dialog.result)).toBe("open");
+		dialog.press("y");
+		expect(await dialog.result).toEqual(ALLOW_ONCE);
+	});
+});
+
+describe("an answer that outlives the call waits for Enter", () => {
+	it.each(["p", "t"])("%s: Enter after it takes it; any other key goes back", async (key) => {
+		const dialog = open(ALWAYS, { forwarded: true });
+		const choice = ALWAYS.choices.find((c) => c.key === key);
+		const verb = choice?.answer.kind === "always" ? "save" : "confirm";
+		dialog.press(key);
+		expect(dialog.component.render(100).at(-1)).toBe(
+			`│ Press Enter to ${verb}: ${choice?.label} — any other key goes back`,
+		);
+		dialog.press("q");
+		expect(dialog.component.render(100).at(-1)).not.toMatch(/Press Enter/);
+		dialog.press(ENTER);
+		expect(await settled(dialog.result)).toBe("open");
+		dialog.press(key);
+		// Enter in a burst is ignored like any key, and the armed answer goes back.
+		dialog.press(ENTER, TYPING);
+		expect(await settled(dialog.result)).toBe("open");
+		dialog.press(key);
+		dialog.press(ENTER);
+		expect(await dialog.result).toEqual({ kind: "answer", answer: choice?.answer });
+	});
+});
+
+describe("twice: a forwarded dialog's answer needs its key twice", () => {
+	it("and the dialog says which key is waiting", async () => {
+		const { press, component, result } = open(PROMPT, { forwarded: true, keys: "twice" });
+		press("y");
 		expect(component.render(100)).toContain("│ Press y again to answer: Allow once");
-		component.handleInput("n");
-		component.handleInput("y");
+		press("n");
+		press("y");
 		expect(await settled(result)).toBe("open");
-		component.handleInput("y");
-		expect(await result).toEqual({ kind: "answer", answer: { kind: "allow", scope: "once" } });
+		press("y");
+		expect(await result).toEqual(ALLOW_ONCE);
 	});
 
-	it("twice: Esc too", async () => {
-		const { component, result } = open(PROMPT, { forwarded: true, keys: "twice" });
-		component.handleInput(ESC);
+	it("Esc too", async () => {
+		const { press, result } = open(PROMPT, { forwarded: true, keys: "twice" });
+		press(ESC);
 		expect(await settled(result)).toBe("open");
-		component.handleInput(ESC);
+		press(ESC);
 		expect(await result).toEqual({ kind: "dismissed" });
+	});
+
+	it("this session's own dialog takes one key", async () => {
+		const { press, result } = open(PROMPT, { forwarded: false, keys: "twice" });
+		press("y");
+		expect(await result).toEqual(ALLOW_ONCE);
 	});
 });
 
@@ -123,7 +288,7 @@ describe("the change", () => {
 
 	it("shows a screenful that leaves pi its rows, and `d` turns the pages, back to the first after the last", async () => {
 		const rows = 30;
-		const { component, result } = open(withChange, { forwarded: false, rows });
+		const { component, result, press } = open(withChange, { forwarded: false, rows });
 		const first = component.render(100);
 		// pi's fullscreen layout keeps rows of its own (transcript, footer) and cuts a taller dialog at the bottom.
 		expect(first.length).toBeLessThanOrEqual(rows - 5);
@@ -146,7 +311,7 @@ describe("the change", () => {
 		for (let turns = 0; pageOf(rendered).next === "next rows"; turns++) {
 			expect(turns).toBeLessThan(62);
 			for (const row of rendered) seen.add(row);
-			component.handleInput("d");
+			press("d");
 			rendered = component.render(100);
 			expect(rendered.length).toBeLessThanOrEqual(first.length);
 			expect(pageOf(rendered).from).toBeGreaterThan(1);
@@ -154,10 +319,10 @@ describe("the change", () => {
 		for (const row of rendered) seen.add(row);
 		expect(pageOf(rendered).to).toBe(62);
 		expect(seen).toContain("│ +new line 60");
-		component.handleInput("d");
+		press("d");
 		expect(component.render(100)).toEqual(first);
 
-		component.handleInput("n");
+		press("n");
 		expect(await result).toEqual({ kind: "answer", answer: { kind: "deny", withReason: false } });
 	});
 
@@ -250,7 +415,7 @@ describe("a long forwarded edit on a short terminal", () => {
 			const quiet = component.render(width);
 			component.handleInput("n");
 			const noticed = component.render(width);
-			expect(noticed).toContain(`│ ${truncateToWidth(IGNORED_KEY_NOTICE, Math.max(20, width - 2))}`);
+			expect(noticed).toContain(`│ ${truncateToWidth(TOO_SOON_NOTICE, Math.max(20, width - 2))}`);
 			for (const rendered of [quiet, noticed]) {
 				expectKeysOnScreen(rendered, width, rows);
 				if (rows < 16) continue;
@@ -317,7 +482,7 @@ describe("a long forwarded edit on a short terminal", () => {
 		{ width: 80, rows: 16 },
 		{ width: 40, rows: 24 },
 	])("$width×$rows: d pages through every row of the change, the keys on every page", ({ width, rows }) => {
-		const { component } = open(forwardedEdit, { forwarded: false, rows });
+		const { component, press } = open(forwardedEdit, { forwarded: false, rows });
 		const seen = new Set<string>();
 		let rendered = component.render(width);
 		const first = rendered;
@@ -331,11 +496,11 @@ describe("a long forwarded edit on a short terminal", () => {
 				expect(Number(page[2])).toBe(41);
 				break;
 			}
-			component.handleInput("d");
+			press("d");
 			rendered = component.render(width);
 		}
 		for (const row of changeRows) expect(seen).toContain(truncateToWidth(`│ ${row}`, width));
-		component.handleInput("d");
+		press("d");
 		expect(component.render(width)).toEqual(first);
 	});
 });

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { EXIT_DELAY_ENV } from "../../demo/demo-model-extension.ts";
 import { dialogMatches, EXPECTED_DIALOGS, FILES, NOTES_CONTENT } from "../../demo/scenario.ts";
 import { node22Binary } from "../harness/paths.ts";
-import { findTmux, TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
+import { answerAfterPause, findTmux, TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
 import { DEMO_SCRIPT, demoAudit, demoEnvironment, removeScratch, scratchDir } from "./demo-process.ts";
 
 /** Set to a file path to save the forwarded dialog's screen (the README quick start shows it). */
@@ -113,9 +113,8 @@ describe("the interactive demo in a terminal (tmux)", () => {
 				} else {
 					expect(dialog.text).not.toContain("Requested by:");
 				}
-				// A subagent's dialog ignores keys for its first 400 ms (adr/0021): a human reads it first.
-				if (expected.requestedBy !== null) await new Promise((resolve) => setTimeout(resolve, 600));
-				terminal.sendKeys(expected.answer.key);
+				// A dialog takes a key only after a pause in typing, once it has been on screen a moment (adr/0030).
+				await answerAfterPause(terminal, expected.answer.key);
 				await waitForScreen(terminal, `dialog ${index + 1} to close`, (s) => {
 					const shown = dialogOnScreen(s);
 					return shown && dialogMatches(shown.text, expected) ? null : true;

@@ -134,9 +134,10 @@ describe("a parked ask and a root restart", () => {
 		await writeUserConfig(hub.sb, { unanswered: "defer", dialogTimeoutSeconds: 1 });
 		const b = await startRoot(hub, reviewParked(rootAllowsOwn(never)));
 		await b.rpc.waitForDialog(isForwarded, 10_000);
+		// Named as what it is, by the child that parked it: not a live child's ask, nor the root's (issue 26).
 		await expect
-			.poll(() => b.rpc.statuses.get("pi-permission-hub"), { timeout: 5_000 })
-			.toContain("1 forwarded ask pending");
+			.poll(() => b.rpc.statuses.get("pi-permission-hub") ?? "", { timeout: 5_000 })
+			.toMatch(/1 parked ask from earlier runs pending \(subagent root ← [^)]+\)/);
 		await expect
 			.poll(() => auditNow(hub.sb).find((e) => e.sessionId === b.sessionId && e.event === "forwarded_ask"), {
 				timeout: 10_000,

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY, FAUX_MODEL_EXTENSION, node22Binary, PI_CLI } from "../harness/paths.ts";
-import { findTmux, TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
+import { answerAfterPause, findTmux, TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
 import { bash, cleanupSandboxes, gateSandbox, scriptOf, writeUserConfig } from "./gate-support.ts";
 
 let pane: TmuxPane | undefined;
@@ -70,7 +70,7 @@ describe("notify in pi's terminal UI", () => {
 		// The exact sequence, once: tool and tier, not the command (`victim.txt` is nowhere in it).
 		await expect.poll(() => written().split(OSC777_IN_TMUX).length - 1, { timeout: 5_000 }).toBe(1);
 
-		terminal.sendKeys("y");
+		await answerAfterPause(terminal, "y");
 		await expect.poll(() => existsSync(sb.workPath("victim.txt")), { timeout: 15_000 }).toBe(false);
 		expect(written().split("]777;notify;").length - 1).toBe(1);
 	}, 120_000);

@@ -69,7 +69,7 @@ function only(expected: (request: DialogRequest) => boolean, policy: DialogPolic
 }
 
 describe("asks parked by earlier runs, at the next start with a UI", () => {
-	it("are summed up in one dialog; 'later' leaves every one of them parked and shows no other dialog", async () => {
+	it("are summed up in one dialog; 'later' leaves every one of them parked and shows no other dialog, in a new session either", async () => {
 		const { sb, ids } = await parkedByAPrintRun();
 		const before = parkedFiles(sb);
 		const rpc = await startRpc({
@@ -91,6 +91,10 @@ describe("asks parked by earlier runs, at the next start with a UI", () => {
 		// A whole prompt round trip later, still no other dialog (the policy fails the run on one).
 		const run = await rpc.prompt("anything?");
 		expect(run.finalText).toBe("nothing to do");
+		expect(rpc.dialogs).toHaveLength(1);
+		// Later means not again while this pi runs: a new session in it does not offer them again (issue 26).
+		await rpc.newSession();
+		await new Promise((resolve) => setTimeout(resolve, 3_000));
 		expect(rpc.dialogs).toHaveLength(1);
 		await rpc.close();
 		expect(parkedFiles(sb)).toEqual(before);

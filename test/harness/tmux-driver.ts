@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { QUIET_MS, SHOWN_MS } from "../../src/authority/key-rule.ts";
 
 /** The tmux binary on PATH, or null when it is not installed. */
 export function findTmux(): string | null {
@@ -109,4 +110,16 @@ export async function waitForScreen<T>(
 		await new Promise((resolve) => setTimeout(resolve, intervalMs));
 	}
 	throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; the screen was:\n${screen}`);
+}
+
+/**
+ * How long a person pauses before answering a dialog: past the key rule's quiet time after the last key and its
+ * time on screen (adr/0030), with room for a loaded machine's slow redraw.
+ */
+export const ANSWER_PAUSE_MS = Math.max(QUIET_MS, SHOWN_MS) + 400;
+
+/** Keys sent as a person answers a dialog: after a pause in typing, so the dialog takes them. */
+export async function answerAfterPause(pane: TmuxPane, ...keys: readonly string[]): Promise<void> {
+	await new Promise((resolve) => setTimeout(resolve, ANSWER_PAUSE_MS));
+	pane.sendKeys(...keys);
 }

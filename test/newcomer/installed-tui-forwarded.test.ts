@@ -3,7 +3,7 @@
  * human takes for its subagents: the root is pi's TUI in a private tmux server, its children `pi --mode json -p`
  * processes its launcher starts with the root's session id (`PI_SUBAGENT_PARENT_SESSION`), loading the same
  * installed copy from the same settings. The test reads the root's screen: who asks, that a key pressed as a
- * forwarded dialog appears is not an answer (`FORWARDED_KEY_PAUSE_MS`, or `twice`), the diff an edit would make,
+ * forwarded dialog appears is not an answer (the key rule, adr/0030, or `twice`), the diff an edit would make,
  * the delegation guard's "add the gate and continue" chosen by its key, a long change paged with `d` on a
  * terminal where pi's fullscreen layout would cut a taller dialog, and a long forwarded edit on 80×24 with every
  * key on screen and a key pressed in the pause said to be ignored.
@@ -12,7 +12,7 @@ import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { FORWARDED_KEY_PAUSE_MS } from "../../src/authority/tui-dialog.ts";
+import { SHOWN_MS } from "../../src/authority/key-rule.ts";
 import { writeUserConfig } from "../e2e/gate-support.ts";
 import {
 	auditNow,
@@ -38,7 +38,7 @@ import {
 import { FAUX_MODEL_EXTENSION, node22Binary, PI_CLI } from "../harness/paths.ts";
 import { describeResult } from "../harness/run-command.ts";
 import { createSandbox, type Sandbox } from "../harness/sandbox.ts";
-import { TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
+import { ANSWER_PAUSE_MS, answerAfterPause, TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
 
 /** The launcher fixture's labels for the children of the worlds here, whose pid files the cleanup reads. */
 const LABELS = ["named", "unnamed", "long"] as const;
@@ -178,9 +178,9 @@ function forwardedDialog(terminal: TmuxPane, title: string): Promise<string> {
 	return waitForScreen(terminal, `the forwarded "${title}" dialog`, dialogTitled(title), 120_000, 20);
 }
 
-/** `y` in the open dialog (past any pause or arming): the child's rm runs and victim.txt goes. */
+/** `y` in the open dialog (after a pause, past any arming): the child's rm runs and victim.txt goes. */
 async function allowVictimRm(terminal: TmuxPane, world: HubSandbox): Promise<void> {
-	terminal.sendKeys("y");
+	await answerAfterPause(terminal, "y");
 	await waitForScreen(
 		terminal,
 		"the child's rm to remove victim.txt",
@@ -209,11 +209,11 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 		expect(dialog).not.toContain("[s] Allow for this session");
 
 		// Past the pause, the dialog is still open and the child's call has not run: the early `y` was dropped.
-		await sleep(FORWARDED_KEY_PAUSE_MS + 600);
+		await sleep(ANSWER_PAUSE_MS);
 		const still = dialogTitled("Permission needed: bash")(terminal.screen());
 		expect(
 			still,
-			`the dialog closed on a key sent ${sentAfter} ms after it was seen, inside the ${FORWARDED_KEY_PAUSE_MS} ms pause`,
+			`the dialog closed on a key sent ${sentAfter} ms after it was seen, before it was ${SHOWN_MS} ms on screen`,
 		).not.toBeNull();
 		expect(existsSync(world.sb.workPath("victim.txt"))).toBe(true);
 
@@ -271,8 +271,7 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 			"│  export const debug = false;",
 		])
 			expect(edit).toContain(row);
-		await sleep(FORWARDED_KEY_PAUSE_MS + 200);
-		terminal.sendKeys("n");
+		await answerAfterPause(terminal, "n");
 		await waitForScreen(
 			terminal,
 			"the unnamed child's result to reach the root's model",
@@ -320,7 +319,7 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 		const whole = (screen: string) => {
 			const dialog = edit(screen);
 			const below = dialog?.slice(dialog.indexOf("[Esc]")) ?? "";
-			if (!dialog?.includes("Key ignored") || !below.includes("faux-1")) return null;
+			if (!/Keys? ignored/.test(dialog ?? "") || !below.includes("faux-1")) return null;
 			return dialog;
 		};
 		const hinted = await waitForScreen(
@@ -335,7 +334,7 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 		expect(hinted).toMatch(/│ rows 1–\d+ of \d+ · \[d\] next rows/);
 
 		// Past the pause the dialog is still open: the early n answered nothing. Now n denies.
-		await sleep(FORWARDED_KEY_PAUSE_MS + 200);
+		await sleep(ANSWER_PAUSE_MS);
 		expect(whole(terminal.screen())).not.toBeNull();
 		terminal.sendKeys("n");
 		await waitForScreen(
@@ -359,7 +358,7 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 		terminal.sendKeys("Enter");
 		const dialog = await forwardedDialog(terminal, "Permission needed: bash");
 		expect(dialog).toContain("│ Requested by: subagent root ← reviewer");
-		terminal.sendKeys("y");
+		await answerAfterPause(terminal, "y");
 		await waitForScreen(terminal, "the dialog to ask for y again", (s) =>
 			dialogTitled("Permission needed: bash")(s)?.includes("│ Press y again to answer: Allow once")
 				? true
@@ -407,7 +406,12 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 			120_000,
 		);
 		expect(guard).toContain(`│ [f] Add the gate to ${settingsFile} and continue`);
-		terminal.sendKeys("f");
+		// The settings change outlives the call: f arms it, Enter confirms it (adr/0030).
+		await answerAfterPause(terminal, "f");
+		await waitForScreen(terminal, "the guard to ask for Enter", (s) =>
+			s.includes("Press Enter to confirm: Add the gate to") ? true : null,
+		);
+		await answerAfterPause(terminal, "Enter");
 
 		const forwarded = await forwardedDialog(terminal, "Permission needed: bash");
 		expect(forwarded).toContain(`│ bash: ${RM}`);
@@ -418,8 +422,7 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 			...before,
 			subagents: { defaultExtensions: [FAUX_MODEL_EXTENSION, realpathSync(installed)] },
 		});
-		await sleep(FORWARDED_KEY_PAUSE_MS + 200);
-		terminal.sendKeys("n");
+		await answerAfterPause(terminal, "n");
 		await waitForScreen(
 			terminal,
 			"the notice that the gate was added",
@@ -478,7 +481,7 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 		let shown = first;
 		while (shown.next === "next rows") {
 			const after = shown.to;
-			terminal.sendKeys("d");
+			await answerAfterPause(terminal, "d");
 			shown = await waitForScreen(terminal, `the rows after ${after}`, (s) => {
 				const turned = page(s);
 				return turned && turned.from === after + 1 ? turned : null;
@@ -487,10 +490,10 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 		}
 		expect(shown.to).toBe(shown.of);
 		expect(seen).toContain("│ +line 60");
-		terminal.sendKeys("d");
+		await answerAfterPause(terminal, "d");
 		await waitForScreen(terminal, "the first rows again", (s) => (page(s)?.from === 1 ? true : null));
 
-		terminal.sendKeys("n");
+		await answerAfterPause(terminal, "n");
 		await waitForScreen(terminal, "the denial to reach the model", (s) =>
 			s.includes("RESULTS: [") ? true : null,
 		);

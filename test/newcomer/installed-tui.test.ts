@@ -25,7 +25,7 @@ import {
 import { node22Binary, PI_CLI } from "../harness/paths.ts";
 import { describeResult } from "../harness/run-command.ts";
 import { createSandbox, type Sandbox } from "../harness/sandbox.ts";
-import { TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
+import { answerAfterPause, TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
 
 let scratch = "";
 let packed: PackedPackage;
@@ -131,7 +131,7 @@ async function answerInTui(sb: Sandbox): Promise<void> {
 	// The keys that save a rule (adr/0018) are there in the installed package too.
 	expect(first).toContain("[p] Always allow in");
 	expect(first).toContain("[x] Always deny in");
-	terminal.sendKeys("y");
+	await answerAfterPause(terminal, "y");
 	await waitForScreen(terminal, "allowed.txt to be created", () =>
 		existsSync(sb.workPath("allowed.txt")) ? true : null,
 	);
@@ -139,7 +139,7 @@ async function answerInTui(sb: Sandbox): Promise<void> {
 	terminal.sendKeys("-l", "make another");
 	terminal.sendKeys("Enter");
 	await waitForScreen(terminal, "the dialog for touch denied.txt", dialogFor("touch denied.txt"));
-	terminal.sendKeys("n");
+	await answerAfterPause(terminal, "n");
 	await waitForScreen(terminal, "the second answer to reach the model", (s) =>
 		s.split("RESULTS: [").length > 2 ? true : null,
 	);
