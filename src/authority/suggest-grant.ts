@@ -1,6 +1,7 @@
 import { dirname } from "node:path";
 import type { ActionPart } from "../classify/action.ts";
 import type { GrantLimit, GrantSurface } from "../policy/grant-coverage.ts";
+import { globLiteral } from "../policy/path-pattern.ts";
 import { type Tier, tierRank } from "../vocabulary/tier.ts";
 
 /** A pattern a human may approve for the rest of the session, shown in the dialog before they choose it. */
@@ -104,14 +105,12 @@ function commandPattern(part: ActionPart, tier: Tier): string | null {
 	return wildcardLiteral(prefix) ? `${prefix} *` : null;
 }
 
-const GLOB_SPECIAL = /[*?[\]{}()!+@\\]/g;
-
 /** `/work/src/*` for `/work/src/a.ts`; glob characters in the directory name are escaped, so they stay literal. */
 function directoryPattern(absolute: string): string {
 	const parent = dirname(absolute);
 	// The root has no parent: `/*` would not cover `/` itself, so the root is named exactly.
 	if (parent === absolute) return absolute;
-	const dir = parent.replace(GLOB_SPECIAL, "\\$&");
+	const dir = globLiteral(parent);
 	return dir.endsWith("/") ? `${dir}*` : `${dir}/*`;
 }
 

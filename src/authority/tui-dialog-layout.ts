@@ -15,6 +15,8 @@ export interface DialogParts {
 	readonly title: string;
 	/** Body lines, whole: each is wrapped to the width, or cut to one row when rows are short. */
 	readonly body: readonly string[];
+	/** The first body lines (what runs) are always wrapped whole and never dropped. */
+	readonly wholeLines?: number;
 	readonly change?: ChangeRows;
 	/** One cell per answer key, then Esc's. */
 	readonly keys: readonly string[];
@@ -61,7 +63,8 @@ const TIGHTEST: Fold = { gaps: false, changeRows: 1, wrapBody: false, keysInColu
 /**
  * What a short terminal takes first: rows of the change down to {@link MIN_CHANGE_ROWS}; the blank rows; the
  * change down to 2 rows; each wrapped body line cut to one row; the change down to 1 row; a row per key (keys
- * go two to a row, their labels cut); then the body lines from the last up, the first one staying.
+ * go two to a row, their labels cut); then the body lines from the last up. The lines saying what runs
+ * (`wholeLines`, at least the first) are never cut nor dropped.
  */
 const FOLDS: readonly Fold[] = [
 	{ gaps: true, changeRows: MIN_CHANGE_ROWS, wrapBody: true, keysInColumns: false, bodyDropped: 0 },
@@ -77,7 +80,8 @@ const FOLDS: readonly Fold[] = [
  * line, one row of change and the keys), its top rows are cut rather than its keys.
  */
 export function layOutDialog(parts: DialogParts, style: RowStyle, budget: number): string[] {
-	const dropping = Array.from({ length: Math.max(0, parts.body.length - 1) }, (_, i) => ({
+	const kept = Math.max(1, parts.wholeLines ?? 0);
+	const dropping = Array.from({ length: Math.max(0, parts.body.length - kept) }, (_, i) => ({
 		...TIGHTEST,
 		bodyDropped: i + 1,
 	}));
@@ -89,11 +93,24 @@ export function layOutDialog(parts: DialogParts, style: RowStyle, budget: number
 	return rows.slice(-Math.max(1, budget));
 }
 
+/**
+ * Whether the lines saying what runs fit whole within `budget` with the title and the keys (in the tightest
+ * fold): when they do not, the dialog cuts its top rows, and an allow would approve what was not on screen.
+ */
+export function whatRunsFits(parts: DialogParts, style: RowStyle, budget: number): boolean {
+	const whole = parts.body.slice(0, Math.max(1, parts.wholeLines ?? 0));
+	const rows = whole.reduce((sum, line) => sum + style.kit.wrapTextWithAnsi(line, style.inner).length, 1);
+	const keys = inColumns(parts.keys, style).length + (parts.notice ? 1 : 0);
+	return rows + keys <= budget;
+}
+
 function rowsOf(parts: DialogParts, style: RowStyle, fold: Fold, budget: number): string[] {
 	const { kit, inner, bar } = style;
 	const head = [parts.title];
-	for (const line of parts.body.slice(0, parts.body.length - fold.bodyDropped)) {
-		const rows = fold.wrapBody ? kit.wrapTextWithAnsi(line, inner) : [kit.truncateToWidth(line, inner)];
+	const whole = parts.wholeLines ?? 0;
+	for (const [index, line] of parts.body.slice(0, parts.body.length - fold.bodyDropped).entries()) {
+		const rows =
+			fold.wrapBody || index < whole ? kit.wrapTextWithAnsi(line, inner) : [kit.truncateToWidth(line, inner)];
 		head.push(...rows.map((row) => bar + row));
 	}
 	const gap = fold.gaps ? [bar] : [];

@@ -9,7 +9,7 @@ import {
 	type DialogResult,
 	dialogDeadline,
 } from "./dialog-presenter.ts";
-import { type ChangeRows, type DialogParts, layOutDialog } from "./tui-dialog-layout.ts";
+import { type ChangeRows, type DialogParts, layOutDialog, whatRunsFits } from "./tui-dialog-layout.ts";
 
 /**
  * The inline TUI dialog: single-key choices, a live countdown, and Esc to dismiss. A typed deny reason is
@@ -33,6 +33,9 @@ export const FORWARDED_KEY_PAUSE_MS = 400;
 
 /** Said under the keys when the pause dropped a key: the human sees why nothing happened, and what to do. */
 export const IGNORED_KEY_NOTICE = "Key ignored: the dialog just opened. Press again.";
+
+/** Said when an allow was refused because the command did not fit on screen whole (adr/0021). */
+export const UNSEEN_COMMAND_NOTICE = "The whole command is not on screen: make the terminal taller to allow.";
 
 /** What a key picks: a choice, or Esc. */
 type Picked = DialogChoice | "dismissed";
@@ -60,7 +63,7 @@ export function tuiDialog(
 			try {
 				const picked = await ui.custom<Picked | "ended">((tui, theme, _keys, done) => {
 					const tick = setInterval(() => tui.requestRender(), 1000);
-					const view: DialogView = { page: 0, armed: null, ignored: false };
+					const view: DialogView = { page: 0, armed: null, ignored: false, unseen: false, shown: true };
 					const finish = (value: Picked | "ended"): void => {
 						clearInterval(tick);
 						deadline.signal.removeEventListener("abort", onEnd);
@@ -86,11 +89,17 @@ export function tuiDialog(
 								return;
 							}
 							view.ignored = false;
+							view.unseen = false;
 							const picked = pickedBy(kit, prompt, data);
 							const armed = view.armed;
 							view.armed = null;
 							if (picked === undefined) {
 								if (prompt.change && data.toLowerCase() === CHANGE_KEY) view.page += 1;
+								tui.requestRender();
+								return;
+							}
+							if (!view.shown && allows(picked)) {
+								view.unseen = true;
 								tui.requestRender();
 								return;
 							}
@@ -129,12 +138,26 @@ export function tuiDialog(
 /**
  * What the human changed on screen: how often `d` turned the change's page (counted, not clamped: the page size
  * follows the terminal's height), an answer waiting for its second key (`twice`), and whether the pause
- * ignored a key (said until the next key is taken).
+ * ignored a key (said until the next key is taken); whether the last render showed what runs whole, and whether
+ * an allow was refused because it did not.
  */
 interface DialogView {
 	page: number;
 	armed: Picked | null;
 	ignored: boolean;
+	shown: boolean;
+	unseen: boolean;
+}
+
+/** An answer that lets the call run: refused while what runs is not on screen whole. */
+function allows(picked: Picked): boolean {
+	if (picked === "dismissed") return false;
+	const { answer } = picked;
+	return (
+		answer.kind === "allow" ||
+		answer.kind === "fix" ||
+		(answer.kind === "always" && answer.verdict === "allow")
+	);
 }
 
 function pickedBy(kit: TuiKit, prompt: AskPrompt, data: string): Picked | undefined {
@@ -168,16 +191,20 @@ function renderDialog(
 			width,
 		),
 		body: prompt.lines,
+		...(prompt.wholeLines === undefined ? {} : { wholeLines: prompt.wholeLines }),
 		keys,
 		...(prompt.change ? { change: changeRows(kit, prompt.change, theme, inner, view.page) } : {}),
 		...noticeOf(prompt, theme, view),
 	};
-	return layOutDialog(parts, { kit, inner, bar: theme.fg("warning", "│ ") }, rows - PI_ROWS);
+	const style = { kit, inner, bar: theme.fg("warning", "│ ") };
+	view.shown = whatRunsFits(parts, style, rows - PI_ROWS);
+	return layOutDialog(parts, style, rows - PI_ROWS);
 }
 
 /** The line about the last key: an answer waiting for its second press (`twice`), or a key the pause ignored. */
 function noticeOf(prompt: AskPrompt, theme: Theme, view: DialogView): { notice?: string } {
 	if (view.ignored) return { notice: theme.fg("warning", IGNORED_KEY_NOTICE) };
+	if (view.unseen) return { notice: theme.fg("warning", UNSEEN_COMMAND_NOTICE) };
 	if (view.armed === null) return {};
 	const what = view.armed === "dismissed" ? DISMISS_LABELS[prompt.dismiss] : view.armed.label;
 	const key = view.armed === "dismissed" ? "Esc" : view.armed.key;

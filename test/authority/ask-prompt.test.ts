@@ -63,7 +63,7 @@ describe("buildAskPrompt", () => {
 		expect(prompt.choices[2]?.label).toBe("Allow for the whole tree: npm install *, rm -rf dist");
 	});
 
-	it("names non-command grants with their surface", () => {
+	it("names non-command grants with their surface; everywhere saves a path under the project relative to it", () => {
 		const base = askFor(bash, "git checkout main");
 		const ask = {
 			...base,
@@ -71,8 +71,29 @@ describe("buildAskPrompt", () => {
 				{ surface: "write", pattern: `${CWD}/src/*`, limit: { tier: "write", outsideCwd: false } },
 			] as const,
 		};
-		expect(buildAskPrompt(ask, { forwarded: false }).choices[1]?.label).toBe(
-			`Allow for this session: write ${CWD}/src/*`,
+		const labels = buildAskPrompt(ask, { forwarded: false }).choices.map((c) => c.label);
+		expect(labels).toContain(`Allow for this session: write ${CWD}/src/*`);
+		expect(labels).toContain(`Always allow in ${CWD}: write ${CWD}/src/*`);
+		expect(labels).toContain("Always allow everywhere: write src/*");
+	});
+
+	it("names every path outside the project the call touches, right under the command", () => {
+		const ask = askFor(bash, "rm -rf build/a; cp ~/notes.txt ../elsewhere/; rm -rf build/b");
+		const prompt = buildAskPrompt(ask, { forwarded: false });
+		expect(prompt.lines.slice(0, 2)).toEqual([
+			"bash: rm -rf build/a; cp ~/notes.txt ../elsewhere/; rm -rf build/b",
+			"Outside the project: ~/notes.txt, ../elsewhere/",
+		]);
+		expect(prompt.wholeLines).toBe(2);
+		expect(buildAskPrompt(askFor(bash, "rm -rf build"), { forwarded: false }).wholeLines).toBe(1);
+	});
+
+	it("a command longer than a dialog shows can only be denied", () => {
+		const ask = askFor(bash, `rm -rf build/x; echo ${"a".repeat(9000)}; rm -rf ../victim`);
+		const prompt = buildAskPrompt(ask, { forwarded: false });
+		expect(keys(prompt)).toEqual(["n", "r"]);
+		expect(prompt.lines).toContain(
+			"The command is longer than the 8192 characters a dialog shows: it can only be denied.",
 		);
 	});
 

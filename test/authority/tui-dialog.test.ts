@@ -5,12 +5,20 @@
  */
 import type { ExtensionUIContext, Theme } from "@earendil-works/pi-coding-agent";
 import { Key, matchesKey, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
-import { describe, expect, it } from "vitest";
-import type { AskPrompt } from "../../src/authority/ask-prompt.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type AskPrompt, buildAskPrompt } from "../../src/authority/ask-prompt.ts";
 import type { ChangePreview } from "../../src/authority/change-preview.ts";
 import type { DialogResult } from "../../src/authority/dialog-presenter.ts";
-import { FORWARDED_KEY_PAUSE_MS, IGNORED_KEY_NOTICE, tuiDialog } from "../../src/authority/tui-dialog.ts";
+import {
+	FORWARDED_KEY_PAUSE_MS,
+	IGNORED_KEY_NOTICE,
+	tuiDialog,
+	UNSEEN_COMMAND_NOTICE,
+} from "../../src/authority/tui-dialog.ts";
+import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
 import type { ForwardedDialogKeys } from "../../src/policy/config-schema.ts";
+import { bashParser } from "../classify/classify-fixture.ts";
+import { askFor } from "./ask-fixture.ts";
 
 const kit = { Key, matchesKey, truncateToWidth, visibleWidth, wrapTextWithAnsi };
 
@@ -337,5 +345,43 @@ describe("a long forwarded edit on a short terminal", () => {
 		for (const row of changeRows) expect(seen).toContain(truncateToWidth(`│ ${row}`, width));
 		component.handleInput("d");
 		expect(component.render(width)).toEqual(first);
+	});
+});
+
+describe("what runs is on screen whole before an allow is taken", () => {
+	const removes = Array.from({ length: 60 }, (_, i) => `rm -rf build/cache${i}`).join("; ");
+	const command = `echo -----BEGIN PRIVATE KEY-----; ${removes}; rm -rf ../victim-outside; echo -----END PRIVATE KEY-----`;
+	let bash: BashParser;
+	beforeAll(async () => {
+		bash = await bashParser();
+	});
+
+	it("a terminal tall enough shows every part and the outside path, wrapped, and takes the allow", async () => {
+		const prompt = buildAskPrompt(askFor(bash, command), { forwarded: false });
+		expect(prompt.lines.slice(0, 2)).toEqual([`bash: ${command}`, "Outside the project: ../victim-outside"]);
+		const { component, result } = open(prompt, { forwarded: false, rows: 60 });
+		const screen = component
+			.render(80)
+			.map((row) => row.replace(/^│ /, ""))
+			.join(" ")
+			.replace(/\s+/g, " ");
+		for (let i = 0; i < 60; i++) expect(screen).toContain(`rm -rf build/cache${i};`);
+		expect(screen).toContain("rm -rf ../victim-outside");
+		expect(screen).toContain("Outside the project: ../victim-outside");
+		component.handleInput("y");
+		expect(await settled(result)).toEqual({ kind: "answer", answer: { kind: "allow", scope: "once" } });
+	});
+
+	it("a terminal too short for the whole command refuses every allow, says why, and still takes a deny", async () => {
+		const prompt = buildAskPrompt(askFor(bash, command), { forwarded: false });
+		const { component, result } = open(prompt, { forwarded: false, rows: 24 });
+		component.render(80);
+		for (const key of ["y", "s", "p", "e"]) {
+			component.handleInput(key);
+			expect(await settled(result)).toBe("open");
+		}
+		expect(component.render(80).join("\n")).toContain(UNSEEN_COMMAND_NOTICE);
+		component.handleInput("n");
+		expect(await settled(result)).toEqual({ kind: "answer", answer: { kind: "deny", withReason: false } });
 	});
 });
