@@ -9,7 +9,7 @@ import {
 	type DialogResult,
 	dialogDeadline,
 } from "./dialog-presenter.ts";
-import { type ChangeRows, type DialogParts, layOutDialog, whatRunsFits } from "./tui-dialog-layout.ts";
+import { type ChangeRows, type DialogParts, dialogLayout } from "./tui-dialog-layout.ts";
 
 /**
  * The inline TUI dialog: single-key choices, a live countdown, and Esc to dismiss. A typed deny reason is
@@ -34,8 +34,12 @@ export const FORWARDED_KEY_PAUSE_MS = 400;
 /** Said under the keys when the pause dropped a key: the human sees why nothing happened, and what to do. */
 export const IGNORED_KEY_NOTICE = "Key ignored: the dialog just opened. Press again.";
 
-/** Said when an allow was refused because the command did not fit on screen whole (adr/0021). */
-export const UNSEEN_COMMAND_NOTICE = "The whole command is not on screen: make the terminal taller to allow.";
+/**
+ * Said when an allow was refused because what it allows was not on screen whole (adr/0021): the command and
+ * the paths outside the project, or the answer's own label (a grant's pattern) cut to fit.
+ */
+export const UNSEEN_COMMAND_NOTICE =
+	"Not all this answer allows is on screen: enlarge the terminal to choose it.";
 
 /** What a key picks: a choice, or Esc. */
 type Picked = DialogChoice | "dismissed";
@@ -63,7 +67,14 @@ export function tuiDialog(
 			try {
 				const picked = await ui.custom<Picked | "ended">((tui, theme, _keys, done) => {
 					const tick = setInterval(() => tui.requestRender(), 1000);
-					const view: DialogView = { page: 0, armed: null, ignored: false, unseen: false, shown: true };
+					const view: DialogView = {
+						page: 0,
+						armed: null,
+						ignored: false,
+						unseen: false,
+						whatRunsWhole: true,
+						cutKeys: new Set(),
+					};
 					const finish = (value: Picked | "ended"): void => {
 						clearInterval(tick);
 						deadline.signal.removeEventListener("abort", onEnd);
@@ -98,7 +109,8 @@ export function tuiDialog(
 								tui.requestRender();
 								return;
 							}
-							if (!view.shown && allows(picked)) {
+							const labelCut = picked !== "dismissed" && view.cutKeys.has(prompt.choices.indexOf(picked));
+							if (allows(picked) && (!view.whatRunsWhole || labelCut)) {
 								view.unseen = true;
 								tui.requestRender();
 								return;
@@ -138,14 +150,15 @@ export function tuiDialog(
 /**
  * What the human changed on screen: how often `d` turned the change's page (counted, not clamped: the page size
  * follows the terminal's height), an answer waiting for its second key (`twice`), and whether the pause
- * ignored a key (said until the next key is taken); whether the last render showed what runs whole, and whether
- * an allow was refused because it did not.
+ * ignored a key (said until the next key is taken); whether the last render showed what runs whole and which
+ * answers' labels it cut, and whether an allow was refused for either.
  */
 interface DialogView {
 	page: number;
 	armed: Picked | null;
 	ignored: boolean;
-	shown: boolean;
+	whatRunsWhole: boolean;
+	cutKeys: ReadonlySet<number>;
 	unseen: boolean;
 }
 
@@ -196,9 +209,10 @@ function renderDialog(
 		...(prompt.change ? { change: changeRows(kit, prompt.change, theme, inner, view.page) } : {}),
 		...noticeOf(prompt, theme, view),
 	};
-	const style = { kit, inner, bar: theme.fg("warning", "│ ") };
-	view.shown = whatRunsFits(parts, style, rows - PI_ROWS);
-	return layOutDialog(parts, style, rows - PI_ROWS);
+	const laid = dialogLayout(parts, { kit, inner, bar: theme.fg("warning", "│ ") }, rows - PI_ROWS);
+	view.whatRunsWhole = laid.whatRunsWhole;
+	view.cutKeys = laid.cutKeys;
+	return laid.rows;
 }
 
 /** The line about the last key: an answer waiting for its second press (`twice`), or a key the pause ignored. */

@@ -368,6 +368,10 @@ describe("what runs is on screen whole before an allow is taken", () => {
 		for (let i = 0; i < 60; i++) expect(screen).toContain(`rm -rf build/cache${i};`);
 		expect(screen).toContain("rm -rf ../victim-outside");
 		expect(screen).toContain("Outside the project: ../victim-outside");
+		// The session grant's label (61 exact commands) is cut on 80 columns: it cannot be chosen unread.
+		component.handleInput("s");
+		expect(await settled(result)).toBe("open");
+		expect(component.render(80).join("\n")).toContain(UNSEEN_COMMAND_NOTICE);
 		component.handleInput("y");
 		expect(await settled(result)).toEqual({ kind: "answer", answer: { kind: "allow", scope: "once" } });
 	});
@@ -383,5 +387,19 @@ describe("what runs is on screen whole before an allow is taken", () => {
 		expect(component.render(80).join("\n")).toContain(UNSEEN_COMMAND_NOTICE);
 		component.handleInput("n");
 		expect(await settled(result)).toEqual({ kind: "answer", answer: { kind: "deny", withReason: false } });
+	});
+
+	it("an answer whose label is cut (a grant's pattern) is refused until the terminal is wide enough", async () => {
+		const prompt = buildAskPrompt(askFor(bash, "git checkout main"), { forwarded: false });
+		const { component, result } = open(prompt, { forwarded: false, rows: 40 });
+		component.render(40);
+		component.handleInput("p");
+		expect(await settled(result)).toBe("open");
+		component.render(100);
+		component.handleInput("p");
+		expect(await settled(result)).toEqual({
+			kind: "answer",
+			answer: { kind: "always", verdict: "allow", where: "project" },
+		});
 	});
 });
