@@ -326,7 +326,9 @@ export function mayHoldSecrets(text: string): boolean {
 export function redactSecrets(text: string, redactable: Redactable = ANYWHERE): string {
 	if (!mayHoldSecrets(text)) return text;
 	const hidden: { start: number; end: number }[] = [];
-	const free = (start: number, end: number): boolean => hidden.every((h) => end <= h.start || start >= h.end);
+	// Characters already hidden, so a check costs the value's length, not the number of values hidden before.
+	const taken = new Uint8Array(text.length);
+	const free = (start: number, end: number): boolean => taken.subarray(start, end).every((c) => c === 0);
 	for (const { pattern, namedValue } of REDACTIONS) {
 		pattern.lastIndex = 0;
 		for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
@@ -335,7 +337,10 @@ export function redactSecrets(text: string, redactable: Redactable = ANYWHERE): 
 			const value = text.slice(start, end);
 			const hides =
 				end > start && (!namedValue || hideableValue(value)) && redactable(start, end) && free(start, end);
-			if (hides) hidden.push({ start, end });
+			if (hides) {
+				hidden.push({ start, end });
+				taken.fill(1, start, end);
+			}
 			pattern.lastIndex = hides ? end : match.index + 1;
 		}
 	}
