@@ -309,6 +309,12 @@ const ANY_NEEDED = new RegExp(
 	"i",
 );
 
+/**
+ * Matches a pattern may have refused before it is given up on for the text: each retry can scan to the end (a
+ * PEM marker with no end marker), so decoys would cost quadratic time. Past it, secrets show, never structure.
+ */
+const MAX_REFUSED = 64;
+
 /** Every character may be redacted: text that is not a shell command (file content, a tool's JSON). */
 const ANYWHERE: Redactable = () => true;
 
@@ -320,8 +326,9 @@ export function mayHoldSecrets(text: string): boolean {
 /**
  * The text with each secret value replaced by {@link REDACTED}. A value is hidden only where `redactable` says
  * every character of it may be (for a bash command, within one word: `redactableSpans`); where it may not, the
- * pattern is tried again from the next character, so a match reaching across commands never hides a secret
- * further on. Patterns earlier in the list win where two values overlap.
+ * pattern is tried again from the next character (up to {@link MAX_REFUSED} times), so a match reaching across
+ * commands does not stop a secret further on from being hidden. Patterns earlier in the list win where two
+ * values overlap.
  */
 export function redactSecrets(text: string, redactable: Redactable = ANYWHERE): string {
 	if (!mayHoldSecrets(text)) return text;
@@ -331,6 +338,7 @@ export function redactSecrets(text: string, redactable: Redactable = ANYWHERE): 
 	const free = (start: number, end: number): boolean => taken.subarray(start, end).every((c) => c === 0);
 	for (const { pattern, namedValue } of REDACTIONS) {
 		pattern.lastIndex = 0;
+		let refused = 0;
 		for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
 			const start = match.index + (match[1]?.length ?? 0);
 			const end = match.index + match[0].length;
@@ -341,6 +349,7 @@ export function redactSecrets(text: string, redactable: Redactable = ANYWHERE): 
 				hidden.push({ start, end });
 				taken.fill(1, start, end);
 			}
+			if (!hides && ++refused > MAX_REFUSED) break;
 			pattern.lastIndex = hides ? end : match.index + 1;
 		}
 	}
