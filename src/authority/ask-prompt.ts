@@ -90,16 +90,21 @@ function patternText(s: { readonly surface: string; readonly pattern: string }):
 
 /**
  * What runs, first: the call as it will run, then every path outside the project it touches (all its parts,
- * not only the asking ones), by the name the call gives it.
+ * not only the asking ones), by the name the call gives it (and a symlink's target).
  */
 function whatRuns(action: Ask["action"]): string[] {
 	const outside = [
-		...new Set(action.parts.flatMap((part) => part.paths.filter((p) => p.outsideCwd).map((p) => p.typed))),
+		...new Set(action.parts.flatMap((part) => part.paths.filter((p) => p.outsideCwd).map(outsideName))),
 	];
 	return [
 		`${action.tool}: ${action.preview}`,
 		...(outside.length > 0 ? [`Outside the project: ${outside.join(", ")}`] : []),
 	];
+}
+
+/** A path by the name the call gives it, and where a symlink takes it when that is elsewhere. */
+function outsideName(touch: Ask["action"]["parts"][number]["paths"][number]): string {
+	return touch.absolute === touch.resolved ? touch.typed : `${touch.typed} (→ ${touch.resolved})`;
 }
 
 /**

@@ -1,8 +1,11 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildAskPrompt } from "../../src/authority/ask-prompt.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
 import { resolveOrigin } from "../../src/origin/origin.ts";
-import { bashParser, CWD } from "../classify/classify-fixture.ts";
+import { bashParser, CWD, classifyBash } from "../classify/classify-fixture.ts";
 import { askFor } from "./ask-fixture.ts";
 
 let bash: BashParser;
@@ -173,5 +176,23 @@ describe("buildAskPrompt: text that could drive the terminal", () => {
 		});
 		const why = buildAskPrompt(ask, { forwarded: false }).lines.find((line) => line.startsWith("Why: "));
 		expect(why).toBe('Why: ask rule command "git *␛[8m" (project file)');
+	});
+});
+
+describe("buildAskPrompt: a symlink inside the project that leads outside", () => {
+	it("is named with where it leads", () => {
+		const root = realpathSync(mkdtempSync(join(tmpdir(), "pph-prompt-")));
+		try {
+			const project = join(root, "project");
+			mkdirSync(project);
+			mkdirSync(join(root, "victim"));
+			symlinkSync(join(root, "victim"), join(project, "link"));
+			const base = askFor(bash, "rm -rf build");
+			const action = classifyBash(bash, "rm -rf link/data", { cwd: project });
+			const prompt = buildAskPrompt({ ...base, action }, { forwarded: false });
+			expect(prompt.lines[1]).toBe(`Outside the project: link/data (→ ${join(root, "victim", "data")})`);
+		} finally {
+			rmSync(root, { recursive: true, force: true });
+		}
 	});
 });
