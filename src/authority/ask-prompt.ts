@@ -1,6 +1,8 @@
+import { BASH_PREVIEW_MAX } from "../classify/preview.ts";
 import { type Origin, originDescription, originLabel, shownPath } from "../origin/origin.ts";
 import { isGuessed } from "../origin/shown-name.ts";
 import type { GrantScope } from "../policy/grant-coverage.ts";
+import { everywherePattern } from "../policy/saved-rules.ts";
 import type { ChangePreview } from "./change-preview.ts";
 import type { Ask, SaveWhere } from "./terminal-authorizer.ts";
 import { visibleText } from "./visible-text.ts";
@@ -37,6 +39,11 @@ export interface AskPrompt {
 	readonly title: string;
 	/** Body lines: what, where, tier, why, who. */
 	readonly lines: readonly string[];
+	/**
+	 * How many of the first lines are what runs (the call, the paths outside the project it touches): a dialog
+	 * shows them whole, never cut to a row or dropped on a short terminal (adr/0021).
+	 */
+	readonly wholeLines?: number;
 	readonly choices: readonly DialogChoice[];
 	/** What an `edit` or `write` would change, shown below the body lines. */
 	readonly change?: ChangePreview;
@@ -89,12 +96,45 @@ function visiblePrompt(prompt: AskPrompt): AskPrompt {
 	};
 }
 
+/** A grant's pattern as its label shows it: a command's bare, any other with its surface. */
+function patternText(s: { readonly surface: string; readonly pattern: string }): string {
+	return s.surface === "command" ? s.pattern : `${s.surface} ${s.pattern}`;
+}
+
+/**
+ * What runs, first: the call as it will run, then every path outside the project it touches (all its parts,
+ * not only the asking ones), by the name the call gives it (and a symlink's target).
+ */
+function whatRuns(action: Ask["action"]): string[] {
+	const outside = [
+		...new Set(action.parts.flatMap((part) => part.paths.filter((p) => p.outsideCwd).map(outsideName))),
+	];
+	return [
+		`${action.tool}: ${action.preview}`,
+		...(outside.length > 0 ? [`Outside the project: ${outside.join(", ")}`] : []),
+	];
+}
+
+/** A path by the name the call gives it, and where a symlink takes it when that is elsewhere. */
+function outsideName(touch: Ask["action"]["parts"][number]["paths"][number]): string {
+	return touch.absolute === touch.resolved ? touch.typed : `${touch.typed} (→ ${touch.resolved})`;
+}
+
+/**
+ * A bash command longer than its preview shows cannot be seen whole: the dialog offers no allow for it (a
+ * human never approves what they could not read).
+ */
+function cutCommand(action: Ask["action"]): boolean {
+	const command = action.tool === "bash" ? action.input.command : undefined;
+	return typeof command === "string" && command.length > BASH_PREVIEW_MAX;
+}
+
 function promptFor(ask: Ask, context: PromptContext): AskPrompt {
 	const { action } = ask;
-	const patterns = ask.suggestions.map((s) =>
-		s.surface === "command" ? s.pattern : `${s.surface} ${s.pattern}`,
-	);
+	const patterns = cutCommand(action) ? [] : ask.suggestions.map(patternText);
 	const grantText = patterns.join(", ");
+	// "Everywhere" saves paths under the cwd relative to it (adr/0018): its label shows that pattern.
+	const everywhereText = ask.suggestions.map((s) => patternText(everywherePattern(s, action.cwd))).join(", ");
 	const queue =
 		context.position && context.position.total > 1
 			? ` (${context.position.index} of ${context.position.total})`
@@ -103,8 +143,11 @@ function promptFor(ask: Ask, context: PromptContext): AskPrompt {
 	const what = action.tool === action.tier ? action.tool : `${action.tool} (${action.tier})`;
 	const change = context.change ? { change: context.change } : {};
 	if (context.parked) return { ...parkedPrompt(ask, what, queue, context.parked), ...change };
+	const runs = whatRuns(action);
+	const cut = cutCommand(action);
 	const lines = [
-		`${action.tool}: ${action.preview}`,
+		...runs,
+		...(cut ? [CUT_COMMAND_LINE] : []),
 		`Tier: ${action.tier}`,
 		`Why: ${ask.why}`,
 		...(ask.origin.kind === "subagent" ? [`Requested by: ${requesterText(ask.origin)}`] : []),
@@ -122,7 +165,7 @@ function promptFor(ask: Ask, context: PromptContext): AskPrompt {
 			answer: { kind: "fix" },
 		});
 	}
-	choices.push({ key: "y", label: "Allow once", answer: { kind: "allow", scope: "once" } });
+	if (!cut) choices.push({ key: "y", label: "Allow once", answer: { kind: "allow", scope: "once" } });
 	if (patterns.length > 0) {
 		if (context.forwarded) {
 			choices.push({
@@ -152,7 +195,7 @@ function promptFor(ask: Ask, context: PromptContext): AskPrompt {
 			},
 			{
 				key: "e",
-				label: `Always allow everywhere: ${grantText}`,
+				label: `Always allow everywhere: ${everywhereText}`,
 				answer: { kind: "always", verdict: "allow", where: "everywhere" },
 			},
 		);
@@ -165,8 +208,17 @@ function promptFor(ask: Ask, context: PromptContext): AskPrompt {
 			answer: { kind: "always", verdict: "deny", where: "project" },
 		});
 	}
-	return { title: `Permission needed: ${what}${queue}`, lines, choices, ...change, dismiss: "deny" };
+	return {
+		title: `Permission needed: ${what}${queue}`,
+		lines,
+		wholeLines: runs.length,
+		choices,
+		...change,
+		dismiss: "deny",
+	};
 }
+
+const CUT_COMMAND_LINE = `The command is longer than the ${BASH_PREVIEW_MAX} characters a dialog shows: it can only be denied.`;
 
 const DENIALS: readonly DialogChoice[] = [
 	{ key: "n", label: "Deny", answer: { kind: "deny", withReason: false } },
@@ -181,10 +233,14 @@ function parkedPrompt(
 ): AskPrompt {
 	const { action } = ask;
 	const age = Math.max(0, parked.now - Date.parse(parked.createdAt));
+	const runs = whatRuns(action);
+	const cut = cutCommand(action);
 	return {
 		title: `Parked in an earlier run: ${what}${queue}`,
+		wholeLines: runs.length,
 		lines: [
-			`${action.tool}: ${action.preview}`,
+			...runs,
+			...(cut ? [CUT_COMMAND_LINE] : []),
 			`Tier: ${action.tier}`,
 			`Why: ${ask.why}`,
 			`Requested by: ${originDescription(ask.origin)}, ${agoText(age)}`,
@@ -192,7 +248,7 @@ function parkedPrompt(
 			"Allowing lets exactly this action run once, the next time it is attempted.",
 		],
 		choices: [
-			{ key: "y", label: "Allow once", answer: { kind: "allow", scope: "once" } },
+			...(cut ? [] : [{ key: "y", label: "Allow once", answer: { kind: "allow", scope: "once" } } as const]),
 			...DENIALS,
 			{ key: "l", label: "Later (keep it parked)", answer: { kind: "later" } },
 		],

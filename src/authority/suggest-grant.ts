@@ -1,6 +1,7 @@
 import { dirname } from "node:path";
 import type { ActionPart } from "../classify/action.ts";
 import type { GrantLimit, GrantSurface } from "../policy/grant-coverage.ts";
+import { globLiteral } from "../policy/path-pattern.ts";
 import { type Tier, tierRank } from "../vocabulary/tier.ts";
 
 /** A pattern a human may approve for the rest of the session, shown in the dialog before they choose it. */
@@ -47,13 +48,22 @@ const SUBCOMMAND_DEPTH: Readonly<Record<string, number>> = {
 	"apt-get": 1,
 };
 
+/**
+ * Subcommands that run a program, script or image their words name (`npm run x`, `go run x.go`, `docker run
+ * img`, `npx`-like `exec`/`x`/`dlx`): what follows is code, not data, so the grant names the exact command.
+ */
+const RUNS_WHAT_FOLLOWS: ReadonlySet<string> = new Set(["run", "run-script", "exec", "x", "dlx"]);
+
 /** Above this tier a session grant names the exact command: widening `rm -rf build` to `rm *` is not a choice to offer. */
 const GENERALIZE_UP_TO = tierRank("network-egress");
 
 /**
- * The narrowest useful pattern per asking part: `git checkout *` for `git checkout main`, the exact command
- * for destructive or privileged ones, the parent directory for a path, the tool name otherwise. A part no
- * pattern can name exactly gets no suggestion: it will simply ask again.
+ * The narrowest useful pattern per asking part: `git checkout *` for `git checkout main`, `touch *` for a
+ * command whose only effects are its paths (the limit keeps them in the project and the tier), `ls *` for a
+ * command proven read-only (the limit keeps it there), the exact command
+ * for anything else — a program or script run (`node scripts/gen.js` is not `node *`), a destructive or
+ * privileged one —, the parent directory for a path, the tool name otherwise. A part no pattern can name
+ * exactly gets no suggestion: it will simply ask again. The pattern is exactly what the dialog shows.
  */
 export function suggestGrants(tool: string, parts: readonly AskingPart[]): SuggestedGrant[] {
 	const seen = new Set<string>();
@@ -88,8 +98,12 @@ function commandPattern(part: ActionPart, tier: Tier): string | null {
 	// `rm -rf / x.o`, so a text with a literal `*` is never offered as "exact".
 	const exact = wildcardLiteral(command.text) ? command.text : null;
 	if (!command.literal || tierRank(tier) > GENERALIZE_UP_TO) return exact;
-	const words = command.text.split(" ");
 	const depth = SUBCOMMAND_DEPTH[command.name] ?? 0;
+	// A `*` stands only for words whose effect is known: a known-effects command's paths, a command proven
+	// read-only (the limit keeps every call it covers at `read`), or what follows a subcommand naming what the
+	// command does. Any other command's words may name the code it runs.
+	if (depth === 0 && part.knownEffects !== true && tier !== "read") return exact;
+	const words = command.text.split(" ");
 	const keep: string[] = [];
 	for (const word of words) {
 		if (keep.length > depth) break;
@@ -100,18 +114,17 @@ function commandPattern(part: ActionPart, tier: Tier): string | null {
 	// An option before the subcommand (`git -C repo status`) hides what the command does: `git *` would
 	// cover every git command, so the exact text is the narrowest honest choice.
 	if (keep.length <= depth) return exact;
+	if (keep.slice(1).some((word) => RUNS_WHAT_FOLLOWS.has(word))) return exact;
 	const prefix = keep.join(" ");
 	return wildcardLiteral(prefix) ? `${prefix} *` : null;
 }
-
-const GLOB_SPECIAL = /[*?[\]{}()!+@\\]/g;
 
 /** `/work/src/*` for `/work/src/a.ts`; glob characters in the directory name are escaped, so they stay literal. */
 function directoryPattern(absolute: string): string {
 	const parent = dirname(absolute);
 	// The root has no parent: `/*` would not cover `/` itself, so the root is named exactly.
 	if (parent === absolute) return absolute;
-	const dir = parent.replace(GLOB_SPECIAL, "\\$&");
+	const dir = globLiteral(parent);
 	return dir.endsWith("/") ? `${dir}*` : `${dir}/*`;
 }
 

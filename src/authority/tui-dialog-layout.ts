@@ -15,6 +15,8 @@ export interface DialogParts {
 	readonly title: string;
 	/** Body lines, whole: each is wrapped to the width, or cut to one row when rows are short. */
 	readonly body: readonly string[];
+	/** The first body lines (what runs) are always wrapped whole and never dropped. */
+	readonly wholeLines?: number;
 	readonly change?: ChangeRows;
 	/** One cell per answer key, then Esc's. */
 	readonly keys: readonly string[];
@@ -61,7 +63,8 @@ const TIGHTEST: Fold = { gaps: false, changeRows: 1, wrapBody: false, keysInColu
 /**
  * What a short terminal takes first: rows of the change down to {@link MIN_CHANGE_ROWS}; the blank rows; the
  * change down to 2 rows; each wrapped body line cut to one row; the change down to 1 row; a row per key (keys
- * go two to a row, their labels cut); then the body lines from the last up, the first one staying.
+ * go two to a row, their labels cut); then the body lines from the last up. The lines saying what runs
+ * (`wholeLines`, at least the first) are never cut nor dropped.
  */
 const FOLDS: readonly Fold[] = [
 	{ gaps: true, changeRows: MIN_CHANGE_ROWS, wrapBody: true, keysInColumns: false, bodyDropped: 0 },
@@ -72,46 +75,75 @@ const FOLDS: readonly Fold[] = [
 	TIGHTEST,
 ];
 
+/** The dialog's rows, and what of it a human can read on them. */
+export interface DialogLayout {
+	readonly rows: string[];
+	/** The title and the lines saying what runs are all on screen, whole. */
+	readonly whatRunsWhole: boolean;
+	/** Indexes (in `keys`) of key cells cut to fit: their label, a grant's pattern say, is not all there. */
+	readonly cutKeys: ReadonlySet<number>;
+}
+
 /**
- * The dialog's rows within `budget` rows. On a terminal too small even for the last fold (its title, first body
- * line, one row of change and the keys), its top rows are cut rather than its keys.
+ * The dialog's rows within `budget` rows. On a terminal too small even for the last fold (its title, the lines
+ * saying what runs, one row of change and the keys), its top rows are cut rather than its keys.
  */
 export function layOutDialog(parts: DialogParts, style: RowStyle, budget: number): string[] {
-	const dropping = Array.from({ length: Math.max(0, parts.body.length - 1) }, (_, i) => ({
+	return dialogLayout(parts, style, budget).rows;
+}
+
+export function dialogLayout(parts: DialogParts, style: RowStyle, budget: number): DialogLayout {
+	const kept = Math.max(1, parts.wholeLines ?? 0);
+	const dropping = Array.from({ length: Math.max(0, parts.body.length - kept) }, (_, i) => ({
 		...TIGHTEST,
 		bodyDropped: i + 1,
 	}));
-	let rows: string[] = [];
+	let laid: DialogLayout = { rows: [], whatRunsWhole: false, cutKeys: new Set() };
 	for (const fold of [...FOLDS, ...dropping]) {
-		rows = rowsOf(parts, style, fold, budget);
-		if (rows.length <= budget) return rows;
+		laid = { ...rowsOf(parts, style, fold, budget), whatRunsWhole: true };
+		if (laid.rows.length <= budget) return laid;
 	}
-	return rows.slice(-Math.max(1, budget));
+	return { ...laid, rows: laid.rows.slice(-Math.max(1, budget)), whatRunsWhole: false };
 }
 
-function rowsOf(parts: DialogParts, style: RowStyle, fold: Fold, budget: number): string[] {
+function rowsOf(
+	parts: DialogParts,
+	style: RowStyle,
+	fold: Fold,
+	budget: number,
+): Pick<DialogLayout, "rows" | "cutKeys"> {
 	const { kit, inner, bar } = style;
 	const head = [parts.title];
-	for (const line of parts.body.slice(0, parts.body.length - fold.bodyDropped)) {
-		const rows = fold.wrapBody ? kit.wrapTextWithAnsi(line, inner) : [kit.truncateToWidth(line, inner)];
+	const whole = parts.wholeLines ?? 0;
+	for (const [index, line] of parts.body.slice(0, parts.body.length - fold.bodyDropped).entries()) {
+		const rows =
+			fold.wrapBody || index < whole ? kit.wrapTextWithAnsi(line, inner) : [kit.truncateToWidth(line, inner)];
 		head.push(...rows.map((row) => bar + row));
 	}
 	const gap = fold.gaps ? [bar] : [];
 	const keys = fold.keysInColumns
 		? inColumns(parts.keys, style)
 		: parts.keys.map((key) => kit.truncateToWidth(key, inner));
+	// A cut label may hide part of a grant's pattern: the dialog refuses that answer (adr/0021).
+	const cellWidth = fold.keysInColumns ? columnWidth(inner) : inner;
+	const cutKeys = new Set(
+		parts.keys.flatMap((key, index) => (kit.visibleWidth(key) > cellWidth ? [index] : [])),
+	);
 	const tail = [
 		...gap,
 		...keys.map((row) => bar + row),
 		...(parts.notice ? [bar + kit.truncateToWidth(parts.notice, inner)] : []),
 	];
-	if (!parts.change) return [...head, ...tail];
+	if (!parts.change) return { rows: [...head, ...tail], cutKeys };
 	// The change's title takes a row of what is left.
 	const left = budget - head.length - gap.length - 1 - tail.length;
 	const change = page(parts.change, left, fold.changeRows).map(
 		(row) => bar + kit.truncateToWidth(row, inner),
 	);
-	return [...head, ...gap, bar + kit.truncateToWidth(parts.change.title, inner), ...change, ...tail];
+	return {
+		rows: [...head, ...gap, bar + kit.truncateToWidth(parts.change.title, inner), ...change, ...tail],
+		cutKeys,
+	};
 }
 
 /** The change's rows that show in `left` rows (at least `least` of them), with the page line if it is paged. */
@@ -126,9 +158,14 @@ function page(change: ChangeRows, left: number, least: number): string[] {
 	return [...shown, change.pager(first + 1, first + shown.length, rows.length, first + size >= rows.length)];
 }
 
+/** The width of a key cell when keys go two to a row. */
+function columnWidth(inner: number): number {
+	return Math.floor((inner - 2) / 2);
+}
+
 /** Key cells two to a row, each cut to half the width, in their order. */
 function inColumns(cells: readonly string[], { kit, inner }: RowStyle): string[] {
-	const width = Math.floor((inner - 2) / 2);
+	const width = columnWidth(inner);
 	const rows: string[] = [];
 	for (let i = 0; i < cells.length; i += 2) {
 		const left = kit.truncateToWidth(cells[i] ?? "", width);

@@ -10,14 +10,14 @@ import {
 	dialogDeadline,
 } from "./dialog-presenter.ts";
 import { ALONE_MS, isBackspace, type KeyVerdict, keyVerdict, typedText } from "./key-rule.ts";
-import { type ChangeRows, type DialogParts, layOutDialog } from "./tui-dialog-layout.ts";
+import { type ChangeRows, type DialogParts, dialogLayout } from "./tui-dialog-layout.ts";
 import type { TypingWatch } from "./typing-watch.ts";
 
 /**
  * The inline TUI dialog: single-key choices, a live countdown, and Esc to dismiss. A typed deny reason is
  * asked with pi's own input dialog right after `r`, so the component stays a plain key handler. An edit or
  * write shows its change a screenful at a time, `d` turning to the next; a short terminal takes rows from
- * everything but the keys (`layOutDialog`). Only keys meant for the dialog answer it (adr/0030): a key of a
+ * everything but the keys (`dialogLayout`). Only keys meant for the dialog answer it (adr/0030): a key of a
  * typing burst, one pressed as it opened, or a paste is ignored, said so under the keys, and its text given back
  * to the editor; an answer that outlives the call waits for Enter.
  */
@@ -36,6 +36,13 @@ export const TYPING_NOTICE =
 	"Keys ignored while you were typing — pause, then press a key (typed text goes back to the editor)";
 export const TOO_SOON_NOTICE = "Key ignored: the dialog just opened — pause, then press a key";
 
+/**
+ * Said when an allow was refused because what it allows was not on screen whole (adr/0021): the command and
+ * the paths outside the project, or the answer's own label (a grant's pattern) cut to fit.
+ */
+export const UNSEEN_COMMAND_NOTICE =
+	"Not all this answer allows is on screen: enlarge the terminal to choose it.";
+
 /** What a key picks: a choice, or Esc. */
 type Picked = DialogChoice | "dismissed";
 
@@ -45,7 +52,7 @@ const CHANGE_KEY = "d";
 /**
  * Rows pi keeps for itself on the dialog's screen: in its fullscreen layout at least one transcript row above
  * the dialog, and below it the footer (directory, usage, extension statuses) and maybe a widget. A dialog
- * taller than what is left is cut at the bottom, where its keys are; nothing scrolls it (`layOutDialog`).
+ * taller than what is left is cut at the bottom, where its keys are; nothing scrolls it (`dialogLayout`).
  */
 const PI_ROWS = 5;
 
@@ -60,7 +67,16 @@ export function tuiDialog(
 			const deadline = dialogDeadline(options);
 			const started = Date.now();
 			const twice = options.forwarded === true && forwardedKeys === "twice";
-			const view: DialogView = { page: 0, armed: null, ignored: null, shownAt: null, typed: "" };
+			const view: DialogView = {
+				page: 0,
+				armed: null,
+				ignored: null,
+				shownAt: null,
+				typed: "",
+				unseen: false,
+				whatRunsWhole: true,
+				cutKeys: new Set(),
+			};
 			let redraw = (): void => undefined;
 			try {
 				const picked = await ui.custom<Picked | "ended">((tui, theme, _keys, done) => {
@@ -167,6 +183,22 @@ interface DialogView {
 	ignored: Exclude<KeyVerdict, "accepted"> | null;
 	shownAt: number | null;
 	typed: string;
+	/** Whether the last render showed what runs whole, and which answers' labels it cut. */
+	whatRunsWhole: boolean;
+	cutKeys: ReadonlySet<number>;
+	/** An allow was refused because what it allows was not on screen whole. */
+	unseen: boolean;
+}
+
+/** An answer that lets the call run: refused while what runs is not on screen whole. */
+function allows(picked: Picked): boolean {
+	if (picked === "dismissed") return false;
+	const { answer } = picked;
+	return (
+		answer.kind === "allow" ||
+		answer.kind === "fix" ||
+		(answer.kind === "always" && answer.verdict === "allow")
+	);
 }
 
 /**
@@ -192,6 +224,7 @@ function answerOf(
 	twice: boolean,
 ): Picked | null {
 	view.ignored = null;
+	view.unseen = false;
 	const armed = view.armed;
 	view.armed = null;
 	if (armed?.by === "enter") return kit.matchesKey(data, kit.Key.enter) ? armed.picked : null;
@@ -199,6 +232,11 @@ function answerOf(
 	if (picked === undefined) {
 		if (prompt.change && data.toLowerCase() === CHANGE_KEY) view.page += 1;
 		else view.typed += typedText(data);
+		return null;
+	}
+	const labelCut = picked !== "dismissed" && view.cutKeys.has(prompt.choices.indexOf(picked));
+	if (allows(picked) && (!view.whatRunsWhole || labelCut)) {
+		view.unseen = true;
 		return null;
 	}
 	if (twice && !(armed?.by === "again" && armed.picked === picked)) {
@@ -273,9 +311,13 @@ function renderDialog(
 		body: prompt.lines,
 		keys,
 		...(prompt.change ? { change: changeRows(kit, prompt.change, theme, inner, view.page) } : {}),
+		...(prompt.wholeLines === undefined ? {} : { wholeLines: prompt.wholeLines }),
 		...noticeOf(prompt, theme, view),
 	};
-	return layOutDialog(parts, { kit, inner, bar: theme.fg("warning", "│ ") }, rows - PI_ROWS);
+	const laid = dialogLayout(parts, { kit, inner, bar: theme.fg("warning", "│ ") }, rows - PI_ROWS);
+	view.whatRunsWhole = laid.whatRunsWhole;
+	view.cutKeys = laid.cutKeys;
+	return laid.rows;
 }
 
 /** The line about the last key: an answer waiting for its confirmation, or why keys were ignored. */
@@ -284,6 +326,7 @@ function noticeOf(prompt: AskPrompt, theme: Theme, view: DialogView): { notice?:
 		const text = view.ignored === "too-soon" ? TOO_SOON_NOTICE : TYPING_NOTICE;
 		return { notice: theme.fg("warning", text) };
 	}
+	if (view.unseen) return { notice: theme.fg("warning", UNSEEN_COMMAND_NOTICE) };
 	if (view.armed === null) return {};
 	const { picked, by } = view.armed;
 	const what = picked === "dismissed" ? DISMISS_LABELS[prompt.dismiss] : picked.label;

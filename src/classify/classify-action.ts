@@ -95,7 +95,7 @@ export function classifyAction(call: ToolCall, deps: ClassifyDeps): ClassifiedAc
 		tier,
 		parts: guarded,
 		hash: actionHash({ tool: call.tool, input, cwd: call.cwd, tier }),
-		preview: previewAction(call.tool, call.input),
+		preview: previewAction(call.tool, call.input, deps.bash),
 	};
 }
 

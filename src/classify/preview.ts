@@ -1,9 +1,12 @@
 /**
  * The one-line-ish description of an action shown in dialogs and logs, with secrets redacted and length capped.
- * Redaction errs on the side of hiding: a redacted non-secret costs a little clarity, a shown secret cannot be
- * taken back.
+ * Redaction hides secret values, never what runs (adr/0005): within a value it errs on the side of hiding (a
+ * redacted non-secret costs a little clarity, a shown secret cannot be taken back), but it never reaches past
+ * a value into an operator, a separator, a substitution, a command or a path.
  */
 import { canonicalJson } from "./action-hash.ts";
+import type { BashParser } from "./bash/bash-parser.ts";
+import { type Redactable, redactableSpans } from "./bash/redactable-spans.ts";
 import {
 	bashInput,
 	editInput,
@@ -18,9 +21,21 @@ import {
 export const BASH_PREVIEW_MAX = 8192;
 export const PREVIEW_MAX = 2048;
 
-export function previewAction(tool: string, input: Readonly<Record<string, unknown>>): string {
+/**
+ * The preview of a call. A bash command is shown as its source text, quoting and all; with `bash`, its secrets
+ * are redacted only within single words of its parse tree (without, within what would lexically be one word).
+ */
+export function previewAction(
+	tool: string,
+	input: Readonly<Record<string, unknown>>,
+	bash?: BashParser,
+): string {
 	const described = describe(tool, input);
-	if (described !== undefined) return capped(described.text, described.max);
+	if (described !== undefined) {
+		const { text, max } = described;
+		const spans = tool === "bash" && mayHoldSecrets(text) ? redactableSpans(text, bash) : ANYWHERE;
+		return capped(text, max, spans);
+	}
 	let json: string;
 	try {
 		json = canonicalJson(input);
@@ -31,8 +46,8 @@ export function previewAction(tool: string, input: Readonly<Record<string, unkno
 }
 
 /** Redacts before cutting, so a secret is never cut into a piece the patterns no longer recognise. */
-function capped(text: string, max: number): string {
-	const redacted = redactSecrets(text.length > max * 2 ? text.slice(0, max * 2) : text);
+function capped(text: string, max: number, redactable: Redactable = ANYWHERE): string {
+	const redacted = redactSecrets(text.length > max * 2 ? text.slice(0, max * 2) : text, redactable);
 	if (redacted.length <= max && text.length <= max * 2) return redacted;
 	return `${redacted.slice(0, max)}… (${text.length} characters in all)`;
 }
@@ -193,13 +208,15 @@ const SECRET_NAME = String.raw`(?:token|secret|passw|pwd|api[_-]?key|auth(?!or(?
 const VALUE = String.raw`(?:"[^"]*"|'[^']*'|[^\s"',;)}\]]+)`;
 
 interface Redaction {
+	/** Group 1, when the pattern has one, is kept before the value; the rest of the match is the value hidden. */
 	readonly pattern: RegExp;
-	readonly replace: string | ((...groups: string[]) => string);
 	/**
 	 * Literal text, compared case-insensitively, at least one of which every match of `pattern` contains. Text
 	 * holding none of any redaction's literals is returned as is, without running the patterns.
 	 */
 	readonly needs: readonly string[];
+	/** The value is whatever follows a secret's name: hidden only when it is neither code nor a path. */
+	readonly namedValue?: true;
 }
 
 const SECRET_NAME_WORDS = [
@@ -219,36 +236,28 @@ const REDACTIONS: readonly Redaction[] = [
 	// PEM private keys, also when the END line was cut off.
 	{
 		pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
-		replace: REDACTED,
 		needs: ["-----BEGIN "],
 	},
 	// Credentials in URLs: scheme://user:password@host
 	{
-		pattern: /(?<![a-zA-Z0-9+.-])([a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/\s:@]*:)[^@\s/]+@/g,
-		replace: `$1${REDACTED}@`,
+		pattern: /(?<![a-zA-Z0-9+.-])([a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/\s:@]*:)[^@\s/]+(?=@)/g,
 		needs: ["://"],
 	},
 	// Well-known token shapes.
 	{
 		pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g,
-		replace: REDACTED,
 		needs: ["gh", "github_pat_"],
 	},
-	{ pattern: /\bsk-[A-Za-z0-9_-]{16,}/g, replace: REDACTED, needs: ["sk-"] },
-	{ pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, replace: REDACTED, needs: ["xox"] },
-	{ pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replace: REDACTED, needs: ["AKIA", "ASIA"] },
-	{ pattern: /\bAIza[0-9A-Za-z_-]{30,}/g, replace: REDACTED, needs: ["AIza"] },
-	{ pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g, replace: REDACTED, needs: ["glpat-"] },
-	{ pattern: /\bnpm_[A-Za-z0-9]{30,}/g, replace: REDACTED, needs: ["npm_"] },
-	{
-		pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+/g,
-		replace: REDACTED,
-		needs: ["eyJ"],
-	},
+	{ pattern: /\bsk-[A-Za-z0-9_-]{16,}/g, needs: ["sk-"] },
+	{ pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, needs: ["xox"] },
+	{ pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, needs: ["AKIA", "ASIA"] },
+	{ pattern: /\bAIza[0-9A-Za-z_-]{30,}/g, needs: ["AIza"] },
+	{ pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g, needs: ["glpat-"] },
+	{ pattern: /\bnpm_[A-Za-z0-9]{30,}/g, needs: ["npm_"] },
+	{ pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+/g, needs: ["eyJ"] },
 	// Authorization schemes wherever they appear.
 	{
-		pattern: /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{6,}/gi,
-		replace: `$1 ${REDACTED}`,
+		pattern: /\b((?:Bearer|Basic|Token)\s+)[A-Za-z0-9._~+/=-]{6,}/gi,
 		needs: ["bearer", "basic", "token"],
 	},
 	// HTTP headers and JSON/YAML keys: `X-Api-Key: v`, `"password": "v"`.
@@ -257,40 +266,39 @@ const REDACTIONS: readonly Redaction[] = [
 			String.raw`((?<![A-Za-z0-9_-])"?[A-Za-z0-9_-]*${SECRET_NAME}[A-Za-z0-9_-]*"?\s*:\s*(?:(?:Bearer|Basic|Token)\s+)?)${VALUE}`,
 			"gi",
 		),
-		replace: redactValue,
 		needs: SECRET_NAME_WORDS,
+		namedValue: true,
 	},
 	// NAME=value and --name=value / --name value.
 	{
 		pattern: new RegExp(`((?<![A-Za-z0-9_])[A-Za-z0-9_]*${SECRET_NAME}[A-Za-z0-9_]*=)${VALUE}`, "gi"),
-		replace: redactValue,
 		needs: SECRET_NAME_WORDS,
+		namedValue: true,
 	},
 	{
 		pattern: new RegExp(String.raw`(\s--?[A-Za-z0-9_-]*${SECRET_NAME}[A-Za-z0-9_-]*\s+)(?!-)${VALUE}`, "gi"),
-		replace: redactValue,
 		needs: SECRET_NAME_WORDS,
+		namedValue: true,
 	},
 	// curl -u user:password
-	{ pattern: /(\s(?:-u|--user)\s+["']?[^:\s"']+:)[^\s"']+/g, replace: `$1${REDACTED}`, needs: ["-u"] },
+	{ pattern: /(\s(?:-u|--user)\s+["']?[^:\s"']+:)[^\s"']+/g, needs: ["-u"] },
 	// mysql -psecret (the password glued to -p)
-	{
-		pattern: /\b((?:mysql\w*|mariadb\w*)\b[^\n|;&]*?\s-p)(?=\S)[^\s]+/g,
-		replace: `$1${REDACTED}`,
-		needs: ["mysql", "mariadb"],
-	},
+	{ pattern: /\b((?:mysql\w*|mariadb\w*)\b[^\n|;&]*?\s-p)(?=\S)[^\s]+/g, needs: ["mysql", "mariadb"] },
 ];
 
 /** Code that runs (`$(…)`, backquotes, `<(…)`): a human must see it, whatever it is assigned to. */
 const RUNS_CODE = /\$\(|`|[<>]\(/;
 
+/** A path (`./k.pem`, `~/.ssh/id`, `/etc/x`): it says where a secret is, it is not one. */
+const PATH_VALUE = /^["']?(?:~|\.{1,2})?\//;
+
 /**
- * `NAME=value` with the value hidden, unless the value is code: secrets are redacted, never commands. Inside
- * single quotes nothing runs, so `'a$(b'` is a secret like any other.
+ * A secret's named value is hidden unless it is code or a path: secrets are redacted, never commands or where
+ * they act. Inside single quotes nothing runs, so `'a$(b'` is a secret like any other.
  */
-function redactValue(match: string, prefix: string): string {
-	const outsideSingleQuotes = match.slice(prefix.length).replace(/'[^']*'?/g, "");
-	return RUNS_CODE.test(outsideSingleQuotes) ? match : `${prefix}${REDACTED}`;
+function hideableValue(value: string): boolean {
+	const outsideSingleQuotes = value.replace(/'[^']*'?/g, "");
+	return !RUNS_CODE.test(outsideSingleQuotes) && !PATH_VALUE.test(value);
 }
 
 /** Matches wherever some redaction could: text without a match needs no redaction at all. */
@@ -301,11 +309,56 @@ const ANY_NEEDED = new RegExp(
 	"i",
 );
 
-export function redactSecrets(text: string): string {
-	if (!ANY_NEEDED.test(text)) return text;
-	let out = text;
-	for (const { pattern, replace } of REDACTIONS) {
-		out = typeof replace === "string" ? out.replace(pattern, replace) : out.replace(pattern, replace);
+/**
+ * Matches a pattern may have refused before it is given up on for the text: each retry can scan to the end (a
+ * PEM marker with no end marker), so decoys would cost quadratic time. Past it, secrets show, never structure.
+ */
+const MAX_REFUSED = 64;
+
+/** Every character may be redacted: text that is not a shell command (file content, a tool's JSON). */
+const ANYWHERE: Redactable = () => true;
+
+/** True when some redaction could apply: text without a match needs no redaction (nor its spans computed). */
+export function mayHoldSecrets(text: string): boolean {
+	return ANY_NEEDED.test(text);
+}
+
+/**
+ * The text with each secret value replaced by {@link REDACTED}. A value is hidden only where `redactable` says
+ * every character of it may be (for a bash command, within one word: `redactableSpans`); where it may not, the
+ * pattern is tried again from the next character (up to {@link MAX_REFUSED} times), so a match reaching across
+ * commands does not stop a secret further on from being hidden. Patterns earlier in the list win where two
+ * values overlap.
+ */
+export function redactSecrets(text: string, redactable: Redactable = ANYWHERE): string {
+	if (!mayHoldSecrets(text)) return text;
+	const hidden: { start: number; end: number }[] = [];
+	// Characters already hidden, so a check costs the value's length, not the number of values hidden before.
+	const taken = new Uint8Array(text.length);
+	const free = (start: number, end: number): boolean => taken.subarray(start, end).every((c) => c === 0);
+	for (const { pattern, namedValue } of REDACTIONS) {
+		pattern.lastIndex = 0;
+		let refused = 0;
+		for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+			const start = match.index + (match[1]?.length ?? 0);
+			const end = match.index + match[0].length;
+			const value = text.slice(start, end);
+			const hides =
+				end > start && (!namedValue || hideableValue(value)) && redactable(start, end) && free(start, end);
+			if (hides) {
+				hidden.push({ start, end });
+				taken.fill(1, start, end);
+			}
+			if (!hides && ++refused > MAX_REFUSED) break;
+			pattern.lastIndex = hides ? end : match.index + 1;
+		}
 	}
-	return out;
+	hidden.sort((a, b) => a.start - b.start);
+	let out = "";
+	let at = 0;
+	for (const { start, end } of hidden) {
+		out += `${text.slice(at, start)}${REDACTED}`;
+		at = end;
+	}
+	return out + text.slice(at);
 }

@@ -11,6 +11,14 @@ export function displayLine(text: string, maxChars = 500): string {
 	return clean.length > maxChars ? `${clean.slice(0, maxChars - 1)}…` : clean;
 }
 
+/**
+ * A call's preview on one line, never cut: it is what runs (adr/0021), already capped and redacted by the gate
+ * as the dialog showed it, so `pending`, `approve` and `explain` show the same text.
+ */
+export function displayPreview(preview: string): string {
+	return displayLine(preview, Number.POSITIVE_INFINITY);
+}
+
 /** `3 lines`, `1 line`. */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
 	return `${count} ${count === 1 ? singular : pluralForm}`;

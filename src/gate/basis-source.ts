@@ -1,4 +1,5 @@
 import type { ActionPart } from "../classify/action.ts";
+import { redactSecrets } from "../classify/preview.ts";
 import type { AskDecision, AutoDecision, DenyDecision } from "../policy/decide.ts";
 import type { ConfigLocation } from "../policy/policy-rule.ts";
 import { capSourceText, type DecisionSource, type RuleLocation } from "../provenance/decision-source.ts";
@@ -84,18 +85,27 @@ const PART_TEXT = 120;
 
 /**
  * One part in words: its command (and the files it writes that its words do not show, such as a redirect's), or
- * the paths a part without a command writes or reads.
+ * the paths a part without a command writes or reads. A command of literal words shows each word quoted as the
+ * shell would need it (`python3 -c 'import os; print(1)'` is one command, not two), its secrets redacted.
  */
 export function describeAskingPart(part: ActionPart): string {
 	const writes = part.paths.filter((touch) => touch.access === "write").map((touch) => touch.typed);
 	if (part.command) {
 		const hidden = writes.filter((typed) => !part.command?.argv.includes(typed));
-		const text = cut(part.command.text);
+		const words = part.command.literal ? part.command.argv.map(shellWord).join(" ") : part.command.text;
+		const text = cut(redactSecrets(words));
 		return hidden.length > 0 ? `${text} (writes ${cut(hidden.join(", "))})` : text;
 	}
 	if (writes.length > 0) return `writes ${cut(writes.join(", "))}`;
 	const reads = part.paths.map((touch) => touch.typed);
 	return reads.length > 0 ? `reads ${cut(reads.join(", "))}` : part.tierReason;
+}
+
+/** Characters a word can show bare: anything else is single-quoted. */
+const BARE_WORD = /^[A-Za-z0-9_@%+=:,./~^-]+$/;
+
+function shellWord(word: string): string {
+	return BARE_WORD.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 function cut(text: string): string {

@@ -47,7 +47,13 @@ import { refreshSchemaCopies } from "../policy/config-json-schema.ts";
 import { managedConfigPath, resolveAgentDir, userConfigPath } from "../policy/config-paths.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import { createPolicyStore, type PolicyStore } from "../policy/load-policy.ts";
-import { addRules, removeSavedRule, rulesToSave, type SavedRuleRef } from "../policy/saved-rules.ts";
+import {
+	addRules,
+	everywherePattern,
+	removeSavedRule,
+	rulesToSave,
+	type SavedRuleRef,
+} from "../policy/saved-rules.ts";
 import { capSourceText } from "../provenance/decision-source.ts";
 import { permissionModeFlag } from "../slash-command/permission-mode-controls.ts";
 import { publishPermissionsView } from "../slash-command/permissions-command.ts";
@@ -457,7 +463,10 @@ export class SessionGate {
 		const rules = rulesToSave({
 			verdict: save.verdict,
 			directory: save.where === "project" ? directory : null,
-			patterns: save.suggestions,
+			patterns:
+				save.where === "project"
+					? save.suggestions
+					: save.suggestions.map((approved) => everywherePattern(approved, directory)),
 			savedAt: new Date().toISOString(),
 		});
 		const what = rules.map((r) => `${r.action} ${r.surface} "${r.pattern}"`).join(", ");

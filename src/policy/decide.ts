@@ -246,8 +246,9 @@ export function findCoveringGrant(
 	if (parts.some((part) => part.part.guard !== undefined)) return null;
 	if (parts.some((part) => agentSectionAsk(action, policy, part) !== null)) return null;
 	if (parts.some((part) => askRuleFor(action, policy, part) !== null)) return null;
+	const readsRunUnasked = policy.tiers.read.mode === "auto";
 	for (const part of parts) {
-		const grant = findGrantForPart(grants, policy.context, action, part.part, part.tier);
+		const grant = findGrantForPart(grants, policy.context, action, part.part, part.tier, readsRunUnasked);
 		if (grant === null) return null;
 		if (best === null || tierRank(part.tier) > tierRank(best.part.tier)) best = { grant, part };
 	}
@@ -333,9 +334,9 @@ function decidePart(
 	if (agentAsk) return { mode: "ask", basis: agentAsk, forced: true, byAgentSection: true };
 	const askRule = askRuleFor(action, policy, part);
 	if (askRule) return { mode: "ask", basis: askRule, forced: true, byAgentSection: false };
-	const grant = findGrantForPart(grants, policy.context, action, part.part, part.tier);
-	if (grant) return { mode: "auto", basis: { kind: "session_grant", grant, part } };
 	const readsRunUnasked = policy.tiers.read.mode === "auto";
+	const grant = findGrantForPart(grants, policy.context, action, part.part, part.tier, readsRunUnasked);
+	if (grant) return { mode: "auto", basis: { kind: "session_grant", grant, part } };
 	const covering = findCoveringAllowRule(policy.index.allow, action, part.part, cwd, readsRunUnasked);
 	// A limited rule that cannot cover this part does not decide it; the part is then asked about (a later,
 	// unlimited rule is not looked for: the strict direction).

@@ -64,15 +64,18 @@ export function compileGrant(grant: SessionGrant, context: PatternContext): Comp
 
 /**
  * A `tool` grant covers every part of its tool; a `command` grant a part whose command text it matches; a path
- * grant a part without a command whose every path (every form, with the grant's access) it matches. Never a
- * part above the grant's tier, nor one leaving the cwd when the granted one did not (see GrantLimit).
- * `tier` is the part's tier after raise-only floors (defaults to the classifier's).
+ * grant a part whose every path (every form, with the grant's access) it matches — a part without a command, or
+ * a command whose only effects are its paths (`sed -i`, `mv`, `mkdir`), as a path allow rule does (adr/0018:
+ * "for this session" and "always" cover the same calls); with `readsRunUnasked`, such a command's reads need no
+ * covering. Never a part above the grant's tier, nor one leaving the cwd when the granted one did not (see
+ * GrantLimit). `tier` is the part's tier after raise-only floors (defaults to the classifier's).
  */
 export function grantCoversPart(
 	compiled: CompiledGrant,
 	action: ClassifiedAction,
 	part: ActionPart,
 	tier: Tier = part.tier,
+	readsRunUnasked = false,
 ): boolean {
 	const { grant } = compiled;
 	if (compiled.kind === "void") return false;
@@ -82,17 +85,16 @@ export function grantCoversPart(
 		if (grant.surface === "tool") return compiled.matcher.test(action.tool);
 		return part.command !== undefined && compiled.matcher.test(part.command.text);
 	}
-	if (
-		part.command !== undefined ||
-		part.paths.length === 0 ||
-		grant.surface === "tool" ||
-		grant.surface === "command"
-	) {
-		return false;
-	}
+	if (grant.surface === "tool" || grant.surface === "command") return false;
+	if (part.command !== undefined && part.knownEffects !== true) return false;
+	const touches =
+		part.command !== undefined && readsRunUnasked
+			? part.paths.filter((touch) => touch.access === "write")
+			: part.paths;
+	if (touches.length === 0) return false;
 	const surface = grant.surface;
 	const { matcher, context } = compiled;
-	return part.paths.every(
+	return touches.every(
 		(touch) =>
 			surfaceApplies(surface, touch) &&
 			touchForms(touch).every((form) => pathFormMatches(matcher, form, context.cwd, allowScope({ surface }))),
@@ -123,8 +125,9 @@ export function findGrantForPart(
 	action: ClassifiedAction,
 	part: ActionPart,
 	tier: Tier = part.tier,
+	readsRunUnasked = false,
 ): SessionGrant | null {
 	for (const grant of grants)
-		if (grantCoversPart(compiledGrant(grant, context), action, part, tier)) return grant;
+		if (grantCoversPart(compiledGrant(grant, context), action, part, tier, readsRunUnasked)) return grant;
 	return null;
 }

@@ -23,6 +23,11 @@ export interface PathMatcher {
 
 const GLOB_SPECIAL = /[*?[\]{}()!+@\\]/g;
 
+/** `text` as a glob that matches only itself: every glob character escaped. */
+export function globLiteral(text: string): string {
+	return text.replace(GLOB_SPECIAL, "\\$&");
+}
+
 export function compilePathPattern(pattern: string, homeDir: string): PathMatcher {
 	const glob = normalizeGlob(pattern, homeDir);
 	const anchor = glob.startsWith("/") ? "absolute" : "relative";
@@ -38,7 +43,7 @@ export function compilePathPattern(pattern: string, homeDir: string): PathMatche
 }
 
 function normalizeGlob(pattern: string, homeDir: string): string {
-	const home = homeDir.replace(GLOB_SPECIAL, "\\$&");
+	const home = globLiteral(homeDir);
 	if (pattern === "~") return home;
 	if (pattern.startsWith("~/")) return `${home}${pattern.slice(1)}`;
 	let glob = pattern;

@@ -17,6 +17,7 @@ import type { ConfigRule } from "./config-schema.ts";
 import { fsErrorCode } from "./fs-error-code.ts";
 import type { GrantLimit, GrantSurface } from "./grant-coverage.ts";
 import { type ParsedConfig, parseConfigText } from "./parse-config-text.ts";
+import { globLiteral } from "./path-pattern.ts";
 
 /** One pattern the human approved or refused, with what it was approved for. */
 export interface ApprovedPattern {
@@ -32,6 +33,19 @@ export interface SaveRequest {
 	readonly patterns: readonly ApprovedPattern[];
 	/** ISO time, recorded in each rule's `saved`. */
 	readonly savedAt: string;
+}
+
+/**
+ * The pattern an "Always allow everywhere" saves (adr/0018): a path under the cwd becomes relative to it (the
+ * same place in whichever project a later session runs), so it is not the absolute pattern "in this directory"
+ * saves; a command, a tool and a path outside the cwd stay as they are.
+ */
+export function everywherePattern(approved: ApprovedPattern, cwd: string): ApprovedPattern {
+	if (approved.surface === "command" || approved.surface === "tool" || approved.limit.outsideCwd)
+		return approved;
+	const inside = `${globLiteral(cwd)}/`;
+	if (!approved.pattern.startsWith(inside) || approved.pattern.length === inside.length) return approved;
+	return { ...approved, pattern: approved.pattern.slice(inside.length) };
 }
 
 /** The config rules a save writes, one per pattern. */

@@ -1,8 +1,11 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildAskPrompt } from "../../src/authority/ask-prompt.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
 import { resolveOrigin } from "../../src/origin/origin.ts";
-import { bashParser, CWD } from "../classify/classify-fixture.ts";
+import { bashParser, CWD, classifyBash } from "../classify/classify-fixture.ts";
 import { askFor } from "./ask-fixture.ts";
 
 let bash: BashParser;
@@ -63,7 +66,7 @@ describe("buildAskPrompt", () => {
 		expect(prompt.choices[2]?.label).toBe("Allow for the whole tree: npm install *, rm -rf dist");
 	});
 
-	it("names non-command grants with their surface", () => {
+	it("names non-command grants with their surface; everywhere saves a path under the project relative to it", () => {
 		const base = askFor(bash, "git checkout main");
 		const ask = {
 			...base,
@@ -71,8 +74,29 @@ describe("buildAskPrompt", () => {
 				{ surface: "write", pattern: `${CWD}/src/*`, limit: { tier: "write", outsideCwd: false } },
 			] as const,
 		};
-		expect(buildAskPrompt(ask, { forwarded: false }).choices[1]?.label).toBe(
-			`Allow for this session: write ${CWD}/src/*`,
+		const labels = buildAskPrompt(ask, { forwarded: false }).choices.map((c) => c.label);
+		expect(labels).toContain(`Allow for this session: write ${CWD}/src/*`);
+		expect(labels).toContain(`Always allow in ${CWD}: write ${CWD}/src/*`);
+		expect(labels).toContain("Always allow everywhere: write src/*");
+	});
+
+	it("names every path outside the project the call touches, right under the command", () => {
+		const ask = askFor(bash, "rm -rf build/a; cp ~/notes.txt ../elsewhere/; rm -rf build/b");
+		const prompt = buildAskPrompt(ask, { forwarded: false });
+		expect(prompt.lines.slice(0, 2)).toEqual([
+			"bash: rm -rf build/a; cp ~/notes.txt ../elsewhere/; rm -rf build/b",
+			"Outside the project: ~/notes.txt, ../elsewhere/",
+		]);
+		expect(prompt.wholeLines).toBe(2);
+		expect(buildAskPrompt(askFor(bash, "rm -rf build"), { forwarded: false }).wholeLines).toBe(1);
+	});
+
+	it("a command longer than a dialog shows can only be denied", () => {
+		const ask = askFor(bash, `rm -rf build/x; echo ${"a".repeat(9000)}; rm -rf ../victim`);
+		const prompt = buildAskPrompt(ask, { forwarded: false });
+		expect(keys(prompt)).toEqual(["n", "r"]);
+		expect(prompt.lines).toContain(
+			"The command is longer than the 8192 characters a dialog shows: it can only be denied.",
 		);
 	});
 
@@ -152,5 +176,23 @@ describe("buildAskPrompt: text that could drive the terminal", () => {
 		});
 		const why = buildAskPrompt(ask, { forwarded: false }).lines.find((line) => line.startsWith("Why: "));
 		expect(why).toBe('Why: ask rule command "git *␛[8m" (project file)');
+	});
+});
+
+describe("buildAskPrompt: a symlink inside the project that leads outside", () => {
+	it("is named with where it leads", () => {
+		const root = realpathSync(mkdtempSync(join(tmpdir(), "pph-prompt-")));
+		try {
+			const project = join(root, "project");
+			mkdirSync(project);
+			mkdirSync(join(root, "victim"));
+			symlinkSync(join(root, "victim"), join(project, "link"));
+			const base = askFor(bash, "rm -rf build");
+			const action = classifyBash(bash, "rm -rf link/data", { cwd: project });
+			const prompt = buildAskPrompt({ ...base, action }, { forwarded: false });
+			expect(prompt.lines[1]).toBe(`Outside the project: link/data (→ ${join(root, "victim", "data")})`);
+		} finally {
+			rmSync(root, { recursive: true, force: true });
+		}
 	});
 });

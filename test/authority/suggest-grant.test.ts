@@ -60,6 +60,20 @@ describe("suggestGrants: commands", () => {
 		expect(suggestFor(classifyBash(bash, command))).toMatchObject([{ surface: "command", pattern }]);
 	});
 
+	it.each([
+		"node scripts/gen.js",
+		"python3 tools/x.py --fast",
+		"pytest tests/",
+		"./scripts/build.sh release",
+		"npm run build",
+		"go run ./cmd/gen",
+		"docker run --rm alpine echo hi",
+		"npx prettier --write .",
+	])("keeps the program run `%s` exact: its words name the code it runs", (command) => {
+		expect(suggestFor(classifyBash(bash, command)).map((s) => s.pattern)).toContain(command);
+		expect(suggestFor(classifyBash(bash, command)).some((s) => s.pattern.endsWith("*"))).toBe(false);
+	});
+
 	it.each(["git status", "gh pr list", "make"])(
 		"keeps `%s` exact: nothing to widen past the subcommand",
 		(command) => {

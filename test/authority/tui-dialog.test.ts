@@ -7,14 +7,22 @@
  */
 import type { ExtensionUIContext, Theme } from "@earendil-works/pi-coding-agent";
 import { Key, matchesKey, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
-import { describe, expect, it } from "vitest";
-import type { AskPrompt } from "../../src/authority/ask-prompt.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type AskPrompt, buildAskPrompt } from "../../src/authority/ask-prompt.ts";
 import type { ChangePreview } from "../../src/authority/change-preview.ts";
 import type { DialogResult } from "../../src/authority/dialog-presenter.ts";
 import { ALONE_MS, QUIET_MS, SHOWN_MS } from "../../src/authority/key-rule.ts";
-import { TOO_SOON_NOTICE, TYPING_NOTICE, tuiDialog } from "../../src/authority/tui-dialog.ts";
+import {
+	TOO_SOON_NOTICE,
+	TYPING_NOTICE,
+	tuiDialog,
+	UNSEEN_COMMAND_NOTICE,
+} from "../../src/authority/tui-dialog.ts";
 import { TypingWatch } from "../../src/authority/typing-watch.ts";
+import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
 import type { ForwardedDialogKeys } from "../../src/policy/config-schema.ts";
+import { bashParser } from "../classify/classify-fixture.ts";
+import { askFor } from "./ask-fixture.ts";
 
 const kit = { Key, matchesKey, truncateToWidth, visibleWidth, wrapTextWithAnsi };
 
@@ -502,5 +510,67 @@ describe("a long forwarded edit on a short terminal", () => {
 		for (const row of changeRows) expect(seen).toContain(truncateToWidth(`│ ${row}`, width));
 		press("d");
 		expect(component.render(width)).toEqual(first);
+	});
+});
+
+describe("what runs is on screen whole before an allow is taken (adr/0021)", () => {
+	const removes = Array.from({ length: 60 }, (_, i) => `rm -rf build/cache${i}`).join("; ");
+	const command = `echo -----BEGIN PRIVATE KEY-----; ${removes}; rm -rf ../victim-outside; echo -----END PRIVATE KEY-----`;
+	let bash: BashParser;
+	beforeAll(async () => {
+		bash = await bashParser();
+	});
+
+	it("a terminal tall enough shows every part and the outside path, wrapped, and takes the allow", async () => {
+		const prompt = buildAskPrompt(askFor(bash, command), { forwarded: false });
+		expect(prompt.lines.slice(0, 2)).toEqual([`bash: ${command}`, "Outside the project: ../victim-outside"]);
+		const dialog = open(prompt, { forwarded: false, rows: 60 });
+		const screen = dialog.component
+			.render(80)
+			.map((row) => row.replace(/^│ /, ""))
+			.join(" ")
+			.replace(/\s+/g, " ");
+		for (let i = 0; i < 60; i++) expect(screen).toContain(`rm -rf build/cache${i};`);
+		expect(screen).toContain("rm -rf ../victim-outside");
+		expect(screen).toContain("Outside the project: ../victim-outside");
+		// The session grant's label (61 exact commands) is cut on 80 columns: it cannot be chosen unread.
+		dialog.press("s");
+		await sleep(ALONE_MS + 100);
+		expect(await settled(dialog.result)).toBe("open");
+		expect(dialog.component.render(80).join("\n")).toContain(UNSEEN_COMMAND_NOTICE);
+		dialog.press("y");
+		expect(await dialog.result).toEqual(ALLOW_ONCE);
+	});
+
+	it("a terminal too short for the whole command refuses every allow, says why, and still takes a deny", async () => {
+		const prompt = buildAskPrompt(askFor(bash, command), { forwarded: false });
+		const dialog = open(prompt, { forwarded: false, rows: 24 });
+		dialog.component.render(80);
+		for (const key of ["y", "s", "p", "e"]) {
+			dialog.press(key);
+			await sleep(ALONE_MS + 100);
+			expect(await settled(dialog.result)).toBe("open");
+		}
+		expect(dialog.component.render(80).join("\n")).toContain(UNSEEN_COMMAND_NOTICE);
+		dialog.press("n");
+		expect(await dialog.result).toEqual({ kind: "answer", answer: { kind: "deny", withReason: false } });
+	});
+
+	it("an answer whose label is cut (a grant's pattern) is refused until the terminal is wide enough", async () => {
+		const prompt = buildAskPrompt(askFor(bash, "git checkout main"), { forwarded: false });
+		const dialog = open(prompt, { forwarded: false, rows: 40 });
+		dialog.component.render(40);
+		dialog.press("p");
+		await sleep(ALONE_MS + 100);
+		expect(await settled(dialog.result)).toBe("open");
+		dialog.component.render(100);
+		dialog.press("p");
+		await sleep(ALONE_MS + 100);
+		// `p` outlives the call: it wants Enter.
+		dialog.press(ENTER);
+		expect(await dialog.result).toEqual({
+			kind: "answer",
+			answer: { kind: "always", verdict: "allow", where: "project" },
+		});
 	});
 });

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type BashParser, loadBashParser } from "../../src/classify/bash/bash-parser.ts";
 import {
 	BASH_PREVIEW_MAX,
 	PREVIEW_MAX,
@@ -86,7 +87,9 @@ describe("redactSecrets", () => {
 		["DB_PASSWORD='p a s s' psql", `DB_PASSWORD=${REDACTED} psql`],
 		["mysql --password=hunter2 db", `mysql --password=${REDACTED} db`],
 		["tool --token abc123 --verbose", `tool --token ${REDACTED} --verbose`],
-		["gh --private-key ./k.pem", `gh --private-key ${REDACTED}`],
+		["gh --private-key k.pem", `gh --private-key ${REDACTED}`],
+		// A path says where a secret is: it is shown (no redactor may swallow a path).
+		["gh --private-key ./k.pem", "gh --private-key ./k.pem"],
 		["mysql -uroot -phunter2 db", `mysql -uroot -p${REDACTED} db`],
 		['curl -H "Authorization: Bearer abc.def.ghi" x', `curl -H "Authorization: Bearer ${REDACTED}" x`],
 		["curl -H 'X-Api-Key: k-123' x", `curl -H 'X-Api-Key: ${REDACTED}' x`],
@@ -143,5 +146,62 @@ describe("redactSecrets", () => {
 		]) {
 			expect(redactSecrets(text)).toBe(text);
 		}
+	});
+});
+
+describe("a bash preview hides secret values, never what runs (real parser)", () => {
+	let bash: BashParser;
+	beforeAll(async () => {
+		bash = await loadBashParser();
+	});
+	const preview = (command: string): string => previewAction("bash", { command }, bash);
+
+	it("keeps every command between unquoted PEM markers", () => {
+		const removes = Array.from({ length: 60 }, (_, i) => `rm -rf build/cache${i}`).join("; ");
+		const command = `echo -----BEGIN PRIVATE KEY-----; ${removes}; rm -rf ../victim-outside; echo -----END PRIVATE KEY-----`;
+		expect(preview(command)).toBe(command);
+		// Without the parse tree (the lexical fallback) the structure stays too.
+		expect(previewAction("bash", { command })).toBe(command);
+	});
+
+	it("still hides a key inside one quoted word, and one after a marker that reaches across commands", () => {
+		const key = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg\n-----END PRIVATE KEY-----";
+		expect(preview(`printf '%s' '${key}' > k.pem`)).toBe(`printf '%s' '${REDACTED}' > k.pem`);
+		expect(preview(`echo -----BEGIN PRIVATE KEY-----; rm -rf x; echo "${key}"`)).toBe(
+			`echo -----BEGIN PRIVATE KEY-----; rm -rf x; echo "${REDACTED}"`,
+		);
+		expect(preview(`cat > k.pem <<EOF\n${key}\nEOF`)).toBe(`cat > k.pem <<EOF\n${REDACTED}\nEOF`);
+	});
+
+	it("never hides a substitution in a URL's password, but hides a plain one", () => {
+		for (const command of [
+			"git clone https://u:$(rm\t-rf\t..)@example.com/r",
+			'curl "https://u:pa$(touch x)ss@example.com"',
+			"curl https://u:`id`@example.com",
+		]) {
+			expect(preview(command)).toBe(command);
+		}
+		expect(preview("git clone https://u:pa55@example.com/r && rm -rf ../x")).toBe(
+			`git clone https://u:${REDACTED}@example.com/r && rm -rf ../x`,
+		);
+	});
+
+	it("hides secrets inside a substitution's own words", () => {
+		expect(preview('echo "$(curl -H "Authorization: Bearer abcdef123" x)"')).toBe(
+			`echo "$(curl -H "Authorization: Bearer ${REDACTED}" x)"`,
+		);
+		expect(preview("API_TOKEN=abc123 $(echo run) ; ls")).toBe(`API_TOKEN=${REDACTED} $(echo run) ; ls`);
+	});
+
+	it("shows the command with its quoting", () => {
+		const command = `python3 -c 'import json; print(json.dumps({"a": 1}))' && echo "a  b"`;
+		expect(preview(command)).toBe(command);
+	});
+
+	it("never redacts a command name or a separator", () => {
+		expect(preview("ghp_0123456789abcdefghijABCDEFGHIJ --x; echo ghp_0123456789abcdefghijABCDEFGHIJ")).toBe(
+			`ghp_0123456789abcdefghijABCDEFGHIJ --x; echo ${REDACTED}`,
+		);
+		expect(preview("tool --token a;rm -rf ../x")).toBe(`tool --token ${REDACTED};rm -rf ../x`);
 	});
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
-import { describeAskWhy, sourceOfBasis } from "../../src/gate/basis-source.ts";
+import { describeAskingPart, describeAskWhy, sourceOfBasis } from "../../src/gate/basis-source.ts";
 import type { Origin } from "../../src/origin/origin.ts";
 import { type Decision, decide, type ParkedApprovalFound } from "../../src/policy/decide.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
@@ -134,5 +134,23 @@ describe("describeAskWhy", () => {
 		expect(describeAskWhy(decision)).toBe(
 			"the destructive tier asks (built-in default) for: rm -rf build; also asking: touch a.txt (write), writes b.txt (write)",
 		);
+	});
+});
+
+describe("describeAskingPart: a part shows with its quoting, its secrets redacted", () => {
+	const partsOf = (command: string) => classifyBash(bash, command).parts.map(describeAskingPart);
+
+	it("quotes a word the shell would need quoted", () => {
+		expect(partsOf(`python3 -c 'import json; print("it'"'"'s")'`)).toEqual([
+			`python3 -c 'import json; print("it'\\''s")'`,
+		]);
+		expect(partsOf('echo "a  b" ""')).toEqual(["echo 'a  b' ''"]);
+		expect(partsOf("rm -rf build/x")).toEqual(["rm -rf build/x"]);
+	});
+
+	it("redacts a secret value in a part", () => {
+		expect(partsOf("curl -u admin:hunter2 https://x.example")).toEqual([
+			"curl -u admin:«redacted» https://x.example",
+		]);
 	});
 });

@@ -18,7 +18,7 @@ import {
 	type FailureKind,
 	usageError,
 } from "../command.ts";
-import { displayLine, plural } from "../display-text.ts";
+import { displayLine, displayPreview, plural } from "../display-text.ts";
 import {
 	FILTER_NAMES,
 	openParkedStore,
@@ -217,7 +217,7 @@ async function report(
 function describe({ request, origin }: Answered): string[] {
 	const who = origin === null ? requesterPath(request) : originLabel(origin);
 	return [
-		`  ${displayLine(request.tool, 100)} (${request.tier}): ${displayLine(request.preview, 500)}`,
+		`  ${displayLine(request.tool, 100)} (${request.tier}): ${displayPreview(request.preview)}`,
 		`  asked by ${displayLine(who, 400)} in ${displayLine(request.cwd, 400)}`,
 	];
 }

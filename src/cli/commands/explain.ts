@@ -4,7 +4,7 @@ import { innermostSource } from "../../provenance/decision-source.ts";
 import { describeDecisionSource } from "../../provenance/describe-decision-source.ts";
 import { auditLogFiles, describeScan, scanAuditLogs, scanJson } from "../audit-logs.ts";
 import { type CommandSpec, success, usageError } from "../command.ts";
-import { displayLine, plural } from "../display-text.ts";
+import { displayLine, displayPreview, plural } from "../display-text.ts";
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 10_000;
@@ -87,7 +87,7 @@ function matchText({ entry, field }: Match): string[] {
 	const lines = [
 		"",
 		`${displayLine(entry.time, 64)}  ${entry.event}  ${displayLine(origin, 200)}  session ${displayLine(entry.sessionId, 256)}`,
-		`    ${displayLine(entry.tool, 100)} (${entry.tier}): ${displayLine(entry.preview, 1000)}`,
+		`    ${displayLine(entry.tool, 100)} (${entry.tier}): ${displayPreview(entry.preview)}`,
 		`    mode ${entry.mode} → ${entry.outcome}${entry.requestId === undefined ? "" : `   request ${displayLine(entry.requestId, 128)}`}`,
 		`    decided by: ${describeDecisionSource(entry.source)}`,
 	];

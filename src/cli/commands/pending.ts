@@ -3,7 +3,7 @@ import { originDescription } from "../../origin/origin.ts";
 import { describeDecisionSource } from "../../provenance/describe-decision-source.ts";
 import { auditLogFiles } from "../audit-logs.ts";
 import { type CommandSpec, success } from "../command.ts";
-import { displayLine, plural } from "../display-text.ts";
+import { displayLine, displayPreview, plural } from "../display-text.ts";
 import {
 	openParkedStore,
 	PARKED_FILTER_HELP,
@@ -73,7 +73,7 @@ function entryText({ request, answer, origin }: SelectedEntry, now: number): str
 		`  ${request.id}  ${state}`,
 		`      asked by  ${displayLine(who, 400)}, session ${displayLine(request.chain[0]?.sessionId ?? "unknown", 100)}   (${age} ago, expires in ${expiry})`,
 		`      action    ${displayLine(request.tool, 100)} (${request.tier}${request.humanOnly === true ? ", only a human may answer it" : ""}) in ${displayLine(request.cwd, 400)}`,
-		`      preview   ${displayLine(request.preview, 1000)}`,
+		`      preview   ${displayPreview(request.preview)}`,
 		`      why       ${displayLine(request.why, 500)}`,
 	];
 	if (answer === null) {
