@@ -9,6 +9,7 @@ import { childGateCostFigure } from "./child-gate-cost.ts";
 import { coldStartFigure } from "./cold-start.ts";
 import { decisionLatencyFigure } from "./decision-latency.ts";
 import { forwardedInPiFigure } from "./forwarded-in-pi.ts";
+import { gateFilesFigure } from "./gate-files.ts";
 import { gateLatencyFigure } from "./gate-latency.ts";
 import { hostileInputsFigure } from "./hostile-inputs.ts";
 import { hubFanInFigure } from "./hub-fan-in.ts";
@@ -36,6 +37,7 @@ const FIGURES: readonly {
 	{ id: "10", name: "10. Sandbox cost per command", run: sandboxCostFigure },
 	{ id: "11", name: "11. Forwarded round trip in real pi", run: forwardedInPiFigure },
 	{ id: "12", name: "12. The gate's cost on a subagent's run", run: childGateCostFigure },
+	{ id: "13", name: "13. The gate's own files", run: gateFilesFigure },
 ];
 
 const write = (line: string): void => {
