@@ -24,7 +24,7 @@ const git = (dir: string, ...args: string[]) =>
 		env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1" },
 	});
 
-describe("a hostile model in accept-edits", () => {
+describe("a hostile model in sandboxed mode (programs run unasked in the project-write sandbox)", () => {
 	it("cannot plant a hook where core.hooksPath points: the file tools and redirects ask, a program's write is refused by the sandbox", async () => {
 		const sb = await gateSandbox();
 		const dir = sb.workDir;
@@ -47,7 +47,7 @@ describe("a hostile model in accept-edits", () => {
 		const rpc = await startRpc({
 			sandbox: sb,
 			extensions: [EXTENSION_ENTRY],
-			args: ["--permission-mode", "accept-edits"],
+			args: ["--permission-mode", "sandboxed"],
 			dialog: denyAll,
 		});
 
@@ -90,7 +90,7 @@ describe("a hostile model in accept-edits", () => {
 		const rpc = await startRpc({
 			sandbox: sb,
 			extensions: [EXTENSION_ENTRY],
-			args: ["--permission-mode", "accept-edits"],
+			args: ["--permission-mode", "sandboxed"],
 			dialog: denyAll,
 		});
 
@@ -124,7 +124,7 @@ describe("a hostile model in accept-edits", () => {
 		const rpc = await startRpc({
 			sandbox: sb,
 			extensions: [EXTENSION_ENTRY],
-			args: ["--permission-mode", "accept-edits"],
+			args: ["--permission-mode", "sandboxed"],
 			dialog: denyAll,
 		});
 
