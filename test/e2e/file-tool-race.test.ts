@@ -34,12 +34,19 @@ const EXTENSION = process.env.PPH_RACE_EXTENSION ?? EXTENSION_ENTRY;
 
 const BASHRC = "# the user's start-up file\nalias ls='ls --color'\n";
 
-/** The attacker's script: once the edit has read the file, put a link to ~/.bashrc in its place. */
+/**
+ * The attacker's script: once the edit has read the file (its access time moves off 1000), put a link to
+ * ~/.bashrc in its place — unless the edit has written it already (its change time moved off 2000: on a machine
+ * this busy the script started too late, and says so).
+ */
 const SWAP = `import os, sys, time
 target = sys.argv[1]
 deadline = time.time() + 20
-while os.stat(target).st_atime < 2000 and time.time() < deadline:
+while os.stat(target).st_atime < 3000 and time.time() < deadline:
     time.sleep(0.001)
+if os.stat(target).st_mtime != 2000:
+    print("late")
+    sys.exit(0)
 os.symlink(os.path.expanduser("~/.bashrc"), target + ".tmp")
 os.rename(target + ".tmp", target)
 print("swapped")
@@ -94,12 +101,13 @@ describe("the edit tool cannot be redirected by a link swapped in after the gate
 				const target = sb.workPath(setup.file);
 				let redirected = 0;
 				let refused = 0;
+				let late = 0;
 				for (let run = 0; run < setup.runs; run++) {
 					// The last run left a link here: writing through it would write ~/.bashrc.
 					rmSync(target, { force: true });
 					await sb.writeWorkFile(setup.file, content);
-					// relatime moves the access time on the first read after a change: the swap's cue (set to 1970 here).
-					utimesSync(target, new Date(1_000_000), new Date());
+					// relatime moves the access time on the first read after a change: the swap's cue.
+					utimesSync(target, new Date(1_000_000), new Date(2_000_000));
 					const result = await runPrint({
 						sandbox: sb,
 						prompt: "edit the big file",
@@ -112,14 +120,17 @@ describe("the edit tool cannot be redirected by a link swapped in after the gate
 					const edited = result.toolResults.find((r) => r.toolName === "edit");
 					if (process.env.PPH_RACE_DEBUG)
 						console.log(swap?.text, edited?.isError, edited?.text.slice(0, 300));
-					expect(swap?.text, "the swap ran unasked").toContain("swapped");
+					expect(swap?.text, "the swap ran unasked").toMatch(/swapped|late/);
+					if (swap?.text.includes("late")) late++;
 					if (readFileSync(bashrc, "utf8") !== BASHRC) {
 						redirected++;
 						writeFileSync(bashrc, BASHRC);
 					}
 					if (edited?.isError === true && edited.text.includes("no longer what the gate checked")) refused++;
 				}
-				expect({ redirected, refused }).toEqual({ redirected: 0, refused: setup.runs });
+				// Every swap that landed between the edit's read and its write made the edit fail; none redirected it.
+				expect({ redirected, refused }).toEqual({ redirected: 0, refused: setup.runs - late });
+				expect(late, "most swaps land in the window").toBeLessThan(Math.max(1, setup.runs / 2));
 				// The edit's audit line names the file it opens: the real path the gate checked.
 				const editLine = auditLines(sb)
 					.map((line) => JSON.parse(line) as { tool: string; file?: string })
