@@ -7,7 +7,11 @@
 import { createRequire } from "node:module";
 import {
 	createBashToolDefinition,
+	createEditToolDefinition,
 	createLocalBashOperations,
+	createReadToolDefinition,
+	createWriteToolDefinition,
+	detectSupportedImageMimeTypeFromFile,
 	type ExtensionAPI,
 	type ExtensionContext,
 	SettingsManager,
@@ -15,6 +19,7 @@ import {
 import { Key, matchesKey, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@earendil-works/pi-tui";
 import { listenForLinkRegistrations } from "./authority/authorizer-link.ts";
 import type { TuiKit } from "./authority/tui-dialog.ts";
+import type { FileToolKit } from "./gate/contained-file-tools.ts";
 import type { BashKit } from "./gate/sandboxed-bash-tool.ts";
 import type { SessionGate, startSessionGate } from "./gate/session-gate.ts";
 import { claimSession, gatedByAnother, releaseSession } from "./gate/session-owners.ts";
@@ -48,7 +53,7 @@ export default function piPermissionHub(pi: ExtensionAPI): void {
 			return role;
 		}
 		const gate = loadGateModule().then((module) =>
-			module.startSessionGate(pi, ctx, reason, process.env, tuiKit, bashKit),
+			module.startSessionGate(pi, ctx, reason, process.env, tuiKit, bashKit, fileKit),
 		);
 		// A failure is reported by every handler that awaits it; this only keeps it from being unhandled.
 		gate.catch(() => undefined);
@@ -134,6 +139,15 @@ const tuiKit: TuiKit = { Key, matchesKey, truncateToWidth, visibleWidth, wrapTex
  * would load a second, unbundled pi (about 1 s of CPU and 65 MiB per pi process, adr/0028).
  */
 const bashKit: BashKit = { createBashToolDefinition, createLocalBashOperations, SettingsManager };
+
+/** pi's read, write and edit tools, for the gate's contained ones (adr/0014): imported here for the same reasons. */
+const fileKit: FileToolKit = {
+	createReadToolDefinition,
+	createWriteToolDefinition,
+	createEditToolDefinition,
+	detectSupportedImageMimeTypeFromFile,
+	SettingsManager,
+};
 
 /**
  * pi loads extensions through its own loader, which re-transforms every JavaScript file it imports; the gate

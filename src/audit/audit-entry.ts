@@ -73,6 +73,11 @@ export const auditEntrySchema = lazySchema(() =>
 		 * approved it (it runs as approved), `excluded` when `sandbox.exclude` exempts it, `unavailable` when no sandbox can run here. Absent: the sandbox is off.
 		 */
 		sandbox: z.optional(z.enum(SANDBOX_RECORDS)),
+		/**
+		 * For an allowed `read`, `write` or `edit` the gate's own tool runs (adr/0014): the real path of the file it
+		 * opens. The tool opens that file or none (no link met on the way is followed), so it is the file written.
+		 */
+		file: z.optional(z.string().check(z.maxLength(4096))),
 		/** The permission mode of the session that decided (adr/0023); absent in lines written before modes. */
 		permissionMode: z.optional(z.enum(PERMISSION_MODES)),
 		/**

@@ -52,6 +52,8 @@ export interface DecisionRecord {
 	readonly policy: EffectivePolicy | null;
 	/** How an allowed bash call runs, when the sandbox is on. */
 	readonly sandbox?: SandboxRecord;
+	/** For an allowed read, write or edit the gate's tool runs: the real path of the file it opens (adr/0014). */
+	readonly file?: string;
 	/** The permission mode of the session that decided (adr/0023). */
 	readonly permissionMode: PermissionMode;
 	/** For a parked ask: why the parked store refused the answer this session gave (it counted for nothing). */
@@ -109,6 +111,7 @@ export function recordDecision(record: DecisionRecord, sinks: DecisionSinks, whe
 		...(outcome.chain.length > 0 ? { chain: [...outcome.chain] } : {}),
 		...(ceiling ? { ceiling } : {}),
 		...(record.sandbox ? { sandbox: record.sandbox } : {}),
+		...(record.file ? { file: record.file } : {}),
 		permissionMode: record.permissionMode,
 		...(record.answerRefused ? { answerRefused: record.answerRefused } : {}),
 	};

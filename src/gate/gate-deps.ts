@@ -52,6 +52,11 @@ export interface GateDeps {
 		parts: readonly ActionPart[],
 	) => Promise<boolean>;
 	/**
+	 * Why the write or edit tool pi runs for `tool` is not the gate's contained one (another extension's, or pi's
+	 * own), or null when it is (or `tool` is no file tool): such a call is then for a human to decide (adr/0014).
+	 */
+	readonly uncontainedFileTool: (tool: string) => string | null;
+	/**
 	 * Save the rules a human asked for with their answer ("Always allow" / "Always deny", adr/0018), for calls in
 	 * `directory`. Never rejects: a file that cannot be written is reported, and the answer stands for this call.
 	 */

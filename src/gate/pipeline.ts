@@ -202,7 +202,9 @@ async function decideAsk(
 		request.kind === "tool_call" && request.call.tool === "bash"
 			? await deps.sandboxMissing(policy.sandbox, request.call.input)
 			: null;
-	const step = policyStep(request, action, origin, what, deps, policy, unsandboxed);
+	// A write or edit that pi would run with a tool other than the gate's: links could redirect it (adr/0014).
+	const uncontainedTool = request.kind === "tool_call" ? deps.uncontainedFileTool(request.call.tool) : null;
+	const step = policyStep(request, action, origin, what, deps, policy, unsandboxed, uncontainedTool);
 	if ("again" in step) return decideAsk(request, origin, deps, policy);
 	// The human's own commands (`!`) are theirs: no permission mode applies to them.
 	const mode = request.kind === "user_bash" ? "default" : deps.permissionMode(policy);
@@ -464,7 +466,10 @@ function policyStep(
 	deps: GateDeps,
 	policy: EffectivePolicy,
 	unsandboxed: string | null,
+	/** Why the file tool pi would run is not the gate's contained one: then a human decides (adr/0014). */
+	uncontainedTool: string | null,
 ): PolicyStep {
+	const uncontained = unsandboxed ?? uncontainedTool;
 	const timeoutMs = policy.dialogTimeoutSeconds * 1000;
 	const unanswered = policy.unanswered ?? deps.defaultUnanswered;
 	switch (request.kind) {
@@ -518,12 +523,12 @@ function policyStep(
 			// Only a human's approval of this very action may run it unsandboxed, parked or not (adr/0017).
 			const humanApproved =
 				decision.basis.kind === "parked_approval" && humanDecided(decision.basis.approvedBy);
-			if (decision.mode === "auto" && unsandboxed !== null && !humanApproved) {
+			if (decision.mode === "auto" && uncontained !== null && !humanApproved) {
 				const askingParts = action.parts.map((part) => ({ part, tier: part.tier }));
 				return {
 					plan: {
 						kind: "tool_call",
-						why: capSourceText(unsandboxed),
+						why: capSourceText(uncontained),
 						humanOnly: true,
 						askRule: false,
 						chain: [],
@@ -551,14 +556,20 @@ function policyStep(
 			return {
 				plan: {
 					kind: "tool_call",
-					why: describeAskWhy(decision),
+					why: capSourceText(
+						uncontainedTool === null
+							? describeAskWhy(decision)
+							: `${describeAskWhy(decision)}; ${uncontainedTool}`,
+					),
 					// A guarded path is for a human alone: no authorizer link is asked (adr/0014). Nor when a link's
-					// allow would run the command unsandboxed against the policy's wish.
-					humanOnly: decision.humanOnly || unsandboxed !== null,
+					// allow would run the command unsandboxed against the policy's wish, or uncontained; and no grant
+					// is offered that would only make the next such call ask again.
+					humanOnly: decision.humanOnly || uncontained !== null,
 					askRule: !decision.grantable,
 					chain: [],
 					askingParts,
-					suggestions: decision.grantable ? suggestGrants(action.tool, askingParts) : [],
+					suggestions:
+						decision.grantable && uncontainedTool === null ? suggestGrants(action.tool, askingParts) : [],
 					unanswered,
 					timeoutMs,
 					...(request.signal ? { signal: request.signal } : {}),

@@ -73,6 +73,16 @@ import {
 import { auditFailedReason, describeCall } from "./block-reason.ts";
 import { ChildNames } from "./child-names.ts";
 import {
+	FilePlans,
+	type FileToolKit,
+	filePlanOf,
+	foreignFileTool,
+	isContainedFileTool,
+	plannedFile,
+	publishFilePlans,
+	registerContainedFileTools,
+} from "./contained-file-tools.ts";
+import {
 	DECISION_EVENT_CHANNEL,
 	type DecisionEvent,
 	type DecisionRecord,
@@ -105,6 +115,8 @@ export interface SessionGateOptions {
 	readonly tuiKit: TuiKit;
 	/** pi's bash tool as pi provides it (for the sandboxed bash). */
 	readonly bashKit: BashKit;
+	/** pi's file tools as pi provides them (for the contained read, write and edit). */
+	readonly fileKit: FileToolKit;
 }
 
 /**
@@ -126,6 +138,10 @@ export class SessionGate {
 	private readonly pi: ExtensionAPI;
 	private readonly bashKit: BashKit;
 	private readonly tuiKit: TuiKit;
+	private readonly fileKit: FileToolKit;
+	/** What each allowed read, write and edit may open, from the decision to pi's run of the call. */
+	private readonly filePlans = new FilePlans();
+	private readonly unpublishFiles: () => void;
 	private readonly deps: Promise<GateDeps>;
 	private readonly pipeline: GatePipeline;
 	private readonly forwarded: ForwardedAsks;
@@ -154,6 +170,7 @@ export class SessionGate {
 		this.pi = pi;
 		this.bashKit = options.bashKit;
 		this.tuiKit = options.tuiKit;
+		this.fileKit = options.fileKit;
 		const homeDir = env.HOME || homedir();
 		this.sessionId = ctx.sessionManager.getSessionId();
 		this.agentDir = resolveAgentDir(env, homeDir);
@@ -238,12 +255,17 @@ export class SessionGate {
 			this.delegationWatch.finished(event.toolCallId, event.isError);
 			this.childNames.delegationFinished(event.toolCallId, Date.now());
 			if (event.toolName === "bash") this.sandboxing.finished(event.toolCallId, event.input);
+			if (isContainedFileTool(event.toolName)) this.filePlans.finished(event.toolCallId);
 		});
-		this.unsubscribeTurnEnd = pi.on("turn_end", () => this.sandboxing.turnEnded());
+		this.unsubscribeTurnEnd = pi.on("turn_end", () => {
+			this.sandboxing.turnEnded();
+			this.filePlans.clear();
+		});
 		const policy = (): EffectivePolicy => {
 			const current = this.store.current();
 			this.status.policyChanged(current);
 			this.status.sandboxChanged(this.sandboxing.state(current.sandbox));
+			this.status.fileToolsChanged(this.uncontainedFileTools());
 			return current;
 		};
 		this.deps = loadBashParser().then((bash) => {
@@ -309,6 +331,8 @@ export class SessionGate {
 				fixDelegation: (call: ToolCall, planned: PlannedChange) => this.fixDelegation(call, planned),
 				sandboxMissing: (settings, input) => this.sandboxing.missing(settings, input),
 				sandboxContains: (settings, parts) => this.sandboxing.contains(settings, parts),
+				uncontainedFileTool: (tool: string) =>
+					tool === "write" || tool === "edit" ? foreignFileTool(pi.getAllTools(), tool) : null,
 				saveRules: (save: RulesToSave, directory: string) => this.saveRules(save, directory),
 				permissionMode: (current: EffectivePolicy) => this.permissionMode(current),
 			};
@@ -330,6 +354,7 @@ export class SessionGate {
 		});
 		this.unpublishView = publishPermissionsView(this.sessionId, this);
 		this.unpublishBash = publishBashRunner(this.sessionId, this.sandboxing);
+		this.unpublishFiles = publishFilePlans(this.sessionId, this.filePlans);
 		this.unpublishQuery = publishPolicyQuery(this.sessionId, {
 			decide: async (call) => (await this.deps).policyQuery.decide(call),
 		});
@@ -369,6 +394,8 @@ export class SessionGate {
 	 */
 	async start(hasUI: boolean): Promise<void> {
 		const { sandbox } = this.store.current();
+		if (!this.piSubagentsRuns()) registerContainedFileTools(this.pi, this.fileKit, this.agentDir);
+		this.status.fileToolsChanged(this.uncontainedFileTools());
 		if (sandbox.enabled) this.startSandbox();
 		// Said as soon as the probe is in; it runs while the session starts.
 		void this.sandboxing.ready().then(() => this.showSandboxState());
@@ -416,11 +443,7 @@ export class SessionGate {
 	 * pi's own bash runs the root's calls, and the gate rewrites each allowed command into the sandbox.
 	 */
 	private startSandbox(): void {
-		const subagent = this.pi.getAllTools().find((tool) => tool.name === "subagent");
-		const launcher =
-			subagent &&
-			identifyLauncher({ name: subagent.name, sourcePath: subagent.sourceInfo.path }, nodeFileView);
-		if (launcher?.kind === "pi-subagents") {
+		if (this.piSubagentsRuns()) {
 			this.sandboxing.startRewriting(
 				"pi-subagents runs in this session and needs pi's own bash tool for its children",
 			);
@@ -428,6 +451,19 @@ export class SessionGate {
 		}
 		registerSandboxedBash(this.pi, this.bashKit);
 		this.sandboxing.start();
+	}
+
+	/**
+	 * Whether pi-subagents runs in this session: it gives its in-process children only the tools it sees as pi's
+	 * own, so the gate registers none of its own there (bash, read, write, edit; adr/0017). The session's write
+	 * and edit calls then ask a human (adr/0014).
+	 */
+	private piSubagentsRuns(): boolean {
+		const subagent = this.pi.getAllTools().find((tool) => tool.name === "subagent");
+		const launcher =
+			subagent &&
+			identifyLauncher({ name: subagent.name, sourcePath: subagent.sourceInfo.path }, nodeFileView);
+		return launcher?.kind === "pi-subagents";
 	}
 
 	/**
@@ -544,7 +580,11 @@ export class SessionGate {
 		const input = event.input;
 		// Taken before the sandbox may rewrite the command: the audit names what the model asked for.
 		const preview = JSON.stringify(input).slice(0, 300);
-		if (event.toolName === "bash" && this.sandboxing.pending(event.toolCallId)) {
+		const pendingPlan =
+			event.toolName === "bash"
+				? this.sandboxing.pending(event.toolCallId)
+				: isContainedFileTool(event.toolName) && this.filePlans.pending(event.toolCallId);
+		if (pendingPlan) {
 			// Never decided: no human is asked about a call that could not run as they decided (adr/0017).
 			const refused = this.record(
 				duplicateIdOutcome(event.toolCallId),
@@ -573,7 +613,18 @@ export class SessionGate {
 				: undefined;
 		const outcome = bash && "block" in bash ? sandboxBlockOutcome(decided, bash.block) : decided;
 		const sandbox = bash && "record" in bash ? bash.record : undefined;
-		const recorded = this.record(outcome, "tool_call", event.toolName, preview, started, policy, sandbox);
+		const file = this.planFileTool(event, outcome);
+		const recorded = this.record(
+			outcome,
+			"tool_call",
+			event.toolName,
+			preview,
+			started,
+			policy,
+			sandbox,
+			file,
+		);
+		if (recorded.outcome !== "allow") this.filePlans.set(event.toolCallId, null);
 		if (recorded.outcome === "allow") {
 			// Already worked out while deciding (cached per call), so this reads no files again.
 			const delegation = this.delegations.inspect(call);
@@ -586,6 +637,28 @@ export class SessionGate {
 		}
 		if (event.toolName === "bash") this.sandboxing.withdrawn(event.toolCallId, input);
 		return { block: true, reason: recorded.reason };
+	}
+
+	/** Why the write or edit tool pi runs is not the gate's (its calls then ask), or null while both are. */
+	private uncontainedFileTools(): string | null {
+		const tools = this.pi.getAllTools();
+		return foreignFileTool(tools, "write") ?? foreignFileTool(tools, "edit");
+	}
+
+	/**
+	 * An allowed read, write or edit: what the gate's tool may open when pi runs it (adr/0014), and the real path
+	 * of the file it opens, for the audit line (undefined when the tool pi runs is not the gate's).
+	 */
+	private planFileTool(event: ToolCallEvent, outcome: GateOutcome): string | undefined {
+		const tool = event.toolName;
+		if (!isContainedFileTool(tool)) return undefined;
+		if (outcome.outcome !== "allow" || foreignFileTool(this.pi.getAllTools(), tool) !== null) {
+			this.filePlans.set(event.toolCallId, null);
+			return undefined;
+		}
+		const plan = filePlanOf(tool, outcome);
+		this.filePlans.set(event.toolCallId, plan);
+		return plannedFile(outcome.action, plan);
 	}
 
 	async onUserBash(event: UserBashEvent, ctx: ExtensionContext): Promise<UserBashEventResult | undefined> {
@@ -702,6 +775,7 @@ export class SessionGate {
 			})),
 			grants: this.grants.list(),
 			sandbox: this.sandboxing.state(policy.sandbox),
+			uncontainedFileTools: this.uncontainedFileTools(),
 			permissionMode: this.permissionMode(),
 		};
 	}
@@ -716,6 +790,7 @@ export class SessionGate {
 		this.unsubscribeKeys();
 		this.unpublishView();
 		this.unpublishBash();
+		this.unpublishFiles();
 		this.closing.abort();
 		this.unpublishQuery();
 		await this.hub.close();
@@ -740,6 +815,7 @@ export class SessionGate {
 		started: number,
 		policy: EffectivePolicy | null,
 		sandbox?: SandboxRecord,
+		file?: string,
 	): GateOutcome {
 		const decision = (decided: GateOutcome): DecisionRecord => ({
 			outcome: decided,
@@ -751,6 +827,7 @@ export class SessionGate {
 			latencyMs: performance.now() - started,
 			policy,
 			...(sandbox && decided.outcome === "allow" ? { sandbox } : {}),
+			...(file && decided.outcome === "allow" ? { file } : {}),
 			permissionMode: this.permissionMode(policy ?? undefined),
 		});
 		let recorded = outcome;
@@ -842,11 +919,12 @@ export async function startSessionGate(
 	env: Readonly<Record<string, string | undefined>>,
 	tuiKit: TuiKit,
 	bashKit: BashKit,
+	fileKit: FileToolKit,
 ): Promise<SessionGate> {
 	if (REPLACED.has(reason)) new SessionGrants(ctx.sessionManager.getSessionId()).clear();
 	const agentDir = resolveAgentDir(env, env.HOME || homedir());
 	const parked = new ParkedStore(join(agentDir, "pi-permission-hub", "parked"), agentDir);
-	const gate = new SessionGate({ pi, ctx, env, parked, tuiKit, bashKit });
+	const gate = new SessionGate({ pi, ctx, env, parked, tuiKit, bashKit, fileKit });
 	await gate.start(ctx.hasUI);
 	return gate;
 }

@@ -20,6 +20,7 @@ export class StatusReporter {
 	/** The asks parked in earlier runs and offered again, each by who parked it. */
 	private parked: readonly string[] = [];
 	private noSandbox: string | null = null;
+	private uncontainedFiles: string | null = null;
 	private auditError: string | null = null;
 	private permissionMode: PermissionMode = "default";
 	private shown: string | undefined;
@@ -77,6 +78,13 @@ export class StatusReporter {
 		this.render();
 	}
 
+	/** The write or edit tool pi runs is not the gate's (adr/0014): shown while it is so, as its calls ask. */
+	fileToolsChanged(why: string | null): void {
+		if (why === this.uncontainedFiles) return;
+		this.uncontainedFiles = why;
+		this.render();
+	}
+
 	/** Any mode but `default` shows; `trusted` loudly, and once as a warning too. */
 	permissionModeChanged(mode: PermissionMode): void {
 		if (mode === this.permissionMode) return;
@@ -111,6 +119,7 @@ export class StatusReporter {
 			...(this.auditError ? ["audit log cannot be written: allowed calls blocked"] : []),
 			...(this.ceiling ? [this.ceiling] : []),
 			...(this.noSandbox ? [`no sandbox: ${this.noSandbox}`] : []),
+			...(this.uncontainedFiles ? [`write and edit ask: ${this.uncontainedFiles}`] : []),
 			...[...this.unregistered].map((name) => `link "${name}" not registered`),
 			...(this.askers.length > 0
 				? [

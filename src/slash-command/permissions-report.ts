@@ -42,6 +42,8 @@ export interface PermissionsSnapshot {
 	readonly recent: readonly RecentDecision[];
 	readonly grants: readonly SessionGrant[];
 	readonly sandbox: SandboxState;
+	/** Why the write or edit tool pi runs is not the gate's contained one (its calls ask), or null when it is. */
+	readonly uncontainedFileTools: string | null;
 	readonly permissionMode: PermissionMode;
 }
 
@@ -116,6 +118,13 @@ export function permissionsReport(s: PermissionsSnapshot): ReportLine[] {
 
 	section("Sandbox");
 	for (const line of describeSandbox(s.sandbox, s.policy.sandbox)) add(line);
+
+	section("File tools");
+	add(
+		s.uncontainedFileTools === null
+			? "read, write and edit are the gate's own: each opens only the file it checked, following no link made since (adr/0014)"
+			: `write and edit ask a human: ${s.uncontainedFileTools}`,
+	);
 
 	section("Authorizer chain");
 	if (s.links.length === 0) add("(no links enabled: authorizerChain is empty)");

@@ -46,6 +46,8 @@ export interface WorldOptions {
 	readonly sandboxMissing?: string;
 	/** Whether a sandbox would contain this session's bash calls (default: none runs). */
 	readonly sandboxContains?: boolean;
+	/** Why the write or edit tool pi would run is not the gate's (adr/0014). */
+	readonly uncontainedFileTool?: string;
 	readonly permissionMode?: PermissionMode;
 }
 
@@ -100,6 +102,8 @@ export function pipelineWorld(bash: BashParser, policy: EffectivePolicy, options
 		fixDelegation: options.fixDelegation ?? (() => ({ gated: false, reason: "no fix in this test" })),
 		sandboxMissing: async () => options.sandboxMissing ?? null,
 		sandboxContains: async () => options.sandboxContains ?? false,
+		uncontainedFileTool: (tool) =>
+			tool === "write" || tool === "edit" ? (options.uncontainedFileTool ?? null) : null,
 		saveRules: async (save, directory) => {
 			saved.push({ save, directory });
 		},

@@ -605,6 +605,54 @@ describe("the pipeline: parked approvals for asks only a human may answer", () =
 	});
 });
 
+describe("a write or edit that a tool other than the gate's would run (adr/0014)", () => {
+	const uncontained = "another extension's write tool (/x/ext.ts) runs it, not the gate's";
+	const writeCall: GateRequest = {
+		kind: "tool_call",
+		call: { tool: "write", input: { path: "src/a.ts", content: "x" }, cwd: CWD },
+	};
+
+	it("is for a human alone: a link that would allow it is not asked, and the dialog says why", async () => {
+		const policy = policyFromConfig({ authorizerChain: ["judge"] });
+		const { pipeline, presenter, linkCalls } = world(policy, {
+			script: [allowOnce],
+			links: { judge: async () => ({ verdict: "allow" }) },
+			uncontainedFileTool: uncontained,
+		});
+		const { outcome } = await pipeline.run(writeCall);
+		expect(outcome).toMatchObject({ outcome: "allow", step: "terminal" });
+		expect(outcome.why).toContain(uncontained);
+		expect(presenter.shown).toHaveLength(1);
+		expect(linkCalls).toEqual([]);
+	});
+
+	it("accept-edits does not allow it unasked, and no grant is offered", async () => {
+		const { pipeline, presenter } = world(policyFromConfig({}), {
+			script: [allowOnce],
+			uncontainedFileTool: uncontained,
+			permissionMode: "accept-edits",
+		});
+		const { outcome } = await pipeline.run(writeCall);
+		expect(outcome).toMatchObject({ outcome: "allow", step: "terminal" });
+		expect(outcome.why).toContain(uncontained);
+		expect(presenter.shown).toHaveLength(1);
+		// Only "allow once" and the denials: a session grant would only make the next such call ask again.
+		expect(presenter.shown[0]?.prompt.choices.map((c) => c.answer.kind)).toEqual(["allow", "deny", "deny"]);
+	});
+
+	it("leaves a read alone, and the gate's own write tool runs unasked in accept-edits", async () => {
+		const read = world(policyFromConfig({}), { uncontainedFileTool: uncontained });
+		const readCall: GateRequest = {
+			kind: "tool_call",
+			call: { tool: "read", input: { path: "a.ts" }, cwd: CWD },
+		};
+		expect((await read.pipeline.run(readCall)).outcome.outcome).toBe("allow");
+		const ours = world(policyFromConfig({}), { permissionMode: "accept-edits" });
+		expect((await ours.pipeline.run(writeCall)).outcome).toMatchObject({ outcome: "allow", step: "policy" });
+		expect(ours.presenter.shown).toEqual([]);
+	});
+});
+
 /** A whole-tree grant of `npm *`, wide enough to cover any npm command a child asks about. */
 const TREE_GRANT = {
 	id: "tree-npm",
