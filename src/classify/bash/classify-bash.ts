@@ -7,6 +7,7 @@
 import { HIGHEST_TIER, maxTier, type Tier } from "../../vocabulary/tier.ts";
 import type { ActionPart, PathTouch } from "../action.ts";
 import { guardOfTree } from "../guarded-paths.ts";
+import { ownEntry } from "../own-entry.ts";
 import {
 	type EffectiveCwd,
 	isWithinSession,
@@ -164,6 +165,52 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 const FILE_WRITERS: ReadonlySet<string> = new Set(["touch", "mkdir", "cp", "mv", "tee"]);
 
 /**
+ * The long options of the file writers that write nothing but the paths they are given, spelled in full: an
+ * abbreviation (`--b`, `--t=DIR`, which getopt_long accepts) or any other option leaves the effects unknown. Not
+ * here: `--backup`/`--suffix` (a name built from a suffix), `--parents` (a path below the target),
+ * `--symbolic-link` (a link a later write follows).
+ */
+const WRITER_LONG_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+	cp: new Set([
+		"--archive",
+		"--force",
+		"--interactive",
+		"--no-clobber",
+		"--no-dereference",
+		"--dereference",
+		"--preserve",
+		"--no-preserve",
+		"--recursive",
+		"--update",
+		"--verbose",
+		"--target-directory",
+		"--no-target-directory",
+		"--strip-trailing-slashes",
+	]),
+	mv: new Set([
+		"--force",
+		"--interactive",
+		"--no-clobber",
+		"--update",
+		"--verbose",
+		"--target-directory",
+		"--no-target-directory",
+		"--strip-trailing-slashes",
+	]),
+};
+
+/** Whether every long option of `cp`/`mv` is one of theirs above, spelled in full (other commands: true). */
+function longOptionsSpelledInFull(name: string, args: readonly string[]): boolean {
+	const known = ownEntry(WRITER_LONG_OPTIONS, name);
+	if (known === undefined) return true;
+	for (const arg of args) {
+		if (arg === "--") return true;
+		if (arg.startsWith("--") && !known.has(arg.split("=", 1)[0] ?? arg)) return false;
+	}
+	return true;
+}
+
+/**
  * Commands whose every effect is removing the files their arguments name. They are `destructive`, so no path
  * rule allows them (`knownEffects` stays unset); they only tell a permission mode that nothing but those files
  * is touched (adr/0023: `trusted` with no sandbox running).
@@ -188,8 +235,8 @@ function effectsAreItsPaths(
 	const { name } = finding.unit;
 	const args = finding.args.map((arg) => arg.text);
 	// A backup copy goes to a name built from a suffix, which is not among the paths found.
-	if ((name === "cp" || name === "mv") && args.some((arg) => /^(-[^-]*[Sb]|--suffix|--backup)/.test(arg)))
-		return false;
+	if ((name === "cp" || name === "mv") && args.some((arg) => /^-[^-]*[Sb]/.test(arg))) return false;
+	if (!longOptionsSpelledInFull(name, args)) return false;
 	const writer =
 		ownTier === "write" && (FILE_WRITERS.has(name) || (name === "sed" && sedOnlySubstitutes(args)));
 	const remover = ownTier === "destructive" && FILE_REMOVERS.has(name);
