@@ -6,6 +6,7 @@
  */
 import { HIGHEST_TIER, maxTier, type Tier } from "../../vocabulary/tier.ts";
 import type { ActionPart, PathTouch } from "../action.ts";
+import { guardOfCopiedSource } from "../execution-config.ts";
 import { guardOfTree } from "../guarded-paths.ts";
 import { ownEntry } from "../own-entry.ts";
 import {
@@ -106,7 +107,9 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 			...globLinkCandidates(candidates, finding.cwd, options.paths.homeDir),
 			...globWriteCandidates(candidates, finding.cwd, options.paths.homeDir),
 		];
-		paths = finding.remote ? [] : touches(reached, finding.cwd, options.paths);
+		paths = finding.remote
+			? []
+			: withCopiedRepositories(finding.unit.name, touches(reached, finding.cwd, options.paths));
 		if (!finding.remote) raises.push(...unknownReads(reached, finding.cwd, finding.loopVariables));
 		known = effectsAreItsPaths(finding, strictest(own).tier, candidates);
 		startsPi = finding.computedName
@@ -406,6 +409,22 @@ function touches(candidates: readonly PathCandidate[], cwd: EffectiveCwd, contex
 		const tree = candidate.below === true && touch.guard === undefined ? guardOfTree(touch, context) : null;
 		return tree === null ? touch : { ...touch, guard: tree };
 	});
+}
+
+/** The commands that land their source trees at their destination (their reads are what they copy). */
+const COPIERS: ReadonlySet<string> = new Set(["cp", "mv"]);
+
+/** A copy of a git directory or a HEAD file guards the copy's writes (execution-config.ts, adr/0014). */
+function withCopiedRepositories(name: string, paths: readonly PathTouch[]): PathTouch[] {
+	if (!COPIERS.has(name)) return [...paths];
+	const guard = paths
+		.filter((touch) => touch.access === "read" && touch.resolved.startsWith("/"))
+		.map((touch) => guardOfCopiedSource(touch.resolved))
+		.find((found) => found !== null);
+	if (guard === undefined || guard === null) return [...paths];
+	return paths.map((touch) =>
+		touch.access === "write" && touch.guard === undefined ? { ...touch, guard } : touch,
+	);
 }
 
 /**

@@ -115,6 +115,16 @@ function longName(spelled: string, withValue: ReadonlySet<string>): string | und
 	return found;
 }
 
+/**
+ * Whether `arg` is the long option `full` as getopt_long and git's parse-options read it: in full, or any prefix
+ * of it of at least one letter (`--bar` is `git init --bare`), with or without `=value`. A prefix another option
+ * shares makes the program refuse, so counting it here is only ever the strict side.
+ */
+export function spellsLongOption(arg: string, full: string): boolean {
+	const name = arg.split("=", 1)[0] ?? arg;
+	return name.length > 2 && name.startsWith("--") && full.startsWith(name);
+}
+
 export function hasOption(scanned: ScannedArgs, ...names: readonly string[]): boolean {
 	return scanned.options.some((option) => names.includes(option.name));
 }
