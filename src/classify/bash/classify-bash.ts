@@ -30,7 +30,7 @@ import { environmentInjection } from "./environment-injection.ts";
 import { globLinkCandidates } from "./glob-links.ts";
 import { globWriteCandidates } from "./glob-writes.ts";
 import { piRunReason } from "./pi-run.ts";
-import { projectProgram } from "./project-path-program.ts";
+import { projectPathEntryWritten, projectProgram } from "./project-path-program.ts";
 import type { ReadVerdict } from "./read-only-spec.ts";
 import { proveRead } from "./read-proof.ts";
 
@@ -130,6 +130,7 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 				});
 		if (startsPi !== null) raises.push({ tier: HIGHEST_TIER, reason: `${startsPi}: ${PI_RUN}` });
 	}
+	paths = withProjectPathPrograms(paths, finding.cwd, options);
 	raises.push(...pathRaises(paths));
 	const decided = strictest(raises);
 	const part: ActionPart = { tier: decided.tier, tierReason: decided.reason, paths };
@@ -408,6 +409,32 @@ function touches(candidates: readonly PathCandidate[], cwd: EffectiveCwd, contex
 		const touch = makePathTouch(candidate.typed, candidate.access, cwd, context, candidate.value);
 		const tree = candidate.below === true && touch.guard === undefined ? guardOfTree(touch, context) : null;
 		return tree === null ? touch : { ...touch, guard: tree };
+	});
+}
+
+/**
+ * A write into a `PATH` directory inside the project is human-only (adr/0008): it puts a program where a bare
+ * name finds it, before any system one, and the command that runs it may come in the same call.
+ */
+function withProjectPathPrograms(
+	paths: readonly PathTouch[],
+	cwd: EffectiveCwd,
+	options: BashClassifyOptions,
+): PathTouch[] {
+	if (options.searchPath === undefined) return [...paths];
+	const question = {
+		cwd,
+		searchPath: options.searchPath,
+		inside: (dir: string) => isWithinSession(dir, options.paths),
+		scope: `${options.paths.sessionCwd}\0${options.paths.project?.dir ?? ""}`,
+	};
+	return paths.map((touch) => {
+		if (touch.access !== "write" || touch.guard !== undefined || !touch.resolved.startsWith("/"))
+			return touch;
+		const entry = projectPathEntryWritten(question, touch.resolved);
+		if (entry === undefined) return touch;
+		const reason = `writes ${touch.resolved} in ${entry}, a PATH directory inside the project: a bare command name would run it instead of the system's`;
+		return { ...touch, guard: { kind: "human", reason } };
 	});
 }
 
