@@ -172,7 +172,7 @@ const FILE_WRITERS: ReadonlySet<string> = new Set(["touch", "mkdir", "cp", "mv",
  * The long options of the file writers that write nothing but the paths they are given, spelled in full: an
  * abbreviation (`--b`, `--t=DIR`, which getopt_long accepts) or any other option leaves the effects unknown. Not
  * here: `--backup`/`--suffix` (a name built from a suffix), `--parents` (a path below the target),
- * `--symbolic-link` (a link a later write follows).
+ * `--link`/`--symbolic-link` (another name for the source, which a later write goes through).
  */
 const WRITER_LONG_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
 	cp: new Set([
@@ -238,8 +238,11 @@ function effectsAreItsPaths(
 		return false;
 	const { name } = finding.unit;
 	const args = finding.args.map((arg) => arg.text);
-	// A backup copy goes to a name built from a suffix, which is not among the paths found.
-	if ((name === "cp" || name === "mv") && args.some((arg) => /^-[^-]*[Sb]/.test(arg))) return false;
+	// A backup copy goes to a name built from a suffix, which is not among the paths found. `cp -l`/`-s` make a
+	// second name for the source (`.git/config`, or `../../u/.bashrc` once moved up): a later write to it in the
+	// same call (`cp c x`, a redirect) lands in the file it names, which nothing classified.
+	if (name === "cp" && args.some((arg) => /^-[^-]*[Sbls]/.test(arg))) return false;
+	if (name === "mv" && args.some((arg) => /^-[^-]*[Sb]/.test(arg))) return false;
 	if (!longOptionsSpelledInFull(name, args)) return false;
 	const writer =
 		ownTier === "write" && (FILE_WRITERS.has(name) || (name === "sed" && sedOnlySubstitutes(args)));
