@@ -2,6 +2,7 @@
  * Attacks on path resolution (adr/0014): every spelling and every link that lands a write on a guarded path
  * must be human-only. Real directories, links and hard links.
  */
+import { execFileSync } from "node:child_process";
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -280,6 +281,24 @@ describe("odd spellings found safe", () => {
 	])("bash %s", (command) => {
 		expect(guardOf(shell(command))).toBe("human");
 	});
+});
+
+describe("a glob that bash expands to .. (before 5.2, as macOS's 3.2, or with globskipdots off)", () => {
+	it.each(["echo x >> .?/home/.bashrc", "echo x >> .[.]/home/.bashrc", "cp evil .*/home/.bashrc"])(
+		"%s writes outside the project: the home's .bashrc is guarded",
+		(command) => {
+			// The attack, run for real by a bash that matches `..` as older ones do.
+			const ran = execFileSync(
+				"bash",
+				["-c", `shopt -u globskipdots 2>/dev/null; echo ${command.split(" ").at(-1)}`],
+				{
+					cwd: project,
+				},
+			);
+			expect(ran.toString().trim()).toBe("../home/.bashrc");
+			expect(guardOf(shell(command))).toBe("human");
+		},
+	);
 });
 
 describe("~ and $HOME follow the command's own $HOME when it may set one", () => {
