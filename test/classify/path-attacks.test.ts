@@ -301,6 +301,27 @@ describe("a glob that bash expands to .. (before 5.2, as macOS's 3.2, or with gl
 	);
 });
 
+describe("a read glob is refused by the inbox files it opens, however it is spelled", () => {
+	it.each([
+		"cat ~/.pi/agent/pi-permission-hub/inbo?/r.json",
+		"cat ~/.pi/agent/pi-permission-hub/i*/*",
+		"head ~/.pi/agent/pi-*/inbox/*",
+		"cat ~/.pi/agent/**/inbox/*",
+		"cat ~/.pi/agent/pi-permission-hub/[i]nbox/r.json",
+	])("%s", (command) => {
+		writeFileSync(path.join(agentDir, "pi-permission-hub", "inbox", "r.json"), '{"id":"r"}');
+		// The attack, run for real: bash opens the inbox's file.
+		const ran = execFileSync("bash", ["-c", command.replaceAll("~", home)]);
+		expect(ran.toString()).toBe('{"id":"r"}');
+		expect(guardOf(shell(command))).toBe("refuse");
+	});
+
+	it("a glob that opens nothing guarded stays a read", () => {
+		expect(shell("cat src/*.ts").tier).toBe("read");
+		expect(shell("cat ~/notes/*.md").tier).toBe("read");
+	});
+});
+
 describe("~ and $HOME follow the command's own $HOME when it may set one", () => {
 	it.each([
 		"HOME=.git; echo x > ~/config",

@@ -28,7 +28,7 @@ import type { CommandTierEntry } from "./command-tier-table.ts";
 import { homeMayBeSet } from "./directory-variables.ts";
 import { environmentInjection } from "./environment-injection.ts";
 import { globLinkCandidates } from "./glob-links.ts";
-import { globWriteCandidates } from "./glob-writes.ts";
+import { globReadMatches, globWriteCandidates } from "./glob-writes.ts";
 import { piRunReason } from "./pi-run.ts";
 import { projectPathEntryWritten, projectProgram } from "./project-path-program.ts";
 import type { ReadVerdict } from "./read-only-spec.ts";
@@ -91,6 +91,7 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 			...globWriteCandidates(finding.paths, finding.cwd, options.paths.homeDir),
 		];
 		paths = finding.remote ? [] : touches(reached, finding.cwd, options.paths);
+		if (!finding.remote) paths.push(...guardedGlobReads(finding.paths, finding.cwd, options));
 		if (!finding.remote) raises.push(...unknownReads(reached, finding.cwd, finding.loopVariables));
 	} else {
 		const args = argumentsOf(finding);
@@ -110,6 +111,7 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 		paths = finding.remote
 			? []
 			: withCopiedRepositories(finding.unit.name, touches(reached, finding.cwd, options.paths));
+		if (!finding.remote) paths.push(...guardedGlobReads(candidates, finding.cwd, options));
 		if (!finding.remote) raises.push(...unknownReads(reached, finding.cwd, finding.loopVariables));
 		known = effectsAreItsPaths(finding, strictest(own).tier, candidates);
 		startsPi = finding.computedName
@@ -439,6 +441,17 @@ function withProjectPathPrograms(
 		const reason = `writes ${touch.resolved} in ${entry}, a PATH directory inside the project: a bare command name would run it instead of the system's`;
 		return { ...touch, guard: { kind: "human", reason } };
 	});
+}
+
+/** The guarded paths a read glob opens (the gate's inbox through `inbo?`): only those join the part's paths. */
+function guardedGlobReads(
+	candidates: readonly PathCandidate[],
+	cwd: EffectiveCwd,
+	options: BashClassifyOptions,
+): PathTouch[] {
+	const matches = globReadMatches(candidates, cwd, options.paths.homeDir);
+	if (matches.length === 0) return [];
+	return touches(matches, cwd, options.paths).filter((touch) => touch.guard !== undefined);
 }
 
 /** The commands that land their source trees at their destination (their reads are what they copy). */

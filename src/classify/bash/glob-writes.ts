@@ -35,6 +35,27 @@ export function globWriteCandidates(
 	return matches;
 }
 
+/**
+ * The existing paths each read glob matches (`cat ~/.pi/agent/pi-permission-hub/inbo?/x` opens the inbox's `x`),
+ * for their guards: a read is refused or human-only by what it opens, not by how it was spelled. A glob whose
+ * matches cannot be listed gives none.
+ */
+export function globReadMatches(
+	candidates: readonly PathCandidate[],
+	cwd: EffectiveCwd,
+	homeDir: string,
+): PathCandidate[] {
+	const matches: PathCandidate[] = [];
+	for (const candidate of candidates) {
+		const value = candidate.value;
+		if (candidate.access !== "read" || value === undefined || !GLOB.test(value)) continue;
+		// `**` is `*` to a bash without `globstar` (its default; setting it is not a read).
+		for (const name of expand(value.replaceAll("**", "*"), cwd, homeDir) ?? [])
+			matches.push({ access: "read", typed: name, value: name });
+	}
+	return matches;
+}
+
 /** The existing paths `glob` matches, spelled from its own start, or undefined when they cannot be listed. */
 function expand(glob: string, cwd: EffectiveCwd, homeDir: string): string[] | undefined {
 	const absolute = glob.startsWith("/");
