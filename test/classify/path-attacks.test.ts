@@ -316,6 +316,13 @@ describe("a read glob is refused by the inbox files it opens, however it is spel
 		expect(guardOf(shell(command))).toBe("refuse");
 	});
 
+	it("a glob naming a directory that holds the inbox, for a command that descends into it: human-only", () => {
+		for (const command of ["grep -r id ~/.pi/ag*", "grep -r id ~/.p?"]) {
+			expect(guardOf(shell(command)), command).toBe("human");
+		}
+		expect(shell("grep -r id src/*").tier).toBe("read");
+	});
+
 	it("a glob that opens nothing guarded stays a read", () => {
 		expect(shell("cat src/*.ts").tier).toBe("read");
 		expect(shell("cat ~/notes/*.md").tier).toBe("read");

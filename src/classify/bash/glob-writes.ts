@@ -51,7 +51,13 @@ export function globReadMatches(
 		if (candidate.access !== "read" || value === undefined || !GLOB.test(value)) continue;
 		// `**` is `*` to a bash without `globstar` (its default; setting it is not a read).
 		for (const name of expand(value.replaceAll("**", "*"), cwd, homeDir) ?? [])
-			matches.push({ access: "read", typed: name, value: name });
+			matches.push({
+				access: "read",
+				typed: name,
+				value: name,
+				// A command that descends into its operands (`grep -r x ~/.pi/ag*`) reads below each match.
+				...(candidate.below === true ? { below: true } : {}),
+			});
 	}
 	return matches;
 }
