@@ -320,7 +320,8 @@ describe("a read glob is refused by the inbox files it opens, however it is spel
 		for (const command of ["grep -r id ~/.pi/ag*", "grep -r id ~/.p?"]) {
 			expect(guardOf(shell(command)), command).toBe("human");
 		}
-		expect(shell("grep -r id src/*").tier).toBe("read");
+		mkdirSync(path.join(project, "notes", "2026"), { recursive: true });
+		expect(shell("grep -r id notes/*").tier).toBe("read");
 	});
 
 	it("a glob that opens nothing guarded stays a read", () => {
