@@ -64,6 +64,21 @@ export function guardOfExecutionConfig(candidate: string, scope: Scope): PathGua
 	return guardOfRepositories(candidate, scope);
 }
 
+/**
+ * The guard for copying or moving `source` (absolute, resolved) somewhere: a git directory, or a `HEAD` file,
+ * makes its destination one, with whatever config the destination already holds (`printf … > pkg/config`, then
+ * `cp -rn .git/. pkg/`), and nothing at the destination's name says so before the copy.
+ */
+export function guardOfCopiedSource(source: string): PathGuard | null {
+	const parent = path.dirname(source);
+	const isHead = parent !== source && namesGuardedEntry(parent, path.basename(source), "HEAD");
+	if (!isHead && !looksLikeGitDirectory(source)) return null;
+	return {
+		kind: "human",
+		reason: `copies ${source}, ${isHead ? "a HEAD file" : "a git directory"}: where it lands git takes for a repository, whose config git runs programs from`,
+	};
+}
+
 /** A repository met on the way up: where its git directory is, and where its hooks run from. */
 interface Repository {
 	readonly gitDir: string;

@@ -2,6 +2,7 @@
  * What configures execution is found on disk, not listed (adr/0014): each test plants what an attacker would,
  * with real files, and the write that would make a later command run a program must be human-only.
  */
+import { execFileSync } from "node:child_process";
 import { linkSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -143,6 +144,39 @@ describe("a repository shape git would find, made by plain writes", () => {
 			expect(run(command).tier, command).toBe("privileged");
 		}
 		expect(run("git init sub").tier).toBe("write");
+	});
+
+	it("git init's options abbreviated as git reads them (--bar is --bare) make one too: privileged", () => {
+		for (const command of [
+			"git init -q --bar pkg && printf '[core]\\n\\tpager = ./x\\n' >> pkg/config",
+			"git init --separate=store .",
+			"git clone --mirr ../upstream pkg",
+		]) {
+			expect(run(command).tier, command).toBe("privileged");
+		}
+	});
+
+	it("copying a git directory, or a HEAD, where a config waits makes a repository: human-only", () => {
+		execFileSync("git", ["init", "-q", project]);
+		// The attack, run for real: a plain write, then a copy that keeps it (-n) and brings the rest.
+		const copy = path.join(world.root, "copy");
+		execFileSync("cp", ["-a", project, copy]);
+		plain("../copy/pkg/config", "[core]\n\tbare = true\n\tpager = ./x\n");
+		execFileSync("cp", ["-rn", ".git/.", "pkg/"], { cwd: copy });
+		const found = execFileSync("git", ["rev-parse", "--absolute-git-dir"], { cwd: path.join(copy, "pkg") });
+		expect(found.toString().trim()).toBe(path.join(copy, "pkg"));
+
+		plain("pkg/config", "[core]\n\tpager = ./x\n");
+		for (const command of [
+			"cp -rn .git/. pkg/",
+			"cp -rT .git pkg",
+			"cp -r .git/objects .git/refs .git/HEAD pkg/",
+			"mv .git/logs/HEAD pkg/",
+		]) {
+			expect(guarded(run(command)), command).toEqual(["privileged", "human"]);
+		}
+		expect(guarded(run("cp -r .git/hooks pkg/"))).toEqual(["write", null]);
+		expect(guarded(run("cp -r src pkg/"))).toEqual(["write", null]);
 	});
 
 	it("objects/ and refs/ alone, without HEAD, are ordinary names elsewhere", () => {

@@ -2,6 +2,7 @@
  * Attacks on path resolution (adr/0014): every spelling and every link that lands a write on a guarded path
  * must be human-only. Real directories, links and hard links.
  */
+import { execFileSync } from "node:child_process";
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -279,6 +280,53 @@ describe("odd spellings found safe", () => {
 		"echo x > */**/config",
 	])("bash %s", (command) => {
 		expect(guardOf(shell(command))).toBe("human");
+	});
+});
+
+describe("a glob that bash expands to .. (before 5.2, as macOS's 3.2, or with globskipdots off)", () => {
+	it.each(["echo x >> .?/home/.bashrc", "echo x >> .[.]/home/.bashrc", "cp evil .*/home/.bashrc"])(
+		"%s writes outside the project: the home's .bashrc is guarded",
+		(command) => {
+			// The attack, run for real by a bash that matches `..` as older ones do.
+			const ran = execFileSync(
+				"bash",
+				["-c", `shopt -u globskipdots 2>/dev/null; echo ${command.split(" ").at(-1)}`],
+				{
+					cwd: project,
+				},
+			);
+			expect(ran.toString().trim()).toBe("../home/.bashrc");
+			expect(guardOf(shell(command))).toBe("human");
+		},
+	);
+});
+
+describe("a read glob is refused by the inbox files it opens, however it is spelled", () => {
+	it.each([
+		"cat ~/.pi/agent/pi-permission-hub/inbo?/r.json",
+		"cat ~/.pi/agent/pi-permission-hub/i*/*",
+		"head ~/.pi/agent/pi-*/inbox/*",
+		"cat ~/.pi/agent/**/inbox/*",
+		"cat ~/.pi/agent/pi-permission-hub/[i]nbox/r.json",
+	])("%s", (command) => {
+		writeFileSync(path.join(agentDir, "pi-permission-hub", "inbox", "r.json"), '{"id":"r"}');
+		// The attack, run for real: bash opens the inbox's file.
+		const ran = execFileSync("bash", ["-c", command.replaceAll("~", home)]);
+		expect(ran.toString()).toBe('{"id":"r"}');
+		expect(guardOf(shell(command))).toBe("refuse");
+	});
+
+	it("a glob naming a directory that holds the inbox, for a command that descends into it: human-only", () => {
+		for (const command of ["grep -r id ~/.pi/ag*", "grep -r id ~/.p?"]) {
+			expect(guardOf(shell(command)), command).toBe("human");
+		}
+		mkdirSync(path.join(project, "notes", "2026"), { recursive: true });
+		expect(shell("grep -r id notes/*").tier).toBe("read");
+	});
+
+	it("a glob that opens nothing guarded stays a read", () => {
+		expect(shell("cat src/*.ts").tier).toBe("read");
+		expect(shell("cat ~/notes/*.md").tier).toBe("read");
 	});
 });
 

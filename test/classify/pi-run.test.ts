@@ -43,6 +43,10 @@ const STARTS_PI = [
 	"node node_modules/@earendil-works/pi-coding-agent/dist/cli.js -e x.ts",
 	"npx pi -e x.ts -p hi",
 	"npx @earendil-works/pi-coding-agent -e x.ts",
+	// A package runner given pi with a version or tag: the same package (it was network-egress, which trusted ran).
+	"npx -y @earendil-works/pi-coding-agent@latest -e x.ts",
+	"pnpm dlx @earendil-works/pi-coding-agent@1.6.0 -e x.ts",
+	"bunx @earendil-works/pi-coding-agent@latest -e x.ts",
 	"env pi -e x.ts",
 	"env FOO=1 pi -e x.ts",
 	"timeout 60 pi -p hi",

@@ -3,6 +3,7 @@
  * `<project>/.venv/bin` first on PATH, and the model plants `.venv/bin/git`. The user's `git status` (silent) and
  * `git push` (approved) would run it. Real files, the real classifier.
  */
+import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -52,5 +53,37 @@ describe("a bare name PATH resolves into the project", () => {
 		expect(classify("ls", venvFirst).parts[0]?.guard).toBeUndefined();
 		expect(classify("echo hi", venvFirst).parts[0]?.guard).toBeUndefined();
 		expect(classify("git status", "/usr/bin:/bin").parts[0]?.guard).toBeUndefined();
+	});
+
+	it("a write into a PATH directory of the project is human-only: the same call could run it by a system name", () => {
+		const venvFirst = `${project}/.venv/bin:/usr/local/bin:/usr/bin:/bin`;
+		const tool = path.join(project, "tool.sh");
+		writeFileSync(tool, "#!/bin/sh\necho planted\n");
+		chmodSync(tool, 0o755);
+		// The attack, run for real: the copy keeps the mode, and the next `ls` is the copy.
+		const ran = execFileSync("/bin/sh", ["-c", "cp tool.sh .venv/bin/ls && ls"], {
+			cwd: project,
+			env: { ...process.env, PATH: venvFirst },
+		});
+		expect(ran.toString()).toBe("planted\n");
+		rmSync(path.join(project, ".venv", "bin", "ls"));
+
+		for (const command of [
+			"cp tool.sh .venv/bin/ls && ls",
+			"cp -t .venv/bin tool.sh",
+			"mv tool.sh .venv/bin/cat",
+			"echo x > .venv/bin/grep",
+		]) {
+			const action = classify(command, venvFirst);
+			expect(action.tier, command).toBe("privileged");
+			expect(
+				action.parts.some((part) =>
+					part.paths.some((touch) => touch.guard?.reason.includes("a PATH directory")),
+				),
+				command,
+			).toBe(true);
+		}
+		expect(classify("cp tool.sh tool2.sh", venvFirst).tier).toBe("write");
+		expect(classify("cp tool.sh .venv/bin/ls", "/usr/bin:/bin").tier).toBe("write");
 	});
 });

@@ -3,6 +3,7 @@
  * runs edits and file commands unasked but never a program (an unknown wrapper around `rm -rf src`, a script),
  * sandbox or not; `trusted` runs a program unasked only inside the sandbox of its tier.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -153,6 +154,33 @@ describe("modes allow only what is contained (adr/0023)", () => {
 		expect(readFileSync(bashrc, "utf8")).toBe("# mine\n");
 		expect(existsSync(sb.workPath("ran.txt"))).toBe(false);
 		expect(resultOf(run.records, run.toolResults, `${PYTHON} x.py`).isError).toBe(true);
+	});
+
+	it("accept-edits with the sandbox off: file commands spelled to reach git's hooks and config ask; nothing lands", async () => {
+		const sb = await gateSandbox();
+		await writeUserConfig(sb, { defaultMode: "accept-edits", sandbox: { enabled: false } });
+		execFileSync("git", ["init", "-q", sb.workDir]);
+		const config = readFileSync(sb.workPath(".git/config"), "utf8");
+		await sb.writeWorkFile("hook/pre-commit", "#!/bin/sh\ntouch committed.txt\n");
+		await sb.writeWorkFile("c", "[core]\n\tfsmonitor = ./hook/pre-commit\n");
+		await sb.writeWorkFile("pkg/config", "[core]\n\tpager = ./hook/pre-commit\n");
+		const attacks = [
+			// getopt's abbreviation of --target-directory.
+			"cp --targ .git/hooks hook/pre-commit",
+			// A second name for git's config, written through by the next copy.
+			"cp -l .git/config x; cp c x",
+			// A copy of the git directory that keeps the planted config.
+			"cp -rn .git/. pkg/",
+		];
+		await writeScript(sb, scriptOf(...attacks.map((command) => [bash(command)])));
+		const rpc = await startRpc({ sandbox: sb, extensions: [EXTENSION_ENTRY], dialog: pickOption("Deny") });
+
+		const run = await rpc.prompt("tidy");
+
+		expect(titles(run)).toEqual(attacks.map((command) => `bash: ${command}`));
+		expect(existsSync(sb.workPath(".git/hooks/pre-commit"))).toBe(false);
+		expect(readFileSync(sb.workPath(".git/config"), "utf8")).toBe(config);
+		expect(existsSync(sb.workPath("pkg/HEAD"))).toBe(false);
 	});
 
 	it("trusted with the sandbox off asks before a program run; .bashrc is unchanged", async () => {

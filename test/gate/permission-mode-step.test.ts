@@ -85,6 +85,10 @@ const TABLE: readonly (readonly [string, ToolCall, Answer, Answer, Answer, Answe
 	["a test runner", sh("npm test"), "ask", "allow", "ask", "allow", "ask"],
 	["a known program beyond its paths", sh("git commit -m x"), "ask", "allow", "ask", "allow", "ask"],
 	["sed running a command", sh("sed -i 'e touch x' f.txt"), "ask", "ask", "ask", "ask", "ask"],
+	// Another name for a file: the next write to it (`cp c x` in the same call) writes .git/config.
+	["cp -l", sh("cp -l .git/config x"), "ask", "allow", "ask", "allow", "ask"],
+	["cp -s", sh("cp -s .git/config x"), "ask", "allow", "ask", "allow", "ask"],
+	["cp --symbolic-link", sh("cp --symbolic-link src/a.ts x"), "ask", "allow", "ask", "allow", "ask"],
 	// Unknown wrappers are programs: what they wrap does not make them an edit.
 	["taskset around rm", sh("taskset -c 0 rm -rf src"), "ask", "allow", "ask", "allow", "ask"],
 	["strace around rm", sh("strace -f rm -rf src"), "ask", "allow", "ask", "allow", "ask"],

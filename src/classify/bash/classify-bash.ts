@@ -6,7 +6,9 @@
  */
 import { HIGHEST_TIER, maxTier, type Tier } from "../../vocabulary/tier.ts";
 import type { ActionPart, PathTouch } from "../action.ts";
+import { guardOfCopiedSource } from "../execution-config.ts";
 import { guardOfTree } from "../guarded-paths.ts";
+import { ownEntry } from "../own-entry.ts";
 import {
 	type EffectiveCwd,
 	isWithinSession,
@@ -26,9 +28,9 @@ import type { CommandTierEntry } from "./command-tier-table.ts";
 import { homeMayBeSet } from "./directory-variables.ts";
 import { environmentInjection } from "./environment-injection.ts";
 import { globLinkCandidates } from "./glob-links.ts";
-import { globWriteCandidates } from "./glob-writes.ts";
+import { globReadMatches, globWriteCandidates } from "./glob-writes.ts";
 import { piRunReason } from "./pi-run.ts";
-import { projectProgram } from "./project-path-program.ts";
+import { projectPathEntryWritten, projectProgram } from "./project-path-program.ts";
 import type { ReadVerdict } from "./read-only-spec.ts";
 import { proveRead } from "./read-proof.ts";
 
@@ -89,6 +91,7 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 			...globWriteCandidates(finding.paths, finding.cwd, options.paths.homeDir),
 		];
 		paths = finding.remote ? [] : touches(reached, finding.cwd, options.paths);
+		if (!finding.remote) paths.push(...guardedGlobReads(finding.paths, finding.cwd, options));
 		if (!finding.remote) raises.push(...unknownReads(reached, finding.cwd, finding.loopVariables));
 	} else {
 		const args = argumentsOf(finding);
@@ -105,7 +108,10 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 			...globLinkCandidates(candidates, finding.cwd, options.paths.homeDir),
 			...globWriteCandidates(candidates, finding.cwd, options.paths.homeDir),
 		];
-		paths = finding.remote ? [] : touches(reached, finding.cwd, options.paths);
+		paths = finding.remote
+			? []
+			: withCopiedRepositories(finding.unit.name, touches(reached, finding.cwd, options.paths));
+		if (!finding.remote) paths.push(...guardedGlobReads(candidates, finding.cwd, options));
 		if (!finding.remote) raises.push(...unknownReads(reached, finding.cwd, finding.loopVariables));
 		known = effectsAreItsPaths(finding, strictest(own).tier, candidates);
 		startsPi = finding.computedName
@@ -126,6 +132,7 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 				});
 		if (startsPi !== null) raises.push({ tier: HIGHEST_TIER, reason: `${startsPi}: ${PI_RUN}` });
 	}
+	paths = withProjectPathPrograms(paths, finding.cwd, options);
 	raises.push(...pathRaises(paths));
 	const decided = strictest(raises);
 	const part: ActionPart = { tier: decided.tier, tierReason: decided.reason, paths };
@@ -164,6 +171,55 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 const FILE_WRITERS: ReadonlySet<string> = new Set(["touch", "mkdir", "cp", "mv", "tee"]);
 
 /**
+ * The long options of the file writers that write nothing but the paths they are given, spelled in full: an
+ * abbreviation (`--b`, `--t=DIR`, which getopt_long accepts) or any other option leaves the effects unknown. Not
+ * here: `--backup`/`--suffix` (a name built from a suffix), `--parents` (a path below the target),
+ * `--link`/`--symbolic-link` (another name for the source, which a later write goes through).
+ */
+const WRITER_LONG_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+	cp: new Set([
+		"--archive",
+		"--force",
+		"--interactive",
+		"--no-clobber",
+		"--no-dereference",
+		"--dereference",
+		"--preserve",
+		"--no-preserve",
+		"--recursive",
+		"--reflink",
+		"--remove-destination",
+		"--sparse",
+		"--update",
+		"--verbose",
+		"--target-directory",
+		"--no-target-directory",
+		"--strip-trailing-slashes",
+	]),
+	mv: new Set([
+		"--force",
+		"--interactive",
+		"--no-clobber",
+		"--update",
+		"--verbose",
+		"--target-directory",
+		"--no-target-directory",
+		"--strip-trailing-slashes",
+	]),
+};
+
+/** Whether every long option of `cp`/`mv` is one of theirs above, spelled in full (other commands: true). */
+function longOptionsSpelledInFull(name: string, args: readonly string[]): boolean {
+	const known = ownEntry(WRITER_LONG_OPTIONS, name);
+	if (known === undefined) return true;
+	for (const arg of args) {
+		if (arg === "--") return true;
+		if (arg.startsWith("--") && !known.has(arg.split("=", 1)[0] ?? arg)) return false;
+	}
+	return true;
+}
+
+/**
  * Commands whose every effect is removing the files their arguments name. They are `destructive`, so no path
  * rule allows them (`knownEffects` stays unset); they only tell a permission mode that nothing but those files
  * is touched (adr/0023: `trusted` with no sandbox running).
@@ -187,9 +243,12 @@ function effectsAreItsPaths(
 		return false;
 	const { name } = finding.unit;
 	const args = finding.args.map((arg) => arg.text);
-	// A backup copy goes to a name built from a suffix, which is not among the paths found.
-	if ((name === "cp" || name === "mv") && args.some((arg) => /^(-[^-]*[Sb]|--suffix|--backup)/.test(arg)))
-		return false;
+	// A backup copy goes to a name built from a suffix, which is not among the paths found. `cp -l`/`-s` make a
+	// second name for the source (`.git/config`, or `../../u/.bashrc` once moved up): a later write to it in the
+	// same call (`cp c x`, a redirect) lands in the file it names, which nothing classified.
+	if (name === "cp" && args.some((arg) => /^-[^-]*[Sbls]/.test(arg))) return false;
+	if (name === "mv" && args.some((arg) => /^-[^-]*[Sb]/.test(arg))) return false;
+	if (!longOptionsSpelledInFull(name, args)) return false;
 	const writer =
 		ownTier === "write" && (FILE_WRITERS.has(name) || (name === "sed" && sedOnlySubstitutes(args)));
 	const remover = ownTier === "destructive" && FILE_REMOVERS.has(name);
@@ -359,6 +418,59 @@ function touches(candidates: readonly PathCandidate[], cwd: EffectiveCwd, contex
 		const tree = candidate.below === true && touch.guard === undefined ? guardOfTree(touch, context) : null;
 		return tree === null ? touch : { ...touch, guard: tree };
 	});
+}
+
+/**
+ * A write into a `PATH` directory inside the project is human-only (adr/0008): it puts a program where a bare
+ * name finds it, before any system one, and the command that runs it may come in the same call.
+ */
+function withProjectPathPrograms(
+	paths: readonly PathTouch[],
+	cwd: EffectiveCwd,
+	options: BashClassifyOptions,
+): PathTouch[] {
+	if (options.searchPath === undefined) return [...paths];
+	const question = {
+		cwd,
+		searchPath: options.searchPath,
+		inside: (dir: string) => isWithinSession(dir, options.paths),
+		scope: `${options.paths.sessionCwd}\0${options.paths.project?.dir ?? ""}`,
+	};
+	return paths.map((touch) => {
+		if (touch.access !== "write" || touch.guard !== undefined || !touch.resolved.startsWith("/"))
+			return touch;
+		const entry = projectPathEntryWritten(question, touch.resolved);
+		if (entry === undefined) return touch;
+		const reason = `writes ${touch.resolved} in ${entry}, a PATH directory inside the project: a bare command name would run it instead of the system's`;
+		return { ...touch, guard: { kind: "human", reason } };
+	});
+}
+
+/** The guarded paths a read glob opens (the gate's inbox through `inbo?`): only those join the part's paths. */
+function guardedGlobReads(
+	candidates: readonly PathCandidate[],
+	cwd: EffectiveCwd,
+	options: BashClassifyOptions,
+): PathTouch[] {
+	const matches = globReadMatches(candidates, cwd, options.paths.homeDir);
+	if (matches.length === 0) return [];
+	return touches(matches, cwd, options.paths).filter((touch) => touch.guard !== undefined);
+}
+
+/** The commands that land their source trees at their destination (their reads are what they copy). */
+const COPIERS: ReadonlySet<string> = new Set(["cp", "mv"]);
+
+/** A copy of a git directory or a HEAD file guards the copy's writes (execution-config.ts, adr/0014). */
+function withCopiedRepositories(name: string, paths: readonly PathTouch[]): PathTouch[] {
+	if (!COPIERS.has(name)) return [...paths];
+	const guard = paths
+		.filter((touch) => touch.access === "read" && touch.resolved.startsWith("/"))
+		.map((touch) => guardOfCopiedSource(touch.resolved))
+		.find((found) => found !== null);
+	if (guard === undefined || guard === null) return [...paths];
+	return paths.map((touch) =>
+		touch.access === "write" && touch.guard === undefined ? { ...touch, guard } : touch,
+	);
 }
 
 /**

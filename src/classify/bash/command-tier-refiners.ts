@@ -5,7 +5,14 @@
 import { ownEntry } from "../own-entry.ts";
 import type { TierRaise } from "../tier-raise.ts";
 import { withoutGlobalOptions } from "./command-tier-lookup.ts";
-import { hasOption, optionValues, type ScannedArgs, scanArgs, valueSet } from "./option-scan.ts";
+import {
+	hasOption,
+	optionValues,
+	type ScannedArgs,
+	scanArgs,
+	spellsLongOption,
+	valueSet,
+} from "./option-scan.ts";
 
 type Refiner = (args: readonly string[]) => TierRaise | undefined;
 
@@ -144,7 +151,9 @@ function refineGit(args: readonly string[]): TierRaise | undefined {
 		case "clone":
 			// A repository outside a `.git` directory: no guarded name covers the writes that then set its config
 			// (`git init --bare pkg && echo … >> pkg/config`), and git finds it from below (adr/0014).
-			return rest.some((arg) => /^--(bare|mirror|separate-git-dir)(=|$)/.test(arg))
+			return rest.some((arg) =>
+				["--bare", "--mirror", "--separate-git-dir"].some((full) => spellsLongOption(arg, full)),
+			)
 				? {
 						tier: "privileged",
 						reason: `git ${sub} makes a repository outside a .git directory, whose config git runs programs from`,

@@ -1,8 +1,8 @@
 /**
  * bash expands a glob in a written path before the command runs, redirects included, to the existing names it
  * matches: `echo x >> .gi?/config` appends to `.git/config`, though the word as typed names no guarded path. Each
- * name a written glob matches now is checked as a path the command writes (matched with dot files included, a
- * superset of what bash matches); a glob whose matches cannot be listed (`**`, too many entries, a directory
+ * name a written glob matches now is checked as a path the command writes (matched with dot files, `.` and `..`
+ * included, a superset of what any bash matches); a glob whose matches cannot be listed (`**`, too many entries, a directory
  * known only at run time) writes somewhere known only at run time.
  */
 import { readdirSync } from "node:fs";
@@ -35,6 +35,33 @@ export function globWriteCandidates(
 	return matches;
 }
 
+/**
+ * The existing paths each read glob matches (`cat ~/.pi/agent/pi-permission-hub/inbo?/x` opens the inbox's `x`),
+ * for their guards: a read is refused or human-only by what it opens, not by how it was spelled. A glob whose
+ * matches cannot be listed gives none.
+ */
+export function globReadMatches(
+	candidates: readonly PathCandidate[],
+	cwd: EffectiveCwd,
+	homeDir: string,
+): PathCandidate[] {
+	const matches: PathCandidate[] = [];
+	for (const candidate of candidates) {
+		const value = candidate.value;
+		if (candidate.access !== "read" || value === undefined || !GLOB.test(value)) continue;
+		// `**` is `*` to a bash without `globstar` (its default; setting it is not a read).
+		for (const name of expand(value.replaceAll("**", "*"), cwd, homeDir) ?? [])
+			matches.push({
+				access: "read",
+				typed: name,
+				value: name,
+				// A command that descends into its operands (`grep -r x ~/.pi/ag*`) reads below each match.
+				...(candidate.below === true ? { below: true } : {}),
+			});
+	}
+	return matches;
+}
+
 /** The existing paths `glob` matches, spelled from its own start, or undefined when they cannot be listed. */
 function expand(glob: string, cwd: EffectiveCwd, homeDir: string): string[] | undefined {
 	const absolute = glob.startsWith("/");
@@ -51,8 +78,10 @@ function expand(glob: string, cwd: EffectiveCwd, homeDir: string): string[] | un
 		for (const prefix of found) {
 			const directory = resolveDirectory(prefix === "" ? "." : prefix, cwd, homeDir);
 			if (directory === undefined) return undefined;
-			for (const name of listQuietly(directory)) {
-				if (name !== "." && name !== ".." && matcher(name)) next.push(join(prefix, name));
+			// `.` and `..` are matched too: a bash before 5.2 (macOS's 3.2), or one with `globskipdots` off, expands
+			// `.?` and `.[.]` to `..`, so `echo x >> .?/.bashrc` appends to the parent's `.bashrc`.
+			for (const name of [".", "..", ...listQuietly(directory)]) {
+				if (matcher(name)) next.push(join(prefix, name));
 			}
 			if (next.length > MOST_MATCHES) return undefined;
 		}

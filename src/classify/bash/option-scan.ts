@@ -47,9 +47,14 @@ export function scanArgs(args: readonly string[], syntax: OptionSyntax): Scanned
 		}
 		if (arg.startsWith("--")) {
 			const equals = arg.indexOf("=");
+			// Only a GNU-permuting scan reads abbreviations: where the first operand starts a wrapped command, an
+			// abbreviated option stays unknown, and so the wrapper unproven (wrappers.ts).
+			const abbreviated = syntax.stopAtOperand
+				? undefined
+				: longName(arg.slice(0, equals === -1 ? undefined : equals), syntax.withValue);
 			if (equals !== -1) {
 				options.push({
-					name: arg.slice(0, equals),
+					name: abbreviated ?? arg.slice(0, equals),
 					value: arg.slice(equals + 1),
 					valueIndex: undefined,
 					index: i,
@@ -57,6 +62,10 @@ export function scanArgs(args: readonly string[], syntax: OptionSyntax): Scanned
 			} else if (syntax.withValue.has(arg)) {
 				options.push({ name: arg, value: args[i + 1], valueIndex: i + 1, index: i });
 				i++;
+			} else if (abbreviated !== undefined) {
+				// getopt_long takes `--targ` for `--target-directory` when no other option starts so. The next word is
+				// its value then, unless the program has a flag spelled exactly `--targ`: it counts as both.
+				options.push({ name: abbreviated, value: args[i + 1], valueIndex: i + 1, index: i });
 			} else {
 				options.push({ name: arg, value: undefined, valueIndex: undefined, index: i });
 			}
@@ -89,6 +98,31 @@ export function scanArgs(args: readonly string[], syntax: OptionSyntax): Scanned
 		}
 	}
 	return { options, operands };
+}
+
+/**
+ * The one value-taking long option `spelled` abbreviates (getopt_long accepts any unambiguous prefix: `--t=DIR`
+ * is `cp --target-directory=DIR`), or undefined when it is spelled in full, abbreviates none or several.
+ */
+function longName(spelled: string, withValue: ReadonlySet<string>): string | undefined {
+	if (spelled.length < 3 || withValue.has(spelled)) return undefined;
+	let found: string | undefined;
+	for (const name of withValue) {
+		if (!name.startsWith("--") || !name.startsWith(spelled)) continue;
+		if (found !== undefined) return undefined;
+		found = name;
+	}
+	return found;
+}
+
+/**
+ * Whether `arg` is the long option `full` as getopt_long and git's parse-options read it: in full, or any prefix
+ * of it of at least one letter (`--bar` is `git init --bare`), with or without `=value`. A prefix another option
+ * shares makes the program refuse, so counting it here is only ever the strict side.
+ */
+export function spellsLongOption(arg: string, full: string): boolean {
+	const name = arg.split("=", 1)[0] ?? arg;
+	return name.length > 2 && name.startsWith("--") && full.startsWith(name);
 }
 
 export function hasOption(scanned: ScannedArgs, ...names: readonly string[]): boolean {

@@ -11,8 +11,11 @@ import path from "node:path";
 import type { EffectiveCwd } from "../paths.ts";
 import type { BashWord } from "./bash-word.ts";
 
-/** pi's package (its cli and its bin link resolve into it) under any install: npm, a git checkout, a global prefix. */
-const PI_PACKAGE = /(^|[/\\])pi-coding-agent([/\\]|$)/;
+/**
+ * pi's package (its cli and its bin link resolve into it) under any install: npm, a git checkout, a global prefix,
+ * and as a package runner names it, with a version or tag (`npx -y @earendil-works/pi-coding-agent@latest`).
+ */
+const PI_PACKAGE = /(^|[/\\])pi-coding-agent([/\\@]|$)/;
 
 /** Arguments with which pi only prints and exits. */
 const ONLY_PRINTS: ReadonlySet<string> = new Set(["--version", "-v", "--help", "-h"]);

@@ -72,6 +72,27 @@ export function projectProgram(
 	return null;
 }
 
+/**
+ * The `PATH` entry inside the project that writing `file` (absolute, resolved) puts a program in: the entry itself
+ * (`cp -t .venv/bin x`) or a file directly in it (`cp x .venv/bin/ls`); undefined otherwise. Checked before the
+ * program exists, since the same call (or another of the same message) can run its name next: `cp x .venv/bin/ls
+ * && ls` would run the copy as `ls`.
+ */
+export function projectPathEntryWritten(
+	question: Omit<ProjectProgramQuestion, "name">,
+	file: string,
+): string | undefined {
+	const { searchPath } = question;
+	if (searchPath === undefined) return undefined;
+	const { resolved, reachesProject } = readPath({ ...question, name: "" }, searchPath);
+	if (!reachesProject) return undefined;
+	return (
+		resolved.find(
+			(dir) => dir !== null && question.inside(dir) && (file === dir || path.dirname(file) === dir),
+		) ?? undefined
+	);
+}
+
 /** An entry as bash reads it: empty is the cwd, relative is against the cwd; null when the cwd is not known. */
 function resolveEntry(entry: string, cwd: EffectiveCwd): string | null {
 	if (path.isAbsolute(entry)) return path.resolve(entry);
