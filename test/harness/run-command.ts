@@ -22,6 +22,9 @@ export function runCommand(
 	},
 ): Promise<CommandResult> {
 	const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: "pipe" });
+	// A command that exits without reading its input (git does) closes the pipe first: EPIPE here is no failure
+	// of the command, and unhandled it would be an uncaught exception in the test run.
+	child.stdin.on("error", () => undefined);
 	child.stdin.end(options.stdin ?? "");
 	let stdout = "";
 	let stderr = "";
