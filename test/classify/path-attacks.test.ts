@@ -324,6 +324,25 @@ describe("a read glob is refused by the inbox files it opens, however it is spel
 		expect(shell("grep -r id notes/*").tier).toBe("read");
 	});
 
+	it("a glob with more matches than can be listed reads the whole tree its literal part names", () => {
+		// An agent dir with thousands of requests (old sessions' inboxes): past the listing bound the inbox files
+		// the glob opens were never checked, and `cat` of them ran unasked.
+		const requests = path.join(agentDir, "pi-permission-hub", "inbox", "old-session");
+		mkdirSync(requests, { recursive: true });
+		for (let i = 0; i < 5_100; i++) writeFileSync(path.join(requests, `r${i}.json`), "{}");
+		for (const command of [
+			"cat ~/.pi/agent/pi-permission-hub/inbo?/old-session/*",
+			"ls ~/.pi/agent/pi-permission-hub/inbo?/old-session/*",
+		]) {
+			expect(guardOf(shell(command)), command).toBe("human");
+		}
+		const many = path.join(project, "many");
+		mkdirSync(many);
+		for (let i = 0; i < 5_100; i++) writeFileSync(path.join(many, `f${i}.txt`), "");
+		// Elsewhere nothing guarded is below: no guard (the listing bound still asks, as it did).
+		expect(guardOf(shell("cat many/*.txt"))).toBeNull();
+	});
+
 	it("a glob that opens nothing guarded stays a read", () => {
 		expect(shell("cat src/*.ts").tier).toBe("read");
 		expect(shell("cat ~/notes/*.md").tier).toBe("read");

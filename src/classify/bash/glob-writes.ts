@@ -38,7 +38,8 @@ export function globWriteCandidates(
 /**
  * The existing paths each read glob matches (`cat ~/.pi/agent/pi-permission-hub/inbo?/x` opens the inbox's `x`),
  * for their guards: a read is refused or human-only by what it opens, not by how it was spelled. A glob whose
- * matches cannot be listed gives none.
+ * matches cannot be listed (more than can be checked) may open anything below the directory its literal part
+ * names, so it reads that whole tree: human-only where the tree holds the inbox, a plain read elsewhere.
  */
 export function globReadMatches(
 	candidates: readonly PathCandidate[],
@@ -50,7 +51,12 @@ export function globReadMatches(
 		const value = candidate.value;
 		if (candidate.access !== "read" || value === undefined || !GLOB.test(value)) continue;
 		// `**` is `*` to a bash without `globstar` (its default; setting it is not a read).
-		for (const name of expand(value.replaceAll("**", "*"), cwd, homeDir) ?? [])
+		const names = expand(value.replaceAll("**", "*"), cwd, homeDir);
+		if (names === undefined) {
+			matches.push({ access: "read", typed: candidate.typed, value: literalDirectory(value), below: true });
+			continue;
+		}
+		for (const name of names)
 			matches.push({
 				access: "read",
 				typed: name,
@@ -88,6 +94,14 @@ function expand(glob: string, cwd: EffectiveCwd, homeDir: string): string[] | un
 		found = next;
 	}
 	return found;
+}
+
+/** The directory a glob's words name before its first pattern: `~/.pi/agent` for `~/.pi/agent/pi-?/inbox`. */
+function literalDirectory(glob: string): string {
+	const components = glob.split("/");
+	const first = components.findIndex((component) => GLOB.test(component));
+	const literal = components.slice(0, first).join("/");
+	return literal === "" ? (glob.startsWith("/") ? "/" : ".") : literal;
 }
 
 function join(prefix: string, name: string): string {
