@@ -55,6 +55,32 @@ async function piSubagentsRoot(): Promise<SubagentWorld> {
 	return subagentWorld(piSubagentsSettings(GATED_CHILDREN));
 }
 
+describe("pi-subagents in the root session: pi's own write and edit tools run, so a write asks", () => {
+	it(
+		"a write an allow rule covers still asks a human (a link swapped in could redirect pi's own tool), and says why",
+		async () => {
+			const world = await piSubagentsRoot();
+			await writeUserConfig(world.sb, { rules: [{ surface: "write", pattern: "**", action: "allow" }] });
+			await writeScript(world.sb, {
+				conversations: [
+					conversationOf(undefined, [{ tool: "write", input: { path: "notes.txt", content: "x" } }]),
+				],
+			});
+			const { rpc } = await startRoot(
+				world,
+				answer(() => "Deny"),
+			);
+
+			const run = await rpc.prompt("take notes");
+
+			expect(run.dialogs).toHaveLength(1);
+			expect(existsSync(join(world.sb.workDir, "notes.txt"))).toBe(false);
+			expect(rpc.statuses.get("pi-permission-hub")).toContain("write and edit ask");
+		},
+		SUBAGENT_TEST_TIMEOUT,
+	);
+});
+
 describe("pi-subagents in the root session: pi's own bash runs the root's commands, in the sandbox", () => {
 	it(
 		"the root's silent git status runs the planted fsmonitor in the read-only sandbox: it creates nothing, and nobody is asked",
