@@ -22,6 +22,7 @@ import {
 	type SandboxProfile,
 	sandboxedCommand,
 } from "../sandbox/bubblewrap.ts";
+import { createdPlacesNotice, type PlacesAtStart, placesCreatedSince } from "../sandbox/created-places.ts";
 import type { NetworkProxy } from "../sandbox/network-proxy.ts";
 import type { SandboxState } from "../sandbox/sandbox-state.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
@@ -157,6 +158,8 @@ export class Sandboxing implements BashRunner {
 	private readonly proxies = new Map<string, Promise<NetworkProxy>>();
 	private readonly shells = new Map<string, BashShell>();
 	private readonly plainTools = new Map<string, BashTool>();
+	/** The places each writable sandboxed run started with, by the input object of its call. */
+	private readonly startedWith = new WeakMap<object, PlacesAtStart>();
 
 	constructor(options: SandboxingOptions) {
 		this.options = options;
@@ -285,7 +288,7 @@ export class Sandboxing implements BashRunner {
 			this.plans.set(toolCallId, { input, command: input.command, plan });
 			return { record: this.record(plan) };
 		}
-		const hook = this.hookFor(plan, call.cwd);
+		const hook = this.hookFor(plan, call.cwd, input);
 		// Unsandboxed by the plan (a human's approval, sandbox.exclude), or no sandbox runs: `missing` made a call
 		// without a human ask first, so only a human's decision gets here.
 		if (hook === null) return { record: this.record(plan) };
@@ -430,7 +433,7 @@ export class Sandboxing implements BashRunner {
 		const hook =
 			this.rewritten.get(params) === params.command
 				? null
-				: this.hookFor(this.planOf(toolCallId, params), ctx.cwd);
+				: this.hookFor(this.planOf(toolCallId, params), ctx.cwd, params);
 		const trusted = ctx.isProjectTrusted();
 		const tool = hook
 			? this.options.kit.createBashToolDefinition(ctx.cwd, {
@@ -489,7 +492,22 @@ export class Sandboxing implements BashRunner {
 		return tool;
 	}
 
-	private hookFor(plan: Plan, sessionCwd: string): BashSpawnHook | null {
+	/**
+	 * A bash call has run: what to say about the places that make later commands run programs which its writable
+	 * sandbox did not have when it started (created-places.ts); null when there are none, or the call ran
+	 * read-only or unsandboxed.
+	 */
+	createdNotice(input: unknown): string | null {
+		if (typeof input !== "object" || input === null) return null;
+		const start = this.startedWith.get(input);
+		if (start === undefined) return null;
+		this.startedWith.delete(input);
+		const created = placesCreatedSince(start);
+		return created.length === 0 ? null : createdPlacesNotice(start.search.project, created);
+	}
+
+	/** `call`: the input object of the call the hook wraps, under which the places its run starts with are kept. */
+	private hookFor(plan: Plan, sessionCwd: string, call?: object): BashSpawnHook | null {
 		const probe = this.registered;
 		const { profile } = plan;
 		if (probe === null || !probe.usable || profile === null) return null;
@@ -502,9 +520,17 @@ export class Sandboxing implements BashRunner {
 			// Where a dotfiles repository's `~/.bashrc` leads, say: in the project, it stays read-only (adr/0017).
 			linkTargets: guardedLinkTargets({ agentDir: this.options.agentDir, homeDir: homedir() }).trees,
 		};
+		const seen = call && ((start: PlacesAtStart) => this.startedWith.set(call, start));
 		return (spawn) => ({
 			...spawn,
-			command: sandboxedCommand(spawn.command, profile, { ...place, cwd: spawn.cwd }, probe, plan.network),
+			command: sandboxedCommand(
+				spawn.command,
+				profile,
+				{ ...place, cwd: spawn.cwd },
+				probe,
+				plan.network,
+				seen,
+			),
 		});
 	}
 

@@ -254,8 +254,15 @@ export class SessionGate {
 		this.unsubscribeToolResult = pi.on("tool_result", (event) => {
 			this.delegationWatch.finished(event.toolCallId, event.isError);
 			this.childNames.delegationFinished(event.toolCallId, Date.now());
-			if (event.toolName === "bash") this.sandboxing.finished(event.toolCallId, event.input);
 			if (isContainedFileTool(event.toolName)) this.filePlans.finished(event.toolCallId);
+			if (event.toolName !== "bash") return;
+			this.sandboxing.finished(event.toolCallId, event.input);
+			// A run that made a repository (or .pi/, .agents/) is said to the human and to the model (adr/0017).
+			const created = this.sandboxing.createdNotice(event.input);
+			if (created === null) return;
+			this.notify(created, "warning");
+			this.hub.log.write("sandbox.created", { toolCallId: event.toolCallId, notice: created });
+			return { content: [...event.content, { type: "text" as const, text: `\n${created}` }] };
 		});
 		this.unsubscribeTurnEnd = pi.on("turn_end", () => {
 			this.sandboxing.turnEnded();

@@ -21,6 +21,7 @@ import { closeSync, existsSync, lstatSync, openSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { errorMessage } from "../vocabulary/error-message.ts";
+import type { PlacesAtStart } from "./created-places.ts";
 import { findProtectedPlaces } from "./protected-places.ts";
 import { networkFilterFile, unixSocketFilter, unixSocketFilterFile } from "./seccomp-filter.ts";
 
@@ -85,6 +86,7 @@ export function bubblewrapArguments(
 	place: SandboxPlace,
 	probe: BubblewrapProbe & { usable: true },
 	network?: AllowlistNetwork,
+	seen?: (start: PlacesAtStart) => void,
 ): string[] {
 	const args = [
 		"--die-with-parent",
@@ -114,7 +116,7 @@ export function bubblewrapArguments(
 	// point file created in it.
 	if (allowlist?.via === "proxy") args.push("--ro-bind", allowlist.proxySocket, SANDBOX_PROXY_SOCKET);
 	const project = place.project;
-	const protectedPaths = profile === "read-only" ? null : protectedMounts(place);
+	const protectedPaths = profile === "read-only" ? null : protectedMounts(place, seen);
 	if (protectedPaths === null) {
 		// A project below /tmp must still be readable after the private /tmp covers it.
 		if (below(project, "/tmp")) args.push("--ro-bind", project, project);
@@ -140,17 +142,20 @@ export function bubblewrapArguments(
  * and keeps looking upward; pi reads nothing from an empty `.pi`); bubblewrap leaves that empty directory behind
  * as its mount point. Each is a mount point of its own, so it cannot be renamed away either. A file that makes a
  * new place (a `HEAD` beside `objects/` and `refs/`) cannot be kept from being created by a mount: classification
- * makes such a plain write human-only (adr/0014); a program the sandbox runs can still make one (adr/0017).
+ * makes such a plain write human-only (adr/0014); a program the sandbox runs can still make one, so `seen` gets
+ * the places found, and the gate searches again after the run and says what is new (created-places.ts).
  */
-function protectedMounts(place: SandboxPlace): string[] | null {
+function protectedMounts(place: SandboxPlace, seen?: (start: PlacesAtStart) => void): string[] | null {
 	if (place.keepReadOnly.some((path) => below(path, place.project))) return null;
 	if (place.agentDir !== undefined && below(place.project, place.agentDir)) return null;
-	const found = findProtectedPlaces({
+	const search = {
 		project: place.project,
 		homeDir: place.homeDir ?? homedir(),
 		linkTargets: place.linkTargets ?? [],
-	});
+	};
+	const found = findProtectedPlaces(search);
 	if (!("places" in found)) return null;
+	seen?.({ search, places: found.places });
 	const mounts: string[] = [];
 	for (const { path } of found.places) {
 		const kind = entryKind(path);
@@ -171,8 +176,9 @@ export function sandboxedCommand(
 	place: SandboxPlace,
 	probe: BubblewrapProbe & { usable: true },
 	network?: AllowlistNetwork,
+	seen?: (start: PlacesAtStart) => void,
 ): string {
-	const args = bubblewrapArguments(profile, place, probe, network).map(shellQuote).join(" ");
+	const args = bubblewrapArguments(profile, place, probe, network, seen).map(shellQuote).join(" ");
 	const inside =
 		profile === "network" && network?.via === "proxy"
 			? `/bin/bash -c ${shellQuote(CLOSE_INHERITED + relayScript(network.socat))} pi-permission-hub-relay ${shellQuote(command)}`

@@ -12,10 +12,14 @@ import { CONFIGURING_NAMES, gitDirectoryNamedIn } from "../classify/execution-co
 import { hooksPlaceOf } from "../classify/git-hooks-path.ts";
 import { namesGuardedEntry } from "../classify/name-on-disk.ts";
 
+/** What a protected place is to the program that reads it. */
+export type ProtectedKind = "git" | "pi" | "agents" | "hooks" | "git-config" | "link-target";
+
 /** A place to keep read-only: an entry that exists, or one that does not yet and must not be created. */
 export interface ProtectedPlace {
 	readonly path: string;
 	readonly exists: boolean;
+	readonly kind: ProtectedKind;
 }
 
 export interface ProtectedSearch {
@@ -49,12 +53,12 @@ export function findProtectedPlaces(
 	const { project } = search;
 	const limits = search.limits ?? { directories: MAX_SEARCHED_DIRECTORIES, places: MAX_PROTECTED_PLACES };
 	const found = new Map<string, ProtectedPlace>();
-	const protect = (place: string, exists: boolean) => {
-		if (!found.has(place)) found.set(place, { path: place, exists });
+	const protect = (place: string, exists: boolean, kind: ProtectedKind) => {
+		if (!found.has(place)) found.set(place, { path: place, exists, kind });
 	};
 	for (const name of PROTECTED_AT_TOP) {
 		const place = path.join(project, name);
-		protect(place, lstatQuietly(place) !== undefined);
+		protect(place, lstatQuietly(place) !== undefined, kindOfName(name));
 	}
 	const queue = [project];
 	let searched = 0;
@@ -74,14 +78,14 @@ export function findProtectedPlaces(
 		const head = entries.some((entry) => namesGuardedEntry(directory, entry.name, "HEAD"));
 		if (head || (names.has("objects") && names.has("refs"))) {
 			if (directory === project) return { refused: "the project itself is laid out as a git directory" };
-			protect(directory, true);
+			protect(directory, true, "git");
 			continue;
 		}
 		for (const entry of entries) {
 			const place = path.join(directory, entry.name);
 			if (CONFIGURING.has(entry.name.toLowerCase())) {
 				if (entry.isSymbolicLink()) return { refused: `${place} is a symbolic link` };
-				protect(place, true);
+				protect(place, true, kindOfName(entry.name));
 			} else if (entry.isDirectory() && !SKIPPED_DIRECTORIES.has(entry.name)) queue.push(place);
 		}
 		const refused = names.has(".git") ? protectHooksAndGitDir(directory, search, protect) : null;
@@ -95,7 +99,7 @@ export function findProtectedPlaces(
 		if (lstatQuietly(target) === undefined) {
 			return { refused: `${target}, where a link to a guarded file leads, does not exist yet` };
 		}
-		protect(target, true);
+		protect(target, true, "link-target");
 	}
 	const places = outermost([...found.values()]);
 	const linked = places.find((place) => !reachedWithoutLinks(place.path, project));
@@ -124,11 +128,11 @@ function reachedWithoutLinks(place: string, project: string): boolean {
 function protectHooksAndGitDir(
 	directory: string,
 	search: ProtectedSearch,
-	protect: (place: string, exists: boolean) => void,
+	protect: (place: string, exists: boolean, kind: ProtectedKind) => void,
 ): string | null {
 	const gitDir = gitDirectoryNamedIn(directory);
 	if (gitDir === undefined) return null;
-	if (inside(search.project, gitDir)) protect(gitDir, lstatQuietly(gitDir) !== undefined);
+	if (inside(search.project, gitDir)) protect(gitDir, lstatQuietly(gitDir) !== undefined, "git");
 	const hooks = hooksPlaceOf(gitDir, directory, search);
 	if (!hooks.known) return `the hooks directory of the repository at ${directory} is not known: ${hooks.why}`;
 	for (const file of [...hooks.included, ...hooks.programs]) {
@@ -137,14 +141,20 @@ function protectHooksAndGitDir(
 		// hold a file's place.
 		if (lstatQuietly(file) === undefined)
 			return `${file}, which the repository's config names, does not exist`;
-		protect(file, true);
+		protect(file, true, "git-config");
 	}
 	if (!inside(search.project, hooks.directory)) return null;
 	if (hooks.directory === search.project) return `core.hooksPath of ${directory} is the project itself`;
 	const stats = lstatQuietly(hooks.directory);
 	if (stats?.isSymbolicLink() === true) return `${hooks.directory} (core.hooksPath) is a symbolic link`;
-	protect(hooks.directory, stats !== undefined);
+	protect(hooks.directory, stats !== undefined, "hooks");
 	return null;
+}
+
+/** The kind of a place protected for its name (`.git`, `.pi`, `.agents`, in any case). */
+function kindOfName(name: string): ProtectedKind {
+	const lower = name.toLowerCase();
+	return lower === ".pi" ? "pi" : lower === ".agents" ? "agents" : "git";
 }
 
 /** The places sorted, with each one inside another dropped: the outer mount covers it. */
