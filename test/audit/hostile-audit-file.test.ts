@@ -113,7 +113,7 @@ describe("AuditWriter: a full disk", () => {
 		const file = join(mount, "audit.jsonl");
 		const filler = join(mount, "filler");
 		let room = true;
-		for (let i = 0; room; i++) {
+		while (room) {
 			try {
 				appendFileSync(filler, "x".repeat(4096));
 			} catch {

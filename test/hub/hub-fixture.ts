@@ -145,9 +145,9 @@ export async function startServer(
  * Resolves once the server has acted on every file event in its inbox that came before this call. The watcher
  * hands the server its events in the order they happened, so a probe written now comes after all of them: an
  * expired parked ask, which a server sweeps without deciding, answering or rejecting it. Once the probe is gone,
- * and the log is flushed, whatever the server did about the earlier files is done and on disk.
+ * whatever the server did about the earlier files is done and on disk.
  */
-export async function serverCaughtUp({ layout, log }: TestServer): Promise<void> {
+export async function serverCaughtUp({ layout }: TestServer): Promise<void> {
 	const probe = makeRequest({ unanswered: "defer", expiresAt: new Date(Date.now() - 1000).toISOString() });
 	const file = requestFile(layout, probe.id);
 	// Written aside and renamed in, so the server never reads it half written.
