@@ -1,6 +1,6 @@
 /** `validate`: every problem with its JSON path and line, the project schema, and the gate agreeing with it. */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -158,9 +158,27 @@ describe("validate", () => {
 		expect((await runCliJson(sb, ["validate", projectFile])).code).toBe(0);
 	});
 
-	it("a missing or unreadable file is exit 2; FILE with --project is a usage error", async () => {
+	it("no policy yet is exit 0 and says the defaults apply, with the directory ready for one", async () => {
 		const sb = await cliSandbox();
-		const missing = await runCliJson(sb, ["validate"]);
+		const file = path.join(sb.agentDir, "pi-permission-hub", "config.json");
+		const none = await runCli(sb, ["validate"]);
+		expect(none.code).toBe(0);
+		expect(none.stdout.trim()).toBe(
+			`pi-permission-hub validate: ${file}: no policy yet: the defaults apply (reads run, everything else asks); write your rules there.`,
+		);
+		// The first policy can be written at once: no `mkdir -p` first.
+		expect(statSync(path.dirname(file)).isDirectory()).toBe(true);
+		const json = await runCliJson(sb, ["validate"]);
+		expect(json.code).toBe(0);
+		expect(json.json).toMatchObject({ ok: true, file, scope: "user", valid: true, missing: true });
+		const project = await runCli(sb, ["validate", "--project", sb.workDir]);
+		expect(project.code).toBe(0);
+		expect(project.stdout).toContain("no project policy: this project tightens nothing");
+	});
+
+	it("a FILE that does not exist or a file that cannot be read is exit 2; FILE with --project is a usage error", async () => {
+		const sb = await cliSandbox();
+		const missing = await runCliJson(sb, ["validate", "nowhere.json"]);
 		expect(missing.code).toBe(2);
 		expect(missing.json).toMatchObject({ ok: false, error: { kind: "io" } });
 		expect(missing.json.error?.message).toContain("no such file");

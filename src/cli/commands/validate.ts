@@ -15,7 +15,7 @@ import type { PolicyWarning } from "../../policy/effective-policy.ts";
 import { fsErrorCode } from "../../policy/fs-error-code.ts";
 import { parseConfigText } from "../../policy/parse-config-text.ts";
 import { errorMessage } from "../../vocabulary/error-message.ts";
-import { CliError, type CommandSpec, usageError } from "../command.ts";
+import { CliError, type CommandResult, type CommandSpec, usageError } from "../command.ts";
 import { displayLine, plural } from "../display-text.ts";
 import { ownPackageRoot } from "../own-package.ts";
 
@@ -27,7 +27,8 @@ export const validateCommand: CommandSpec = {
 rule's examples tested against their rule) and lists every problem with its JSON path and line, plus warnings
 (e.g. an allow rule that matches actions above the grant ceiling). Relative path examples are taken from the
 current directory (or DIR). Without arguments it checks the user config, <agent dir>/pi-permission-hub/config.json.
-Exit code 0 valid, 1 invalid, 2 missing or unreadable.
+Exit code 0 valid (or absent: without a file of its own a scope adds nothing, and the defaults apply), 1 invalid,
+2 unreadable, or a FILE named here that does not exist.
 
 Options:
   --project DIR          check DIR/.pi/pi-permission-hub.json with the project schema (which may only
@@ -57,7 +58,8 @@ Options:
 		if (scope === "user" && input.args[0] === undefined) {
 			await refreshSchemaCopies(input.agentDir, ownPackageRoot()).catch(() => undefined);
 		}
-		const text = readConfigText(file);
+		const text = readConfigText(file, input.args[0] === undefined);
+		if (text === null) return noPolicyYet(file, scope);
 		const parsed = parseConfigText(text, file, scope);
 		let problems: readonly ConfigIssue[];
 		let warnings: readonly PolicyWarning[] = [];
@@ -118,14 +120,31 @@ function where(place: Pick<ConfigIssue, "line" | "column">, jsonPath: string): s
 	return `${at === "" ? "" : `${at}, `}${displayLine(describeJsonPath(jsonPath), 300)}`;
 }
 
-function readConfigText(file: string): string {
+/**
+ * The file's text; null when it is simply absent and the file is the scope's own (no FILE given): the gate then
+ * runs without it, as it does without a policy. A file named on the command line must exist.
+ */
+function readConfigText(file: string, scopeFile: boolean): string | null {
 	try {
 		// The loader's own reader: never blocks on a FIFO or reads a device, and stops one byte past the limit.
 		return readTextFromDisk(file);
 	} catch (error) {
 		const code = fsErrorCode(error);
 		const broken = code === "ENOENT" || code === "ENOTDIR" ? brokenConfigPath(file) : undefined;
+		if (broken === null && scopeFile) return null;
 		const why = broken === null ? "no such file" : (broken ?? errorMessage(error));
 		throw new CliError("io", `cannot read ${file}: ${why}`);
 	}
+}
+
+/** What a scope without its file means: the gate's defaults (user), nothing tightened (project, managed). */
+const WITHOUT_FILE: Readonly<Record<ConfigScope, string>> = {
+	user: "no policy yet: the defaults apply (reads run, everything else asks); write your rules there",
+	project: "no project policy: this project tightens nothing",
+	managed: "no managed config: nothing is enforced above the user's policy",
+};
+
+function noPolicyYet(file: string, scope: ConfigScope): CommandResult {
+	const data = { file, scope, valid: true, missing: true, problems: [], warnings: [] };
+	return { exitCode: 0, data, text: `pi-permission-hub validate: ${file}: ${WITHOUT_FILE[scope]}.` };
 }
