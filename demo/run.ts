@@ -147,8 +147,14 @@ async function main(): Promise<number> {
 		print(`--timeout ${values.timeout}: give a number of seconds`);
 		return 2;
 	}
-	if (!values.auto && !process.stdin.isTTY) {
-		print("The interactive demo needs a terminal. Use `npm run demo -- --auto` to watch it play itself.");
+	// Both ends: with its output piped (`npm run demo | tee log`) pi would run without its UI and nobody could answer.
+	if (!values.auto && (!process.stdin.isTTY || !process.stdout.isTTY)) {
+		const which = process.stdin.isTTY
+			? "its output goes to a pipe or a file here"
+			: "its input is not a terminal";
+		print(
+			`The interactive demo needs a terminal (${which}). Use \`npm run demo -- --auto\` to watch it play itself; that one can be piped.`,
+		);
 		return 2;
 	}
 

@@ -8,7 +8,16 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { COMMANDS, FILES, NOTES_CONTENT } from "../../demo/scenario.ts";
-import { demoAudit, removeScratch, runDemo, scratchDir } from "./demo-process.ts";
+import { node22Binary, REPO_ROOT } from "../harness/paths.ts";
+import { runCommand } from "../harness/run-command.ts";
+import {
+	DEMO_SCRIPT,
+	demoAudit,
+	demoEnvironment,
+	removeScratch,
+	runDemo,
+	scratchDir,
+} from "./demo-process.ts";
 
 let scratch: string | undefined;
 afterEach(async () => {
@@ -118,4 +127,25 @@ describe("node demo/run.ts --auto", () => {
 		expect(run.stdout).toContain("npm run demo -- --auto");
 		expect(run.stdout).not.toContain("Demo folder:");
 	});
+
+	it("typed at a terminal but piped (`npm run demo | tee log`), refuses instead of running pi with no UI", async () => {
+		// `script` gives the demo a terminal as its input; `| cat` makes its output a pipe, as `| tee` does.
+		const line = `${shellQuoted(node22Binary())} ${shellQuoted(DEMO_SCRIPT)} | cat; exit "\${PIPESTATUS[0]}"`;
+		const run = await runCommand("script", ["-qec", `bash -c ${shellQuoted(line)}`, "/dev/null"], {
+			cwd: REPO_ROOT,
+			env: demoEnvironment(),
+			timeoutMs: 60_000,
+		});
+
+		expect(run.code).toBe(2);
+		expect(run.stdout).toContain(
+			"The interactive demo needs a terminal (its output goes to a pipe or a file here)",
+		);
+		expect(run.stdout).toContain("npm run demo -- --auto");
+		expect(run.stdout).not.toContain("Demo folder:");
+	});
 });
+
+function shellQuoted(word: string): string {
+	return `'${word.replaceAll("'", "'\\''")}'`;
+}
