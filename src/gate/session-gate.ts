@@ -368,7 +368,7 @@ export class SessionGate {
 		this.currentCtx = ctx;
 		this.unsubscribeKeys = watchKeys(ctx, this.typingWatch);
 		this.status.policyChanged(this.store.current());
-		this.chooseModeFromFlag(permissionModeFlag());
+		this.chooseModeFromFlag(permissionModeFlag(), ctx.hasUI);
 		this.status.permissionModeChanged(this.permissionMode());
 	}
 
@@ -376,22 +376,22 @@ export class SessionGate {
 	 * `--permission-mode`: a value that names no mode must not leave the session wider than meant, so it
 	 * starts in `plan` (the narrowest) and says why.
 	 */
-	private chooseModeFromFlag(value: boolean | string | undefined): void {
+	private chooseModeFromFlag(value: boolean | string | undefined, hasUI: boolean): void {
 		if (value === undefined || value === "") return;
 		if (isPermissionMode(value)) {
 			this.chosenMode = value;
 			if (this.permissionMode() !== value) {
-				this.notify(
+				this.warnHuman(
 					`pi-permission-hub: --${PERMISSION_MODE_FLAG} ${value} is not allowed by the managed config; this session is in ${this.permissionMode()} mode.`,
-					"warning",
+					hasUI,
 				);
 			}
 			return;
 		}
 		this.chosenMode = "plan";
-		this.notify(
+		this.warnHuman(
 			`pi-permission-hub: --${PERMISSION_MODE_FLAG} ${String(value)} names no mode (${PERMISSION_MODES.join(", ")}); this session starts in plan mode instead.`,
-			"warning",
+			hasUI,
 		);
 	}
 
@@ -551,7 +551,14 @@ export class SessionGate {
 	private auditFailed(message: string | null, hasUI: boolean): void {
 		this.status.auditFailed(message);
 		if (message === null) return;
-		const text = `pi-permission-hub: the audit log ${message}; every allowed call is blocked until it can be written (fail closed). Fix it and go on: nothing needs a restart.`;
+		this.warnHuman(
+			`pi-permission-hub: the audit log ${message}; every allowed call is blocked until it can be written (fail closed). Fix it and go on: nothing needs a restart.`,
+			hasUI,
+		);
+	}
+
+	/** A warning the human must see where they look: the UI, or stderr without one (print and JSON mode). */
+	private warnHuman(text: string, hasUI: boolean): void {
 		if (hasUI) this.notify(text, "warning");
 		else process.stderr.write(`${text}\n`);
 	}

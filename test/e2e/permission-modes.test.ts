@@ -8,6 +8,7 @@ import { PLAN_MODE_PROMPT } from "../../src/vocabulary/permission-mode.ts";
 import { pickOption, scripted } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
+import { runPrint } from "../harness/print-run.ts";
 import { startRpc } from "../harness/rpc-session.ts";
 import {
 	auditEntries,
@@ -78,6 +79,23 @@ describe("permission modes (adr/0023)", () => {
 		);
 		const [entry] = await auditEntries(sb, 1);
 		expect([entry?.source.kind, entry?.permissionMode]).toEqual(["mode", "plan"]);
+	});
+
+	it("in print mode, where no UI shows a warning, a misspelt --permission-mode says so on stderr", async () => {
+		const sb = await gateSandbox();
+		await writeScript(sb, scriptOf([bash("touch typo.txt")]));
+
+		const run = await runPrint({
+			sandbox: sb,
+			prompt: "change something",
+			extensions: [EXTENSION_ENTRY],
+			args: ["--permission-mode", "acept-edits"],
+		});
+
+		expect(run.stderr).toContain(
+			"pi-permission-hub: --permission-mode acept-edits names no mode (default, plan, accept-edits, sandboxed, dont-ask, trusted); this session starts in plan mode instead.",
+		);
+		expect(existsSync(sb.workPath("typo.txt"))).toBe(false);
 	});
 
 	it("defaultMode accept-edits lets a project write run unasked; /permissions mode dont-ask then refuses asks without a dialog", async () => {
