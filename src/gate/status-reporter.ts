@@ -89,7 +89,8 @@ export class StatusReporter {
 	permissionModeChanged(mode: PermissionMode): void {
 		if (mode === this.permissionMode) return;
 		this.permissionMode = mode;
-		if (mode === "trusted") this.notify(`pi-permission-hub: ${PERMISSION_MODE_MEANINGS.trusted}.`, "warning");
+		if (mode === "trusted")
+			this.notify(`pi-permission-hub: TRUSTED mode: ${PERMISSION_MODE_MEANINGS.trusted}.`, "warning");
 		this.render();
 	}
 

@@ -30,14 +30,14 @@ export const PLAN_MODE_PROMPT =
 /** What each mode does, in the words the status line, `/permissions` and the flag's help use. */
 export const PERMISSION_MODE_MEANINGS: Readonly<Record<PermissionMode, string>> = {
 	default: "the policy decides; asks go to a human",
-	plan: "plan mode: only reads run, everything else is refused without asking",
+	plan: "only reads run, everything else is refused without asking",
 	"accept-edits":
 		"file edits inside the project run without asking (the file tools, touch, mkdir, cp, mv, sed -i, redirects); programs ask",
 	sandboxed:
 		"as accept-edits, and any command up to destructive runs without asking inside the sandbox (project writes, no network); with no sandbox running, programs ask",
 	"dont-ask": "every ask is refused without asking (for unattended runs)",
 	trusted:
-		"TRUSTED: asks up to destructive are allowed without asking, a program only inside the sandbox; writes outside the project, privileged calls, deny rules and the gate's own files still hold",
+		"asks up to destructive are allowed without asking, a program only inside the sandbox; writes outside the project, privileged calls, deny rules and the gate's own files still hold",
 };
 
 /**
