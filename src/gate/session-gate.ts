@@ -55,7 +55,7 @@ import {
 	type SavedRuleRef,
 } from "../policy/saved-rules.ts";
 import { capSourceText } from "../provenance/decision-source.ts";
-import { permissionModeFlag } from "../slash-command/permission-mode-controls.ts";
+import { exitStatusFlag, permissionModeFlag } from "../slash-command/permission-mode-controls.ts";
 import { publishPermissionsView } from "../slash-command/permissions-command.ts";
 import {
 	type PermissionsSnapshot,
@@ -813,7 +813,10 @@ export class SessionGate {
 		this.status.clear();
 		// Without a UI nobody saw the blocks but the model; a subagent's human saw its asks at the root.
 		const summary = this.currentCtx.hasUI || this.hub.forwards ? null : this.blocked.summary(this.sessionId);
-		if (summary !== null) process.stderr.write(`${summary}\n`);
+		if (summary === null) return;
+		process.stderr.write(`${summary}\n`);
+		// pi sets its own status only when it failed; that one stands.
+		if (exitStatusFlag() && !process.exitCode) process.exitCode = this.blocked.exitStatus();
 	}
 
 	/**
@@ -955,6 +958,11 @@ export class BlockedCalls {
 	count(outcome: GateOutcome["outcome"]): void {
 		if (outcome === "pending") this.parked++;
 		else if (outcome === "deny") this.refused++;
+	}
+
+	/** With `--permission-exit-status`: 4 when a call was refused, else 3 when one was parked, else 0. */
+	exitStatus(): 0 | 3 | 4 {
+		return this.refused > 0 ? 4 : this.parked > 0 ? 3 : 0;
 	}
 
 	/** `pi-permission-hub: blocked 3 calls in this run: …`, naming the commands that show them; null when none. */

@@ -1,6 +1,6 @@
 /**
- * The permission mode's controls outside `/permissions` (adr/0023): the `--permission-mode` flag and the Alt+M
- * shortcut. pi refuses to start when two extensions register the same flag, and a double install (adr/0012)
+ * The gate's controls outside `/permissions`: the `--permission-mode` flag and the Alt+M shortcut (adr/0023), and
+ * `--permission-exit-status` (a run without a UI ends with a status that says calls were blocked). pi refuses to start when two extensions register the same flag, and a double install (adr/0012)
  * loads this extension twice, so only one copy per process registers them; every copy reads the flag through the
  * one that did (pi answers `getFlag` only to the extension that registered the flag).
  */
@@ -50,6 +50,11 @@ export function registerPermissionModeControls(
 		type: "string",
 		description: `The session's permission mode: ${PERMISSION_MODES.join(", ")} (pi-permission-hub)`,
 	});
+	pi.registerFlag(EXIT_STATUS_FLAG, {
+		type: "boolean",
+		description:
+			"Without a UI (pi -p, JSON mode): exit 3 when calls were parked for approval, 4 when calls were refused (pi-permission-hub)",
+	});
 	pi.registerShortcut(PERMISSION_MODE_SHORTCUT, {
 		description: "Cycle the permission mode: default, accept-edits, plan (pi-permission-hub)",
 		handler: async (ctx) => {
@@ -64,6 +69,19 @@ export function registerPermissionModeControls(
 			ctx.ui.notify(`pi-permission-hub: ${now} mode — ${PERMISSION_MODE_MEANINGS[now]}`, "info");
 		},
 	});
+}
+
+/** `pi --permission-exit-status`. */
+export const EXIT_STATUS_FLAG = "permission-exit-status";
+
+/** Whether `--permission-exit-status` was given. */
+export function exitStatusFlag(): boolean {
+	const { owner } = controls();
+	try {
+		return owner?.getFlag(EXIT_STATUS_FLAG) === true;
+	} catch {
+		return false;
+	}
 }
 
 /** `--permission-mode` as given on pi's command line (undefined when not given). */
