@@ -19,7 +19,7 @@ import type { GateDeps } from "./gate-deps.ts";
 import type { GateOutcome } from "./gate-outcome.ts";
 
 /** The kind of ask as the policy and terminal steps see it: an ungated delegation is a tool call of its own kind. */
-export type AskKind = "tool_call" | "user_bash" | "forwarded" | "delegation";
+type AskKind = "tool_call" | "user_bash" | "forwarded" | "delegation";
 
 /** What every kind's policy step reads. */
 export interface PolicyContext {

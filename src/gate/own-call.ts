@@ -15,7 +15,7 @@ import { DELEGATION_GUARD_STEP, ungatedDelegationBlockReason, ungatedDelegationW
 import type { Delegation } from "./delegation-guard.ts";
 
 /** What the gate knows of this call beyond its classification. */
-export interface OwnCall {
+interface OwnCall {
 	readonly call: ToolCall;
 	readonly signal?: AbortSignal;
 	/** Why a bash call would run unsandboxed against the policy's wish, or null (adr/0017). */
