@@ -1,8 +1,8 @@
 /**
  * What the pipeline's policy step (adr/0002, step 2) hands on, whichever kind of ask it judged: a settled
  * outcome, or the question the links and the terminal will be asked. Each kind's step lives next to what it
- * judges (`own-call.ts`, `typed-command.ts`, `forwarded-request.ts`, the delegation guard's in
- * `delegation-guard.ts`); what they share is here.
+ * judges (`own-call.ts`, with the ask an ungated delegation becomes; `typed-command.ts`;
+ * `forwarded-request.ts`); what they share is here.
  */
 import type { ChainStep } from "../audit/audit-entry.ts";
 import type { AskCommon, ForwardedOnly, TerminalDecision } from "../authority/terminal-authorizer.ts";
