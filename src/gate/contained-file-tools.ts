@@ -17,7 +17,7 @@ import type { ClassifiedAction } from "../classify/action.ts";
 import { processWide } from "../process-wide.ts";
 import { humanDecided } from "../provenance/decision-source.ts";
 import { ContainmentError, type OpenedFile, openApprovedFile } from "../sandbox/no-follow-open.ts";
-import type { GateOutcome } from "./pipeline.ts";
+import type { GateOutcome } from "./gate-outcome.ts";
 
 type Pi = typeof import("@earendil-works/pi-coding-agent");
 

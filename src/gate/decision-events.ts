@@ -7,7 +7,7 @@ import type { DecisionSource } from "../provenance/decision-source.ts";
 import type { ParkedAnswerRefusal } from "../vocabulary/parked-answer-refusal.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import { HIGHEST_TIER, type Mode, type Tier } from "../vocabulary/tier.ts";
-import type { GateOutcome } from "./pipeline.ts";
+import type { GateOutcome } from "./gate-outcome.ts";
 
 export const DECISION_EVENT_CHANNEL = "pi-permission-hub:decision";
 

@@ -22,8 +22,10 @@ import type { ParkedAnswerRefusal } from "../vocabulary/parked-answer-refusal.ts
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import { type DecisionSinks, recordDecision } from "./decision-events.ts";
 import { originOfRequest } from "./forwarded-request.ts";
+import type { GateOutcome } from "./gate-outcome.ts";
 import { ParkedAnswerRecord } from "./parked-answer-record.ts";
-import type { GateOutcome, GatePipeline } from "./pipeline.ts";
+import type { GatePipeline } from "./pipeline.ts";
+import type { TreeGrants } from "./tree-grants.ts";
 
 export interface ForwardedAsksOptions {
 	readonly sessionId: string;
@@ -31,6 +33,8 @@ export interface ForwardedAsksOptions {
 	readonly parked: ParkedStore;
 	readonly sinks: DecisionSinks;
 	readonly dialogs: DialogQueue;
+	/** The session's whole-tree grants: an answer that gives one lets the waiting asks check again. */
+	readonly treeGrants: TreeGrants;
 	readonly log: HubLog;
 	/** Tells this session's human something went wrong (a parked answer that could not be recorded). */
 	readonly warn: (message: string) => void;
@@ -80,7 +84,7 @@ export class ForwardedAsks {
 		shown: readonly string[] | null,
 		reoffered: Reoffer | undefined,
 	): Promise<ServerAnswer> {
-		const { pipeline, parked, sessionId, sinks, dialogs } = this.options;
+		const { pipeline, parked, sessionId, sinks, treeGrants } = this.options;
 		const started = performance.now();
 		const { request } = ask;
 		// Shared with the pipeline, which stores a human's answer before its grants or saved rules take effect.
@@ -113,7 +117,7 @@ export class ForwardedAsks {
 			}
 		}
 		// Waiting asks a whole-tree grant now covers settle without a dialog: one the store refused was never made.
-		if (answer.scope === "tree" && !answerRefused) dialogs.recheckWaiting();
+		if (answer.scope === "tree" && !answerRefused) treeGrants.recheckWaiting();
 		// Queued: the child that runs the call writes the line it runs under, and blocks the call if it cannot.
 		recordDecision(
 			{

@@ -14,13 +14,17 @@ import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import type { Tier } from "../vocabulary/tier.ts";
 import type { Delegation } from "./delegation-guard.ts";
+import type { TreeGrants } from "./tree-grants.ts";
 
 /** What one session's gate needs to decide a call. Built once per session; cheap to call per tool call. */
 export interface GateDeps {
 	readonly sessionId: string;
 	readonly policy: () => EffectivePolicy;
 	readonly classify: (call: ToolCall, policy: EffectivePolicy) => ClassifiedAction;
+	/** Every grant a human gave in this session; this session's own calls are decided by all of them. */
 	readonly grants: SessionGrants;
+	/** The whole-tree ones among them, which alone answer the asks children forward (adr/0006). */
+	readonly treeGrants: TreeGrants;
 	readonly parked: ParkedApprovals;
 	readonly lookupLink: (name: string) => AuthorizerLink | undefined;
 	readonly policyQuery: PolicyQuery;

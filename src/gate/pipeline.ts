@@ -10,93 +10,27 @@
  *
  * and the `GateOutcome` is built here alone. An error anywhere blocks the call as a gate error.
  */
-import type { ChainStep } from "../audit/audit-entry.ts";
 import { deepFreeze, runAuthorizerChain } from "../authority/run-authorizer-chain.ts";
-import { suggestGrants } from "../authority/suggest-grant.ts";
-import type {
-	Ask,
-	AskCommon,
-	ForwardedOnly,
-	Reoffer,
-	TerminalDecision,
-} from "../authority/terminal-authorizer.ts";
-import type { ClassifiedAction, ToolCall } from "../classify/action.ts";
-import type { ServedAsk } from "../hub/transport.ts";
-import type { PlannedChange } from "../launchers/settings-change.ts";
+import type { Ask, AskCommon } from "../authority/terminal-authorizer.ts";
+import type { ClassifiedAction } from "../classify/action.ts";
 import type { Origin } from "../origin/origin.ts";
-import { decide, findCoveringGrant, findDeny, forwardedAskLimits } from "../policy/decide.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
-import { capSourceText, type DecisionSource, humanDecided, userOnce } from "../provenance/decision-source.ts";
+import { capSourceText, type DecisionSource } from "../provenance/decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
-import { type Mode, withinCeiling } from "../vocabulary/tier.ts";
-import { describeAskWhy, sourceOfBasis } from "./basis-source.ts";
-import {
-	askDenyReason,
-	DELEGATION_GUARD_STEP,
-	describeCall,
-	gateErrorReason,
-	parkedReason,
-	policyDenyReason,
-	ungatedDelegationBlockReason,
-	ungatedDelegationWhy,
-} from "./block-reason.ts";
-import { judgeRequest, originOfRequest, strictestUnanswered, treeGrantSource } from "./forwarded-request.ts";
+import { keepsGrants, type PolicyContext, type PolicyStep, savableRules } from "./ask-plan.ts";
+import { askDenyReason, describeCall, gateErrorReason, parkedReason } from "./block-reason.ts";
+import { answerStands, forwardedStep, judgeRequest, originOfRequest } from "./forwarded-request.ts";
 import type { GateDeps } from "./gate-deps.ts";
-import type { ParkedAnswerRecord } from "./parked-answer-record.ts";
+import type { Decided, GateOutcome, GateRequest } from "./gate-outcome.ts";
+import { ownCallStep } from "./own-call.ts";
 import {
 	askingEffect,
 	dontAskRefusal,
 	type PolicyVerdict,
 	permissionModeEffect,
 } from "./permission-mode-step.ts";
-
-/** What the gate is asked to decide: the kind of ask is data, and the steps below read it. */
-export type GateRequest =
-	| { readonly kind: "tool_call"; readonly call: ToolCall; readonly signal?: AbortSignal }
-	| { readonly kind: "user_bash"; readonly command: string; readonly cwd: string }
-	| {
-			readonly kind: "forwarded";
-			readonly served: ServedAsk;
-			readonly reoffered?: Reoffer;
-			/** How this session shows the request's hops (adr/0025); the claimed names when absent. */
-			readonly shown?: readonly string[] | null;
-			/**
-			 * For a parked ask (`defer`): where its answer is stored. A human's answer is stored before its grants or
-			 * saved rules take effect; one the store refuses takes no effect at all.
-			 */
-			readonly record?: ParkedAnswerRecord;
-	  };
-
-/** The step of the pipeline that decided. */
-export type PipelineStep = "classify" | "policy" | "links" | "terminal" | "error";
-
-/** The gate's answer for one ask, with everything the audit line, the decision event and a child's answer need. */
-export interface GateOutcome {
-	readonly outcome: "allow" | "deny" | "pending";
-	/** What the policy step said before any chain or dialog (`deny` for a gate error). */
-	readonly mode: Mode;
-	readonly source: DecisionSource;
-	/** Null when the call could not even be classified (a gate error, a forwarded request that lies). */
-	readonly action: ClassifiedAction | null;
-	/** For a blocked call: the text the model receives. For an allowed one: a short account. */
-	readonly reason: string;
-	readonly chain: readonly ChainStep[];
-	/** The parked request, for `pending`. */
-	readonly requestId?: string;
-	/** For a call that asked: why the policy asked, naming the part that asked (kept in the audit line). */
-	readonly why?: string;
-	readonly step: PipelineStep;
-	/** What the terminal authorizer answered, when it decided (its scope and grants go back to a child). */
-	readonly terminal?: TerminalDecision;
-}
-
-/** One decided ask: its outcome, who asked, and the policy it was decided under (null if none could be read). */
-export interface Decided {
-	readonly outcome: GateOutcome;
-	readonly origin: Origin;
-	readonly policy: EffectivePolicy | null;
-}
+import { typedCommandCall, typedCommandStep } from "./typed-command.ts";
 
 /**
  * One session's pipeline. Built at session start; the collaborators arrive once the bash grammar has loaded, so
@@ -131,47 +65,6 @@ export class GatePipeline {
 	}
 }
 
-/** Added to a forwarded ask's why when the asker's own policy made it human-only: the dialog and audit say so. */
-const ASKER_HUMAN_ONLY = "only a human may answer (the asking agent's own policy says so)";
-
-/** The kind of ask as the policy and terminal steps see it: an ungated delegation is a tool call of its own kind. */
-type AskKind = "tool_call" | "user_bash" | "forwarded" | "delegation";
-
-/**
- * What the policy step hands on when it neither denies nor allows: the question the terminal will be asked
- * (always in mode `ask`), and how the links and the outcome treat it.
- */
-interface AskPlan
-	extends Pick<AskCommon, "why" | "askingParts" | "suggestions" | "unanswered" | "timeoutMs" | "signal"> {
-	readonly kind: AskKind;
-	/** A guarded path or an ungated delegation: only a human answers, no authorizer link is asked. */
-	readonly humanOnly: boolean;
-	/** An ask rule (or a guard) forced the ask: no permission mode answers it instead of a human. */
-	readonly askRule: boolean;
-	/**
-	 * For a forwarded ask: when the child stops waiting (epoch ms). The dialog's wait is cut to it when the
-	 * terminal is asked — after the links, which may have used some of the time.
-	 */
-	readonly deadline?: number;
-	/** Steps recorded before the links (the delegation guard's). */
-	readonly chain: readonly ChainStep[];
-	/** For a forwarded ask: what only such an ask carries to the terminal. */
-	readonly forwarded?: ForwardedOnly;
-	/**
-	 * For a delegation a settings change can gate: that change, offered as "Add the gate to <file> and continue"
-	 * and written as it was planned, only over the text it was worked out from.
-	 */
-	readonly settingsFix?: PlannedChange;
-	/** For a delegation: the launcher's verdict, for the reason the model reads. */
-	readonly blockReason?: (source: DecisionSource, userReason?: string) => string;
-}
-
-type PolicyStep =
-	| { readonly settled: Omit<GateOutcome, "action" | "step" | "chain"> }
-	| { readonly plan: AskPlan }
-	/** A parked approval was used up by another call between finding and consuming it: decide again. */
-	| { readonly again: true };
-
 async function decideAsk(
 	request: GateRequest,
 	origin: Origin,
@@ -189,22 +82,21 @@ async function decideAsk(
 			action: null,
 			reason: judged.refused,
 			chain: [],
-			step: "classify",
 		};
 	}
 	const { action } = judged;
 	const what = describeCall(action, toolOf(request));
 
 	// 2. policy
-	// A bash call that would run without a human, unsandboxed against the policy's wish (sandbox.required, or a
-	// command the gate cannot rewrite into the sandbox), is for a human.
-	const unsandboxed =
-		request.kind === "tool_call" && request.call.tool === "bash"
-			? await deps.sandboxMissing(policy.sandbox, request.call.input)
-			: null;
-	// A write or edit that pi would run with a tool other than the gate's: links could redirect it (adr/0014).
-	const uncontainedTool = request.kind === "tool_call" ? deps.uncontainedFileTool(request.call.tool) : null;
-	const step = policyStep(request, action, origin, what, deps, policy, unsandboxed, uncontainedTool);
+	const step = await policyStep(request, {
+		action,
+		origin,
+		what,
+		deps,
+		policy,
+		timeoutMs: policy.dialogTimeoutSeconds * 1000,
+		unanswered: policy.unanswered ?? deps.defaultUnanswered,
+	});
 	if ("again" in step) return decideAsk(request, origin, deps, policy);
 	// The human's own commands (`!`) are theirs: no permission mode applies to them.
 	const mode = request.kind === "user_bash" ? "default" : deps.permissionMode(policy);
@@ -216,7 +108,7 @@ async function decideAsk(
 		(await deps.sandboxContains(policy.sandbox, action.parts));
 	const moded = modeOutcome(mode, action, step, what, contained);
 	if (moded && "outcome" in moded) return moded;
-	if ("settled" in step) return { ...step.settled, action, chain: [], step: "policy" };
+	if ("settled" in step) return { ...step.settled, action, chain: [] };
 	// A mode that could have answered but did not says why in the dialog and the audit line.
 	const plan = moded ? { ...step.plan, why: `${step.plan.why}; ${moded.note}` } : step.plan;
 
@@ -247,13 +139,12 @@ async function decideAsk(
 		const { link, verdict, reason } = links.decided;
 		const source: DecisionSource = { kind: "authorizer", link, verdict, ...(reason ? { reason } : {}) };
 		return verdict === "allow"
-			? { ...asked, outcome: "allow", source, reason: `allowed by authorizer ${link}`, step: "links" }
+			? { ...asked, outcome: "allow", source, reason: `allowed by authorizer ${link}` }
 			: {
 					...asked,
 					outcome: "deny",
 					source,
 					reason: askDenyReason(what, action.tier, source),
-					step: "links",
 				};
 	}
 
@@ -279,13 +170,13 @@ async function decideAsk(
 	const ask: Ask = forwarded ? { ...common, ...forwarded } : { ...common, kind: "own" };
 	if (mode === "dont-ask") {
 		const refused = dontAskRefusal(what);
-		return { ...asked, outcome: "deny", source: refused.source, reason: refused.reason, step: "terminal" };
+		return { ...asked, outcome: "deny", source: refused.source, reason: refused.reason };
 	}
 	const terminal = await deps.terminal().decide(ask);
 	if (terminal.outcome !== "parked" && terminal.save && answerStands(request, terminal)) {
 		await deps.saveRules(terminal.save, action.cwd);
 	}
-	const decided = { ...asked, step: "terminal", terminal } as const;
+	const decided = { ...asked, terminal } as const;
 	switch (terminal.outcome) {
 		case "allow":
 			if (terminal.fix) {
@@ -376,52 +267,33 @@ function modeOutcome(
 	const { source, reason } = effect;
 	const why = "plan" in step ? { why: step.plan.why } : {};
 	return effect.kind === "allow"
-		? { outcome: "allow", mode: "auto", source, reason, action, chain: [], step: "policy", ...why }
-		: { outcome: "deny", mode: "deny", source, reason, action, chain: [], step: "policy", ...why };
+		? { outcome: "allow", mode: "auto", source, reason, action, chain: [], ...why }
+		: { outcome: "deny", mode: "deny", source, reason, action, chain: [], ...why };
 }
 
 /**
- * Which of the suggested patterns a human may save as rules (adr/0018): none for a guarded path, a privileged
- * part or an ask only a human may answer; an allow only when every asking part is within the grant ceiling
- * (above it, an allow rule would not apply anyway).
+ * Deny rules first for every kind; then what may allow without asking, which depends on who asks (adr/0002), each
+ * judged next to what it judges: this session's own call by the whole policy (`own-call.ts`), a command the
+ * human typed by nothing but the deny rules (`typed-command.ts`), a child's ask by this session's whole-tree
+ * grants and a parked approval alone (`forwarded-request.ts`).
  */
-function savableRules(plan: AskPlan, policy: EffectivePolicy): AskCommon["savable"] {
-	const parts = plan.askingParts;
-	if (
-		!policy.allowSavedRules ||
-		plan.suggestions.length === 0 ||
-		plan.humanOnly ||
-		parts.some(({ part, tier }) => tier === "privileged" || part.guard !== undefined)
-	) {
-		return { allow: false, deny: false };
+async function policyStep(request: GateRequest, context: PolicyContext): Promise<PolicyStep> {
+	switch (request.kind) {
+		case "user_bash":
+			return typedCommandStep(context);
+		case "forwarded":
+			return forwardedStep(request, context);
+		case "tool_call": {
+			const { deps, policy } = context;
+			const { call, signal } = request;
+			// A bash call that would run without a human, unsandboxed against the policy's wish (sandbox.required,
+			// or a command the gate cannot rewrite into the sandbox), is for a human.
+			const unsandboxed = call.tool === "bash" ? await deps.sandboxMissing(policy.sandbox, call.input) : null;
+			// A write or edit that pi would run with a tool other than the gate's: links could redirect it (adr/0014).
+			const uncontainedTool = deps.uncontainedFileTool(call.tool);
+			return ownCallStep({ call, ...(signal ? { signal } : {}), unsandboxed, uncontainedTool }, context);
+		}
 	}
-	return { allow: parts.every(({ tier }) => withinCeiling(tier, policy.grantCeiling.tier)), deny: true };
-}
-
-/**
- * Grants a human gave with an answer stay in this session — except those for the child that asked, which go back
- * to it with the answer; a delegation offers none.
- */
-function keepsGrants(kind: AskKind, terminal: Extract<TerminalDecision, { outcome: "allow" }>): boolean {
-	if (kind === "delegation" || terminal.grants.length === 0) return false;
-	return !(kind === "forwarded" && terminal.scope === "subagent");
-}
-
-/**
- * Whether an answer's grants and saved rules may take effect: a parked ask's answer only once the parked store
- * took it, since one it refuses counts for nothing (adr/0006). Called only for an answer that carries some.
- */
-function answerStands(
-	request: GateRequest,
-	terminal: Exclude<TerminalDecision, { outcome: "parked" }>,
-): boolean {
-	if (request.kind !== "forwarded" || !request.record) return true;
-	const reason = terminal.outcome === "deny" ? terminal.userReason : undefined;
-	return request.record.store({
-		decision: terminal.outcome,
-		source: terminal.source,
-		...(reason ? { reason } : {}),
-	}).ok;
 }
 
 function defaultBlockReason(what: string, action: ClassifiedAction) {
@@ -438,225 +310,9 @@ function classify(
 		case "tool_call":
 			return { action: deps.classify(request.call, policy) };
 		case "user_bash":
-			return {
-				action: deps.classify(
-					{ tool: "bash", input: { command: request.command }, cwd: request.cwd },
-					policy,
-				),
-			};
+			return { action: deps.classify(typedCommandCall(request.command, request.cwd), policy) };
 		case "forwarded":
 			return judgeRequest(request.served.request, deps.classify, policy);
-	}
-}
-
-/**
- * Deny rules first for every kind; then what may allow without asking, which depends on who asks:
- * - this session's own call: the whole policy (rules, grants, tier modes, a parked approval) — unless the call
- *   delegates to children that would run ungated, which only a human may accept (adr/0011);
- * - a command the human typed: anything not denied (nobody is asked about their own command);
- * - a child's ask: only this session's whole-tree grants and a parked approval for this exact action — the child
- *   asked because its own, possibly stricter, policy said so, so this session's allow rules and tier modes do
- *   not approve it (adr/0006).
- */
-function policyStep(
-	request: GateRequest,
-	action: ClassifiedAction,
-	origin: Origin,
-	what: string,
-	deps: GateDeps,
-	policy: EffectivePolicy,
-	unsandboxed: string | null,
-	/** Why the file tool pi would run is not the gate's contained one: then a human decides (adr/0014). */
-	uncontainedTool: string | null,
-): PolicyStep {
-	const uncontained = unsandboxed ?? uncontainedTool;
-	const timeoutMs = policy.dialogTimeoutSeconds * 1000;
-	const unanswered = policy.unanswered ?? deps.defaultUnanswered;
-	switch (request.kind) {
-		case "user_bash": {
-			const denied = findDeny(action, policy, origin);
-			if (denied) {
-				const said = what.replace("this bash call", "this command");
-				const reason = policyDenyReason(said, denied);
-				return { settled: { outcome: "deny", mode: "deny", source: sourceOfBasis(denied.basis), reason } };
-			}
-			const source = userOnce("typed", "allow");
-			return { settled: { outcome: "allow", mode: "auto", source, reason: "typed by the user" } };
-		}
-		case "tool_call": {
-			const approval = deps.parked.find(action.hash);
-			const decision = decide(action, policy, {
-				origin,
-				grants: deps.grants.list(),
-				parkedApproval: approval,
-			});
-			if (decision.mode === "deny") {
-				const reason = policyDenyReason(what, decision);
-				return { settled: { outcome: "deny", mode: "deny", source: sourceOfBasis(decision.basis), reason } };
-			}
-			// Children that would run ungated: whatever else would allow this call, a human must accept that first.
-			const delegation = deps.delegation(request.call);
-			if (delegation && !delegation.verdict.gated) {
-				const { verdict } = delegation;
-				return {
-					plan: {
-						kind: "delegation",
-						why: ungatedDelegationWhy(verdict, delegation.uncontained),
-						humanOnly: true,
-						askRule: false,
-						// The audit keeps why the call asked, whatever the answer: the guard's step in the chain.
-						chain: [
-							{ link: DELEGATION_GUARD_STEP, result: "defer", reason: capSourceText(verdict.why), ms: 0 },
-						],
-						askingParts: action.parts.map((part) => ({ part, tier: part.tier })),
-						suggestions: [],
-						// Never parked; refused at once only when the operator wants every ask refused that way.
-						unanswered: policy.unanswered === "deny" ? "deny" : "wait",
-						timeoutMs,
-						...(request.signal ? { signal: request.signal } : {}),
-						blockReason: (source, userReason) =>
-							ungatedDelegationBlockReason(what, action.tier, verdict, source, userReason),
-						...(verdict.fix.automatic ? { settingsFix: verdict.fix.automatic } : {}),
-					},
-				};
-			}
-			// Only a human's approval of this very action may run it unsandboxed, parked or not (adr/0017).
-			const humanApproved =
-				decision.basis.kind === "parked_approval" && humanDecided(decision.basis.approvedBy);
-			if (decision.mode === "auto" && uncontained !== null && !humanApproved) {
-				const askingParts = action.parts.map((part) => ({ part, tier: part.tier }));
-				return {
-					plan: {
-						kind: "tool_call",
-						why: capSourceText(uncontained),
-						humanOnly: true,
-						askRule: false,
-						chain: [],
-						askingParts,
-						suggestions: [],
-						unanswered,
-						timeoutMs,
-						...(request.signal ? { signal: request.signal } : {}),
-					},
-				};
-			}
-			if (decision.mode === "auto") {
-				if (decision.basis.kind === "parked_approval" && approval) {
-					if (!deps.parked.consume(approval)) return { again: true };
-					const { requestId, approvedBy } = approval;
-					const source = { kind: "parked_approval", requestId, approvedBy } as const;
-					return {
-						settled: { outcome: "allow", mode: "auto", source, reason: `approved request ${requestId}` },
-					};
-				}
-				const source = sourceOfBasis(decision.basis);
-				return { settled: { outcome: "allow", mode: "auto", source, reason: "allowed by policy" } };
-			}
-			const askingParts = decision.askingParts.map((p) => ({ part: p.part, tier: p.tier }));
-			return {
-				plan: {
-					kind: "tool_call",
-					why: capSourceText(
-						uncontainedTool === null
-							? describeAskWhy(decision)
-							: `${describeAskWhy(decision)}; ${uncontainedTool}`,
-					),
-					// A guarded path is for a human alone: no authorizer link is asked (adr/0014). Nor when a link's
-					// allow would run the command unsandboxed against the policy's wish, or uncontained; and no grant
-					// is offered that would only make the next such call ask again.
-					humanOnly: decision.humanOnly || uncontained !== null,
-					askRule: !decision.grantable,
-					chain: [],
-					askingParts,
-					suggestions:
-						decision.grantable && uncontainedTool === null ? suggestGrants(action.tool, askingParts) : [],
-					unanswered,
-					timeoutMs,
-					...(request.signal ? { signal: request.signal } : {}),
-				},
-			};
-		}
-		case "forwarded": {
-			const { request: forwarded, signal } = request.served;
-			const denied = findDeny(action, policy, origin);
-			if (denied) {
-				const reason = policyDenyReason(what, denied);
-				return { settled: { outcome: "deny", mode: "deny", source: sourceOfBasis(denied.basis), reason } };
-			}
-			// The child's own policy (a file this session never reads) may say only a human answers: that only makes
-			// the ask stricter, so it is trusted as sent; its absence relaxes nothing decided below (adr/0006).
-			const askerHumanOnly = forwarded.humanOnly === true;
-			const why = askerHumanOnly ? `${forwarded.why}; ${ASKER_HUMAN_ONLY}` : forwarded.why;
-			const asked = { mode: "ask", why } as const;
-			const treeGrant = (current: EffectivePolicy) =>
-				askerHumanOnly
-					? null
-					: findCoveringGrant(
-							action,
-							deps.grants.list().filter((g) => g.scope === "tree"),
-							current,
-							origin,
-						);
-			const grant = treeGrant(policy);
-			if (grant) {
-				return {
-					settled: { ...asked, outcome: "allow", source: treeGrantSource(grant), reason: "whole-tree grant" },
-				};
-			}
-			// An agents section's ask (adr/0022) or a guarded path (adr/0014) is answered by a human alone: by no
-			// approval given to another asker, nor one a link, rule or grant settled.
-			const limits = forwardedAskLimits(action, policy, origin);
-			const approval = deps.parked.find(action.hash);
-			const counts =
-				approval !== null &&
-				limits.approvalCounts(approval) &&
-				(!askerHumanOnly || humanDecided(approval.approvedBy));
-			if (approval && counts && deps.parked.consume(approval)) {
-				const { requestId, approvedBy } = approval;
-				const source = { kind: "parked_approval", requestId, approvedBy } as const;
-				return { settled: { ...asked, outcome: "allow", source, reason: "parked approval" } };
-			}
-			// A guarded path is for a human alone: no authorizer link is asked (adr/0014).
-			const humanOnly =
-				askerHumanOnly || limits.bySection || action.parts.some((part) => part.guard?.kind === "human");
-			// This session's ask rule forces the ask here as it would for its own call: not grantable.
-			const grantable = forwarded.grantable && !limits.byRule;
-			const askingParts = action.parts
-				.filter((part) => part.tier !== "read")
-				.map((part) => ({ part, tier: part.tier }));
-			return {
-				plan: {
-					kind: "forwarded",
-					why,
-					humanOnly,
-					askRule: !grantable,
-					chain: [],
-					askingParts,
-					// Patterns this session works out itself from the action: it never offers one the child supplied.
-					suggestions: grantable && !humanOnly ? suggestGrants(action.tool, askingParts) : [],
-					unanswered: strictestUnanswered(forwarded.unanswered, unanswered),
-					timeoutMs,
-					deadline: Date.parse(forwarded.expiresAt),
-					signal,
-					forwarded: {
-						kind: "forwarded",
-						request: forwarded,
-						...(request.reoffered ? { reoffered: request.reoffered } : {}),
-						// A whole-tree grant must be in place before the next queued ask checks whether it is covered.
-						keepGrants: (decision) => {
-							const tree = decision.grants.filter((g) => g.scope === "tree");
-							if (tree.length > 0 && answerStands(request, decision)) deps.grants.add(tree);
-						},
-						settledElsewhere: () => {
-							const covering = treeGrant(deps.policy());
-							return covering
-								? { outcome: "allow", source: treeGrantSource(covering), scope: "once", grants: [] }
-								: null;
-						},
-					},
-				},
-			};
-		}
 	}
 }
 
@@ -691,6 +347,5 @@ function gateError(tool: string, error: unknown): GateOutcome {
 		action: null,
 		reason: gateErrorReason(`this ${tool} call`, message),
 		chain: [],
-		step: "error",
 	};
 }

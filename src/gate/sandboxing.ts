@@ -27,7 +27,7 @@ import type { NetworkProxy } from "../sandbox/network-proxy.ts";
 import type { SandboxState } from "../sandbox/sandbox-state.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { Tier } from "../vocabulary/tier.ts";
-import type { GateOutcome } from "./pipeline.ts";
+import type { GateOutcome } from "./gate-outcome.ts";
 import type { BashExecute, BashKit, BashRunner } from "./sandboxed-bash-tool.ts";
 import { rewriteSealedCommand, sealCommand } from "./sealed-command.ts";
 

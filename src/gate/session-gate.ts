@@ -92,8 +92,9 @@ import {
 import { DelegationGuard, DelegationWatch } from "./delegation-guard.ts";
 import { ForwardedAsks } from "./forwarded-asks.ts";
 import { type DelegationFixResult, type GateDeps, sessionClassifier } from "./gate-deps.ts";
+import type { GateOutcome } from "./gate-outcome.ts";
 import { toolsForRun } from "./hidden-tools.ts";
-import { type GateOutcome, GatePipeline } from "./pipeline.ts";
+import { GatePipeline } from "./pipeline.ts";
 import { createPolicyQuery, publishPolicyQuery } from "./policy-query.ts";
 import {
 	type BashKit,
@@ -103,6 +104,7 @@ import {
 } from "./sandboxed-bash-tool.ts";
 import { duplicateIdReason, Sandboxing } from "./sandboxing.ts";
 import { StatusReporter } from "./status-reporter.ts";
+import { TreeGrants } from "./tree-grants.ts";
 
 const RECENT_DECISIONS = 20;
 
@@ -275,6 +277,7 @@ export class SessionGate {
 			this.status.fileToolsChanged(this.uncontainedFileTools());
 			return current;
 		};
+		const treeGrants = new TreeGrants(this.grants, this.dialogs);
 		this.deps = loadBashParser().then((bash) => {
 			grammar = bash;
 			// The rules' examples are tested from here on: the status line says at once if one fails.
@@ -302,6 +305,7 @@ export class SessionGate {
 				policy,
 				classify,
 				grants: this.grants,
+				treeGrants,
 				parked: options.parked,
 				lookupLink: (name: string) => {
 					const link = getAuthorizer(name);
@@ -353,6 +357,7 @@ export class SessionGate {
 			parked: options.parked,
 			sinks: this.sinks,
 			dialogs: this.dialogs,
+			treeGrants,
 			log: this.hub.log,
 			warn: (message) => this.notify(message, "warning"),
 			onPendingChange: (askers, parked) => this.status.pendingAsks(askers, parked),
@@ -870,7 +875,6 @@ function auditFailedOutcome(allowed: GateOutcome, tool: string, error: string): 
 		outcome: "deny",
 		source: { kind: "gate_error", reason: capSourceText(`the audit line could not be written: ${error}`) },
 		reason: auditFailedReason(describeCall(allowed.action, tool), error),
-		step: "error",
 	};
 }
 
@@ -884,7 +888,6 @@ function duplicateIdOutcome(toolCallId: string): GateOutcome {
 		action: null,
 		reason,
 		chain: [],
-		step: "classify",
 	};
 }
 

@@ -109,7 +109,7 @@ describe("the pipeline", () => {
 		});
 
 		expect(presenter.shown).toHaveLength(1);
-		expect(outcome).toMatchObject({ outcome: "allow", step: "terminal" });
+		expect(outcome).toMatchObject({ outcome: "allow", source: { kind: "user", via: "dialog" } });
 		expect(excludedFromSandbox(outcome, policy.sandbox)).toBe(false);
 	});
 });

@@ -50,6 +50,7 @@ function root(options: WorldOptions): Root {
 		parked: world.parked,
 		sinks: { audit: writer, emit: () => undefined },
 		dialogs: world.queue,
+		treeGrants: world.treeGrants,
 		log: new HubLog(join(dir, "hub.log")),
 		warn: (message) => warnings.push(message),
 		onPendingChange: () => undefined,

@@ -14,6 +14,7 @@ import type { GateDeps } from "../../src/gate/gate-deps.ts";
 import { sessionClassifier } from "../../src/gate/gate-deps.ts";
 import { GatePipeline } from "../../src/gate/pipeline.ts";
 import { createPolicyQuery } from "../../src/gate/policy-query.ts";
+import { TreeGrants } from "../../src/gate/tree-grants.ts";
 import { ParkedStore } from "../../src/hub/parked-store.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
 import type { PermissionMode } from "../../src/vocabulary/permission-mode.ts";
@@ -29,6 +30,8 @@ export interface World {
 	/** The one dialog queue of the session, shared by its own and its forwarded asks. */
 	readonly queue: DialogQueue;
 	readonly grants: SessionGrants;
+	/** The whole-tree ones among `grants`, over `queue`: shared with the forwarded asks this session serves. */
+	readonly treeGrants: TreeGrants;
 	readonly parked: ParkedStore;
 	readonly linkCalls: string[];
 	/** What the pipeline asked to save, with the directory. */
@@ -58,6 +61,7 @@ export function pipelineWorld(bash: BashParser, policy: EffectivePolicy, options
 	const grants = new SessionGrants(`pipeline-test-${Math.random()}`);
 	const presenter = new ScriptedPresenter(...(options.script ?? []));
 	const queue = new DialogQueue();
+	const treeGrants = new TreeGrants(grants, queue);
 	const terminal = options.terminal ?? new LocalDialogAuthorizer(presenter, queue, null, () => undefined);
 	const linkCalls: string[] = [];
 	const saved: World["saved"] = [];
@@ -77,6 +81,7 @@ export function pipelineWorld(bash: BashParser, policy: EffectivePolicy, options
 		policy: () => policy,
 		classify,
 		grants,
+		treeGrants,
 		parked,
 		lookupLink: (name) => {
 			const link = options.links?.[name];
@@ -114,6 +119,7 @@ export function pipelineWorld(bash: BashParser, policy: EffectivePolicy, options
 		presenter,
 		queue,
 		grants,
+		treeGrants,
 		parked,
 		linkCalls,
 		saved,

@@ -7,7 +7,7 @@ import { actionHash } from "../../src/classify/action-hash.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
 import { serverAnswerOf } from "../../src/gate/forwarded-asks.ts";
 import type { GateDeps } from "../../src/gate/gate-deps.ts";
-import type { GateRequest } from "../../src/gate/pipeline.ts";
+import type { GateRequest } from "../../src/gate/gate-outcome.ts";
 import { excludedFromSandbox, sandboxProfileFor } from "../../src/gate/sandboxing.ts";
 import type { ParkedStore } from "../../src/hub/parked-store.ts";
 import type { ForwardRequest } from "../../src/hub/protocol.ts";
@@ -47,7 +47,7 @@ describe("the pipeline: this session's own tool calls", () => {
 	it("a read runs without asking anyone, decided by the policy step", async () => {
 		const { pipeline, presenter } = world(policyFromConfig({}));
 		const { outcome } = await pipeline.run(bashCall("ls -la"));
-		expect(outcome).toMatchObject({ outcome: "allow", mode: "auto", step: "policy", chain: [] });
+		expect(outcome).toMatchObject({ outcome: "allow", mode: "auto", chain: [] });
 		expect(outcome.source.kind).toBe("rule");
 		expect(outcome.why).toBeUndefined();
 		expect(presenter.shown).toEqual([]);
@@ -61,7 +61,11 @@ describe("the pipeline: this session's own tool calls", () => {
 			links: { judge: async () => ({ verdict: "allow" }) },
 		});
 		const { outcome } = await pipeline.run(bashCall("curl https://example.com"));
-		expect(outcome).toMatchObject({ outcome: "deny", mode: "deny", step: "policy" });
+		expect(outcome).toMatchObject({
+			outcome: "deny",
+			mode: "deny",
+			source: { kind: "rule", action: "deny" },
+		});
 		expect(outcome.reason).toContain('matches the deny rule command "curl *"');
 		expect(outcome.reason).toContain("Reason: no network.");
 		expect(linkCalls).toEqual([]);
@@ -77,7 +81,7 @@ describe("the pipeline: this session's own tool calls", () => {
 			},
 		});
 		const { outcome } = await pipeline.run(bashCall("npm install left-pad"));
-		expect(outcome).toMatchObject({ outcome: "allow", mode: "ask", step: "links" });
+		expect(outcome).toMatchObject({ outcome: "allow", mode: "ask" });
 		expect(outcome.source).toEqual({ kind: "authorizer", link: "judge", verdict: "allow", reason: "ok" });
 		expect(outcome.chain.map((s) => [s.link, s.result])).toEqual([
 			["shrug", "defer"],
@@ -92,11 +96,11 @@ describe("the pipeline: this session's own tool calls", () => {
 			script: [{ kind: "answer", answer: { kind: "allow", scope: "session" } }],
 		});
 		const first = await pipeline.run(bashCall("npm install left-pad"));
-		expect(first.outcome).toMatchObject({ outcome: "allow", mode: "ask", step: "terminal" });
+		expect(first.outcome).toMatchObject({ outcome: "allow", mode: "ask" });
 		expect(first.outcome.source).toMatchObject({ kind: "user", via: "dialog", scope: "session" });
 		expect(grants.list()).toHaveLength(1);
 		const second = await pipeline.run(bashCall("npm install left-pad"));
-		expect(second.outcome).toMatchObject({ outcome: "allow", mode: "auto", step: "policy" });
+		expect(second.outcome).toMatchObject({ outcome: "allow", mode: "auto" });
 		expect(second.outcome.source.kind).toBe("session_grant");
 		expect(presenter.shown).toHaveLength(1);
 	});
@@ -107,7 +111,7 @@ describe("the pipeline: this session's own tool calls", () => {
 		});
 		const first = await pipeline.run(bashCall("npm install left-pad"));
 		expect(presenter.shown[0]?.prompt.choices.map((c) => c.key)).toEqual(["y", "s", "n", "r", "x"]);
-		expect(first.outcome).toMatchObject({ outcome: "allow", step: "terminal" });
+		expect(first.outcome).toMatchObject({ outcome: "allow" });
 		expect(first.outcome.source).toMatchObject({ kind: "user", verdict: "allow", scope: "always" });
 		expect(saved).toEqual([
 			{
@@ -136,7 +140,7 @@ describe("the pipeline: this session's own tool calls", () => {
 			],
 		});
 		const denied = await pipeline.run(bashCall("touch notes.txt"));
-		expect(denied.outcome).toMatchObject({ outcome: "deny", step: "terminal" });
+		expect(denied.outcome).toMatchObject({ outcome: "deny" });
 		expect(denied.outcome.source).toMatchObject({ kind: "user", verdict: "deny", scope: "always" });
 		expect(presenter.shown[0]?.prompt.choices.map((c) => c.key)).toEqual(["y", "s", "p", "e", "n", "r", "x"]);
 		expect(saved.map((s) => [s.save.verdict, s.save.suggestions.map((g) => g.pattern)])).toEqual([
@@ -174,8 +178,14 @@ describe("the pipeline: this session's own tool calls", () => {
 				mode: "auto",
 				source: { kind: "mode", mode: "accept-edits" },
 			});
-			expect((await pipeline.run(bashCall("touch /home/dev/elsewhere.txt"))).outcome.step).toBe("terminal");
-			expect((await pipeline.run(bashCall("npm install left-pad"))).outcome.step).toBe("terminal");
+			expect((await pipeline.run(bashCall("touch /home/dev/elsewhere.txt"))).outcome.source).toMatchObject({
+				kind: "user",
+				via: "dialog",
+			});
+			expect((await pipeline.run(bashCall("npm install left-pad"))).outcome.source).toMatchObject({
+				kind: "user",
+				via: "dialog",
+			});
 			expect(presenter.shown).toHaveLength(2);
 		});
 
@@ -189,7 +199,7 @@ describe("the pipeline: this session's own tool calls", () => {
 				],
 			});
 			const program = await pipeline.run(bashCall("python3 fmt.py"));
-			expect(program.outcome).toMatchObject({ outcome: "deny", step: "terminal", source: { kind: "user" } });
+			expect(program.outcome).toMatchObject({ outcome: "deny", source: { kind: "user" } });
 			expect(program.outcome.why).toContain(
 				"accept-edits accepts edits, not program runs: `python3` runs a program",
 			);
@@ -205,7 +215,7 @@ describe("the pipeline: this session's own tool calls", () => {
 				script: [{ kind: "answer", answer: { kind: "deny", withReason: false } }],
 			});
 			const asked = await bare.pipeline.run(bashCall("python3 fmt.py"));
-			expect(asked.outcome).toMatchObject({ outcome: "deny", step: "terminal" });
+			expect(asked.outcome).toMatchObject({ outcome: "deny", source: { kind: "user", via: "dialog" } });
 			expect(asked.outcome.why).toContain("trusted runs programs unasked only inside the sandbox");
 			expect((await bare.pipeline.run(bashCall("rm -rf build"))).outcome.source).toEqual({
 				kind: "mode",
@@ -230,14 +240,14 @@ describe("the pipeline: this session's own tool calls", () => {
 				source: { kind: "mode", mode: "sandboxed" },
 			});
 			const network = await contained.pipeline.run(bashCall("curl -o page.html https://example.com"));
-			expect(network.outcome.step).toBe("terminal");
+			expect(network.outcome.source).toMatchObject({ kind: "user", via: "dialog" });
 			const bare = world(policyFromConfig({}), {
 				permissionMode: "sandboxed",
 				sandboxContains: false,
 				script: [{ kind: "answer", answer: { kind: "deny", withReason: false } }],
 			});
 			const asked = await bare.pipeline.run(bashCall("python3 fmt.py"));
-			expect(asked.outcome.step).toBe("terminal");
+			expect(asked.outcome.source).toMatchObject({ kind: "user", via: "dialog" });
 			expect(asked.outcome.why).toContain("sandboxed runs programs unasked only inside the sandbox");
 			expect((await bare.pipeline.run(bashCall("touch notes.txt"))).outcome.source).toEqual({
 				kind: "mode",
@@ -277,7 +287,10 @@ describe("the pipeline: this session's own tool calls", () => {
 			const denied = await pipeline.run(bashCall("git push --force origin main"));
 			expect(denied.outcome).toMatchObject({ outcome: "deny", source: { kind: "rule", action: "deny" } });
 			for (const command of ["sudo reboot", "terraform apply", "echo x > .git/hooks/pre-commit"]) {
-				expect((await pipeline.run(bashCall(command))).outcome.step, command).toBe("terminal");
+				expect((await pipeline.run(bashCall(command))).outcome.source, command).toMatchObject({
+					kind: "user",
+					via: "dialog",
+				});
 			}
 			expect(presenter.shown).toHaveLength(3);
 		});
@@ -304,7 +317,7 @@ describe("the pipeline: this session's own tool calls", () => {
 				},
 			];
 			for (const request of outside) {
-				expect((await pipeline.run(request)).outcome.step).toBe("terminal");
+				expect((await pipeline.run(request)).outcome.source).toMatchObject({ kind: "user", via: "dialog" });
 			}
 			expect(presenter.shown).toHaveLength(3);
 			const ruled = await pipeline.run(bashCall("touch /home/dev/scratch/notes.txt"));
@@ -324,7 +337,7 @@ describe("the pipeline: this session's own tool calls", () => {
 		expect(linkCalls).toEqual([]);
 		expect(presenter.shown).toHaveLength(1);
 		expect(presenter.shown[0]?.prompt.choices.map((c) => c.answer.kind)).toEqual(["allow", "deny", "deny"]);
-		expect(outcome).toMatchObject({ outcome: "deny", mode: "ask", step: "terminal" });
+		expect(outcome).toMatchObject({ outcome: "deny", mode: "ask", source: { kind: "user", via: "dialog" } });
 		expect(outcome.reason).toContain("The user denied");
 	});
 
@@ -333,7 +346,7 @@ describe("the pipeline: this session's own tool calls", () => {
 			terminal: new DenyingAuthorizer("no UI and no parent", null),
 		});
 		const { outcome } = await pipeline.run(bashCall("npm install left-pad"));
-		expect(outcome).toMatchObject({ outcome: "deny", mode: "ask", step: "terminal" });
+		expect(outcome).toMatchObject({ outcome: "deny", mode: "ask" });
 		expect(outcome.source).toEqual({ kind: "unavailable", reason: "no UI and no parent" });
 		expect(outcome.reason).toContain("no one could be asked");
 		expect(outcome.reason).toContain("This is not a user denial.");
@@ -369,7 +382,7 @@ describe("the pipeline: this session's own tool calls", () => {
 		expect(presenter.shown).toHaveLength(1);
 		expect(presenter.shown[0]?.prompt.lines.join("\n")).toContain("without permission checks");
 		expect(presenter.shown[0]?.prompt.choices.map((c) => c.answer.kind)).toEqual(["allow", "deny", "deny"]);
-		expect(outcome).toMatchObject({ outcome: "allow", mode: "ask", step: "terminal" });
+		expect(outcome).toMatchObject({ outcome: "allow", mode: "ask", source: { kind: "user", via: "dialog" } });
 		expect(outcome.chain.map((s) => [s.link, s.result])).toEqual([
 			["pi-permission-hub:delegation-guard", "defer"],
 		]);
@@ -418,7 +431,7 @@ describe("the pipeline: this session's own tool calls", () => {
 		// The change the dialog offered is the one written, not one worked out again.
 		expect(fixes).toHaveLength(1);
 		expect(fixes[0]).toBe(automatic);
-		expect(allowed.outcome).toMatchObject({ outcome: "allow", step: "terminal" });
+		expect(allowed.outcome).toMatchObject({ outcome: "allow", source: { kind: "user", via: "dialog" } });
 		expect(allowed.outcome.reason).toContain("after the gate was added to /agent/settings.json");
 
 		const failed = world(policyFromConfig({}), {
@@ -437,7 +450,7 @@ describe("the pipeline: this session's own tool calls", () => {
 	it("an error anywhere in the gate blocks the call as a gate error", async () => {
 		const { pipeline } = world(policyFromConfig({}), { classifierFails: true });
 		const { outcome, policy } = await pipeline.run(bashCall("ls"));
-		expect(outcome).toMatchObject({ outcome: "deny", mode: "deny", step: "error", action: null });
+		expect(outcome).toMatchObject({ outcome: "deny", mode: "deny", action: null });
 		expect(outcome.source).toEqual({ kind: "gate_error", reason: "the grammar went away" });
 		expect(policy).not.toBeNull();
 	});
@@ -447,7 +460,7 @@ describe("the pipeline: commands the human typed", () => {
 	it("run whatever no deny rule forbids, recorded as the human's decision", async () => {
 		const { pipeline, presenter } = world(policyFromConfig({}));
 		const { outcome } = await pipeline.run({ kind: "user_bash", command: "rm -rf build", cwd: CWD });
-		expect(outcome).toMatchObject({ outcome: "allow", mode: "auto", step: "policy" });
+		expect(outcome).toMatchObject({ outcome: "allow", mode: "auto" });
 		expect(outcome.source).toEqual({ kind: "user", via: "typed", verdict: "allow", scope: "once" });
 		expect(presenter.shown).toEqual([]);
 	});
@@ -456,7 +469,11 @@ describe("the pipeline: commands the human typed", () => {
 		const policy = policyFromConfig({ rules: [{ surface: "command", pattern: "rm -rf *", action: "deny" }] });
 		const { pipeline } = world(policy);
 		const { outcome } = await pipeline.run({ kind: "user_bash", command: "rm -rf build", cwd: CWD });
-		expect(outcome).toMatchObject({ outcome: "deny", mode: "deny", step: "policy" });
+		expect(outcome).toMatchObject({
+			outcome: "deny",
+			mode: "deny",
+			source: { kind: "rule", action: "deny" },
+		});
 		expect(outcome.reason).toContain("this command (rm -rf build)");
 	});
 });
@@ -470,7 +487,7 @@ describe("the pipeline: asks a child forwarded", () => {
 		const { outcome, origin } = await pipeline.run(forwarded(childRequest("npm install left-pad")));
 		expect(presenter.shown).toHaveLength(1);
 		expect(origin).toMatchObject({ kind: "subagent", name: "worker" });
-		expect(outcome).toMatchObject({ outcome: "allow", mode: "ask", step: "terminal" });
+		expect(outcome).toMatchObject({ outcome: "allow", mode: "ask", source: { kind: "user", via: "dialog" } });
 		expect(serverAnswerOf(outcome)).toMatchObject({ decision: "allow", scope: "once", grants: [] });
 	});
 
@@ -478,7 +495,7 @@ describe("the pipeline: asks a child forwarded", () => {
 		const { pipeline, presenter } = world(policyFromConfig({}));
 		const honest = childRequest("rm -rf build");
 		const { outcome } = await pipeline.run(forwarded({ ...honest, input: { command: "rm -rf /" } }));
-		expect(outcome).toMatchObject({ outcome: "deny", mode: "deny", step: "classify", action: null });
+		expect(outcome).toMatchObject({ outcome: "deny", mode: "deny", action: null });
 		expect(outcome.source.kind).toBe("unavailable");
 		expect(serverAnswerOf(outcome).reason).toContain("does not match its own action");
 		expect(presenter.shown).toEqual([]);
@@ -492,7 +509,7 @@ describe("the pipeline: asks a child forwarded", () => {
 		expect(serverAnswerOf(first.outcome)).toMatchObject({ decision: "allow", scope: "tree", grants: [] });
 		expect(grants.list().map((g) => g.scope)).toEqual(["tree"]);
 		const second = await pipeline.run(forwarded(childRequest("npm install left-pad")));
-		expect(second.outcome).toMatchObject({ outcome: "allow", mode: "ask", step: "policy" });
+		expect(second.outcome).toMatchObject({ outcome: "allow", mode: "ask" });
 		expect(second.outcome.source.kind).toBe("session_grant");
 		expect(presenter.shown).toHaveLength(1);
 	});
@@ -514,7 +531,7 @@ describe("the pipeline: asks a child forwarded", () => {
 		const raised = { ...honest, tier: "destructive" as const };
 		const request = { ...raised, actionHash: actionHash({ ...raised, input: honest.input }) };
 		const { outcome } = await pipeline.run(forwarded(request));
-		expect(outcome).toMatchObject({ outcome: "allow", step: "terminal" });
+		expect(outcome).toMatchObject({ outcome: "allow", source: { kind: "user", via: "dialog" } });
 		expect(outcome.action).toMatchObject({ tier: "destructive", hash: request.actionHash });
 		expect(presenter.shown).toHaveLength(1);
 	});
@@ -538,7 +555,11 @@ describe("the pipeline: asks a child forwarded", () => {
 		const policy = policyFromConfig({ rules: [{ surface: "command", pattern: "npm *", action: "deny" }] });
 		const { pipeline, presenter } = world(policy);
 		const { outcome } = await pipeline.run(forwarded(childRequest("npm install left-pad")));
-		expect(outcome).toMatchObject({ outcome: "deny", mode: "deny", step: "policy" });
+		expect(outcome).toMatchObject({
+			outcome: "deny",
+			mode: "deny",
+			source: { kind: "rule", action: "deny" },
+		});
 		expect(serverAnswerOf(outcome).reason).toContain('matches the deny rule command "npm *"');
 		expect(presenter.shown).toEqual([]);
 	});
@@ -561,7 +582,7 @@ describe("the pipeline: parked approvals for asks only a human may answer", () =
 		const { pipeline, presenter, parked } = world(policyFromConfig({}), { script: [denyOnce] });
 		await settleParked(parked, HOOK_WRITE, LINK_ALLOWED);
 		const { outcome } = await pipeline.run(bashCall(HOOK_WRITE));
-		expect(outcome).toMatchObject({ outcome: "deny", mode: "ask", step: "terminal" });
+		expect(outcome).toMatchObject({ outcome: "deny", mode: "ask", source: { kind: "user", via: "dialog" } });
 		expect(presenter.shown).toHaveLength(1);
 		// Not used up: it still answers an ask any answer may settle.
 		expect(parked.find(outcome.action?.hash ?? "")).not.toBeNull();
@@ -571,7 +592,7 @@ describe("the pipeline: parked approvals for asks only a human may answer", () =
 		const { pipeline, presenter, parked } = world(policyFromConfig({}));
 		await settleParked(parked, HOOK_WRITE, CLI_ALLOWED);
 		const { outcome } = await pipeline.run(bashCall(HOOK_WRITE));
-		expect(outcome).toMatchObject({ outcome: "allow", mode: "auto", step: "policy" });
+		expect(outcome).toMatchObject({ outcome: "allow", mode: "auto" });
 		expect(outcome.source).toMatchObject({ kind: "parked_approval", approvedBy: CLI_ALLOWED });
 		expect(presenter.shown).toEqual([]);
 	});
@@ -580,7 +601,7 @@ describe("the pipeline: parked approvals for asks only a human may answer", () =
 		const { pipeline, presenter, parked } = world(policyFromConfig({}), { script: [denyOnce] });
 		await settleParked(parked, HOOK_WRITE, LINK_ALLOWED);
 		const { outcome } = await pipeline.run(forwarded(childRequest(HOOK_WRITE)));
-		expect(outcome).toMatchObject({ outcome: "deny", mode: "ask", step: "terminal" });
+		expect(outcome).toMatchObject({ outcome: "deny", mode: "ask", source: { kind: "user", via: "dialog" } });
 		expect(presenter.shown).toHaveLength(1);
 	});
 
@@ -594,12 +615,12 @@ describe("the pipeline: parked approvals for asks only a human may answer", () =
 		const byLink = world(policy, { script: [denyOnce], sandboxMissing: missing });
 		await settleParked(byLink.parked, "touch notes.txt", LINK_ALLOWED);
 		const asked = await byLink.pipeline.run(bashCall("touch notes.txt"));
-		expect(asked.outcome).toMatchObject({ outcome: "deny", step: "terminal" });
+		expect(asked.outcome).toMatchObject({ outcome: "deny", source: { kind: "user", via: "dialog" } });
 		expect(asked.outcome.why).toBe(missing);
 		const byHuman = world(policy, { sandboxMissing: missing });
 		await settleParked(byHuman.parked, "touch notes.txt", CLI_ALLOWED);
 		const approved = await byHuman.pipeline.run(bashCall("touch notes.txt"));
-		expect(approved.outcome).toMatchObject({ outcome: "allow", step: "policy" });
+		expect(approved.outcome).toMatchObject({ outcome: "allow" });
 		expect(approved.outcome.source.kind).toBe("parked_approval");
 		expect(byHuman.presenter.shown).toEqual([]);
 	});
@@ -620,7 +641,7 @@ describe("a write or edit that a tool other than the gate's would run (adr/0014)
 			uncontainedFileTool: uncontained,
 		});
 		const { outcome } = await pipeline.run(writeCall);
-		expect(outcome).toMatchObject({ outcome: "allow", step: "terminal" });
+		expect(outcome).toMatchObject({ outcome: "allow", source: { kind: "user", via: "dialog" } });
 		expect(outcome.why).toContain(uncontained);
 		expect(presenter.shown).toHaveLength(1);
 		expect(linkCalls).toEqual([]);
@@ -633,7 +654,7 @@ describe("a write or edit that a tool other than the gate's would run (adr/0014)
 			permissionMode: "accept-edits",
 		});
 		const { outcome } = await pipeline.run(writeCall);
-		expect(outcome).toMatchObject({ outcome: "allow", step: "terminal" });
+		expect(outcome).toMatchObject({ outcome: "allow", source: { kind: "user", via: "dialog" } });
 		expect(outcome.why).toContain(uncontained);
 		expect(presenter.shown).toHaveLength(1);
 		// Only "allow once" and the denials: a session grant would only make the next such call ask again.
@@ -648,7 +669,10 @@ describe("a write or edit that a tool other than the gate's would run (adr/0014)
 		};
 		expect((await read.pipeline.run(readCall)).outcome.outcome).toBe("allow");
 		const ours = world(policyFromConfig({}), { permissionMode: "accept-edits" });
-		expect((await ours.pipeline.run(writeCall)).outcome).toMatchObject({ outcome: "allow", step: "policy" });
+		expect((await ours.pipeline.run(writeCall)).outcome).toMatchObject({
+			outcome: "allow",
+			source: { kind: "mode", mode: "accept-edits" },
+		});
 		expect(ours.presenter.shown).toEqual([]);
 	});
 });
@@ -672,7 +696,7 @@ describe("the pipeline: this session's ask rules hold for a child's forwarded as
 		// A whole-tree grant given earlier for some other ask, wide enough to cover this one.
 		grants.add([TREE_GRANT]);
 		const { outcome } = await pipeline.run(forwarded(childRequest("npm install left-pad")));
-		expect(outcome).toMatchObject({ outcome: "deny", mode: "ask", step: "terminal" });
+		expect(outcome).toMatchObject({ outcome: "deny", mode: "ask", source: { kind: "user", via: "dialog" } });
 		expect(presenter.shown).toHaveLength(1);
 		expect(presenter.shown[0]?.prompt.choices.map((c) => c.answer)).not.toContainEqual({
 			kind: "allow",
@@ -682,7 +706,7 @@ describe("the pipeline: this session's ask rules hold for a child's forwarded as
 		const plain = world(policyFromConfig({}));
 		plain.grants.add(grants.list());
 		const granted = await plain.pipeline.run(forwarded(childRequest("npm install left-pad")));
-		expect(granted.outcome).toMatchObject({ outcome: "allow", step: "policy" });
+		expect(granted.outcome).toMatchObject({ outcome: "allow" });
 		expect(granted.outcome.source.kind).toBe("session_grant");
 	});
 });
@@ -698,14 +722,14 @@ describe("the pipeline: a child's ask its own policy made human-only", () => {
 		});
 		const { outcome } = await pipeline.run(humanOnly("npm install left-pad"));
 		expect(linkCalls).toEqual([]);
-		expect(outcome).toMatchObject({ outcome: "allow", step: "terminal", source: { kind: "user" } });
+		expect(outcome).toMatchObject({ outcome: "allow", source: { kind: "user" } });
 		expect(outcome.why).toContain("only a human may answer (the asking agent's own policy says so)");
 		expect(presenter.shown).toHaveLength(1);
 		expect(presenter.shown[0]?.prompt.choices.map((c) => c.answer.kind)).toEqual(["allow", "deny", "deny"]);
 		// Without the child's verdict the same link answers the same ask.
 		const plain = world(policy, { links: { yes: async () => ({ verdict: "allow" }) } });
 		const linked = await plain.pipeline.run(forwarded(childRequest("npm install left-pad")));
-		expect(linked.outcome).toMatchObject({ outcome: "allow", step: "links" });
+		expect(linked.outcome).toMatchObject({ outcome: "allow", source: { kind: "authorizer" } });
 	});
 
 	it("no whole-tree grant answers it, neither before the dialog nor while it waits", async () => {
@@ -715,7 +739,6 @@ describe("the pipeline: a child's ask its own policy made human-only", () => {
 		expect(outcome).toMatchObject({
 			outcome: "deny",
 			mode: "ask",
-			step: "terminal",
 			source: { kind: "user" },
 		});
 		expect(presenter.shown).toHaveLength(1);
@@ -727,7 +750,7 @@ describe("the pipeline: a child's ask its own policy made human-only", () => {
 			script: [denyOnce],
 		});
 		const { outcome } = await pipeline.run(humanOnly("npm install left-pad"));
-		expect(outcome).toMatchObject({ outcome: "deny", step: "terminal", source: { kind: "user" } });
+		expect(outcome).toMatchObject({ outcome: "deny", source: { kind: "user" } });
 		expect(presenter.shown).toHaveLength(1);
 	});
 
@@ -735,7 +758,7 @@ describe("the pipeline: a child's ask its own policy made human-only", () => {
 		const byLink = world(policyFromConfig({}), { script: [denyOnce] });
 		await settleParked(byLink.parked, "npm install left-pad", LINK_ALLOWED);
 		const asked = await byLink.pipeline.run(humanOnly("npm install left-pad"));
-		expect(asked.outcome).toMatchObject({ outcome: "deny", step: "terminal" });
+		expect(asked.outcome).toMatchObject({ outcome: "deny", source: { kind: "user", via: "dialog" } });
 		expect(byLink.presenter.shown).toHaveLength(1);
 		const byHuman = world(policyFromConfig({}));
 		await settleParked(byHuman.parked, "npm install left-pad", CLI_ALLOWED);
@@ -760,7 +783,7 @@ describe("the pipeline: a child's ask its own policy made human-only", () => {
 		});
 		const { outcome } = await pipeline.run(forwarded(childRequest(HOOK_WRITE, { humanOnly: false })));
 		expect(linkCalls).toEqual([]);
-		expect(outcome).toMatchObject({ outcome: "deny", step: "terminal" });
+		expect(outcome).toMatchObject({ outcome: "deny", source: { kind: "user", via: "dialog" } });
 		expect(presenter.shown).toHaveLength(1);
 	});
 
@@ -875,10 +898,14 @@ describe("the sandbox an allowed call runs in (adr/0017)", () => {
 		for (const command of ["ls -la", "touch notes.txt", "npm install left-pad"]) {
 			const { outcome } = await pipeline.run(bashCall(command));
 			if (command === "npm install left-pad") {
-				expect(outcome).toMatchObject({ outcome: "deny", step: "terminal" });
+				expect(outcome).toMatchObject({ outcome: "deny", source: { kind: "user", via: "dialog" } });
 				continue;
 			}
-			expect(outcome).toMatchObject({ outcome: "allow", mode: "ask", step: "terminal" });
+			expect(outcome).toMatchObject({
+				outcome: "allow",
+				mode: "ask",
+				source: { kind: "user", via: "dialog" },
+			});
 			expect(outcome.why).toBe(missing);
 		}
 		expect(presenter.shown).toHaveLength(3);

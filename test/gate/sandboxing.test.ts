@@ -14,7 +14,7 @@ import {
 	SettingsManager,
 } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
-import type { GateOutcome } from "../../src/gate/pipeline.ts";
+import type { GateOutcome } from "../../src/gate/gate-outcome.ts";
 import type { BashKit } from "../../src/gate/sandboxed-bash-tool.ts";
 import { type BashCall, duplicateIdReason, Sandboxing } from "../../src/gate/sandboxing.ts";
 import type { SandboxSettings } from "../../src/policy/effective-policy.ts";
@@ -31,12 +31,10 @@ const BY_LINK: GateOutcome = {
 	action: null,
 	reason: "allowed by authorizer ci",
 	chain: [],
-	step: "links",
 };
 const BY_HUMAN: GateOutcome = {
 	...BY_LINK,
 	source: { kind: "user", via: "dialog", verdict: "allow", scope: "once" },
-	step: "terminal",
 };
 
 /** A call as the gate's tool_call handler sees it: its own input object. */
