@@ -72,11 +72,26 @@ export function describeAskWhy(decision: AskDecision): string {
 	const others = decision.askingParts.filter((p) => p.index !== basis.part.index);
 	const shown = others.slice(0, MORE_PARTS).map((p) => `${describeAskingPart(p.part)} (${p.tier})`);
 	if (others.length > MORE_PARTS) shown.push(`${others.length - MORE_PARTS} more`);
+	// A tier asks because of what the part is: say that too, not only the tier ("awk is not a known command").
+	const described = describeAskingPart(basis.part.part);
+	const because = basis.kind === "tier" ? partReason(basis.part.part, described) : "";
 	const base = [
-		`${rule} for: ${describeAskingPart(basis.part.part)}`,
+		`${rule} for: ${described}${because}`,
 		...(shown.length > 0 ? [`also asking: ${shown.join(", ")}`] : []),
 	].join("; ");
 	return decision.notes.length > 0 ? `${base}; ${decision.notes.join("; ")}` : base;
+}
+
+/**
+ * Why a command part has its tier, as ` — reason`, when the classifier says more than the tier: the word or
+ * option that kept it from being a read (adr/0003). Empty for a part without a command (its paths say it), for
+ * a table entry that only names the tier (`rm is destructive`) and for a reason `described` already shows.
+ */
+function partReason(part: ActionPart, described: string): string {
+	if (part.command === undefined) return "";
+	const reason = part.tierReason.replace(/^built-in: /, "");
+	if (reason === "" || reason.endsWith(` is ${part.tier}`) || described.includes(reason)) return "";
+	return ` — ${cut(redactSecrets(reason))}`;
 }
 
 /** Other asking parts named after the one that decided, at most. */

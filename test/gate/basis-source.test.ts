@@ -109,6 +109,21 @@ describe("describeAskWhy", () => {
 		expect(describeAskWhy(decision)).toBe("the destructive tier asks (built-in default) for: rm -rf build");
 	});
 
+	it("says why a command is not a read: the program no table knows, the word that could become an option", () => {
+		const policy = policyFrom(null);
+		const why = (command: string) => {
+			const decision = decideFor(command, policy);
+			if (decision.mode !== "ask") throw new Error(`expected ask: ${command}`);
+			return describeAskWhy(decision);
+		};
+		expect(why("awk '{print $1}' f")).toBe(
+			"the write tier asks (built-in default) for: awk '{print $1}' f — awk is not a known command, so write",
+		);
+		expect(why("ls -la *.py")).toBe(
+			"the write tier asks (built-in default) for: ls -la *.py — `*.py` is expanded at run time and could become an option of ls",
+		);
+	});
+
 	it("names an explicit ask rule with its file and JSON path, and appends notes", () => {
 		const policy = policyFromConfig({
 			rules: [
