@@ -99,8 +99,19 @@ export interface GateParts
  * other extensions ask are built over the same policy, grants and parked approvals as the pipeline's own steps.
  */
 export function buildGateDeps(parts: GateParts): GateDeps {
-	const { bash, homeDir, agentDir, annotations, projectDir, searchPath, origin, cwd, ...rest } = parts;
-	const { humanReachable, foreignFileTool, ...deps } = rest;
+	const {
+		bash,
+		homeDir,
+		agentDir,
+		annotations,
+		projectDir,
+		searchPath,
+		origin,
+		cwd,
+		humanReachable,
+		foreignFileTool,
+		...given
+	} = parts;
 	const classify = sessionClassifier(
 		bash,
 		homeDir,
@@ -111,7 +122,7 @@ export function buildGateDeps(parts: GateParts): GateDeps {
 		searchPath,
 	);
 	return {
-		...deps,
+		...given,
 		classify,
 		policyQuery: createPolicyQuery({
 			policy: parts.policy,

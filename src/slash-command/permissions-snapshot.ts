@@ -8,8 +8,7 @@ import { terminalRoute } from "../authority/choose-terminal.ts";
 import type { DialogQueue } from "../authority/dialog-queue.ts";
 import type { SessionGrants } from "../authority/session-grants.ts";
 import type { ChildAnnouncement } from "../hub/child-announcement.ts";
-import type { UnusableAnswer } from "../hub/parked-store.ts";
-import { unusableText } from "../hub/parked-store.ts";
+import { type UnusableAnswer, unusableText } from "../hub/parked-store.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import type { SessionHub } from "../hub/session-hub.ts";
 import type { Origin } from "../origin/origin.ts";
@@ -51,7 +50,7 @@ export function permissionsView(sources: PermissionsSources): PermissionsView {
 	};
 }
 
-export function permissionsSnapshot(sources: PermissionsSources): PermissionsSnapshot {
+function permissionsSnapshot(sources: PermissionsSources): PermissionsSnapshot {
 	const { hub } = sources;
 	const policy = sources.store.current();
 	return {
