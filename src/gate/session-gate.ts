@@ -40,13 +40,13 @@ import {
 import { ForwardedAsks } from "./forwarded-asks.ts";
 import type { GateDeps } from "./gate-deps.ts";
 import { toolsForRun } from "./hidden-tools.ts";
-import { unusableParkedAnswersNotice } from "./parked-answer-report.ts";
 import { type GateOutcome, GatePipeline } from "./pipeline.ts";
 import { publishPolicyQuery } from "./policy-query.ts";
 import { piSubagentsRuns, startSandbox } from "./sandbox-start.ts";
 import { type BashKit, publishBashRunner } from "./sandboxed-bash-tool.ts";
 import { duplicateIdOutcome, sandboxBlockOutcome } from "./session-decisions.ts";
 import { SessionParts } from "./session-parts.ts";
+import { unusableParkedAnswersNotice } from "./unusable-parked-answers.ts";
 
 export interface SessionGateOptions {
 	readonly pi: ExtensionAPI;

@@ -1,9 +1,9 @@
 /** What the human hears at session start about parked asks whose answer file this version never uses. */
 import { describe, expect, it } from "vitest";
-import { unusableParkedAnswersNotice } from "../../src/gate/parked-answer-report.ts";
+import { unusableParkedAnswersNotice } from "../../src/gate/unusable-parked-answers.ts";
 import { makeRequest } from "../hub/sample-request.ts";
 
-describe("the parked-answer report", () => {
+describe("parked asks with an unusable answer", () => {
 	it("says nothing when every parked answer is usable", () => {
 		expect(unusableParkedAnswersNotice([])).toBeNull();
 	});
