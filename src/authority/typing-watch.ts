@@ -3,6 +3,8 @@
  * so a dialog alone would not know that a burst of typing began before it opened: the session's watch hears
  * every raw key through pi's `onTerminalInput` (interactive mode only), without consuming any.
  */
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+
 export class TypingWatch {
 	private readonly clock: () => number;
 	/** When the latest key was pressed, and the one before it. */
@@ -51,4 +53,25 @@ export class TypingWatch {
 		this.observe(data);
 		return undefined;
 	};
+}
+
+/**
+ * Hear every key pressed in pi's terminal, wherever it goes (interactive mode only): a dialog opening mid-word
+ * must know the burst began before it (adr/0030). Elsewhere, or if pi refuses, the dialog times the keys it gets.
+ * Returns what stops the hearing.
+ */
+export function watchKeys(ctx: ExtensionContext, watch: TypingWatch): () => void {
+	if (ctx.mode !== "tui") return () => undefined;
+	try {
+		const unsubscribe = ctx.ui.onTerminalInput(watch.listener);
+		return () => {
+			try {
+				unsubscribe();
+			} catch {
+				// The UI is gone with the session: nothing is listening any more.
+			}
+		};
+	} catch {
+		return () => undefined;
+	}
 }

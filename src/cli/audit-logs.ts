@@ -10,7 +10,7 @@ import { fsErrorCode } from "../policy/fs-error-code.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import { CliError } from "./command.ts";
 
-/** Where the gate writes its audit log (see src/gate/session-gate.ts). */
+/** Where the gate writes its audit log (see src/gate/session-parts.ts). */
 export function defaultAuditLog(agentDir: string): string {
 	return join(agentDir, "pi-permission-hub", "audit.jsonl");
 }

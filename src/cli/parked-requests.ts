@@ -24,8 +24,8 @@ import { scanAuditLogs } from "./audit-logs.ts";
 import { CliError, type OptionValues, usageError } from "./command.ts";
 
 /**
- * The parked store the gate writes (see src/gate/start-session-gate.ts). Its directories must be private, as
- * the gate requires: requests planted in a directory others can write must not be shown or approved.
+ * The parked store the gate writes (see `startSessionGate` in src/gate/session-gate.ts). Its directories must be
+ * private, as the gate requires: requests planted in a directory others can write must not be shown or approved.
  */
 export function openParkedStore(agentDir: string): ParkedStore {
 	const dir = join(hubRoot(agentDir), "parked");

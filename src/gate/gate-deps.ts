@@ -1,6 +1,7 @@
 /**
  * What one session's gate needs to decide: the session's policy, classifier, grants, parked approvals, links
- * and terminal authorizer, built once per session by `SessionGate` and shared by every kind of decision.
+ * and terminal authorizer, composed once per session by `buildGateDeps` (for `SessionGate`, and for the tests
+ * that drive the pipeline) and shared by every kind of decision.
  */
 import type { AuthorizerLink, PolicyQuery } from "../authority/authorizer-link.ts";
 import type { SessionGrants } from "../authority/session-grants.ts";
@@ -9,11 +10,14 @@ import type { ActionPart, ClassifiedAction, ToolCall } from "../classify/action.
 import type { BashParser } from "../classify/bash/bash-parser.ts";
 import { classifyAction, type DelegationClass, type ToolAnnotations } from "../classify/classify-action.ts";
 import type { ParkedApprovals } from "../hub/parked-store.ts";
+import { launcherDescription } from "../launchers/known-launcher.ts";
 import type { PlannedChange } from "../launchers/settings-change.ts";
+import type { Origin } from "../origin/origin.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import type { Tier } from "../vocabulary/tier.ts";
 import type { Delegation } from "./delegation-guard.ts";
+import { createPolicyQuery } from "./policy-query.ts";
 import type { TreeGrants } from "./tree-grants.ts";
 
 /** What one session's gate needs to decide a call. Built once per session; cheap to call per tool call. */
@@ -70,6 +74,82 @@ export interface GateDeps {
 	 * deciding it. Given the policy in hand, so a decision reads the config files once.
 	 */
 	readonly permissionMode: (policy: EffectivePolicy) => PermissionMode;
+}
+
+/** The parts of a session `buildGateDeps` composes into its `GateDeps`. */
+export interface GateParts
+	extends Omit<GateDeps, "classify" | "policyQuery" | "defaultUnanswered" | "uncontainedFileTool"> {
+	/** The bash grammar, loaded. */
+	readonly bash: BashParser;
+	readonly homeDir: string;
+	readonly agentDir: string;
+	/** What another extension's tool declares about itself. */
+	readonly annotations: (tool: string) => ToolAnnotations | undefined;
+	/** The root's project (adr/0008); absent: each call's cwd. */
+	readonly projectDir?: string;
+	/** The `PATH` the session's bash commands run with. */
+	readonly searchPath?: string;
+	/** Who is asking, and the directory other extensions' queries are decided in when they name none. */
+	readonly origin: Origin;
+	readonly cwd: string;
+	/** Whether a human can be reached, through a UI or a parent: an unanswered ask then waits, else it is parked. */
+	readonly humanReachable: boolean;
+	/** Why the write or edit tool pi runs is not the gate's contained one, or null when it is (adr/0014). */
+	readonly foreignFileTool: (tool: "write" | "edit") => string | null;
+}
+
+/**
+ * One session's `GateDeps`: the classifier (which weighs each delegation the guard finds) and the policy query
+ * other extensions ask are built over the same policy, grants and parked approvals as the pipeline's own steps.
+ */
+export function buildGateDeps(parts: GateParts): GateDeps {
+	const {
+		bash,
+		homeDir,
+		agentDir,
+		annotations,
+		projectDir,
+		searchPath,
+		origin,
+		cwd,
+		humanReachable,
+		foreignFileTool,
+		...given
+	} = parts;
+	const classify = sessionClassifier(
+		bash,
+		homeDir,
+		agentDir,
+		annotations,
+		(call) => delegationClass(parts.delegation(call)),
+		projectDir,
+		searchPath,
+	);
+	return {
+		...given,
+		classify,
+		policyQuery: createPolicyQuery({
+			policy: parts.policy,
+			classify,
+			grants: parts.grants,
+			parked: parts.parked,
+			origin,
+			cwd,
+		}),
+		defaultUnanswered: humanReachable ? "wait" : "defer",
+		uncontainedFileTool: (tool) => (tool === "write" || tool === "edit" ? foreignFileTool(tool) : null),
+	};
+}
+
+/** A delegation the guard found, as far as its tier goes (adr/0011). */
+function delegationClass(found: Delegation | null): DelegationClass | null {
+	return (
+		found && {
+			launcher: launcherDescription(found.launcher.kind).label,
+			gated: found.verdict.gated,
+			uncontained: found.uncontained,
+		}
+	);
 }
 
 export type DelegationFixResult =

@@ -1,6 +1,7 @@
 /**
- * One session's decision pipeline for tests, with the real policy, the real classifier, real grants, a real parked
- * store on disk and the real terminal authorizers (a dialog answered by a script, or nobody to ask).
+ * One session's decision pipeline for tests, composed by `buildGateDeps` as production composes it: the real policy,
+ * the real classifier, real grants, a real parked store on disk and the real terminal authorizers (a dialog answered
+ * by a script, or nobody to ask).
  */
 import { join } from "node:path";
 import type { AuthorizerLink } from "../../src/authority/authorizer-link.ts";
@@ -10,10 +11,8 @@ import { LocalDialogAuthorizer } from "../../src/authority/local-dialog-authoriz
 import { SessionGrants } from "../../src/authority/session-grants.ts";
 import type { RulesToSave, TerminalAuthorizer } from "../../src/authority/terminal-authorizer.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
-import type { GateDeps } from "../../src/gate/gate-deps.ts";
-import { sessionClassifier } from "../../src/gate/gate-deps.ts";
+import { buildGateDeps, type GateDeps } from "../../src/gate/gate-deps.ts";
 import { GatePipeline } from "../../src/gate/pipeline.ts";
-import { createPolicyQuery } from "../../src/gate/policy-query.ts";
 import { TreeGrants } from "../../src/gate/tree-grants.ts";
 import { ParkedStore } from "../../src/hub/parked-store.ts";
 import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
@@ -23,6 +22,14 @@ import { CWD, HOME } from "../classify/classify-fixture.ts";
 import { tempDir } from "../policy/fixtures.ts";
 
 const HUMAN = { kind: "human" } as const;
+
+/** A grammar that went away: every bash call it is asked about throws. */
+const failingGrammar: BashParser = {
+	parse: () => {
+		throw new Error("the grammar went away");
+	},
+	loadMs: 0,
+};
 
 export interface World {
 	readonly pipeline: GatePipeline;
@@ -65,21 +72,15 @@ export function pipelineWorld(bash: BashParser, policy: EffectivePolicy, options
 	const terminal = options.terminal ?? new LocalDialogAuthorizer(presenter, queue, null, () => undefined);
 	const linkCalls: string[] = [];
 	const saved: World["saved"] = [];
-	const real = sessionClassifier(
-		bash,
-		HOME,
-		join(HOME, ".pi", "agent"),
-		() => undefined,
-		() => null,
-	);
-	const classify: GateDeps["classify"] = (call, p) => {
-		if (options.classifierFails) throw new Error("the grammar went away");
-		return real(call, p);
-	};
-	const deps: GateDeps = {
+	const deps = buildGateDeps({
 		sessionId: "session-under-test",
 		policy: () => policy,
-		classify,
+		bash: options.classifierFails ? failingGrammar : bash,
+		homeDir: HOME,
+		agentDir: join(HOME, ".pi", "agent"),
+		annotations: () => undefined,
+		origin: HUMAN,
+		cwd: CWD,
 		grants,
 		treeGrants,
 		parked,
@@ -93,27 +94,18 @@ export function pipelineWorld(bash: BashParser, policy: EffectivePolicy, options
 				})
 			);
 		},
-		policyQuery: createPolicyQuery({
-			policy: () => policy,
-			classify,
-			grants,
-			parked,
-			origin: HUMAN,
-			cwd: CWD,
-		}),
 		terminal: () => terminal,
-		defaultUnanswered: "wait",
+		humanReachable: true,
 		delegation: options.delegation ?? (() => null),
 		fixDelegation: options.fixDelegation ?? (() => ({ gated: false, reason: "no fix in this test" })),
 		sandboxMissing: async () => options.sandboxMissing ?? null,
 		sandboxContains: async () => options.sandboxContains ?? false,
-		uncontainedFileTool: (tool) =>
-			tool === "write" || tool === "edit" ? (options.uncontainedFileTool ?? null) : null,
+		foreignFileTool: () => options.uncontainedFileTool ?? null,
 		saveRules: async (save, directory) => {
 			saved.push({ save, directory });
 		},
 		permissionMode: () => options.permissionMode ?? "default",
-	};
+	});
 	return {
 		pipeline: new GatePipeline(Promise.resolve(deps), HUMAN),
 		presenter,

@@ -363,6 +363,7 @@ describe("the pipeline: this session's own tool calls", () => {
 							why: "the children load only their own extensions",
 							fix: { text: "add the gate to settings.json" },
 						},
+						uncontained: null,
 					} as unknown as ReturnType<GateDeps["delegation"]>)
 				: null;
 		const policy = policyFromConfig({
@@ -401,6 +402,7 @@ describe("the pipeline: this session's own tool calls", () => {
 							launcher: { kind: "process-subagent" },
 							call: { tool: "subagent" },
 							verdict: { gated: false, why: "no gate in the agent dir", fix: { text: "add it", ...fix } },
+							uncontained: null,
 						} as unknown as ReturnType<GateDeps["delegation"]>)
 					: null;
 		const call = { kind: "tool_call", call: { tool: "subagent", input: { task: "t" }, cwd: CWD } } as const;
