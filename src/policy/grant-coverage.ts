@@ -101,11 +101,6 @@ export function grantCoversPart(
 	);
 }
 
-/** True when the grant covers every part of the action (a tree grant resolving other queued asks). */
-export function grantCovers(compiled: CompiledGrant, action: ClassifiedAction): boolean {
-	return partsToDecide(action).every((part) => grantCoversPart(compiled, action, part));
-}
-
 const compiledGrants = new WeakMap<SessionGrant, CompiledGrant>();
 
 /** Compiles once per grant object and context. */
