@@ -10,7 +10,6 @@ import { compileWildcard, type WildcardMatcher } from "../vocabulary/wildcard-pa
 import type { PatternContext } from "./effective-policy.ts";
 import { compilePathPattern, type PathMatcher, pathFormMatches } from "./path-pattern.ts";
 import { allowScope, surfaceApplies, touchForms } from "./policy-rule.ts";
-import { partsToDecide } from "./tier-settings.ts";
 
 export type GrantSurface = "tool" | "command" | "read" | "write" | "path";
 export type GrantScope = "session" | "subagent" | "tree";
