@@ -244,7 +244,7 @@ export class HubServer implements ServingEndpoint {
 	}
 
 	private onWatchError(error: unknown): void {
-		const code = typeof error === "object" && error !== null ? Reflect.get(error, "code") : undefined;
+		const code = fsErrorCode(error);
 		this.options.log.write("server.watch_error", {
 			dir: this.options.layout.requests,
 			error: String(error),
