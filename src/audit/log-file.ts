@@ -18,7 +18,7 @@ import {
 	writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
-import { fsErrorCode } from "../policy/fs-error-code.ts";
+import { fsErrorCode } from "../vocabulary/fs-error-code.ts";
 
 /** Read-write (to look at the last byte), appending, created 0600; never through a link, never blocking. */
 const APPEND_FLAGS =

@@ -12,6 +12,7 @@ import type { ClassifiedAction } from "../classify/action.ts";
 import { editInput, writeInput } from "../classify/builtin-tools.ts";
 import { redactSecrets } from "../classify/preview.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
+import { fsErrorCode } from "../vocabulary/fs-error-code.ts";
 import { visibleText } from "./visible-text.ts";
 
 /** One line of the change as shown: a diff line, a hunk header, or a note about what could not be shown. */
@@ -72,7 +73,7 @@ async function readTarget(file: string): Promise<OnDisk> {
 			return { kind: "unreadable", why: `it is a binary file of ${bytes(data.length)}` };
 		return { kind: "text", content: data.toString("utf8") };
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
+		if (fsErrorCode(error) === "ENOENT") return { kind: "missing" };
 		return { kind: "unreadable", why: `it cannot be read: ${errorMessage(error)}` };
 	}
 }

@@ -1,4 +1,5 @@
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
+import { MAX_TIMER_MS } from "../vocabulary/timer-limit.ts";
 import type { AskPrompt, DialogAnswer } from "./ask-prompt.ts";
 import type { ChangeLine, ChangePreview } from "./change-preview.ts";
 
@@ -28,9 +29,6 @@ export interface DialogOptions {
 export interface DialogPresenter {
 	present(prompt: AskPrompt, options: DialogOptions): Promise<DialogResult>;
 }
-
-/** Node fires a timer longer than this at once (with a warning), so a very long deadline would end at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Combine the dialog's own deadline with the caller's cancellation into one signal, and remember which one

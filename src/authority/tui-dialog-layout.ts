@@ -88,10 +88,6 @@ export interface DialogLayout {
  * The dialog's rows within `budget` rows. On a terminal too small even for the last fold (its title, the lines
  * saying what runs, one row of change and the keys), its top rows are cut rather than its keys.
  */
-export function layOutDialog(parts: DialogParts, style: RowStyle, budget: number): string[] {
-	return dialogLayout(parts, style, budget).rows;
-}
-
 export function dialogLayout(parts: DialogParts, style: RowStyle, budget: number): DialogLayout {
 	const kept = Math.max(1, parts.wholeLines ?? 0);
 	const dropping = Array.from({ length: Math.max(0, parts.body.length - kept) }, (_, i) => ({

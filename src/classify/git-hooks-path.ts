@@ -7,6 +7,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { fsErrorCode } from "../vocabulary/fs-error-code.ts";
 
 /** Where the hooks are, or why that is not known (an unreadable config). */
 export type HooksPlace =
@@ -189,7 +190,7 @@ function readConfig(file: string): ConfigRead {
 		if (stats.size > MAX_CONFIG_BYTES) return { kind: "unreadable", why: "larger than 1 MiB" };
 		stamp = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
+		const code = fsErrorCode(error);
 		// A path through a file (`ENOTDIR`) cannot be created by git either: no config there.
 		if (code === "ENOTDIR") return { kind: "missing" };
 		return { kind: "unreadable", why: code ?? "stat failed" };
@@ -200,7 +201,7 @@ function readConfig(file: string): ConfigRead {
 	try {
 		read = { kind: "text", text: readFileSync(file, "utf8") };
 	} catch (error) {
-		read = { kind: "unreadable", why: (error as NodeJS.ErrnoException).code ?? "read failed" };
+		read = { kind: "unreadable", why: fsErrorCode(error) ?? "read failed" };
 	}
 	if (configCache.size > 64) configCache.clear();
 	configCache.set(file, { stamp, read });

@@ -6,8 +6,8 @@ import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { AuditEntry } from "../audit/audit-entry.ts";
 import { type AuditReadStats, readAuditLog } from "../audit/audit-entry.ts";
-import { fsErrorCode } from "../policy/fs-error-code.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
+import { fsErrorCode } from "../vocabulary/fs-error-code.ts";
 import { CliError } from "./command.ts";
 
 /** Where the gate writes its audit log (see src/gate/session-parts.ts). */

@@ -1,7 +1,9 @@
-import { existsSync, type FSWatcher, unlinkSync, watch } from "node:fs";
+import { existsSync, type FSWatcher, watch } from "node:fs";
 import { join } from "node:path";
 import { readDecisionSource } from "../provenance/decision-source.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
+import { removeQuietly } from "../vocabulary/remove-quietly.ts";
+import { MAX_TIMER_MS } from "../vocabulary/timer-limit.ts";
 import { LIVENESS_INTERVAL_MS, sameProcessAlive } from "./liveness.ts";
 import { checkPrivateDir, readInboxFile, writePrivateFile, writePrivateFileSync } from "./private-files.ts";
 import {
@@ -269,18 +271,8 @@ class ResponseWaiter {
 	}
 }
 
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 /** How long a request may wait unclaimed before it is written again (a server claims what it sees at once). */
 const RETOUCH_MS = 2000;
-
-function removeQuietly(file: string): void {
-	try {
-		unlinkSync(file);
-	} catch {
-		// Already gone: the other side cleaned up first.
-	}
-}
 
 /**
  * Put a request into the parent's inbox without waiting for an answer (a parked ask: the answer goes to the

@@ -1,15 +1,11 @@
 import { createHash } from "node:crypto";
-import { lstatSync, readdirSync, statfsSync, unlinkSync } from "node:fs";
+import { lstatSync, readdirSync, statfsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { errorMessage } from "../vocabulary/error-message.ts";
+import { fsErrorCode } from "../vocabulary/fs-error-code.ts";
+import { removeQuietly } from "../vocabulary/remove-quietly.ts";
 import { LIVENESS_INTERVAL_MS, processAlive, processStartToken, sameProcessAlive } from "./liveness.ts";
-import {
-	createExclusive,
-	ensurePrivateDir,
-	isCode,
-	readInboxFile,
-	writePrivateFileSync,
-} from "./private-files.ts";
+import { createExclusive, ensurePrivateDir, readInboxFile, writePrivateFileSync } from "./private-files.ts";
 import type { ServerInfo } from "./protocol.ts";
 import {
 	type ForwardRequest,
@@ -248,7 +244,7 @@ export class HubServer implements ServingEndpoint {
 	}
 
 	private onWatchError(error: unknown): void {
-		const code = typeof error === "object" && error !== null ? Reflect.get(error, "code") : undefined;
+		const code = fsErrorCode(error);
 		this.options.log.write("server.watch_error", {
 			dir: this.options.layout.requests,
 			error: String(error),
@@ -391,7 +387,7 @@ export class HubServer implements ServingEndpoint {
 				written = createExclusive(file, content);
 			} catch (error) {
 				// `responses/` was removed under us: rebuild it (private) once rather than leave the child waiting.
-				if (!isCode(error, "ENOENT")) throw error;
+				if (fsErrorCode(error) !== "ENOENT") throw error;
 				ensurePrivateDir(this.options.layout.responses, this.options.base);
 				written = createExclusive(file, content);
 			}
@@ -552,13 +548,5 @@ function listQuietly(dir: string): string[] {
 		return readdirSync(dir);
 	} catch {
 		return [];
-	}
-}
-
-function removeQuietly(file: string): void {
-	try {
-		unlinkSync(file);
-	} catch {
-		// Already gone.
 	}
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { fsErrorCode } from "../vocabulary/fs-error-code.ts";
 
 /** How often a waiting side checks that the other side still exists: well inside the 2 s promise. */
 export const LIVENESS_INTERVAL_MS = 500;
@@ -12,7 +13,7 @@ export function processAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
 	} catch (error) {
-		return typeof error === "object" && error !== null && Reflect.get(error, "code") === "EPERM";
+		return fsErrorCode(error) === "EPERM";
 	}
 	return statFields(pid)?.[0] !== "Z";
 }

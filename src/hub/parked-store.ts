@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { type DecisionSource, readDecisionSource, userOnce } from "../provenance/decision-source.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import type { ParkedAnswerRefusal } from "../vocabulary/parked-answer-refusal.ts";
+import { removeQuietly } from "../vocabulary/remove-quietly.ts";
 import * as z from "../vocabulary/zod.ts";
 import {
 	createExclusive,
@@ -355,14 +356,6 @@ function readJson(file: string): { readonly json: unknown } | null {
 		return { json: JSON.parse(read.text) };
 	} catch {
 		return { json: undefined };
-	}
-}
-
-function removeQuietly(file: string): void {
-	try {
-		unlinkSync(file);
-	} catch {
-		// Already gone.
 	}
 }
 

@@ -17,6 +17,7 @@ import {
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import writeFileAtomic from "write-file-atomic";
+import { fsErrorCode } from "../vocabulary/fs-error-code.ts";
 import type * as z from "../vocabulary/zod.ts";
 
 export class UnsafeDirectoryError extends Error {
@@ -39,7 +40,7 @@ export function ensurePrivateDir(dir: string, base: string): void {
 		try {
 			mkdirSync(current, { mode: 0o700 });
 		} catch (error) {
-			if (!isCode(error, "EEXIST")) throw error;
+			if (fsErrorCode(error) !== "EEXIST") throw error;
 		}
 		checkPrivateDir(current);
 	}
@@ -61,10 +62,6 @@ export function checkPrivateDir(dir: string): void {
 			`${dir} is writable by group or others (mode ${(stat.mode & 0o777).toString(8)}); refusing to use it`,
 		);
 	}
-}
-
-export function isCode(error: unknown, code: string): boolean {
-	return typeof error === "object" && error !== null && Reflect.get(error, "code") === code;
 }
 
 /**
@@ -114,7 +111,7 @@ export function createExclusive(file: string, content: string): ExclusiveWrite {
 		try {
 			linkSync(temp, file);
 		} catch (error) {
-			if (isCode(error, "EEXIST")) {
+			if (fsErrorCode(error) === "EEXIST") {
 				return { created: false, reason: "exists" };
 			}
 			throw error;
@@ -143,7 +140,7 @@ export function readInboxFile(file: string, maxBytes: number): InboxRead {
 	try {
 		fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
 	} catch (error) {
-		const code = typeof error === "object" && error !== null ? Reflect.get(error, "code") : undefined;
+		const code = fsErrorCode(error);
 		if (code === "ENOENT") return { ok: false, missing: true, reason: "the file is gone" };
 		if (code === "ELOOP") return { ok: false, missing: false, reason: "the file is a symbolic link" };
 		return { ok: false, missing: false, reason: `cannot open the file (${String(code ?? error)})` };

@@ -30,12 +30,6 @@ export function parseAgentDefinition(file: string, content: string): AgentDefini
 	};
 }
 
-/** Read one agent file; null when it cannot be read (pi-subagents skips it) or is not an agent. */
-export function readAgentDefinition(file: string, files: FileView): AgentDefinition | null {
-	const read = files.readText(file);
-	return read.state === "text" ? parseAgentDefinition(file, read.text) : null;
-}
-
 function relativeToFile(entries: string[] | undefined, file: string): string[] | undefined {
 	return entries?.map((entry) => {
 		const trimmed = entry.trim();

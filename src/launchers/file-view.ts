@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { fsErrorCode } from "../policy/fs-error-code.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
+import { fsErrorCode } from "../vocabulary/fs-error-code.ts";
 
 /** What reading a file gave: its text, nothing there, or something there that cannot be read as a file's text. */
 export type TextRead =

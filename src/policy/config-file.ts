@@ -15,9 +15,9 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { errorMessage } from "../vocabulary/error-message.ts";
+import { fsErrorCode } from "../vocabulary/fs-error-code.ts";
 import { configFileError } from "./config-error.ts";
 import type { ConfigScope } from "./config-schema.ts";
-import { fsErrorCode } from "./fs-error-code.ts";
 import {
 	type InvalidConfig,
 	MAX_CONFIG_BYTES,

@@ -52,8 +52,3 @@ export async function refreshSchemaCopies(
 	}
 	return wrote ? "written" : "current";
 }
-
-/** Where `refreshSchemaCopies` puts the user schema, for messages. */
-export function schemaCopyPath(agentDir: string): string {
-	return join(dirname(userConfigPath(agentDir)), JSON_SCHEMA_FILES.user);
-}

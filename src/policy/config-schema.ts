@@ -648,7 +648,6 @@ export type ManagedConfig = z.infer<ReturnType<typeof ManagedConfigSchema>>;
  * managed layer's own.
  */
 export type AnyConfig = UserConfig & Pick<ManagedConfig, "allowedModes" | "allowedLinks" | "allowSavedRules">;
-export type ProjectConfig = z.infer<ReturnType<typeof ProjectConfigSchema>>;
 export type ConfigRule = NonNullable<UserConfig["rules"]>[number];
 
 export type ConfigScope = "managed" | "user" | "project";

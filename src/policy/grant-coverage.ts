@@ -10,7 +10,6 @@ import { compileWildcard, type WildcardMatcher } from "../vocabulary/wildcard-pa
 import type { PatternContext } from "./effective-policy.ts";
 import { compilePathPattern, type PathMatcher, pathFormMatches } from "./path-pattern.ts";
 import { allowScope, surfaceApplies, touchForms } from "./policy-rule.ts";
-import { partsToDecide } from "./tier-settings.ts";
 
 export type GrantSurface = "tool" | "command" | "read" | "write" | "path";
 export type GrantScope = "session" | "subagent" | "tree";
@@ -99,11 +98,6 @@ export function grantCoversPart(
 			surfaceApplies(surface, touch) &&
 			touchForms(touch).every((form) => pathFormMatches(matcher, form, context.cwd, allowScope({ surface }))),
 	);
-}
-
-/** True when the grant covers every part of the action (a tree grant resolving other queued asks). */
-export function grantCovers(compiled: CompiledGrant, action: ClassifiedAction): boolean {
-	return partsToDecide(action).every((part) => grantCoversPart(compiled, action, part));
 }
 
 const compiledGrants = new WeakMap<SessionGrant, CompiledGrant>();

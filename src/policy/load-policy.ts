@@ -10,6 +10,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { BashParser } from "../classify/bash/bash-parser.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
+import { fsErrorCode } from "../vocabulary/fs-error-code.ts";
 import { buildEffectivePolicy, failClosedPolicy } from "./build-effective-policy.ts";
 import { configFileError } from "./config-error.ts";
 import {
@@ -22,7 +23,6 @@ import {
 import { managedConfigPath, projectConfigPath, userConfigPath } from "./config-paths.ts";
 import type { ConfigScope } from "./config-schema.ts";
 import type { EffectivePolicy, PatternContext } from "./effective-policy.ts";
-import { fsErrorCode } from "./fs-error-code.ts";
 
 export interface LoadPolicyOptions {
 	readonly agentDir: string;

@@ -239,14 +239,7 @@ function inConfigOrder<T extends { readonly seq: number }>(list: T[]): T[] {
 	return list.sort((a, b) => a.seq - b.seq);
 }
 
-/** The earliest rule (config order) whose pattern matches any of `texts`. */
-export function findWildcardRule(index: WildcardIndex, texts: readonly string[]): WildcardRule | null {
-	let best: WildcardRule | null = null;
-	for (const text of texts) best = earliestWildcardRule(index, text, best);
-	return best;
-}
-
-/** The earliest rule matching `text`, or `earlier` when no matching rule comes before it. */
+/** The earliest rule (config order) matching `text`, or `earlier` when no matching rule comes before it. */
 export function earliestWildcardRule<R extends { readonly seq: number }>(
 	index: WildcardIndex,
 	text: string,
@@ -269,24 +262,16 @@ function earliestWildcardIn<R extends { readonly seq: number }>(
 	return best;
 }
 
-/** How a path lookup filters and scopes rules (see `findPathRule`). */
+/** How a path lookup filters and scopes rules (see `earliestPathRule`). */
 export interface PathLookup {
 	readonly accept: (rule: PathRule) => boolean;
 	readonly scopeOf: (rule: PathRule) => PathMatchScope;
 }
 
-/** The earliest rule that `accept`s and whose pattern matches the absolute path `form`. */
-export function findPathRule(
-	index: PathIndex,
-	form: string,
-	cwd: string,
-	accept: (rule: PathRule) => boolean,
-	scopeOf: (rule: PathRule) => PathMatchScope,
-): PathRule | null {
-	return earliestPathRule<PathRule>(index, form, cwd, { accept, scopeOf }, null);
-}
-
-/** `findPathRule`, or `earlier` when no matching rule comes before it. */
+/**
+ * The earliest rule (config order) that `lookup` accepts and whose pattern matches the absolute path `form`, or
+ * `earlier` when no matching rule comes before it.
+ */
 export function earliestPathRule<R extends { readonly seq: number }>(
 	index: PathIndex,
 	form: string,

@@ -93,24 +93,6 @@ export function commandTierFloor(policy: EffectivePolicy, unit: CommandUnit): Ti
 	return best;
 }
 
-/**
- * A tool's tier: the user file's `toolTiers` entry replaces what the classifier would give a non-built-in tool
- * (built-in tools are classified by code only), then the project file's entry can raise it. `origin` is null
- * when no config entry decided.
- */
-export function resolveToolTier(
-	policy: EffectivePolicy,
-	tool: string,
-	classified: Tier,
-	builtIn: boolean,
-): { readonly tier: Tier; readonly origin: ConfigLocation | null } {
-	const assigned = builtIn ? undefined : policy.toolTiers.get(tool);
-	let result: { tier: Tier; origin: ConfigLocation | null } = assigned ?? { tier: classified, origin: null };
-	const floor = policy.toolTierFloors.get(tool);
-	if (floor && tierRank(floor.tier) > tierRank(result.tier)) result = floor;
-	return result;
-}
-
 /** One part as the decision sees it: its position, and its tier after every raise-only assignment. */
 export interface DecidedPart {
 	readonly index: number;

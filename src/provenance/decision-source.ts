@@ -97,7 +97,6 @@ export type DecisionSource =
 			readonly decision: DecisionSource | null;
 	  };
 
-export type DecisionSourceKind = DecisionSource["kind"];
 /** A source that decided itself, not a forwarding hop. */
 export type FlatDecisionSource = Exclude<DecisionSource, { kind: "forwarded" }>;
 

@@ -16,6 +16,7 @@
 import { constants, existsSync, type Stats } from "node:fs";
 import { type FileHandle, lstat, mkdir, open, realpath } from "node:fs/promises";
 import path from "node:path";
+import { fsErrorCode } from "../vocabulary/fs-error-code.ts";
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
 
@@ -105,13 +106,13 @@ async function openDirectory(where: string, walked: string, create: boolean): Pr
 	try {
 		return await open(where, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
 	} catch (error) {
-		if (!(create && codeOf(error) === "ENOENT")) throw walkError(error, walked);
+		if (!(create && fsErrorCode(error) === "ENOENT")) throw walkError(error, walked);
 	}
 	try {
 		// mkdir never follows a link in the last component: one that appears here makes it fail (EEXIST).
 		await mkdir(where);
 	} catch (error) {
-		if (codeOf(error) !== "EEXIST") throw walkError(error, walked);
+		if (fsErrorCode(error) !== "EEXIST") throw walkError(error, walked);
 	}
 	try {
 		return await open(where, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
@@ -125,7 +126,8 @@ async function openFinal(where: string, request: OpenRequest): Promise<FileHandl
 	try {
 		return await open(where, finalFlags(request, false));
 	} catch (error) {
-		if (!(request.create === true && codeOf(error) === "ENOENT")) throw walkError(error, request.realPath);
+		if (!(request.create === true && fsErrorCode(error) === "ENOENT"))
+			throw walkError(error, request.realPath);
 	}
 	try {
 		return await open(where, finalFlags(request, true), 0o666);
@@ -176,16 +178,11 @@ async function statOrClose(handle: FileHandle): Promise<Stats> {
 }
 
 function walkError(error: unknown, walked: string): Error {
-	const code = codeOf(error);
+	const code = fsErrorCode(error);
 	if (code === "ELOOP" || code === "ENOTDIR" || code === "EEXIST") {
 		return new ContainmentError(
 			`${walked} is no longer what the gate checked: it became a link (or another kind of file) after the call was allowed`,
 		);
 	}
 	return error instanceof Error ? error : new Error(String(error));
-}
-
-function codeOf(error: unknown): string | undefined {
-	const code = typeof error === "object" && error !== null ? Reflect.get(error, "code") : undefined;
-	return typeof code === "string" ? code : undefined;
 }

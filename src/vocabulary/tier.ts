@@ -27,10 +27,6 @@ export function modeRank(mode: Mode): number {
 	return MODES.indexOf(mode);
 }
 
-export function strictestMode(a: Mode, b: Mode): Mode {
-	return modeRank(a) >= modeRank(b) ? a : b;
-}
-
 /** Read runs unattended; everything that changes something asks. */
 export function defaultModeForTier(tier: Tier): Mode {
 	return tier === "read" ? "auto" : "ask";

@@ -17,7 +17,7 @@ import type { ServedAsk, ServerAnswer } from "../../src/hub/transport.ts";
 
 import { makeRequest } from "./sample-request.ts";
 
-export { hashOf, makeRequest } from "./sample-request.ts";
+export { makeRequest } from "./sample-request.ts";
 
 export const CHILD_SCRIPT = join(import.meta.dirname, "hub-child.ts");
 export const PARENT_SESSION = "0192f3a4-5b6c-7d8e-9f00-aabbccddeeff";

@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readAgentDefinition } from "../../src/launchers/agent-definition.ts";
+import { scanAgentDirectory } from "../../src/launchers/agent-definition.ts";
 import { childGateVerdict } from "../../src/launchers/child-gate.ts";
 import { nodeFileView } from "../../src/launchers/file-view.ts";
 import { identifyLauncher, readDelegationCall } from "../../src/launchers/known-launcher.ts";
@@ -246,15 +246,20 @@ describe("recognising a launcher and what one call of it starts", () => {
 			"agents/x.md",
 			"---\nname: planner\ndescription: plans\npackage: acme\nalias: pl\nextensions:\n  - ./local-ext\n  - /abs/ext, npm:thing\ntools: read, bash\n---\nbody\n",
 		);
-		expect(readAgentDefinition(file, nodeFileView)).toEqual({
-			file,
-			names: ["planner", "acme.planner", "pl"],
-			extensions: [path.join(world.root, "agents", "local-ext"), "/abs/ext", "npm:thing"],
-			subagentOnlyExtensions: undefined,
-			tools: ["read", "bash"],
+		world.write("agents/readme.md", "# notes\n");
+		world.write("agents/y.md", "---\nname: y\n---\n");
+		// The scan pi-subagents' discovery is read with: the two files that are not agents give nothing.
+		expect(scanAgentDirectory(path.join(world.root, "agents"), nodeFileView)).toEqual({
+			definitions: [
+				{
+					file,
+					names: ["planner", "acme.planner", "pl"],
+					extensions: [path.join(world.root, "agents", "local-ext"), "/abs/ext", "npm:thing"],
+					subagentOnlyExtensions: undefined,
+					tools: ["read", "bash"],
+				},
+			],
+			complete: true,
 		});
-		const notAgent = world.write("agents/readme.md", "# notes\n");
-		expect(readAgentDefinition(notAgent, nodeFileView)).toBeNull();
-		expect(readAgentDefinition(world.write("agents/y.md", "---\nname: y\n---\n"), nodeFileView)).toBeNull();
 	});
 });

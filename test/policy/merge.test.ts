@@ -1,6 +1,31 @@
 import { describe, expect, it } from "vitest";
-import { resolveToolTier } from "../../src/policy/tier-settings.ts";
-import { HOME, PROJECT_FILE, policyFromConfig, USER_FILE } from "./fixtures.ts";
+import { loadBashParser } from "../../src/classify/bash/bash-parser.ts";
+import { sessionClassifier } from "../../src/gate/gate-deps.ts";
+import type { EffectivePolicy } from "../../src/policy/effective-policy.ts";
+import { decidedParts } from "../../src/policy/tier-settings.ts";
+import { maxTier, type Tier } from "../../src/vocabulary/tier.ts";
+import { CWD, HOME, PROJECT_FILE, policyFromConfig, USER_FILE } from "./fixtures.ts";
+
+/**
+ * A call's tier as the gate decides it: the session's classifier (the user file's `toolTiers`), then the
+ * raise-only floors a decision applies (the project file's). `readOnly` tools declare `readOnlyHint`.
+ */
+async function decidedTier(
+	policy: EffectivePolicy,
+	tool: string,
+	input: Record<string, unknown> = {},
+	readOnly: readonly string[] = [],
+): Promise<Tier> {
+	const classify = sessionClassifier(
+		await loadBashParser(),
+		HOME,
+		`${HOME}/.pi/agent`,
+		(name) => (readOnly.includes(name) ? { readOnlyHint: true } : undefined),
+		() => null,
+	);
+	const parts = decidedParts(classify({ tool, input, cwd: CWD }, policy), policy);
+	return parts.reduce<Tier>((top, part) => maxTier(top, part.tier), "read");
+}
 
 describe("merging user and project files", () => {
 	it("drops project allow rules with a warning naming file, path and line", () => {
@@ -131,28 +156,25 @@ describe("merging user and project files", () => {
 		]);
 	});
 
-	it("tool tiers: the user file sets them, the project file only raises", () => {
+	it("tool tiers: the user file sets them, the project file only raises", async () => {
 		const policy = policyFromConfig(
 			{ toolTiers: { web_fetch: "network-egress", notes: "write" } },
 			{ toolTiers: { web_fetch: "read", notes: "destructive", other: "spend" } },
 		);
-		expect(resolveToolTier(policy, "web_fetch", "privileged", false)).toMatchObject({
-			tier: "network-egress",
-		});
-		expect(resolveToolTier(policy, "notes", "privileged", false)).toMatchObject({
+		expect(await decidedTier(policy, "web_fetch")).toBe("network-egress");
+		expect(await decidedTier(policy, "notes")).toBe("destructive");
+		expect(policy.toolTierFloors.get("notes")).toEqual({
 			tier: "destructive",
-			origin: { file: PROJECT_FILE, jsonPath: "toolTiers.notes" },
+			origin: { file: PROJECT_FILE, jsonPath: "toolTiers.notes", line: expect.any(Number) },
 		});
-		expect(resolveToolTier(policy, "other", "privileged", false).tier).toBe("privileged");
-		expect(resolveToolTier(policy, "other", "read", false).tier).toBe("spend");
-		expect(resolveToolTier(policy, "unlisted", "privileged", false)).toEqual({
-			tier: "privileged",
-			origin: null,
-		});
+		// An unknown tool is privileged; a floor below that changes nothing, and raises a read-only tool.
+		expect(await decidedTier(policy, "other")).toBe("privileged");
+		expect(await decidedTier(policy, "other", {}, ["other"])).toBe("spend");
+		expect(await decidedTier(policy, "unlisted")).toBe("privileged");
+		expect(policy.toolTiers.has("unlisted") || policy.toolTierFloors.has("unlisted")).toBe(false);
 		// Built-in tools are classified by code: the user file's entry does not lower them.
-		expect(
-			resolveToolTier(policyFromConfig({ toolTiers: { bash: "read" } }), "bash", "destructive", true).tier,
-		).toBe("destructive");
+		const bashRead = policyFromConfig({ toolTiers: { bash: "read" } });
+		expect(await decidedTier(bashRead, "bash", { command: "rm -rf x" })).toBe("destructive");
 	});
 
 	it("warns about allow rules that can match actions above the grant ceiling", () => {

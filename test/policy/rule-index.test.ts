@@ -5,8 +5,8 @@ import { pathFormMatches } from "../../src/policy/path-pattern.ts";
 import {
 	buildRuleIndex,
 	compileRule,
-	findPathRule,
-	findWildcardRule,
+	earliestPathRule,
+	earliestWildcardRule,
 	type PolicyRule,
 } from "../../src/policy/policy-rule.ts";
 import { CWD, HOME, prng } from "./fixtures.ts";
@@ -84,20 +84,15 @@ describe("rule index", () => {
 				const scanned = rules.find(
 					(r) => r.kind === "wildcard" && r.surface === "command" && r.matcher.test(text),
 				);
-				expect(findWildcardRule(index.command, [text])?.seq, `seed ${seed} ${text}`).toBe(scanned?.seq);
+				expect(earliestWildcardRule(index.command, text)?.seq, `seed ${seed} ${text}`).toBe(scanned?.seq);
 			}
 			for (const path of PATHS) {
 				for (const scope of ["inside", "outside"] as const) {
 					const scanned = rules.find(
 						(r) => r.kind === "path" && pathFormMatches(r.matcher, path, CWD, scope),
 					);
-					const found = findPathRule(
-						index.path,
-						path,
-						CWD,
-						() => true,
-						() => scope,
-					);
+					const lookup = { accept: () => true, scopeOf: () => scope };
+					const found = earliestPathRule(index.path, path, CWD, lookup, null);
 					expect(found?.seq, `seed ${seed} ${path} ${scope}`).toBe(scanned?.seq);
 				}
 			}

@@ -1,7 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { refreshSchemaCopies, schemaCopyPath } from "../../src/policy/config-json-schema.ts";
+import { refreshSchemaCopies } from "../../src/policy/config-json-schema.ts";
 import { REPO_ROOT } from "../harness/paths.ts";
 import { tempDir } from "./fixtures.ts";
 
@@ -11,7 +11,8 @@ describe("the schema copies next to the user config", () => {
 	it("are written when missing, left alone when current, and rewritten when they differ", async () => {
 		const agentDir = path.join(tempDir(), "agent");
 		expect(await refreshSchemaCopies(agentDir, REPO_ROOT)).toBe("written");
-		const user = schemaCopyPath(agentDir);
+		// Next to the user config, where its `"$schema": "./config.schema.json"` finds it.
+		const user = path.join(agentDir, "pi-permission-hub", "config.schema.json");
 		const project = path.join(path.dirname(user), "project-config.schema.json");
 		expect(readFileSync(user, "utf8")).toBe(shipped("config.schema.json"));
 		expect(readFileSync(project, "utf8")).toBe(shipped("project-config.schema.json"));

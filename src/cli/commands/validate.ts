@@ -12,9 +12,9 @@ import {
 } from "../../policy/config-paths.ts";
 import type { ConfigScope } from "../../policy/config-schema.ts";
 import type { PolicyWarning } from "../../policy/effective-policy.ts";
-import { fsErrorCode } from "../../policy/fs-error-code.ts";
 import { parseConfigText } from "../../policy/parse-config-text.ts";
 import { errorMessage } from "../../vocabulary/error-message.ts";
+import { fsErrorCode } from "../../vocabulary/fs-error-code.ts";
 import { CliError, type CommandResult, type CommandSpec, usageError } from "../command.ts";
 import { displayLine, plural } from "../display-text.ts";
 import { ownPackageRoot } from "../own-package.ts";
