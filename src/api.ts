@@ -44,5 +44,5 @@ export {
 } from "./gate/decision-events.ts";
 export type { Origin } from "./origin/origin.ts";
 export type { DecisionSource } from "./provenance/decision-source.ts";
-export type { Mode, Tier } from "./vocabulary/tier.ts";
+export type { DecisionMode, Tier } from "./vocabulary/tier.ts";
 export { queryDecision };

@@ -14,10 +14,10 @@ import {
 } from "../../src/policy/config-schema.ts";
 import { compileRule } from "../../src/policy/policy-rule.ts";
 import {
+	DECISION_MODES,
 	DEFAULT_GRANT_CEILING,
 	defaultModeForTier,
 	HIGHEST_TIER,
-	MODES,
 	TIERS,
 	withinCeiling,
 } from "../../src/vocabulary/tier.ts";
@@ -173,7 +173,7 @@ function tiers(): string {
 			rows,
 		),
 		"",
-		`A \`tiers\` setting applies to its tier and to every tier above it, and can only tighten: ${MODES.map((m) => `\`${m}\``).join(" < ")}.`,
+		`A \`tiers\` setting applies to its tier and to every tier above it, and can only tighten: ${DECISION_MODES.map((m) => `\`${m}\``).join(" < ")}.`,
 		"A setting looser than the default is ignored with a warning.",
 	);
 }

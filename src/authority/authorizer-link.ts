@@ -1,7 +1,7 @@
 import type { ActionPart } from "../classify/action.ts";
 import type { Origin } from "../origin/origin.ts";
 import { processWide } from "../process-wide.ts";
-import type { Mode, Tier } from "../vocabulary/tier.ts";
+import type { DecisionMode, Tier } from "../vocabulary/tier.ts";
 
 /** What a link may answer. `defer` passes the ask on to the next link, and finally to the terminal authorizer. */
 export type LinkVerdict =
@@ -19,7 +19,7 @@ export interface PolicyQuery {
 }
 
 export interface QueryResult {
-	readonly mode: Mode;
+	readonly mode: DecisionMode;
 	readonly tier: Tier;
 	readonly actionHash: string;
 	/** Readable account of the rule, grant or tier default that produced `mode`. */

@@ -87,7 +87,7 @@ export function chooseTerminal(ctx: ExtensionContext, deps: TerminalChoiceDeps):
 		parent.kind === "orphan"
 			? parent.why
 			: "this session has no interactive UI (print or JSON mode) and no parent session to forward to";
-	const nobody = new DenyingAuthorizer(why, park);
+	const nobody = new NobodyAuthorizer(why, park);
 	switch (route) {
 		case "local":
 			return localDialog(ctx, deps, park);
@@ -147,9 +147,9 @@ function parker(parked: ParkedStore, identity: ForwardingIdentity): Parker {
 	};
 }
 
-/** No UI and no parent: nobody can be asked. Park the ask when the policy is `defer`, else refuse it. */
-export class DenyingAuthorizer implements TerminalAuthorizer {
-	readonly kind = "denying";
+/** No UI and no parent: nobody can be asked. Park the ask when the policy says `defer`, else refuse it (never as a denial by a human). */
+export class NobodyAuthorizer implements TerminalAuthorizer {
+	readonly kind = "nobody";
 	private readonly park: Parker | null;
 	private readonly why: string;
 

@@ -112,7 +112,7 @@ export interface RulesToSave {
 	readonly suggestions: readonly SuggestedGrant[];
 }
 
-export type TerminalKind = "local-dialog" | "parent-forwarding" | "parent-then-local" | "denying";
+export type TerminalKind = "local-dialog" | "parent-forwarding" | "parent-then-local" | "nobody";
 
 export interface TerminalAuthorizer {
 	readonly kind: TerminalKind;

@@ -6,7 +6,7 @@ import { processWideListeners } from "../process-wide.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
 import type { ParkedAnswerRefusal } from "../vocabulary/parked-answer-refusal.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
-import { HIGHEST_TIER, type Mode, type Tier } from "../vocabulary/tier.ts";
+import { type DecisionMode, HIGHEST_TIER, type Tier } from "../vocabulary/tier.ts";
 import type { GateOutcome } from "./gate-outcome.ts";
 
 export const DECISION_EVENT_CHANNEL = "pi-permission-hub:decision";
@@ -21,7 +21,7 @@ export interface DecisionEvent {
 	readonly tier: Tier;
 	readonly actionHash: string;
 	readonly preview: string;
-	readonly mode: Mode;
+	readonly mode: DecisionMode;
 	readonly outcome: "allow" | "deny" | "pending";
 	readonly source: DecisionSource;
 	readonly origin: Origin;

@@ -9,7 +9,7 @@ import type { ServedAsk } from "../hub/transport.ts";
 import type { Origin } from "../origin/origin.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
 import type { DecisionSource } from "../provenance/decision-source.ts";
-import type { Mode } from "../vocabulary/tier.ts";
+import type { DecisionMode } from "../vocabulary/tier.ts";
 import type { ParkedAnswerRecord } from "./parked-answer-record.ts";
 
 /** What the gate is asked to decide: the kind of ask is data, and the pipeline's steps read it. */
@@ -36,7 +36,7 @@ export interface ForwardedGateRequest {
 export interface GateOutcome {
 	readonly outcome: "allow" | "deny" | "pending";
 	/** What the policy step said before any chain or dialog (`deny` for a gate error). */
-	readonly mode: Mode;
+	readonly mode: DecisionMode;
 	/** Who or what decided: a rule, grant or mode (the policy step), a link, the terminal, or a gate error. */
 	readonly source: DecisionSource;
 	/** Null when the call could not even be classified (a gate error, a forwarded request that lies). */

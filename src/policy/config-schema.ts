@@ -8,7 +8,7 @@ import { NAMED_ORIGIN_KINDS } from "../origin/origin.ts";
 import { sanitizeLabel } from "../origin/sanitize-label.ts";
 import { lazySchema } from "../vocabulary/lazy-schema.ts";
 import { PERMISSION_MODES } from "../vocabulary/permission-mode.ts";
-import { MODES, TIERS } from "../vocabulary/tier.ts";
+import { DECISION_MODES, TIERS } from "../vocabulary/tier.ts";
 import * as z from "../vocabulary/zod.ts";
 
 export const RULE_SURFACES = ["tool", "command", "read", "write", "path", "outside-cwd"] as const;
@@ -203,7 +203,7 @@ const tierModesSchema = lazySchema(() =>
 				TIERS.map((tier) => [
 					tier,
 					z
-						.optional(z.enum(MODES))
+						.optional(z.enum(DECISION_MODES))
 						.check(
 							z.describe(
 								`Mode for the ${tier} tier and every tier above it. Can only tighten: a value looser than the built-in default is ignored with a warning.`,
@@ -242,7 +242,7 @@ const agentTierModesSchema = lazySchema(() =>
 						.optional(
 							// The refinement gives "auto" its own message; the pipe narrows the parsed type.
 							z.pipe(
-								z.enum(MODES).check(
+								z.enum(DECISION_MODES).check(
 									z.refine((mode) => mode !== "auto", {
 										message:
 											'an agents section may only tighten: "auto" is not allowed here; use "ask" or "deny"',

@@ -2,7 +2,7 @@
 
 import type { OriginKind } from "../origin/origin.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
-import type { Mode, Tier } from "../vocabulary/tier.ts";
+import type { DecisionMode, Tier } from "../vocabulary/tier.ts";
 import type { WildcardMatcher } from "../vocabulary/wildcard-pattern.ts";
 import type { ConfigFileError } from "./config-error.ts";
 import type {
@@ -29,7 +29,7 @@ export interface PatternContext {
 }
 
 export interface TierSetting {
-	readonly mode: Mode;
+	readonly mode: DecisionMode;
 	readonly ref: TierRef;
 }
 
@@ -50,7 +50,7 @@ export interface CommandTierRule {
 /** A `tiers` entry of an `agents` section: never `auto`, and never looser than the top-level mode (adr/0022). */
 export interface AgentTierSetting {
 	readonly tier: Tier;
-	readonly mode: Exclude<Mode, "auto">;
+	readonly mode: Exclude<DecisionMode, "auto">;
 	readonly origin: ConfigLocation;
 }
 

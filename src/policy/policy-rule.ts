@@ -11,7 +11,7 @@
  *   does not name is not covered.
  */
 import type { ActionPart, ClassifiedAction, CommandUnit, PathTouch } from "../classify/action.ts";
-import { type Mode, type Tier, tierRank } from "../vocabulary/tier.ts";
+import { type DecisionMode, type Tier, tierRank } from "../vocabulary/tier.ts";
 import { compileWildcard, firstWordOf, type WildcardMatcher } from "../vocabulary/wildcard-pattern.ts";
 import type { ConfigRule, RuleAction, RuleSurface } from "./config-schema.ts";
 import {
@@ -55,7 +55,7 @@ export interface RuleRef {
 export interface TierRef {
 	readonly surface: "tier";
 	readonly pattern: Tier;
-	readonly action: Mode;
+	readonly action: DecisionMode;
 	readonly reason: null;
 	readonly origin: ConfigLocation;
 	/** The `agents` section that set this mode: its ask holds against grants, allow rules and links (adr/0022). */

@@ -10,7 +10,7 @@ import type { ActionPart, ClassifiedAction, ToolCall } from "../classify/action.
 import type { BashParser } from "../classify/bash/bash-parser.ts";
 import { classifyAction } from "../classify/classify-action.ts";
 import type { Origin } from "../origin/origin.ts";
-import type { Mode } from "../vocabulary/tier.ts";
+import type { DecisionMode } from "../vocabulary/tier.ts";
 import { type ConfigFileError, type ConfigIssue, configFileError } from "./config-error.ts";
 import type { RuleSurface } from "./config-schema.ts";
 import { type Decision, decide } from "./decide.ts";
@@ -143,7 +143,7 @@ function describePart(part: ActionPart): string {
 }
 
 /** The modes the whole policy may give a `match` example without contradicting the rule it belongs to. */
-const AGREEING_MODES: Readonly<Record<RuleRef["action"], readonly Mode[]>> = {
+const AGREEING_MODES: Readonly<Record<RuleRef["action"], readonly DecisionMode[]>> = {
 	allow: ["auto"],
 	// A deny elsewhere is stricter than the ask: the example is still not run unasked.
 	ask: ["ask", "deny"],

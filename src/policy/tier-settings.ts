@@ -8,8 +8,8 @@
  */
 import type { ActionPart, ClassifiedAction, CommandUnit } from "../classify/action.ts";
 import {
+	type DecisionMode,
 	defaultModeForTier,
-	type Mode,
 	maxTier,
 	modeRank,
 	TIERS,
@@ -21,7 +21,7 @@ import { builtInLocation, type ConfigLocation, strictCommandTexts } from "./poli
 
 export interface TierOverride {
 	readonly tier: Tier;
-	readonly mode: Mode;
+	readonly mode: DecisionMode;
 	readonly origin: ConfigLocation;
 }
 
@@ -44,7 +44,7 @@ export function resolveTierModes(overrides: readonly TierOverride[]): {
 		} else accepted.push(override);
 	}
 	const tiers = settings((tier) => {
-		let best: { mode: Mode; origin: ConfigLocation } = {
+		let best: { mode: DecisionMode; origin: ConfigLocation } = {
 			mode: defaultModeForTier(tier),
 			origin: builtInLocation(`tiers.${tier}`),
 		};
@@ -69,7 +69,9 @@ export function resolveTierModes(overrides: readonly TierOverride[]): {
 	return { tiers, warnings };
 }
 
-function settings(pick: (tier: Tier) => { mode: Mode; origin: ConfigLocation }): Record<Tier, TierSetting> {
+function settings(
+	pick: (tier: Tier) => { mode: DecisionMode; origin: ConfigLocation },
+): Record<Tier, TierSetting> {
 	const out = {} as Record<Tier, TierSetting>;
 	for (const tier of TIERS) {
 		const { mode, origin } = pick(tier);

@@ -20,15 +20,16 @@ export function isTier(value: unknown): value is Tier {
 	return typeof value === "string" && (TIERS as readonly string[]).includes(value);
 }
 
-export const MODES = ["auto", "ask", "deny"] as const;
-export type Mode = (typeof MODES)[number];
+/** What a tier setting, a rule or a decision does with a call: run it, ask a human, refuse it (not a PermissionMode). */
+export const DECISION_MODES = ["auto", "ask", "deny"] as const;
+export type DecisionMode = (typeof DECISION_MODES)[number];
 
-export function modeRank(mode: Mode): number {
-	return MODES.indexOf(mode);
+export function modeRank(mode: DecisionMode): number {
+	return DECISION_MODES.indexOf(mode);
 }
 
 /** Read runs unattended; everything that changes something asks. */
-export function defaultModeForTier(tier: Tier): Mode {
+export function defaultModeForTier(tier: Tier): DecisionMode {
 	return tier === "read" ? "auto" : "ask";
 }
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildForwardRequest, relayForwardRequest } from "../../src/authority/build-forward-request.ts";
-import { DenyingAuthorizer } from "../../src/authority/choose-terminal.ts";
+import { NobodyAuthorizer } from "../../src/authority/choose-terminal.ts";
 import type { DialogResult } from "../../src/authority/dialog-presenter.ts";
 import type { ToolCall } from "../../src/classify/action.ts";
 import { actionHash } from "../../src/classify/action-hash.ts";
@@ -343,7 +343,7 @@ describe("the pipeline: this session's own tool calls", () => {
 
 	it("with nobody to ask the call is refused as unavailable, never as a user denial", async () => {
 		const { pipeline } = world(policyFromConfig({}), {
-			terminal: new DenyingAuthorizer("no UI and no parent", null),
+			terminal: new NobodyAuthorizer("no UI and no parent", null),
 		});
 		const { outcome } = await pipeline.run(bashCall("npm install left-pad"));
 		expect(outcome).toMatchObject({ outcome: "deny", mode: "ask" });
@@ -771,7 +771,7 @@ describe("the pipeline: a child's ask its own policy made human-only", () => {
 
 	it("with nobody to ask it is refused as unavailable, never as a user denial", async () => {
 		const { pipeline } = world(policyFromConfig({}), {
-			terminal: new DenyingAuthorizer("no UI and no parent", null),
+			terminal: new NobodyAuthorizer("no UI and no parent", null),
 		});
 		const { outcome } = await pipeline.run(humanOnly("npm install left-pad"));
 		expect(outcome).toMatchObject({ outcome: "deny", source: { kind: "unavailable" } });

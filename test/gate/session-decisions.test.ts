@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AuditWriter } from "../../src/audit/audit-writer.ts";
-import { DenyingAuthorizer } from "../../src/authority/choose-terminal.ts";
+import { NobodyAuthorizer } from "../../src/authority/choose-terminal.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
 import { DECISION_EVENT_CHANNEL } from "../../src/gate/decision-events.ts";
 import type { GateOutcome } from "../../src/gate/gate-outcome.ts";
@@ -23,7 +23,7 @@ const policy = policyFromConfig({});
 beforeAll(async () => {
 	bash = await bashParser();
 	const { pipeline } = pipelineWorld(bash, policy, {
-		terminal: new DenyingAuthorizer("no UI and no parent", null),
+		terminal: new NobodyAuthorizer("no UI and no parent", null),
 	});
 	const run = async (command: string) =>
 		(await pipeline.run({ kind: "tool_call", call: { tool: "bash", input: { command }, cwd: CWD } })).outcome;

@@ -4,7 +4,7 @@ import type { Origin } from "../../src/origin/origin.ts";
 import { RULE_ACTIONS, RULE_SURFACES, UNANSWERED_POLICIES } from "../../src/policy/config-schema.ts";
 import type { DecideContext } from "../../src/policy/decide.ts";
 import type { SessionGrant } from "../../src/policy/grant-coverage.ts";
-import { MODES, TIERS, type Tier } from "../../src/vocabulary/tier.ts";
+import { DECISION_MODES, TIERS, type Tier } from "../../src/vocabulary/tier.ts";
 import { action, CWD, commandPart, HOME, type prng, touch } from "./fixtures.ts";
 
 type Rng = ReturnType<typeof prng>;
@@ -107,7 +107,7 @@ export function randomConfig(rng: Rng, scope: "user" | "project"): Record<string
 	const config: Record<string, unknown> = {};
 	if (chance(rng, 0.9)) config.rules = some(rng, 8, () => randomRule(rng));
 	if (chance(rng, 0.4)) {
-		config.tiers = Object.fromEntries(some(rng, 3, () => [rng.pick(TIERS), rng.pick(MODES)]));
+		config.tiers = Object.fromEntries(some(rng, 3, () => [rng.pick(TIERS), rng.pick(DECISION_MODES)]));
 	}
 	if (chance(rng, 0.3)) {
 		config.commandTiers = some(rng, 2, () => ({

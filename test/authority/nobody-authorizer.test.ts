@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { DenyingAuthorizer } from "../../src/authority/choose-terminal.ts";
+import { NobodyAuthorizer } from "../../src/authority/choose-terminal.ts";
 import type { Parker } from "../../src/authority/local-dialog-authorizer.ts";
 import type { Ask } from "../../src/authority/terminal-authorizer.ts";
 import type { BashParser } from "../../src/classify/bash/bash-parser.ts";
@@ -13,13 +13,13 @@ beforeAll(async () => {
 
 const WHY = "no UI and no parent session: nobody can be asked";
 
-describe("DenyingAuthorizer", () => {
-	it("is the `denying` terminal kind", () => {
-		expect(new DenyingAuthorizer(WHY, null).kind).toBe("denying");
+describe("NobodyAuthorizer", () => {
+	it("is the `nobody` terminal kind", () => {
+		expect(new NobodyAuthorizer(WHY, null).kind).toBe("nobody");
 	});
 
 	it.each(["wait", "deny"] as const)("refuses as unavailable under `%s`", async (unanswered) => {
-		const decision = await new DenyingAuthorizer(WHY, null).decide(
+		const decision = await new NobodyAuthorizer(WHY, null).decide(
 			askFor(bash, "rm -rf build", { unanswered }),
 		);
 		expect(decision).toEqual({ outcome: "deny", source: { kind: "unavailable", reason: WHY } });
@@ -32,7 +32,7 @@ describe("DenyingAuthorizer", () => {
 			return { outcome: "parked", requestId: "req-1", source: { kind: "unavailable", reason: "parked" } };
 		};
 		const ask = askFor(bash, "rm -rf build", { unanswered: "defer" });
-		expect(await new DenyingAuthorizer(WHY, park).decide(ask)).toMatchObject({
+		expect(await new NobodyAuthorizer(WHY, park).decide(ask)).toMatchObject({
 			outcome: "parked",
 			requestId: "req-1",
 		});
@@ -40,7 +40,7 @@ describe("DenyingAuthorizer", () => {
 	});
 
 	it("refuses under `defer` when there is nowhere to park", async () => {
-		const decision = await new DenyingAuthorizer(WHY, null).decide(
+		const decision = await new NobodyAuthorizer(WHY, null).decide(
 			askFor(bash, "rm -rf build", { unanswered: "defer" }),
 		);
 		expect(decision).toEqual({ outcome: "deny", source: { kind: "unavailable", reason: WHY } });
@@ -53,7 +53,7 @@ describe("DenyingAuthorizer", () => {
 			return { outcome: "parked", requestId: "x", source: { kind: "unavailable", reason: "parked" } };
 		};
 		for (const unanswered of ["wait", "deny"] as const) {
-			const decision = await new DenyingAuthorizer(WHY, park).decide(
+			const decision = await new NobodyAuthorizer(WHY, park).decide(
 				askFor(bash, "rm -rf build", { unanswered }),
 			);
 			expect(decision.outcome).toBe("deny");
