@@ -2,9 +2,10 @@
  * Figure 12: what the gate costs a subagent's whole run. `pi --mode json -p` with the scripted model making N
  * sequential `echo k` calls (N = 1, 5, 20, 40), with and without `-e dist/extension/index.js`, in back-to-back
  * pairs; wall time from spawn to exit, CPU time (pi's and the commands it waited for) and peak RSS from
- * `/usr/bin/time`; the figure is the median of the pairs' differences.
- * The targets hold for the gate with its sandbox off; the same runs with the sandbox on (the default) are
- * reported, since every sandboxed call adds figure 10's cost.
+ * `/usr/bin/time`; the figure is the median of the pairs' differences. Targets: the first call adds at most
+ * 100 ms of CPU (N = 1), each later call at most 1 ms on average ((N = 40 − N = 1) / 39), and memory at most
+ * 15 MiB at every N. They hold for the gate with its sandbox off: the sandbox's own processes are reported apart
+ * (the same runs with the sandbox on, the default), since every sandboxed call adds figure 10's cost.
  */
 import { writeScript } from "../test/harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../test/harness/paths.ts";
@@ -76,20 +77,18 @@ export async function childGateCostFigure(): Promise<FigureResult> {
 			"pi-permission-hub/config.json",
 			`${JSON.stringify({ sandbox: { enabled: false } })}\n`,
 		);
+		const costs = new Map<number, Cost>();
 		for (const calls of SIZES) {
 			const cost = await addedCost(sb, calls);
+			costs.set(calls, cost);
 			measurements.push(
-				{
-					label: `N = ${calls}: added wall time`,
-					value: cost.wallMs,
-					unit: "ms",
-					target: { op: "<=", value: 100 },
-				},
+				{ label: `N = ${calls}: added wall time`, value: cost.wallMs, unit: "ms" },
 				{
 					label: `N = ${calls}: added CPU time`,
 					value: cost.cpuMs,
 					unit: "ms",
-					target: { op: "<=", value: 100 },
+					// N = 1 is the first call: loading the gate, its parser and its hub is paid there.
+					...(calls === 1 ? { target: { op: "<=", value: 100 } as const } : {}),
 				},
 				{
 					label: `N = ${calls}: added peak RSS`,
@@ -99,6 +98,14 @@ export async function childGateCostFigure(): Promise<FigureResult> {
 				},
 			);
 		}
+		const first = costs.get(1)?.cpuMs ?? Number.NaN;
+		const last = costs.get(40)?.cpuMs ?? Number.NaN;
+		measurements.push({
+			label: "each later call: added CPU, (N = 40 − N = 1) / 39",
+			value: (last - first) / 39,
+			unit: "ms",
+			target: { op: "<=", value: 1 },
+		});
 		await sb.writeAgentFile("pi-permission-hub/config.json", "{}\n");
 		for (const calls of [1, 20] as const) {
 			const cost = await addedCost(sb, calls);

@@ -3,10 +3,11 @@
  * extension serves its inbox; a child `pi --mode json -p` with the extension, started as launchers start one
  * (`PI_SUBAGENT_PARENT_SESSION`, `PI_SUBAGENT_CHILD`), makes sequential write-tier bash calls its own policy
  * asks about. The root decides them either with an authorizer link or with a dialog this process answers at once
- * (the RPC client plays the human). The round trip is the child's `tool_execution_start → tool_execution_end`
- * of call k minus the median of call k allowed by the child's own rule (same commands, a sandbox laid out alike: a
- * process's first call is slower on both paths alike). Local, link and dialog runs interleave, both roots serving.
- * The 250 ms polling transport of figure 5 runs in the same figure for the ratio.
+ * (the RPC client plays the human). What forwarding adds is the child's `tool_execution_start →
+ * tool_execution_end` of call k minus the median of call k decided by the same link in the child's own session
+ * (same commands, a sandbox laid out alike: a process's first call is slower on both paths alike). Local, link and
+ * dialog runs interleave, both roots serving. Target: a link-decided ask adds at most 5 ms median, 25 ms p99. The
+ * dialog path and the 250 ms polling transport of figure 5 are reported beside it.
  */
 import { join } from "node:path";
 import { writeScript } from "../test/harness/faux-script.ts";
@@ -57,7 +58,8 @@ async function childCalls(sb: Sandbox, parent: string | null): Promise<number[]>
 	const run = await timedChildRun(
 		{
 			sandbox: sb,
-			extensions: [EXTENSION_ENTRY],
+			// Without a parent the child decides its asks itself, with the link the root uses on the link path.
+			extensions: parent === null ? [EXTENSION_ENTRY, LINKS_FIXTURE] : [EXTENSION_ENTRY],
 			env: parent === null ? {} : { PI_SUBAGENT_PARENT_SESSION: parent, PI_SUBAGENT_CHILD: "1" },
 		},
 		"make the files",
@@ -97,11 +99,8 @@ export async function forwardedInPiFigure(): Promise<FigureResult> {
 	const procs: HubProc[] = [];
 	try {
 		await writeCalls(local);
-		// The same calls allowed by the child's own rule: what a call costs when nothing is forwarded.
-		await writeConfig(local, {
-			...BASE_CONFIG,
-			rules: [{ surface: "command", pattern: "touch out-*", action: "allow" }],
-		});
+		// The same asks decided by the same link in the child itself: what an ask costs when nothing is forwarded.
+		await writeConfig(local, { ...BASE_CONFIG, authorizerChain: ["fixture-allow"] });
 		const parents: Record<Kind, string | null> = { local: null, link: null, dialog: null };
 		for (const path of ["link", "dialog"] as const) {
 			await writeCalls(sandboxes[path]);
@@ -121,7 +120,7 @@ export async function forwardedInPiFigure(): Promise<FigureResult> {
 				runs[kind].push(await childCalls(sandboxOf(kind), parents[kind]));
 			}
 		}
-		// Call k of a run against call k allowed locally: a process's first call is slower on both paths alike.
+		// Call k of a run against call k decided locally: a process's first call is slower on both paths alike.
 		const localByCall = Array.from({ length: CALLS }, (_, k) =>
 			median(runs.local.map((run) => run[k] ?? Number.NaN)),
 		);
@@ -140,28 +139,35 @@ export async function forwardedInPiFigure(): Promise<FigureResult> {
 		const measurements: Measurement[] = [];
 		for (const path of ["link", "dialog"] as const) {
 			const s = summarize(roundTrips[path]);
-			const name = path === "link" ? "decided by an authorizer link" : "root dialog answered at once";
+			// The target is the link's: a dialog's time is the human's, here an RPC client answering at once.
+			const link = path === "link";
+			const name = link ? "decided by a link at the root" : "root dialog answered at once";
 			measurements.push(
-				{ label: `${name}: round trip median`, value: s.median, unit: "ms", target: { op: "<=", value: 5 } },
-				{ label: "  p90", value: s.p90, unit: "ms" },
-				{ label: "  p99", value: s.p99, unit: "ms", target: { op: "<=", value: 25 } },
 				{
-					label: "  ratio: polling median / round trip median",
-					value: polling.median / s.median,
-					unit: "×",
-					target: { op: ">=", value: 40 },
+					label: `${name}: added over the child's own link, median`,
+					value: s.median,
+					unit: "ms",
+					...(link ? { target: { op: "<=", value: 5 } as const } : {}),
 				},
+				{ label: "  p90", value: s.p90, unit: "ms" },
+				{
+					label: "  p99",
+					value: s.p99,
+					unit: "ms",
+					...(link ? { target: { op: "<=", value: 25 } as const } : {}),
+				},
+				{ label: "  polling median / this median", value: polling.median / s.median, unit: "×" },
 			);
 		}
 		measurements.push(
-			{ label: "  the same call allowed locally, median", value: localMedian, unit: "ms" },
+			{ label: "  the same ask decided by the child's own link, median", value: localMedian, unit: "ms" },
 			{ label: "  250 ms polling transport, median", value: polling.median, unit: "ms" },
 		);
 		return {
 			figure: `11. Forwarded round trip in real pi (child pi --mode json -p → root pi --mode rpc, ${RUNS} runs × ${CALLS} sequential asks per path)`,
 			measurements,
 			notes: [
-				"round trip = the child's tool_execution_start → tool_execution_end of call k minus the median of call k allowed by the child's own rule (a process's first call is slower on both paths)",
+				"added = the child's tool_execution_start → tool_execution_end of call k minus the median of call k decided by the same link in the child itself (a process's first call is slower on both paths)",
 				"the sandbox is off in this figure (figure 10 measures it); the polling transport is figure 5's, between two Node processes",
 			],
 		};
