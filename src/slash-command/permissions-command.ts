@@ -20,6 +20,15 @@ export interface PermissionsView {
 	setPermissionMode(mode: PermissionMode): string | null;
 	/** Remove a saved rule from the user config; rejects with why when it cannot. */
 	removeSavedRule(rule: SavedRuleRef): Promise<void>;
+	/** Add a rule to the user config (a saved rule, removable here); the file, or a rejection with why. */
+	addRule(rule: NewRule): Promise<string>;
+}
+
+/** A rule typed in `/permissions`. */
+export interface NewRule {
+	readonly surface: "command" | "write" | "read" | "tool";
+	readonly pattern: string;
+	readonly action: "allow" | "ask" | "deny";
 }
 
 /**
@@ -46,7 +55,8 @@ const TITLE = "pi-permission-hub: permissions";
 /**
  * `/permissions`: the effective policy and where each rule came from, the grant ceiling, the authorizer chain,
  * pending forwarded asks, the children served, recent decisions with their provenance, and the session grants
- * (choose one to revoke it). `/permissions revoke <grant id>` revokes directly.
+ * (choose one to revoke it), a part at a time; and adding a rule. `/permissions revoke <grant id>` revokes
+ * directly.
  */
 export function registerPermissionsCommand(
 	pi: ExtensionAPI,
@@ -78,32 +88,127 @@ export function registerPermissionsCommand(
 				);
 				return;
 			}
-			const lines = gate.report();
-			const picked = await ctx.ui.select(
-				TITLE,
-				lines.map((line) => line.text),
-			);
-			const line = lines.find((l) => l.text === picked);
-			if (line?.savedRule) {
-				if (!(await ctx.ui.confirm("Remove this saved rule from your config?", line.text))) return;
-				try {
-					await gate.removeSavedRule(line.savedRule);
-					ctx.ui.notify(`pi-permission-hub: removed the saved rule "${line.savedRule.pattern}"`, "info");
-				} catch (error) {
-					ctx.ui.notify(`pi-permission-hub: ${errorMessage(error)}`, "warning");
-				}
-				return;
-			}
-			if (!line?.grantId) return;
-			if (await ctx.ui.confirm("Revoke this session grant?", line.text)) {
-				const revoked = gate.revokeGrant(line.grantId);
-				ctx.ui.notify(
-					revoked ? "pi-permission-hub: grant revoked" : "pi-permission-hub: that grant is already gone",
-					"info",
-				);
-			}
+			await browseReport(gate, ctx);
 		},
 	});
+}
+
+/** One part of the report: the lines under one of its `── title ──` headers. */
+export interface ReportSection {
+	readonly title: string;
+	readonly lines: readonly ReportLine[];
+}
+
+/** The report's lines in their parts, in order. */
+export function reportSections(lines: readonly ReportLine[]): ReportSection[] {
+	const sections: { title: string; lines: ReportLine[] }[] = [];
+	for (const line of lines) {
+		const header = /^── (.*) ──$/.exec(line.text);
+		if (header) sections.push({ title: header[1] ?? "", lines: [] });
+		else sections.at(-1)?.lines.push(line);
+	}
+	return sections;
+}
+
+/** How a part is listed on the first screen: a one-line part shows its line, a longer one its count. */
+export function sectionLabel(section: ReportSection): string {
+	const [only] = section.lines;
+	return section.lines.length === 1 && only
+		? `${section.title}: ${only.text}`
+		: `${section.title} (${section.lines.length})`;
+}
+
+export const ADD_RULE = "Add a rule…";
+export const BACK = "← back";
+
+/**
+ * The report, a part at a time: the first screen lists its parts (and adding a rule), a part lists its lines.
+ * Choosing a session grant offers to revoke it, a saved rule to remove it; Escape leaves.
+ */
+async function browseReport(gate: PermissionsView, ctx: ExtensionCommandContext): Promise<void> {
+	for (;;) {
+		const sections = reportSections(gate.report());
+		const labels = sections.map(sectionLabel);
+		const picked = await ctx.ui.select(TITLE, [...labels, ADD_RULE]);
+		if (picked === undefined) return;
+		if (picked === ADD_RULE) {
+			await addRule(gate, ctx);
+			return;
+		}
+		const section = sections[labels.indexOf(picked)];
+		if (section === undefined) return;
+		const chosen = await ctx.ui.select(`${TITLE} › ${section.title}`, [
+			...section.lines.map((line) => line.text),
+			BACK,
+		]);
+		if (chosen === undefined) return;
+		const line = section.lines.find((l) => l.text === chosen);
+		if (line?.savedRule || line?.grantId) {
+			await changeLine(gate, line, ctx);
+			return;
+		}
+	}
+}
+
+async function changeLine(
+	gate: PermissionsView,
+	line: ReportLine,
+	ctx: ExtensionCommandContext,
+): Promise<void> {
+	if (line.savedRule) {
+		if (!(await ctx.ui.confirm("Remove this saved rule from your config?", line.text))) return;
+		try {
+			await gate.removeSavedRule(line.savedRule);
+			ctx.ui.notify(`pi-permission-hub: removed the saved rule "${line.savedRule.pattern}"`, "info");
+		} catch (error) {
+			ctx.ui.notify(`pi-permission-hub: ${errorMessage(error)}`, "warning");
+		}
+		return;
+	}
+	if (!line.grantId) return;
+	if (await ctx.ui.confirm("Revoke this session grant?", line.text)) {
+		const revoked = gate.revokeGrant(line.grantId);
+		ctx.ui.notify(
+			revoked ? "pi-permission-hub: grant revoked" : "pi-permission-hub: that grant is already gone",
+			"info",
+		);
+	}
+}
+
+/** What each rule surface matches, as the add-a-rule list offers it. */
+const SURFACE_CHOICES: readonly {
+	readonly surface: NewRule["surface"];
+	readonly label: string;
+	readonly example: string;
+}[] = [
+	{ surface: "command", label: "command — a shell command (git push *)", example: "git push *" },
+	{ surface: "write", label: "write — files written or edited (src/**)", example: "src/**" },
+	{ surface: "read", label: "read — files read (~/.ssh/**)", example: "~/.ssh/**" },
+	{ surface: "tool", label: "tool — a tool by name (mcp__*)", example: "mcp__*" },
+];
+
+const ACTIONS: readonly NewRule["action"][] = ["allow", "ask", "deny"];
+
+/** Add a rule to the user config: its surface, its pattern, what it does; checked before it is written. */
+async function addRule(gate: PermissionsView, ctx: ExtensionCommandContext): Promise<void> {
+	const surfacePicked = await ctx.ui.select(
+		`${TITLE} › add a rule: what it matches`,
+		SURFACE_CHOICES.map((c) => c.label),
+	);
+	const choice = SURFACE_CHOICES.find((c) => c.label === surfacePicked);
+	if (choice === undefined) return;
+	const pattern = (await ctx.ui.input(`Pattern for ${choice.surface}`, choice.example))?.trim();
+	if (!pattern) return;
+	const action = (await ctx.ui.select(`${TITLE} › add a rule: ${choice.surface} "${pattern}"`, [
+		...ACTIONS,
+	])) as NewRule["action"] | undefined;
+	if (action === undefined || !ACTIONS.includes(action)) return;
+	try {
+		const file = await gate.addRule({ surface: choice.surface, pattern, action });
+		ctx.ui.notify(`pi-permission-hub: added ${action} ${choice.surface} "${pattern}" (${file})`, "info");
+	} catch (error) {
+		ctx.ui.notify(`pi-permission-hub: the rule was not added: ${errorMessage(error)}`, "warning");
+	}
 }
 
 /** `/permissions mode [<mode>]`: switch to the mode named, or choose one from the list. */

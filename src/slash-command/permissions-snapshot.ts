@@ -12,8 +12,9 @@ import { type UnusableAnswer, unusableText } from "../hub/parked-store.ts";
 import type { ForwardRequest } from "../hub/protocol.ts";
 import type { SessionHub } from "../hub/session-hub.ts";
 import type { Origin } from "../origin/origin.ts";
+import { userConfigPath } from "../policy/config-paths.ts";
 import type { EffectivePolicy } from "../policy/effective-policy.ts";
-import { removeSavedRule } from "../policy/saved-rules.ts";
+import { addRules, removeSavedRule } from "../policy/saved-rules.ts";
 import type { SandboxState } from "../sandbox/sandbox-state.ts";
 import type { PermissionMode } from "../vocabulary/permission-mode.ts";
 import type { PermissionsView } from "./permissions-command.ts";
@@ -22,6 +23,8 @@ import { type PermissionsSnapshot, permissionsReport, type RecentDecision } from
 /** The live session's parts `/permissions` reads (the gate's `SessionParts`). */
 export interface PermissionsSources {
 	readonly sessionId: string;
+	/** Whose user config a rule added here goes into. */
+	readonly agentDir: string;
 	readonly origin: Origin;
 	readonly store: { current(): EffectivePolicy };
 	/** The latest context pi handed over: whether the session has its UI now. */
@@ -47,6 +50,12 @@ export function permissionsView(sources: PermissionsSources): PermissionsView {
 		permissionMode: () => sources.permissionMode(),
 		setPermissionMode: (mode) => sources.setPermissionMode(mode),
 		removeSavedRule: (rule) => removeSavedRule(rule),
+		// Marked saved, so it is listed with the others and can be removed here; written only if the file stays valid.
+		addRule: async (rule) => {
+			const file = userConfigPath(sources.agentDir);
+			await addRules(file, [{ ...rule, saved: new Date().toISOString() }]);
+			return file;
+		},
 	};
 }
 

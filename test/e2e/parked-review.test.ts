@@ -12,6 +12,7 @@ import { parkedId } from "../cli/cli-support.ts";
 import type { DialogPolicy, DialogRequest } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
+import { PermissionsWalk, walking } from "../harness/permissions-walk.ts";
 import { runPrint } from "../harness/print-run.ts";
 import { startRpc } from "../harness/rpc-session.ts";
 import type { Sandbox } from "../harness/sandbox.ts";
@@ -183,16 +184,15 @@ describe("asks parked by earlier runs, at the next start with a UI", () => {
 		const id = ids.get("a.txt") ?? "";
 		const parkedDir = path.join(sb.agentDir, "pi-permission-hub", "parked");
 		writeFileSync(path.join(parkedDir, `${id}.answer.json`), JSON.stringify({ format: 3, requestId: id }));
-		let report: readonly string[] = [];
+		const walk = new PermissionsWalk();
+		const report = walk.lines;
 		const rpc = await startRpc({
 			sandbox: sb,
 			extensions: [EXTENSION_ENTRY],
-			dialog: (request) => {
+			dialog: walking(walk, (request) => {
 				if (isSummary(request)) return { select: REVIEW_LATER };
-				if (request.method !== "select") throw new Error(`unexpected dialog: ${request.title}`);
-				report = request.options;
-				return { cancel: true };
-			},
+				throw new Error(`unexpected dialog: ${request.title}`);
+			}),
 		});
 		const summary = await rpc.waitForDialog(isSummary, 15_000);
 		expect(summary.request.title).toContain("4 asks were parked in earlier runs of this project");

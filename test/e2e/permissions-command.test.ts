@@ -1,7 +1,9 @@
+import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { type DialogPolicy, scripted } from "../harness/dialog-policy.ts";
+import { type DialogAnswer, type DialogPolicy, scripted } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
+import { PermissionsWalk, walking } from "../harness/permissions-walk.ts";
 import { startRpc } from "../harness/rpc-session.ts";
 import { bash, gateSandbox, promptsOf, stopRpcAndCleanUp, writeUserConfig } from "./gate-support.ts";
 
@@ -18,19 +20,12 @@ describe("/permissions in pi", () => {
 			grantCeiling: { tier: "network-egress", reason: "this machine deploys" },
 		});
 		await writeScript(sb, promptsOf([bash("mkdir -p d1")], [bash("mkdir -p d2")], [bash("mkdir -p d3")]));
-		let reportLines: string[] = [];
-		const dialog: DialogPolicy = scripted([
-			{ select: "Allow for this session: mkdir *" },
-			(req) => {
-				if (req.method !== "select") throw new Error(`expected the report as a select, got ${req.method}`);
-				reportLines = [...req.options];
-				const grantLine = req.options.find((o) => o.startsWith('command "mkdir *"'));
-				if (!grantLine) throw new Error(`no grant line in ${JSON.stringify(req.options)}`);
-				return { select: grantLine };
-			},
-			{ confirm: true },
-			{ select: "Allow once" },
-		]);
+		// Every part of the report is looked at; the grant line is chosen when its part comes.
+		const walk = new PermissionsWalk((line) => line.startsWith('command "mkdir *"'));
+		const dialog: DialogPolicy = walking(
+			walk,
+			scripted([{ select: "Allow for this session: mkdir *" }, { confirm: true }, { select: "Allow once" }]),
+		);
 		const rpc = await startRpc({ sandbox: sb, extensions: [EXTENSION_ENTRY], dialog, timeoutMs: 30_000 });
 
 		const first = await rpc.prompt("first");
@@ -40,6 +35,9 @@ describe("/permissions in pi", () => {
 
 		const report = await rpc.prompt("/permissions");
 		expect(report.disposition).toBe("handled");
+		const reportLines = walk.lines;
+		// The grant's part comes last: the walk saw every part before it chose the grant.
+		expect(reportLines.filter((line) => line.startsWith("── "))).toHaveLength(10);
 		expect(reportLines).toContain(
 			`deny command "git push --force*" (reviewed by humans) — ${config} rules[0] (line 3)`,
 		);
@@ -68,6 +66,44 @@ describe("/permissions in pi", () => {
 	});
 });
 
+describe("/permissions: adding a rule", () => {
+	it("adds a deny rule to the user config, which holds in the live session and is listed as saved", async () => {
+		const sb = await gateSandbox();
+		const config = await writeUserConfig(sb, { rules: [] });
+		await writeScript(sb, promptsOf([bash("curl https://example.com")]));
+		const answers: Record<string, DialogAnswer> = {
+			"pi-permission-hub: permissions": { select: "Add a rule…" },
+			"pi-permission-hub: permissions › add a rule: what it matches": {
+				select: "command — a shell command (git push *)",
+			},
+			"Pattern for command": { input: "curl *" },
+			'pi-permission-hub: permissions › add a rule: command "curl *"': { select: "deny" },
+		};
+		const rpc = await startRpc({
+			sandbox: sb,
+			extensions: [EXTENSION_ENTRY],
+			dialog: (request) => {
+				const answer = answers[request.title];
+				if (answer === undefined) throw new Error(`unexpected dialog: ${request.title}`);
+				return answer;
+			},
+			timeoutMs: 30_000,
+		});
+
+		expect((await rpc.prompt("/permissions")).disposition).toBe("handled");
+		expect(rpc.notifications.map((n) => n.message)).toContain(
+			`pi-permission-hub: added deny command "curl *" (${config})`,
+		);
+		expect(JSON.parse(readFileSync(config, "utf8")).rules).toMatchObject([
+			{ surface: "command", pattern: "curl *", action: "deny" },
+		]);
+		// The live session holds it at once: the call is refused by the rule, with no dialog.
+		const run = await rpc.prompt("fetch it");
+		expect(run.dialogs).toEqual([]);
+		expect(run.toolResults[0]?.text).toContain('deny rule command "curl *"');
+	});
+});
+
 describe("/permissions with a repository's project file", () => {
 	it("shows a rule's pattern and reason without their escape sequences or line breaks", async () => {
 		const sb = await gateSandbox();
@@ -78,18 +114,13 @@ describe("/permissions with a repository's project file", () => {
 			JSON.stringify({ rules: [{ surface: "command", pattern: "curl *", action: "deny", reason }] }),
 		);
 		await writeScript(sb, promptsOf());
-		let reportLines: string[] = [];
-		const dialog: DialogPolicy = scripted([
-			(req) => {
-				if (req.method !== "select") throw new Error(`expected the report as a select, got ${req.method}`);
-				reportLines = [...req.options];
-				return { cancel: true };
-			},
-		]);
+		const walk = new PermissionsWalk();
+		const dialog: DialogPolicy = walking(walk, scripted([]));
 		const rpc = await startRpc({ sandbox: sb, extensions: [EXTENSION_ENTRY], dialog, timeoutMs: 30_000 });
 
 		const report = await rpc.prompt("/permissions");
 		expect(report.disposition).toBe("handled");
+		const reportLines = walk.lines;
 		const rule = reportLines.find((line) => line.startsWith('deny command "curl *"'));
 		expect(rule).toContain("(safe␛[1A␛[2K␍sandbox: on ⏎ all clear)");
 		// biome-ignore lint/suspicious/noControlCharactersInRegex: what no report line may carry

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
+import { PermissionsWalk, walking } from "../harness/permissions-walk.ts";
 import { startRpc } from "../harness/rpc-session.ts";
 import type { Sandbox } from "../harness/sandbox.ts";
 import { bash, gateSandbox, resultOf, scriptOf, stopRpcAndCleanUp, writeUserConfig } from "./gate-support.ts";
@@ -88,14 +89,14 @@ describe("pi-subagents in the root session: pi's own bash runs the root's comman
 			const world = await piSubagentsRoot();
 			const planted = plantFsmonitor(world.sb);
 			await writeScript(world.sb, { conversations: [conversationOf(undefined, [bash(STATUS), bash("ls")])] });
-			let report: readonly string[] = [];
-			const { rpc, rootId } = await startRoot(world, (request) => {
-				if (request.method === "select" && request.options.some((o) => o.startsWith("on ("))) {
-					report = request.options;
-					return { cancel: true };
-				}
-				throw new Error(`unexpected dialog: ${request.title}`);
-			});
+			const walk = new PermissionsWalk();
+			const report = walk.lines;
+			const { rpc, rootId } = await startRoot(
+				world,
+				walking(walk, (request) => {
+					throw new Error(`unexpected dialog: ${request.title}`);
+				}),
+			);
 
 			const run = await rpc.prompt("look around");
 

@@ -12,6 +12,7 @@ import { runCli } from "../cli/cli-support.ts";
 import { pickOption } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY, REPO_ROOT } from "../harness/paths.ts";
+import { PermissionsWalk, walking } from "../harness/permissions-walk.ts";
 import { runPrint } from "../harness/print-run.ts";
 import { killAllRpc, startRpc } from "../harness/rpc-session.ts";
 import type { Sandbox } from "../harness/sandbox.ts";
@@ -234,14 +235,12 @@ describe("sandbox settings in a live session (adr/0017)", () => {
 		mkdirSync(join(sb.workDir, "src"));
 		await writeUserConfig(sb, { sandbox: { enabled: true, human: true } });
 		await writeScript(sb, scriptOf());
-		let report: readonly string[] = [];
+		const walk = new PermissionsWalk();
+		const report = walk.lines;
 		const rpc = await startRpc({
 			sandbox: sb,
 			extensions: [EXTENSION_ENTRY],
-			dialog: (request) => {
-				if (request.method === "select") report = request.options;
-				return { cancel: true };
-			},
+			dialog: walking(walk, () => ({ cancel: true })),
 		});
 
 		const inProject = await rpc.userBash("touch src/typed.txt && echo done");

@@ -10,6 +10,7 @@ import { runCli } from "../cli/cli-support.ts";
 import { pickOption, scripted } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { EXTENSION_ENTRY } from "../harness/paths.ts";
+import { PermissionsWalk, walking } from "../harness/permissions-walk.ts";
 import { killAllRpc, startRpc } from "../harness/rpc-session.ts";
 import type { Sandbox } from "../harness/sandbox.ts";
 import {
@@ -115,21 +116,12 @@ describe("saved rules (adr/0018)", () => {
 		await session(sb, ["touch notes.txt"], `Always allow in ${sb.workDir}: touch *`);
 
 		await writeScript(sb, scriptOf([bash("touch after.txt")]));
-		let report: readonly string[] = [];
+		const walk = new PermissionsWalk((line) => line.startsWith('allow command "touch *" (up to write)'));
+		const report = walk.lines;
 		const rpc = await startRpc({
 			sandbox: sb,
 			extensions: [EXTENSION_ENTRY],
-			dialog: scripted([
-				(request) => {
-					if (request.method !== "select") throw new Error("expected the report");
-					report = request.options;
-					const line = request.options.find((o) => o.startsWith('allow command "touch *" (up to write)'));
-					if (line === undefined) throw new Error(`no saved rule in ${request.options.join("\n")}`);
-					return { select: line };
-				},
-				{ confirm: true },
-				pickOption("Deny"),
-			]),
+			dialog: walking(walk, scripted([{ confirm: true }, pickOption("Deny")])),
 		});
 		await rpc.prompt("/permissions");
 		expect(report).toContain("── Saved rules in force here (choose one to remove it) ──");

@@ -12,6 +12,7 @@ import { runCli } from "../cli/cli-support.ts";
 import type { DialogPolicy, DialogRequest } from "../harness/dialog-policy.ts";
 import { writeScript } from "../harness/faux-script.ts";
 import { FAUX_MODEL_EXTENSION, REPO_ROOT } from "../harness/paths.ts";
+import { PermissionsWalk, walking } from "../harness/permissions-walk.ts";
 import type { RpcSession } from "../harness/rpc-session.ts";
 import { bash } from "./gate-support.ts";
 import { cleanUpHubWorlds, isForwarded, SUBAGENT_EXAMPLE } from "./hub-support.ts";
@@ -69,18 +70,9 @@ describe("pi's example subagent launcher: children named by the root's delegatio
 					]),
 				],
 			});
-			let report: readonly string[] = [];
-			const { rpc, rootId } = await startRoot(
-				world,
-				(request) => {
-					if (request.method === "select" && request.options.includes(RECENT_SECTION)) {
-						report = request.options;
-						return { cancel: true };
-					}
-					return allowAll(request);
-				},
-				[],
-			);
+			const walk = new PermissionsWalk();
+			const report = walk.lines;
+			const { rpc, rootId } = await startRoot(world, walking(walk, allowAll), []);
 
 			const run = await rpc.prompt("delegate the clean-up");
 
@@ -105,6 +97,7 @@ describe("pi's example subagent launcher: children named by the root's delegatio
 			expect(explained.stdout).toContain("forwarded_ask  subagent root ← worker?");
 
 			await rpc.prompt("/permissions");
+			expect(report).toContain(RECENT_SECTION);
 			expect(report.some((line) => line.includes("[subagent root ← worker?]"))).toBe(true);
 			expect(rootId).not.toBe("");
 			expect(warningsOf(rpc)).toEqual([]);
