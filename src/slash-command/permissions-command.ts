@@ -94,13 +94,13 @@ export function registerPermissionsCommand(
 }
 
 /** One part of the report: the lines under one of its `── title ──` headers. */
-export interface ReportSection {
+interface ReportSection {
 	readonly title: string;
 	readonly lines: readonly ReportLine[];
 }
 
 /** The report's lines in their parts, in order. */
-export function reportSections(lines: readonly ReportLine[]): ReportSection[] {
+function reportSections(lines: readonly ReportLine[]): ReportSection[] {
 	const sections: { title: string; lines: ReportLine[] }[] = [];
 	for (const line of lines) {
 		const header = /^── (.*) ──$/.exec(line.text);
@@ -111,15 +111,15 @@ export function reportSections(lines: readonly ReportLine[]): ReportSection[] {
 }
 
 /** How a part is listed on the first screen: a one-line part shows its line, a longer one its count. */
-export function sectionLabel(section: ReportSection): string {
+function sectionLabel(section: ReportSection): string {
 	const [only] = section.lines;
 	return section.lines.length === 1 && only
 		? `${section.title}: ${only.text}`
 		: `${section.title} (${section.lines.length})`;
 }
 
-export const ADD_RULE = "Add a rule…";
-export const BACK = "← back";
+const ADD_RULE = "Add a rule…";
+const BACK = "← back";
 
 /**
  * The report, a part at a time: the first screen lists its parts (and adding a rule), a part lists its lines.
