@@ -19,6 +19,7 @@ import {
 	sandboxedCommand,
 } from "../src/sandbox/bubblewrap.ts";
 import { type PlacesAtStart, placesCreatedSince } from "../src/sandbox/created-places.ts";
+import { DirectoryListings } from "../src/sandbox/directory-listings.ts";
 import { NetworkProxy } from "../src/sandbox/network-proxy.ts";
 import type { FigureResult, Measurement } from "./report.ts";
 import { summarize } from "./stats.ts";
@@ -47,6 +48,9 @@ async function timed(script: string, cwd: string): Promise<number> {
 	return performance.now() - started;
 }
 
+/** The directory listings one session keeps between its calls' searches, as the gate's sandboxing does. */
+const SESSION_LISTINGS = new DirectoryListings();
+
 /** One call as the gate runs it in `profile`: wrapped, run, and (writable) searched again afterwards. */
 async function timedSandboxed(
 	script: string,
@@ -60,7 +64,7 @@ async function timedSandboxed(
 	const wrapped = sandboxedCommand(
 		script,
 		profile,
-		{ project, cwd: project, keepReadOnly: [] },
+		{ project, cwd: project, keepReadOnly: [], listings: SESSION_LISTINGS },
 		probe,
 		network,
 		(found) => {

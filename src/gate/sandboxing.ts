@@ -23,6 +23,7 @@ import {
 	sandboxedCommand,
 } from "../sandbox/bubblewrap.ts";
 import { createdPlacesNotice, type PlacesAtStart, placesCreatedSince } from "../sandbox/created-places.ts";
+import { DirectoryListings } from "../sandbox/directory-listings.ts";
 import type { NetworkProxy } from "../sandbox/network-proxy.ts";
 import type { SandboxState } from "../sandbox/sandbox-state.ts";
 import { errorMessage } from "../vocabulary/error-message.ts";
@@ -160,6 +161,8 @@ export class Sandboxing implements BashRunner {
 	private readonly plainTools = new Map<string, BashTool>();
 	/** The places each writable sandboxed run started with, by the input object of its call. */
 	private readonly startedWith = new WeakMap<object, PlacesAtStart>();
+	/** Listings kept between the searches of this session's runs (directory-listings.ts). */
+	private readonly listings = new DirectoryListings();
 
 	constructor(options: SandboxingOptions) {
 		this.options = options;
@@ -519,6 +522,7 @@ export class Sandboxing implements BashRunner {
 			homeDir,
 			// Where a dotfiles repository's `~/.bashrc` leads, say: in the project, it stays read-only (adr/0017).
 			linkTargets: guardedLinkTargets({ agentDir: this.options.agentDir, homeDir: homedir() }).trees,
+			listings: this.listings,
 		};
 		const seen = call && ((start: PlacesAtStart) => this.startedWith.set(call, start));
 		return (spawn) => ({

@@ -22,6 +22,7 @@ import { homedir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { errorMessage } from "../vocabulary/error-message.ts";
 import type { PlacesAtStart } from "./created-places.ts";
+import type { DirectoryListings } from "./directory-listings.ts";
 import { findProtectedPlaces } from "./protected-places.ts";
 import { networkFilterFile, unixSocketFilter, unixSocketFilterFile } from "./seccomp-filter.ts";
 
@@ -40,6 +41,8 @@ export interface SandboxPlace {
 	readonly homeDir?: string;
 	/** Where links to guarded files lead, resolved (protected-places.ts): read-only when in the project. */
 	readonly linkTargets?: readonly string[];
+	/** The session's kept directory listings, for the search of the places to protect (directory-listings.ts). */
+	readonly listings?: DirectoryListings;
 }
 
 /**
@@ -152,6 +155,7 @@ function protectedMounts(place: SandboxPlace, seen?: (start: PlacesAtStart) => v
 		project: place.project,
 		homeDir: place.homeDir ?? homedir(),
 		linkTargets: place.linkTargets ?? [],
+		...(place.listings ? { listings: place.listings } : {}),
 	};
 	const found = findProtectedPlaces(search);
 	if (!("places" in found)) return null;

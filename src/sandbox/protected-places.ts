@@ -11,6 +11,7 @@ import path from "node:path";
 import { CONFIGURING_NAMES, gitDirectoryNamedIn } from "../classify/execution-config.ts";
 import { hooksPlaceOf } from "../classify/git-hooks-path.ts";
 import { namesGuardedEntry } from "../classify/name-on-disk.ts";
+import type { DirectoryListings } from "./directory-listings.ts";
 
 /** What a protected place is to the program that reads it. */
 export type ProtectedKind = "git" | "pi" | "agents" | "hooks" | "git-config" | "link-target";
@@ -29,6 +30,8 @@ export interface ProtectedSearch {
 	readonly linkTargets: readonly string[];
 	/** The caps, lowered by tests (default: the constants below). */
 	readonly limits?: { readonly directories: number; readonly places: number };
+	/** Listings kept from the session's earlier searches (directory-listings.ts); absent, every directory is read. */
+	readonly listings?: DirectoryListings;
 }
 
 /** Directories looked into at most, and places protected at most: past either, the project stays read-only. */
@@ -67,9 +70,9 @@ export function findProtectedPlaces(
 		if (++searched > limits.directories) {
 			return { refused: `the project has more than ${limits.directories} directories to search` };
 		}
-		let entries: Dirent[];
+		let entries: readonly Dirent[];
 		try {
-			entries = readdirSync(directory, { withFileTypes: true });
+			entries = search.listings?.entries(directory) ?? readdirSync(directory, { withFileTypes: true });
 		} catch {
 			continue;
 		}
