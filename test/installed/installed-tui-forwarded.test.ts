@@ -9,9 +9,9 @@
  * key on screen and a key pressed in the pause said to be ignored.
  */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SHOWN_MS } from "../../src/authority/key-rule.ts";
 import { writeUserConfig } from "../e2e/gate-support.ts";
 import {
@@ -28,35 +28,19 @@ import {
 	writeTree,
 } from "../e2e/hub-support.ts";
 import { delegate, GUARD_STEP, PI_SUBAGENTS_PACKAGE } from "../e2e/subagents-support.ts";
-import {
-	installIntoFolder,
-	type PackedPackage,
-	packForTerminalTest,
-	readSettings,
-	runPi,
-} from "../harness/packed-package.ts";
+import { installedTuiSuite, shellQuoted } from "../harness/installed-tui-suite.ts";
+import { installIntoFolder, readSettings, runPi } from "../harness/packed-package.ts";
 import { FAUX_MODEL_EXTENSION, node22Binary, PI_CLI } from "../harness/paths.ts";
 import { describeResult } from "../harness/run-command.ts";
-import { createSandbox, type Sandbox } from "../harness/sandbox.ts";
+import type { Sandbox } from "../harness/sandbox.ts";
 import { ANSWER_PAUSE_MS, answerAfterPause, TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
 
 /** The launcher fixture's labels for the children of the worlds here, whose pid files the cleanup reads. */
 const LABELS = ["named", "unnamed", "long"] as const;
 
-let scratch = "";
-let packed: PackedPackage;
-const sandboxes: Sandbox[] = [];
 const childDirs: string[] = [];
-let pane: TmuxPane | undefined;
-
-beforeAll(async () => {
-	({ scratch, packed } = await packForTerminalTest("pph-installed-tui-fwd-"));
-}, 240_000);
-
-afterEach(() => {
-	pane?.kill();
-	pane = undefined;
-	// A child still waiting for its answer when the root went away: not the harness's own process.
+// A child still waiting for its answer when the root went away: not the harness's own process.
+const suite = installedTuiSuite("pph-installed-tui-fwd-", () => {
 	for (const dir of childDirs.splice(0)) {
 		for (const label of LABELS) {
 			const file = path.join(dir, `${label}.pid`);
@@ -68,11 +52,6 @@ afterEach(() => {
 			}
 		}
 	}
-});
-
-afterAll(async () => {
-	await Promise.all(sandboxes.splice(0).map((sb) => sb.cleanup()));
-	if (scratch) await rm(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 const RM = "rm -f victim.txt";
@@ -89,10 +68,6 @@ const EDIT = {
 		edits: [{ oldText: "export const retries = 2;", newText: "export const retries = 5;" }],
 	},
 };
-
-function quote(arg: string): string {
-	return `'${arg.replaceAll("'", "'\\''")}'`;
-}
 
 const BROKEN_DIALOG = /permission check for this .* call failed|Cannot find package/;
 
@@ -130,12 +105,11 @@ async function forwardingWorld(): Promise<HubSandbox> {
 
 /** The installed package and the launcher fixture, in a sandbox whose model script the caller writes. */
 async function installedWorld(): Promise<HubSandbox> {
-	const sb = await createSandbox();
-	sandboxes.push(sb);
+	const sb = await suite.sandbox();
 	const childDir = path.join(sb.root, "children");
 	await mkdir(childDir);
 	childDirs.push(childDir);
-	const installed = await installIntoFolder(packed.tarball, path.join(sb.root, "pi-packages"));
+	const installed = await installIntoFolder(suite.packed().tarball, path.join(sb.root, "pi-packages"));
 	const install = await runPi(sb, ["install", installed]);
 	expect(install.code, describeResult("pi install <folder>", install)).toBe(0);
 	const settings = await readSettings(sb);
@@ -151,15 +125,15 @@ async function startTui(
 	rows = 50,
 	cols = 120,
 ): Promise<TmuxPane> {
-	const pi = [node22Binary(), PI_CLI, "--model", "faux/faux-1"].map(quote).join(" ");
+	const pi = [node22Binary(), PI_CLI, "--model", "faux/faux-1"].map(shellQuoted).join(" ");
 	const terminal = TmuxPane.start({
 		dir: sb.root,
-		command: `cd ${quote(sb.workDir)} && ${pi}; echo "pi exit status: $?"`,
+		command: `cd ${shellQuoted(sb.workDir)} && ${pi}; echo "pi exit status: $?"`,
 		cols,
 		rows,
 		env: sb.env(env),
 	});
-	pane = terminal;
+	suite.pane = terminal;
 	await waitForScreen(
 		terminal,
 		"pi's editor and footer",
@@ -377,10 +351,9 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 	}, 300_000);
 
 	it("a delegation whose children would run ungated: f adds the installed copy to the settings and the child asks", async () => {
-		const sb = await createSandbox();
-		sandboxes.push(sb);
+		const sb = await suite.sandbox();
 		await sb.writeWorkFile("victim.txt", "keep me");
-		const installed = await installIntoFolder(packed.tarball, path.join(sb.root, "pi-packages"));
+		const installed = await installIntoFolder(suite.packed().tarball, path.join(sb.root, "pi-packages"));
 		const install = await runPi(sb, ["install", installed]);
 		expect(install.code, describeResult("pi install <folder>", install)).toBe(0);
 		const { packages = [] } = await readSettings(sb);
@@ -448,9 +421,8 @@ describe("asks forwarded from subagents to the installed package in pi's termina
 	}, 300_000);
 
 	it("the root's own write of a long file on a 30-row terminal: keys stay on screen while d pages the change", async () => {
-		const sb = await createSandbox();
-		sandboxes.push(sb);
-		const installed = await installIntoFolder(packed.tarball, path.join(sb.root, "pi-packages"));
+		const sb = await suite.sandbox();
+		const installed = await installIntoFolder(suite.packed().tarball, path.join(sb.root, "pi-packages"));
 		const install = await runPi(sb, ["install", installed]);
 		expect(install.code, describeResult("pi install <folder>", install)).toBe(0);
 		await sb.writeSettings({ ...(await readSettings(sb)), extensions: [FAUX_MODEL_EXTENSION] });

@@ -5,46 +5,18 @@
  * explicit `y` after a pause allows the call; and every letter typed reaches pi's editor.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseAuditLine } from "../../src/audit/audit-entry.ts";
 import { TYPING_NOTICE } from "../../src/authority/tui-dialog.ts";
 import { writeScript } from "../harness/faux-script.ts";
-import {
-	addFauxModel,
-	installIntoFolder,
-	type PackedPackage,
-	packForTerminalTest,
-	runPi,
-} from "../harness/packed-package.ts";
+import { installedTuiSuite, shellQuoted } from "../harness/installed-tui-suite.ts";
+import { addFauxModel, installIntoFolder, runPi } from "../harness/packed-package.ts";
 import { node22Binary, PI_CLI } from "../harness/paths.ts";
 import { describeResult } from "../harness/run-command.ts";
-import { createSandbox, type Sandbox } from "../harness/sandbox.ts";
 import { answerAfterPause, TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
 
-let scratch = "";
-let packed: PackedPackage;
-const sandboxes: Sandbox[] = [];
-let pane: TmuxPane | undefined;
-
-beforeAll(async () => {
-	({ scratch, packed } = await packForTerminalTest("pph-installed-typing-"));
-}, 240_000);
-
-afterEach(() => {
-	pane?.kill();
-	pane = undefined;
-});
-
-afterAll(async () => {
-	await Promise.all(sandboxes.splice(0).map((sb) => sb.cleanup()));
-	if (scratch) await rm(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
-});
-
-function quote(arg: string): string {
-	return `'${arg.replaceAll("'", "'\\''")}'`;
-}
+const suite = installedTuiSuite("pph-installed-typing-");
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -56,8 +28,7 @@ const TITLE = "⚠ Permission needed: bash";
 
 describe("typing ahead in pi's terminal UI with the installed package", () => {
 	it("a sentence typed across a dialog's opening allows and saves nothing; y after a pause allows; the text reaches the editor", async () => {
-		const sb = await createSandbox();
-		sandboxes.push(sb);
+		const sb = await suite.sandbox();
 		// The agent works for a while (a read that runs unasked), then makes a call that asks.
 		await writeScript(sb, {
 			conversations: [
@@ -70,19 +41,19 @@ describe("typing ahead in pi's terminal UI with the installed package", () => {
 				},
 			],
 		});
-		const installed = await installIntoFolder(packed.tarball, path.join(sb.root, "pi-packages"));
+		const installed = await installIntoFolder(suite.packed().tarball, path.join(sb.root, "pi-packages"));
 		const install = await runPi(sb, ["install", installed]);
 		expect(install.code, describeResult("pi install <folder>", install)).toBe(0);
 		await addFauxModel(sb);
-		const pi = [node22Binary(), PI_CLI, "--model", "faux/faux-1", "--no-session"].map(quote).join(" ");
+		const pi = [node22Binary(), PI_CLI, "--model", "faux/faux-1", "--no-session"].map(shellQuoted).join(" ");
 		const terminal = TmuxPane.start({
 			dir: sb.root,
-			command: `cd ${quote(sb.workDir)} && ${pi}; echo "pi exit status: $?"`,
+			command: `cd ${shellQuoted(sb.workDir)} && ${pi}; echo "pi exit status: $?"`,
 			cols: 120,
 			rows: 40,
 			env: sb.env(),
 		});
-		pane = terminal;
+		suite.pane = terminal;
 		await waitForScreen(
 			terminal,
 			"pi's editor and footer",

@@ -9,46 +9,18 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseAuditLine } from "../../src/audit/audit-entry.ts";
 import { writeScript } from "../harness/faux-script.ts";
-import {
-	addFauxModel,
-	installAsPiPackage,
-	installIntoFolder,
-	type PackedPackage,
-	packForTerminalTest,
-	runPi,
-} from "../harness/packed-package.ts";
+import { installedTuiSuite, shellQuoted } from "../harness/installed-tui-suite.ts";
+import { addFauxModel, installAsPiPackage, installIntoFolder, runPi } from "../harness/packed-package.ts";
 import { node22Binary, PI_CLI } from "../harness/paths.ts";
 import { describeResult } from "../harness/run-command.ts";
-import { createSandbox, type Sandbox } from "../harness/sandbox.ts";
+import type { Sandbox } from "../harness/sandbox.ts";
 import { answerAfterPause, TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
 
-let scratch = "";
-let packed: PackedPackage;
-const sandboxes: Sandbox[] = [];
-let pane: TmuxPane | undefined;
-
-beforeAll(async () => {
-	({ scratch, packed } = await packForTerminalTest("pph-installed-tui-"));
-}, 240_000);
-
-afterEach(() => {
-	pane?.kill();
-	pane = undefined;
-});
-
-afterAll(async () => {
-	await Promise.all(sandboxes.splice(0).map((sb) => sb.cleanup()));
-	if (scratch) await rm(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
-});
-
-function quote(arg: string): string {
-	return `'${arg.replaceAll("'", "'\\''")}'`;
-}
+const suite = installedTuiSuite("pph-installed-tui-");
 
 /** The block reason a gate that cannot show its dialog gives; seeing it means the dialog is broken. */
 /** A read, rightly so; the repository's config plants a program on it, and only the sandbox stops its write. */
@@ -72,8 +44,7 @@ function dialogFor(command: string) {
  * tries to write outside the project with a command that runs unasked (a read) — the OS sandbox stops it.
  */
 async function tuiSandbox(): Promise<Sandbox> {
-	const sb = await createSandbox();
-	sandboxes.push(sb);
+	const sb = await suite.sandbox();
 	const git = (...args: string[]) => execFileSync("git", ["-C", sb.workDir, ...args]);
 	git("init", "-q");
 	const monitor = path.join(sb.workDir, ".git", "monitor.sh");
@@ -98,15 +69,15 @@ async function tuiSandbox(): Promise<Sandbox> {
 
 /** pi's TUI in a 120×40 pane, started in the sandbox's work dir; resolves once its editor is on screen. */
 async function startTui(sb: Sandbox): Promise<TmuxPane> {
-	const pi = [node22Binary(), PI_CLI, "--model", "faux/faux-1", "--no-session"].map(quote).join(" ");
+	const pi = [node22Binary(), PI_CLI, "--model", "faux/faux-1", "--no-session"].map(shellQuoted).join(" ");
 	const terminal = TmuxPane.start({
 		dir: sb.root,
-		command: `cd ${quote(sb.workDir)} && ${pi}; echo "pi exit status: $?"`,
+		command: `cd ${shellQuoted(sb.workDir)} && ${pi}; echo "pi exit status: $?"`,
 		cols: 120,
 		rows: 40,
 		env: sb.env(),
 	});
-	pane = terminal;
+	suite.pane = terminal;
 	await waitForScreen(
 		terminal,
 		"pi's editor and footer",
@@ -186,7 +157,7 @@ async function answerInTui(sb: Sandbox): Promise<void> {
 describe("the installed package in pi's terminal UI", () => {
 	it("installed with npm into a folder, then `pi install <folder>`: y allows, n denies", async () => {
 		const sb = await tuiSandbox();
-		const installed = await installIntoFolder(packed.tarball, path.join(sb.root, "pi-packages"));
+		const installed = await installIntoFolder(suite.packed().tarball, path.join(sb.root, "pi-packages"));
 		expect(existsSync(path.join(installed, "..", "@earendil-works"))).toBe(false);
 		const install = await runPi(sb, ["install", installed]);
 		expect(install.code, describeResult("pi install <folder>", install)).toBe(0);
@@ -196,7 +167,7 @@ describe("the installed package in pi's terminal UI", () => {
 
 	it("installed by pi's package manager as `npm:pi-permission-hub`: y allows, n denies", async () => {
 		const sb = await tuiSandbox();
-		const installed = await installAsPiPackage(sb, packed.tarball);
+		const installed = await installAsPiPackage(sb, suite.packed().tarball);
 		expect(existsSync(path.join(installed, "..", "@earendil-works"))).toBe(false);
 		await addFauxModel(sb);
 		await answerInTui(sb);
