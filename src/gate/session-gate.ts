@@ -46,18 +46,10 @@ import { publishPolicyQuery } from "./policy-query.ts";
 import { piSubagentsRuns, startSandbox } from "./sandbox-start.ts";
 import { type BashKit, publishBashRunner } from "./sandboxed-bash-tool.ts";
 import { duplicateIdOutcome, sandboxBlockOutcome } from "./session-decisions.ts";
-import { SessionParts } from "./session-parts.ts";
+import { SessionParts, type SessionPartsOptions } from "./session-parts.ts";
 import { unusableParkedAnswersNotice } from "./unusable-parked-answers.ts";
 
-export interface SessionGateOptions {
-	readonly pi: ExtensionAPI;
-	readonly ctx: ExtensionContext;
-	readonly env: Readonly<Record<string, string | undefined>>;
-	readonly parked: ParkedStore;
-	/** pi-tui as pi provides it (for the TUI dialog). */
-	readonly tuiKit: TuiKit;
-	/** pi's bash tool as pi provides it (for the sandboxed bash). */
-	readonly bashKit: BashKit;
+export interface SessionGateOptions extends SessionPartsOptions {
 	/** pi's file tools as pi provides them (for the contained read, write and edit). */
 	readonly fileKit: FileToolKit;
 }

@@ -6,8 +6,9 @@
 import { rm } from "node:fs/promises";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { type PackedPackage, packForTerminalTest } from "./packed-package.ts";
+import { node22Binary, PI_CLI } from "./paths.ts";
 import { createSandbox, type Sandbox } from "./sandbox.ts";
-import type { TmuxPane } from "./tmux-driver.ts";
+import { TmuxPane, waitForScreen } from "./tmux-driver.ts";
 
 export interface InstalledTuiSuite {
 	/** The packed package (once the file's `beforeAll` has run). */
@@ -16,6 +17,16 @@ export interface InstalledTuiSuite {
 	sandbox(): Promise<Sandbox>;
 	/** The running test's pane: killed after the test. */
 	pane: TmuxPane | undefined;
+	/** pi's TUI with the faux model in a new pane, in the sandbox's work dir, once its editor is on screen. */
+	startPi(sb: Sandbox, options?: PiPane): Promise<TmuxPane>;
+}
+
+export interface PiPane {
+	readonly cols?: number;
+	readonly rows?: number;
+	readonly env?: Readonly<Record<string, string>>;
+	/** pi's arguments after the model (`--no-session`, say). */
+	readonly args?: readonly string[];
 }
 
 /** `afterEachTest`: more to undo after each test, once its pane is gone. */
@@ -37,6 +48,24 @@ export function installedTuiSuite(
 			return sb;
 		},
 		pane: undefined,
+		async startPi(sb, { cols = 120, rows = 40, env = {}, args = [] } = {}) {
+			const pi = [node22Binary(), PI_CLI, "--model", "faux/faux-1", ...args].map(shellQuoted).join(" ");
+			const terminal = TmuxPane.start({
+				dir: sb.root,
+				command: `cd ${shellQuoted(sb.workDir)} && ${pi}; echo "pi exit status: $?"`,
+				cols,
+				rows,
+				env: sb.env(env),
+			});
+			suite.pane = terminal;
+			await waitForScreen(
+				terminal,
+				"pi's editor and footer",
+				(screen) => (screen.includes("faux-1") ? true : null),
+				60_000,
+			);
+			return terminal;
+		},
 	};
 	beforeAll(async () => {
 		({ scratch, packed } = await packForTerminalTest(scratchPrefix));

@@ -28,12 +28,12 @@ import {
 	writeTree,
 } from "../e2e/hub-support.ts";
 import { delegate, GUARD_STEP, PI_SUBAGENTS_PACKAGE } from "../e2e/subagents-support.ts";
-import { installedTuiSuite, shellQuoted } from "../harness/installed-tui-suite.ts";
+import { installedTuiSuite } from "../harness/installed-tui-suite.ts";
 import { installIntoFolder, readSettings, runPi } from "../harness/packed-package.ts";
-import { FAUX_MODEL_EXTENSION, node22Binary, PI_CLI } from "../harness/paths.ts";
+import { FAUX_MODEL_EXTENSION } from "../harness/paths.ts";
 import { describeResult } from "../harness/run-command.ts";
 import type { Sandbox } from "../harness/sandbox.ts";
-import { ANSWER_PAUSE_MS, answerAfterPause, TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
+import { ANSWER_PAUSE_MS, answerAfterPause, type TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
 
 /** The launcher fixture's labels for the children of the worlds here, whose pid files the cleanup reads. */
 const LABELS = ["named", "unnamed", "long"] as const;
@@ -119,28 +119,13 @@ async function installedWorld(): Promise<HubSandbox> {
 }
 
 /** pi's TUI in a pane (120 columns unless told) in the sandbox's work dir; resolves once its editor is on screen. */
-async function startTui(
+function startTui(
 	sb: Sandbox,
 	env: Readonly<Record<string, string>> = {},
 	rows = 50,
 	cols = 120,
 ): Promise<TmuxPane> {
-	const pi = [node22Binary(), PI_CLI, "--model", "faux/faux-1"].map(shellQuoted).join(" ");
-	const terminal = TmuxPane.start({
-		dir: sb.root,
-		command: `cd ${shellQuoted(sb.workDir)} && ${pi}; echo "pi exit status: $?"`,
-		cols,
-		rows,
-		env: sb.env(env),
-	});
-	suite.pane = terminal;
-	await waitForScreen(
-		terminal,
-		"pi's editor and footer",
-		(s) => (s.includes("faux-1") ? true : null),
-		60_000,
-	);
-	return terminal;
+	return suite.startPi(sb, { env, rows, cols });
 }
 
 function sleep(ms: number): Promise<void> {

@@ -10,11 +10,10 @@ import { describe, expect, it } from "vitest";
 import { parseAuditLine } from "../../src/audit/audit-entry.ts";
 import { TYPING_NOTICE } from "../../src/authority/tui-dialog.ts";
 import { writeScript } from "../harness/faux-script.ts";
-import { installedTuiSuite, shellQuoted } from "../harness/installed-tui-suite.ts";
+import { installedTuiSuite } from "../harness/installed-tui-suite.ts";
 import { addFauxModel, installIntoFolder, runPi } from "../harness/packed-package.ts";
-import { node22Binary, PI_CLI } from "../harness/paths.ts";
 import { describeResult } from "../harness/run-command.ts";
-import { answerAfterPause, TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
+import { answerAfterPause, waitForScreen } from "../harness/tmux-driver.ts";
 
 const suite = installedTuiSuite("pph-installed-typing-");
 
@@ -45,21 +44,7 @@ describe("typing ahead in pi's terminal UI with the installed package", () => {
 		const install = await runPi(sb, ["install", installed]);
 		expect(install.code, describeResult("pi install <folder>", install)).toBe(0);
 		await addFauxModel(sb);
-		const pi = [node22Binary(), PI_CLI, "--model", "faux/faux-1", "--no-session"].map(shellQuoted).join(" ");
-		const terminal = TmuxPane.start({
-			dir: sb.root,
-			command: `cd ${shellQuoted(sb.workDir)} && ${pi}; echo "pi exit status: $?"`,
-			cols: 120,
-			rows: 40,
-			env: sb.env(),
-		});
-		suite.pane = terminal;
-		await waitForScreen(
-			terminal,
-			"pi's editor and footer",
-			(s) => (s.includes("faux-1") ? true : null),
-			60_000,
-		);
+		const terminal = await suite.startPi(sb, { args: ["--no-session"] });
 
 		terminal.sendKeys("-l", "run the build");
 		terminal.sendKeys("Enter");

@@ -13,12 +13,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAuditLine } from "../../src/audit/audit-entry.ts";
 import { writeScript } from "../harness/faux-script.ts";
-import { installedTuiSuite, shellQuoted } from "../harness/installed-tui-suite.ts";
+import { installedTuiSuite } from "../harness/installed-tui-suite.ts";
 import { addFauxModel, installAsPiPackage, installIntoFolder, runPi } from "../harness/packed-package.ts";
-import { node22Binary, PI_CLI } from "../harness/paths.ts";
 import { describeResult } from "../harness/run-command.ts";
 import type { Sandbox } from "../harness/sandbox.ts";
-import { answerAfterPause, TmuxPane, waitForScreen } from "../harness/tmux-driver.ts";
+import { answerAfterPause, waitForScreen } from "../harness/tmux-driver.ts";
 
 const suite = installedTuiSuite("pph-installed-tui-");
 
@@ -67,28 +66,8 @@ async function tuiSandbox(): Promise<Sandbox> {
 	return sb;
 }
 
-/** pi's TUI in a 120×40 pane, started in the sandbox's work dir; resolves once its editor is on screen. */
-async function startTui(sb: Sandbox): Promise<TmuxPane> {
-	const pi = [node22Binary(), PI_CLI, "--model", "faux/faux-1", "--no-session"].map(shellQuoted).join(" ");
-	const terminal = TmuxPane.start({
-		dir: sb.root,
-		command: `cd ${shellQuoted(sb.workDir)} && ${pi}; echo "pi exit status: $?"`,
-		cols: 120,
-		rows: 40,
-		env: sb.env(),
-	});
-	suite.pane = terminal;
-	await waitForScreen(
-		terminal,
-		"pi's editor and footer",
-		(s) => (s.includes("faux-1") ? true : null),
-		60_000,
-	);
-	return terminal;
-}
-
 async function answerInTui(sb: Sandbox): Promise<void> {
-	const terminal = await startTui(sb);
+	const terminal = await suite.startPi(sb, { args: ["--no-session"] });
 
 	terminal.sendKeys("-l", "make a file");
 	terminal.sendKeys("Enter");
