@@ -6,37 +6,19 @@
 import type { PathAccess } from "../action.ts";
 import { ownEntry } from "../own-entry.ts";
 import type { BashWord } from "./bash-word.ts";
+import { commandSpec } from "./commands/index.ts";
+import { naming, valueTaking } from "./commands/option-notation.ts";
 import { hasOption, type ScannedArgs, scanArgs } from "./option-scan.ts";
+import {
+	fromValueText,
+	fromWord,
+	type PathCandidate,
+	type PathExtractor,
+	type PathSpec,
+	wordAt,
+} from "./path-spec.ts";
 
-export interface PathCandidate {
-	readonly access: PathAccess;
-	/** As written (placeholders for run-time parts). */
-	readonly typed: string;
-	/** The path to resolve, or undefined when it is known only at run time. */
-	readonly value: string | undefined;
-	/** The command also reads or lists everything below it (`grep -r x dir`), which no word names. */
-	readonly below?: true;
-	/** A directory given, the command opens its entries, following links (`diff dir1 dir2`). */
-	readonly entries?: true;
-}
-
-interface PathSpec {
-	/** What the operands are; `last-write`: the last operand is written and the others read (cp, ln). */
-	readonly operands: "read" | "write" | "last-write" | "none";
-	/** Leading operands that are not paths (a pattern, a mode, an owner, a script). */
-	readonly skipLeading?: number;
-	/** Options that supply that leading operand instead (`grep -e PAT`), so every operand is a path. */
-	readonly leadingSuppliedBy?: readonly string[];
-	readonly withValue?: readonly string[];
-	readonly readOptions?: readonly string[];
-	readonly writeOptions?: readonly string[];
-	/** `cp -t DIR`: with one of these, every operand is a source (read). */
-	readonly targetOptions?: readonly string[];
-	/** `uniq IN OUT`: the operand at this position is written. */
-	readonly outputOperand?: number;
-	/** `sed -i`: operands become written. */
-	readonly writesOperands?: (args: readonly string[]) => boolean;
-}
+export type { PathCandidate };
 
 const READ: PathSpec = { operands: "read" };
 const WRITE: PathSpec = { operands: "write" };
@@ -240,7 +222,6 @@ const PATH_SPECS: Readonly<Record<string, PathSpec>> = {
 	chown: CHMOD_LIKE,
 	chgrp: CHMOD_LIKE,
 	chattr: { operands: "write", skipLeading: 1 },
-	git: { operands: "none" },
 	echo: { operands: "none" },
 	printf: { operands: "none" },
 	basename: { operands: "none" },
@@ -261,9 +242,10 @@ const PATH_SPECS: Readonly<Record<string, PathSpec>> = {
 
 /** Paths named by one command's arguments. */
 export function commandPathCandidates(name: string, args: readonly BashWord[]): PathCandidate[] {
-	const special = ownEntry(SPECIAL_EXTRACTORS, name);
+	const registered = commandSpec(name);
+	const special = registered === undefined ? ownEntry(SPECIAL_EXTRACTORS, name) : registered.extractPaths;
 	if (special !== undefined) return special(args);
-	const spec = ownEntry(PATH_SPECS, name);
+	const spec = registered === undefined ? ownEntry(PATH_SPECS, name) : registered.paths;
 	if (spec === undefined) return unknownCommandPaths(args);
 	return specPaths(spec, args);
 }
@@ -272,8 +254,22 @@ function specPaths(spec: PathSpec, args: readonly BashWord[]): PathCandidate[] {
 	const texts = args.map((arg) => arg.text);
 	const scanned = scanArgs(texts, { withValue: optionsWithValue(spec), stopAtOperand: false });
 	const out: PathCandidate[] = [];
-	out.push(...optionPaths(scanned, args, spec.readOptions ?? [], "read"));
-	out.push(...optionPaths(scanned, args, spec.writeOptions ?? [], "write"));
+	out.push(
+		...optionPaths(
+			scanned,
+			args,
+			[...(spec.readOptions ?? []), ...naming(spec.options ?? [], "read")],
+			"read",
+		),
+	);
+	out.push(
+		...optionPaths(
+			scanned,
+			args,
+			[...(spec.writeOptions ?? []), ...naming(spec.options ?? [], "write")],
+			"write",
+		),
+	);
 	if (spec.operands === "none") return out;
 	const leadingSupplied =
 		spec.leadingSuppliedBy !== undefined && hasOption(scanned, ...spec.leadingSuppliedBy);
@@ -298,6 +294,7 @@ function optionsWithValue(spec: PathSpec): ReadonlySet<string> {
 	let set = WITH_VALUE.get(spec);
 	if (set === undefined) {
 		set = new Set([
+			...valueTaking(spec.options ?? []),
 			...(spec.withValue ?? []),
 			...(spec.readOptions ?? []),
 			...(spec.writeOptions ?? []),
@@ -325,20 +322,6 @@ function optionPaths(
 	return out;
 }
 
-export function fromWord(word: BashWord, access: PathAccess, stripPrefix = 0): PathCandidate {
-	return {
-		access,
-		typed: word.text.slice(stripPrefix),
-		value: word.pathValue === undefined ? undefined : word.pathValue.slice(stripPrefix),
-	};
-}
-
-/** A value glued to its option (`--output=f`, `-of`): resolvable only when the whole word is. */
-function fromValueText(word: BashWord | undefined, value: string, access: PathAccess): PathCandidate {
-	const known = word?.pathValue !== undefined && word.pathValue === word.text;
-	return { access, typed: value, value: known ? value : undefined };
-}
-
 const URL_LIKE = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
 
 function looksLikePath(text: string): boolean {
@@ -349,8 +332,6 @@ function looksLikePath(text: string): boolean {
 function unknownCommandPaths(args: readonly BashWord[]): PathCandidate[] {
 	return args.filter((arg) => looksLikePath(arg.text)).map((arg) => fromWord(arg, "read"));
 }
-
-type Extractor = (args: readonly BashWord[]) => PathCandidate[];
 
 function extractDd(args: readonly BashWord[]): PathCandidate[] {
 	const out: PathCandidate[] = [];
@@ -450,11 +431,6 @@ function extractTar(args: readonly BashWord[]): PathCandidate[] {
 		out.push({ access: "write", typed: ".", value: "." });
 	if (creates) for (const index of scanned.operands) out.push(...wordAt(args, index, "read"));
 	return out;
-}
-
-function wordAt(args: readonly BashWord[], index: number, access: PathAccess): PathCandidate[] {
-	const word = args[index];
-	return word === undefined ? [] : [fromWord(word, access)];
 }
 
 function extractUnzip(args: readonly BashWord[]): PathCandidate[] {
@@ -660,7 +636,7 @@ function isRemoteOperand(text: string): boolean {
 }
 
 /** scp/rsync: the last operand is the destination, the others sources; remote ones are not local paths. */
-function extractCopyToHost(withValue: ReadonlySet<string>): Extractor {
+function extractCopyToHost(withValue: ReadonlySet<string>): PathExtractor {
 	return (args) => {
 		const scanned = scanArgs(
 			args.map((arg) => arg.text),
@@ -682,7 +658,7 @@ function extractChmod(args: readonly BashWord[]): PathCandidate[] {
 	return specPaths(CHMOD_LIKE, modeAsOperand);
 }
 
-const SPECIAL_EXTRACTORS: Readonly<Record<string, Extractor>> = {
+const SPECIAL_EXTRACTORS: Readonly<Record<string, PathExtractor>> = {
 	chmod: extractChmod,
 	dd: extractDd,
 	find: extractFind,

@@ -8,7 +8,10 @@ import { maxTier, type Tier } from "../../vocabulary/tier.ts";
 import { compileWildcard } from "../../vocabulary/wildcard-pattern.ts";
 import { ownEntry } from "../own-entry.ts";
 import { BUILT_IN_COMMAND_TIERS, type CommandTierEntry, UNKNOWN_COMMAND_TIER } from "./command-tier-table.ts";
-import { scanArgs, valueSet } from "./option-scan.ts";
+import { commandSpec } from "./commands/index.ts";
+import { valueTaking } from "./commands/option-notation.ts";
+import { afterGlobalOptions, scanArgs, valueSet } from "./option-scan.ts";
+import type { OptionSpec } from "./read-only-spec.ts";
 
 export interface CommandPattern {
 	readonly pattern: string;
@@ -49,7 +52,6 @@ export function matchesCommandPattern(pattern: string, text: string): boolean {
 }
 
 const GLOBAL_VALUE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
-	git: valueSet("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"),
 	npm: valueSet("--prefix", "--workspace", "-w", "--userconfig", "--cache", "--registry", "--loglevel"),
 	pnpm: valueSet("-C", "--dir", "--filter", "-F", "--loglevel"),
 	yarn: valueSet("--cwd"),
@@ -106,6 +108,8 @@ export function tableKey(name: string, args: readonly string[]): string {
 
 /** The arguments from the subcommand on, for tools with global options (`git -C x push -f` → `push -f`). */
 export function withoutGlobalOptions(name: string, args: readonly string[]): readonly string[] {
+	const registered = registeredGlobalValue(name);
+	if (registered !== undefined) return afterGlobalOptions(args, registered);
 	const withValue = ownEntry(GLOBAL_VALUE_OPTIONS, name);
 	if (withValue === undefined || args.length === 0) return args;
 	// `cargo +nightly build`: a toolchain selector is a global option too.
@@ -113,6 +117,20 @@ export function withoutGlobalOptions(name: string, args: readonly string[]): rea
 	const { operands } = scanArgs(optionLike, { withValue, stopAtOperand: true });
 	const first = operands[0];
 	return first === undefined ? args : args.slice(first);
+}
+
+/** The value-taking global options of a registered command, worked out once per command. */
+const REGISTERED_GLOBAL_VALUE = new WeakMap<readonly OptionSpec[], ReadonlySet<string>>();
+
+function registeredGlobalValue(name: string): ReadonlySet<string> | undefined {
+	const options = commandSpec(name)?.globalOptions;
+	if (options === undefined) return undefined;
+	let withValue = REGISTERED_GLOBAL_VALUE.get(options);
+	if (withValue === undefined) {
+		withValue = valueTaking(options);
+		REGISTERED_GLOBAL_VALUE.set(options, withValue);
+	}
+	return withValue;
 }
 
 /** A table row as indexed; its pattern is compiled when a command first reaches it (adr/0028). */

@@ -5,14 +5,8 @@
 import { ownEntry } from "../own-entry.ts";
 import type { TierRaise } from "../tier-raise.ts";
 import { withoutGlobalOptions } from "./command-tier-lookup.ts";
-import {
-	hasOption,
-	optionValues,
-	type ScannedArgs,
-	scanArgs,
-	spellsLongOption,
-	valueSet,
-} from "./option-scan.ts";
+import { commandSpec } from "./commands/index.ts";
+import { hasOption, optionValues, type ScannedArgs, scanArgs, valueSet } from "./option-scan.ts";
 
 type Refiner = (args: readonly string[]) => TierRaise | undefined;
 
@@ -94,82 +88,6 @@ function refineFind(args: readonly string[]): TierRaise | undefined {
 		return { tier: "write", reason: "find writes its output to a file" };
 	}
 	return undefined;
-}
-
-/** git config keys whose value git runs as a program. */
-const GIT_CODE_KEYS =
-	/^(alias\..*|core\.(sshcommand|pager|editor|fsmonitor|hookspath|askpass|gitproxy)|diff\..*\.(textconv|command)|diff\.external|merge\..*\.driver|filter\..*|credential\..*helper|credential\.helper|sequence\.editor|gpg\..*program|gpg\.program|pager\..*|protocol\.ext\.allow|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack))$/i;
-
-function refineGit(args: readonly string[]): TierRaise | undefined {
-	const global = args.slice(0, args.length - withoutGlobalOptions("git", args).length);
-	for (let i = 0; i < global.length; i++) {
-		const option = global[i] ?? "";
-		const value = option === "-c" ? global[i + 1] : option.startsWith("-c") ? option.slice(2) : undefined;
-		const key = value?.split("=")[0];
-		if (key !== undefined && GIT_CODE_KEYS.test(key)) {
-			return { tier: "privileged", reason: `git -c ${key} makes git run a program` };
-		}
-	}
-	const [sub = "", ...rest] = withoutGlobalOptions("git", args);
-	if (rest.some((arg) => /^--(upload-pack|receive-pack|exec)(=|$)/.test(arg) || arg.startsWith("ext::"))) {
-		return { tier: "privileged", reason: `git ${sub} is told to run a program` };
-	}
-	switch (sub) {
-		case "push":
-			if (
-				hasShortFlag(rest, "f", "o") ||
-				hasShortFlag(rest, "d", "o") ||
-				rest.some(
-					(arg) =>
-						/^--(force|force-with-lease|force-if-includes|mirror|delete|prune)(=|$)/.test(arg) ||
-						arg.startsWith("+") ||
-						arg.startsWith(":"),
-				)
-			) {
-				return { tier: "destructive", reason: "git push overwrites or deletes remote history" };
-			}
-			return undefined;
-		case "branch": {
-			const deletes = hasShortFlag(rest, "d") || rest.includes("--delete");
-			const forced = hasShortFlag(rest, "f") || rest.includes("--force");
-			return hasShortFlag(rest, "D") || (deletes && forced)
-				? { tier: "destructive", reason: "git branch -D deletes unmerged work" }
-				: undefined;
-		}
-		case "checkout":
-			return rest.includes("--") ||
-				rest.includes(".") ||
-				hasShortFlag(rest, "f", "bB") ||
-				rest.includes("--force")
-				? { tier: "destructive", reason: "git checkout of paths discards uncommitted changes" }
-				: undefined;
-		case "restore":
-			return hasShortFlag(rest, "W", "sp") || rest.includes("--worktree")
-				? { tier: "destructive", reason: "git restore --worktree discards uncommitted changes" }
-				: undefined;
-		case "init":
-		case "clone":
-			// A repository outside a `.git` directory: no guarded name covers the writes that then set its config
-			// (`git init --bare pkg && echo … >> pkg/config`), and git finds it from below (adr/0014).
-			return rest.some((arg) =>
-				["--bare", "--mirror", "--separate-git-dir"].some((full) => spellsLongOption(arg, full)),
-			)
-				? {
-						tier: "privileged",
-						reason: `git ${sub} makes a repository outside a .git directory, whose config git runs programs from`,
-					}
-				: undefined;
-		case "config": {
-			if (rest.some((arg) => /^--(get|list|show|get-all|get-regexp)/.test(arg) || arg === "-l"))
-				return undefined;
-			const key = rest.find((arg) => !arg.startsWith("-"));
-			return key !== undefined && GIT_CODE_KEYS.test(key)
-				? { tier: "privileged", reason: `git config ${key} makes git run a program` }
-				: undefined;
-		}
-		default:
-			return undefined;
-	}
 }
 
 function refineRsync(args: readonly string[]): TierRaise | undefined {
@@ -348,7 +266,6 @@ const REFINERS: Readonly<Record<string, Refiner>> = {
 	sed: refineSed,
 	gsed: refineSed,
 	find: refineFind,
-	git: refineGit,
 	rsync: refineRsync,
 	ssh: refineSsh,
 	scp: refineSsh,
@@ -366,5 +283,5 @@ const REFINERS: Readonly<Record<string, Refiner>> = {
 };
 
 export function refineCommandTier(name: string, args: readonly string[]): TierRaise | undefined {
-	return ownEntry(REFINERS, name)?.(args);
+	return (commandSpec(name)?.refine ?? ownEntry(REFINERS, name))?.(args);
 }

@@ -8,11 +8,10 @@
  * Choices and reasons: adr/0003-bash-classification.md.
  */
 import type { Tier } from "../../vocabulary/tier.ts";
+import type { CommandTierEntry } from "./commands/command-spec.ts";
+import { REGISTERED_TIER_ROWS } from "./commands/index.ts";
 
-export interface CommandTierEntry {
-	readonly pattern: string;
-	readonly tier: Tier;
-}
+export type { CommandTierEntry };
 
 /** Tier of a command no pattern matches: it may change files, so it is never read. */
 export const UNKNOWN_COMMAND_TIER: Tier = "write";
@@ -82,33 +81,6 @@ export const BUILT_IN_COMMAND_TIERS: readonly CommandTierEntry[] = [
 		"eslint *--fix*",
 		"biome * --write*",
 		"biome * --apply*",
-		"git *",
-		"git add *",
-		"git commit *",
-		"git checkout *",
-		"git switch *",
-		"git restore --staged *",
-		"git stash *",
-		"git merge *",
-		"git rebase *",
-		"git cherry-pick *",
-		"git revert *",
-		"git mv *",
-		"git rm *",
-		"git init *",
-		"git apply *",
-		"git am *",
-		"git worktree *",
-		"git notes *",
-		"git bisect *",
-		"git branch *",
-		"git tag *",
-		"git remote *",
-		"git config *",
-		"git reset *",
-		"git gc *",
-		"git archive *",
-		"git format-patch *",
 		"npm *",
 		"npm run *",
 		"npm run-script *",
@@ -232,15 +204,6 @@ export const BUILT_IN_COMMAND_TIERS: readonly CommandTierEntry[] = [
 	// Read-only in effect, but they ask the registry.
 	...all("network-egress", ["npm view *", "npm info *", "npm show *", "npm outdated *", "npm search *"]),
 	...all("network-egress", [
-		"git push *",
-		"git fetch *",
-		"git pull *",
-		"git clone *",
-		"git ls-remote *",
-		"git remote update *",
-		"git submodule *",
-		"git lfs *",
-		"git send-email *",
 		"npm install *",
 		"npm i *",
 		"npm ci *",
@@ -395,26 +358,6 @@ export const BUILT_IN_COMMAND_TIERS: readonly CommandTierEntry[] = [
 		]),
 	),
 	...all("destructive", [
-		"git reset --hard*",
-		"git reset * --hard*",
-		"git clean *",
-		"git checkout -- *",
-		"git checkout -f*",
-		"git checkout --force*",
-		"git checkout .",
-		"git restore *",
-		"git stash drop *",
-		"git stash clear *",
-		"git branch -D *",
-		"git push --force*",
-		"git push -f*",
-		"git filter-branch *",
-		"git filter-repo *",
-		"git reflog expire *",
-		"git reflog delete *",
-		"git update-ref -d *",
-		"git gc --prune=now*",
-		"git prune *",
 		"terraform destroy *",
 		"terraform apply *-destroy*",
 		"tofu destroy *",
@@ -550,4 +493,6 @@ export const BUILT_IN_COMMAND_TIERS: readonly CommandTierEntry[] = [
 		"ifconfig * down*",
 		"ifconfig * inet *",
 	]),
+	// The commands with a file of their own (commands/) bring their rows.
+	...REGISTERED_TIER_ROWS,
 ];

@@ -7,8 +7,8 @@
 import { maxTier } from "../../vocabulary/tier.ts";
 import { strictest, type TierRaise } from "../tier-raise.ts";
 import { type BashWord, syntheticWord } from "./bash-word.ts";
-import { fromWord, type PathCandidate } from "./command-paths.ts";
 import { dateStringCheck } from "./date-string.ts";
+import { fromWord, type PathCandidate } from "./path-spec.ts";
 import type { ReadVerdict } from "./read-only-spec.ts";
 
 /** Tests and actions that only read, by the number of arguments they take. */

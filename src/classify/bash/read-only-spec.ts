@@ -6,7 +6,7 @@ import type { Tier } from "../../vocabulary/tier.ts";
 import type { PathAccess } from "../action.ts";
 import type { TierRaise } from "../tier-raise.ts";
 import type { BashWord } from "./bash-word.ts";
-import type { PathCandidate } from "./command-paths.ts";
+import type { PathCandidate } from "./path-candidate.ts";
 
 export type ReadVerdict =
 	| { readonly read: true; readonly paths: readonly PathCandidate[] }

@@ -8,116 +8,33 @@ import type { Tier } from "../../vocabulary/tier.ts";
 import { ownEntry } from "../own-entry.ts";
 import type { TierRaise } from "../tier-raise.ts";
 import { type BashWord, syntheticWord } from "./bash-word.ts";
-import { findRoots, fromWord, type PathCandidate } from "./command-paths.ts";
+import { findRoots } from "./command-paths.ts";
 import { withoutGlobalOptions } from "./command-tier-lookup.ts";
-import type { EnvironmentAssignment } from "./environment-injection.ts";
+import { commandSpec } from "./commands/index.ts";
 import { execMaySeeLinks, execTerminator } from "./find-expression.ts";
-import { hasOption, type ScannedArgs, scanArgs, valueSet } from "./option-scan.ts";
+import { hasOption, valueSet } from "./option-scan.ts";
+import { fromWord } from "./path-spec.ts";
+import {
+	type ArgvOptions,
+	argvInner,
+	fromFirstOperand,
+	INFO_FLAGS,
+	type InnerCommand,
+	leadingAssignments,
+	NEUTRAL,
+	scanWords,
+	scanWrapper,
+	simpleWrapper,
+	tail,
+	tailAfter,
+	type Unwrapped,
+	type Unwrapper,
+	wrapperOptions,
+	wrapperSelf,
+} from "./wrapper-spec.ts";
 
-export interface ArgvOptions {
-	readonly floor?: TierRaise;
-	/** Runs on another machine or in a container: its paths are not local paths. */
-	readonly remote?: boolean;
-	/** `env -C dir`: the directory the inner command runs in. */
-	readonly cwd?: BashWord;
-	/** It runs in another directory than the shell's, though paths resolve as before (`find -execdir`). */
-	readonly movedAway?: boolean;
-	/**
-	 * `find -exec rm {}`: words containing the token stand for these paths, and with `mayBeLinks` for the symbolic
-	 * links found below them too, whose targets no word names.
-	 */
-	readonly placeholder?: {
-		readonly token: RegExp;
-		readonly paths: readonly BashWord[];
-		readonly mayBeLinks?: boolean;
-	};
-	/** `xargs rm`: more operands arrive at run time. */
-	readonly runtimeOperands?: boolean;
-	/** Environment assignments the wrapper makes (`env LD_PRELOAD=x cmd`). */
-	readonly assignments?: readonly EnvironmentAssignment[];
-}
+export type { ArgvOptions, InnerCommand, Unwrapped };
 
-export type InnerCommand =
-	| ({ readonly kind: "argv"; readonly words: readonly BashWord[]; readonly via: string } & ArgvOptions)
-	| {
-			readonly kind: "shell";
-			/** Words joined by spaces form the code, as `eval` and `ssh` join them. */
-			readonly code: readonly BashWord[];
-			readonly via: string;
-			readonly floor?: TierRaise;
-			readonly remote?: boolean;
-	  };
-
-export interface Unwrapped {
-	/** The wrapper's own tier, replacing the table lookup; undefined: classify the wrapper like any command. */
-	readonly self?: TierRaise;
-	readonly selfPaths?: readonly PathCandidate[];
-	readonly inner: readonly InnerCommand[];
-}
-
-type Unwrapper = (args: readonly BashWord[], name: string) => Unwrapped | undefined;
-
-const scanWords = (
-	words: readonly BashWord[],
-	withValue: ReadonlySet<string>,
-	stopAtOperand = true,
-): ScannedArgs =>
-	scanArgs(
-		words.map((word) => word.text),
-		{ withValue, stopAtOperand },
-	);
-
-const NEUTRAL: TierRaise = { tier: "read", reason: "runs the command it is given (classified on its own)" };
-
-/**
- * Every option a neutral wrapper is known to take. A wrapper is read (neutral) only when each option it was given
- * is one of these: an option it does not know may take a value, and so change which word is the command it runs
- * (`env --default-signal rm x`: GNU env runs `rm`).
- */
-interface WrapperOptions {
-	readonly withValue: ReadonlySet<string>;
-	readonly flags: ReadonlySet<string>;
-	/** Options whose value is optional and can only be attached (`--default-signal=INT`, `xargs -i{}`). */
-	readonly optional?: ReadonlySet<string>;
-}
-
-function scanWrapper(args: readonly BashWord[], known: WrapperOptions): ScannedArgs {
-	const optional = known.optional ?? valueSet();
-	return scanArgs(
-		args.map((word) => word.text),
-		{ withValue: known.withValue, stopAtOperand: true, attachedOnly: optional },
-	);
-}
-
-/** The wrapper's own tier: neutral when every option is known, else write (what it runs is not proven). */
-function wrapperSelf(
-	scanned: ScannedArgs,
-	known: WrapperOptions,
-	tool: string,
-	neutral = NEUTRAL,
-): TierRaise {
-	for (const option of scanned.options) {
-		const attachedToFlag =
-			known.flags.has(option.name) && option.value !== undefined && option.valueIndex === undefined;
-		if (known.withValue.has(option.name) || known.optional?.has(option.name) === true) continue;
-		if (known.flags.has(option.name) && !attachedToFlag) continue;
-		return {
-			tier: "write",
-			reason: `\`${option.name}\` is not an option ${tool} is known to take, so what ${tool} runs is not proven`,
-		};
-	}
-	return neutral;
-}
-
-function wrapperOptions(
-	withValue: readonly string[],
-	flags: readonly string[],
-	optional: readonly string[] = [],
-) {
-	return { withValue: valueSet(...withValue), flags: valueSet(...flags), optional: valueSet(...optional) };
-}
-
-const INFO_FLAGS = ["--help", "--version"];
 const ENV_OPTIONS = wrapperOptions(
 	["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
 	["-i", "--ignore-environment", "-0", "--null", "-v", "--debug", "--list-signal-handling", ...INFO_FLAGS],
@@ -161,44 +78,6 @@ const WATCH_OPTIONS = wrapperOptions(
 	],
 	["-d", "--differences"],
 );
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-
-/** `NAME=value` words at the start of a command (as `env` and `sudo` accept them). */
-function leadingAssignments(words: readonly BashWord[]): EnvironmentAssignment[] {
-	const out: EnvironmentAssignment[] = [];
-	for (const word of words) {
-		if (!ASSIGNMENT.test(word.text)) break;
-		const equals = word.text.indexOf("=");
-		out.push({ name: word.text.slice(0, equals), value: word.text.slice(equals + 1), literal: word.literal });
-	}
-	return out;
-}
-
-/** The words from the first operand on. */
-function fromFirstOperand(args: readonly BashWord[], scanned: ScannedArgs): readonly BashWord[] {
-	const first = scanned.operands[0];
-	return first === undefined ? [] : args.slice(first);
-}
-
-/** A word's text after `n` characters, as a word of its own (`--command=ls` → `ls`). */
-function tail(word: BashWord, n: number): BashWord {
-	return { ...word, text: word.text.slice(n), pathValue: word.pathValue?.slice(n) };
-}
-
-function argvInner(words: readonly BashWord[], via: string, options: ArgvOptions = {}): InnerCommand[] {
-	return words.length === 0 ? [] : [{ kind: "argv", words, via, ...options }];
-}
-
-function simpleWrapper(known: WrapperOptions): Unwrapper {
-	return (args, name) => {
-		const scanned = scanWrapper(args, known);
-		return {
-			self: wrapperSelf(scanned, known, name),
-			inner: argvInner(fromFirstOperand(args, scanned), name),
-		};
-	};
-}
-
 const EXEC_OPTIONS = wrapperOptions(["-a"], ["-c", "-l"]);
 
 /**
@@ -282,11 +161,6 @@ function su(args: readonly BashWord[]): Unwrapped {
 		self: floor,
 		inner: word === undefined ? [] : [{ kind: "shell", code: [word], via: "su -c", floor }],
 	};
-}
-
-/** The attached value of an option word (`-ccode`, `--command=code`) as a word. */
-function tailAfter(word: BashWord | undefined, value: string): BashWord | undefined {
-	return word === undefined ? undefined : tail(word, word.text.length - value.length);
 }
 
 function env(args: readonly BashWord[]): Unwrapped {
@@ -1151,5 +1025,6 @@ const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
 /** Unwraps `name args…` if it is a wrapper; undefined when it is an ordinary command. */
 export function unwrapCommand(name: string, args: readonly BashWord[]): Unwrapped | undefined {
 	if (/^python[0-9.]*$/.test(name)) return python(args, name);
-	return ownEntry(WRAPPERS, name)?.(args, name);
+	const registered = commandSpec(name);
+	return (registered === undefined ? ownEntry(WRAPPERS, name) : registered.unwrap)?.(args, name);
 }

@@ -1,0 +1,21 @@
+/**
+ * The registry of commands with a file of their own: the engines look a command up here first, then in the
+ * tables of the commands not yet moved here (read-only-commands.ts, command-tier-table.ts, command-paths.ts,
+ * command-tier-refiners.ts, wrappers.ts), which no longer name any command listed here (adr/0003).
+ */
+import { ownEntry } from "../../own-entry.ts";
+import type { CommandSpec, CommandTierEntry } from "./command-spec.ts";
+import { GIT } from "./git.ts";
+
+const COMMANDS: Readonly<Record<string, CommandSpec>> = {
+	git: GIT,
+};
+
+export function commandSpec(name: string): CommandSpec | undefined {
+	return ownEntry(COMMANDS, name);
+}
+
+/** Every registered command's tier rows, each command's in its own order (ties between equals depend on it). */
+export const REGISTERED_TIER_ROWS: readonly CommandTierEntry[] = [
+	...new Set(Object.values(COMMANDS)),
+].flatMap((spec) => spec.tiers ?? []);

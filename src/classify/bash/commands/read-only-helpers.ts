@@ -1,0 +1,43 @@
+/** What many read-only specs share (commands/ and read-only-commands.ts): operand kinds, common checks. */
+import type { TierRaise } from "../../tier-raise.ts";
+import type { OperandRule, OptionSpec, ParsedLine } from "../read-only-spec.ts";
+import { raising } from "./option-notation.ts";
+
+export const files: OperandRule = { kind: "files" };
+export const text: OperandRule = { kind: "text" };
+export const none: OperandRule = { kind: "none" };
+
+export const HELP = ["--help", "--version"];
+
+/** Commands that read or list all of every tree they are given. */
+export const always = (): boolean => true;
+
+/** The line has one of these options. */
+export function has(parsed: ParsedLine, ...names: readonly string[]): boolean {
+	return parsed.options.some((option) => option.spec.names.some((name) => names.includes(name)));
+}
+
+/**
+ * Following the symbolic links met while recursing reaches whatever a link in the tree points to: a repository
+ * can ship a link to the gate's inbox (whose file names are request ids), to a guarded file or to a device, and no
+ * word of the command names it. Such a form is not proven read; `instead` names the form that does not follow.
+ */
+export function followsLinks(what: string, instead: string): TierRaise {
+	return {
+		tier: "write",
+		reason: `${what} that symbolic links met while recursing point to, which no word names (the gate's inbox, a device); ${instead} does not follow them`,
+	};
+}
+
+/**
+ * Reading the files a list names: which files those are (a device such as /dev/tty, the gate's inbox) is in a
+ * file the proof cannot see, maybe one a repository ships.
+ */
+export function readsListedFiles(spec: string, how: string): OptionSpec {
+	return raising(
+		"write",
+		`${how} opens the files a list names, which cannot be seen here (a device, the gate's inbox)`,
+		spec,
+		"read",
+	);
+}
