@@ -342,30 +342,6 @@ function extractDd(args: readonly BashWord[]): PathCandidate[] {
 	return out;
 }
 
-/** The starting points: operands before the first expression (`-name`, `(`, `!`). */
-export function findRoots(args: readonly BashWord[]): BashWord[] {
-	const roots: BashWord[] = [];
-	for (const arg of args) {
-		if (/^[-(!)]/.test(arg.text) && !["-H", "-L", "-P"].includes(arg.text)) break;
-		if (arg.text.startsWith("-")) continue;
-		roots.push(arg);
-	}
-	return roots;
-}
-
-function extractFind(args: readonly BashWord[]): PathCandidate[] {
-	const roots = findRoots(args);
-	const deletes = args.some((arg) => arg.text === "-delete");
-	const out = roots.map((root) => fromWord(root, deletes ? "write" : "read"));
-	args.forEach((arg, index) => {
-		const next = args[index + 1];
-		if (next === undefined) return;
-		if (["-fprint", "-fprint0", "-fls"].includes(arg.text)) out.push(fromWord(next, "write"));
-		if (arg.text === "-fprintf") out.push(fromWord(next, "write"));
-	});
-	return out;
-}
-
 const TAR_VALUE = new Set([
 	"-f",
 	"--file",
@@ -661,7 +637,6 @@ function extractChmod(args: readonly BashWord[]): PathCandidate[] {
 const SPECIAL_EXTRACTORS: Readonly<Record<string, PathExtractor>> = {
 	chmod: extractChmod,
 	dd: extractDd,
-	find: extractFind,
 	tar: extractTar,
 	unzip: extractUnzip,
 	zip: extractZip,

@@ -82,14 +82,6 @@ function isPlainSubstitution(script: string): boolean {
 	return sections === 2 && /^[gIiMmp0-9]*$/.test(script.slice(i));
 }
 
-function refineFind(args: readonly string[]): TierRaise | undefined {
-	if (args.includes("-delete")) return { tier: "destructive", reason: "find -delete removes what it finds" };
-	if (args.some((arg) => ["-fprint", "-fprint0", "-fprintf", "-fls"].includes(arg))) {
-		return { tier: "write", reason: "find writes its output to a file" };
-	}
-	return undefined;
-}
-
 function refineRsync(args: readonly string[]): TierRaise | undefined {
 	if (args.some((arg) => /^--(delete|remove-source-files)/.test(arg))) {
 		return { tier: "destructive", reason: "rsync --delete removes files at the destination" };
@@ -265,7 +257,6 @@ const REFINERS: Readonly<Record<string, Refiner>> = {
 	),
 	sed: refineSed,
 	gsed: refineSed,
-	find: refineFind,
 	rsync: refineRsync,
 	ssh: refineSsh,
 	scp: refineSsh,

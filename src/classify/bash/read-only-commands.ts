@@ -11,7 +11,6 @@ import {
 	text,
 } from "./commands/read-only-helpers.ts";
 import { dateStringCheck } from "./date-string.ts";
-import { findExpressionVerdict } from "./find-expression.ts";
 import type { OptionSpec, ReadOnlyCommand, ReadVerdict } from "./read-only-spec.ts";
 import { analyzeSedScript } from "./sed-script.ts";
 
@@ -330,8 +329,6 @@ const rg: ReadOnlyCommand = {
 	},
 	descends: always,
 };
-
-const find: ReadOnlyCommand = { options: [], operands: files, custom: findExpressionVerdict };
 
 const tree: ReadOnlyCommand = {
 	options: [
@@ -1092,7 +1089,6 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 	egrep: grep,
 	fgrep: grep,
 	rg,
-	find,
 	tree,
 	stat,
 	file,

@@ -8,10 +8,8 @@ import type { Tier } from "../../vocabulary/tier.ts";
 import { ownEntry } from "../own-entry.ts";
 import type { TierRaise } from "../tier-raise.ts";
 import { type BashWord, syntheticWord } from "./bash-word.ts";
-import { findRoots } from "./command-paths.ts";
 import { withoutGlobalOptions } from "./command-tier-lookup.ts";
 import { commandSpec } from "./commands/index.ts";
-import { execMaySeeLinks, execTerminator } from "./find-expression.ts";
 import { hasOption, valueSet } from "./option-scan.ts";
 import { fromWord } from "./path-spec.ts";
 import {
@@ -429,28 +427,6 @@ function source(args: readonly BashWord[], name: string): Unwrapped {
 		selfPaths: file === undefined ? [] : [fromWord(file, "read")],
 		inner: [],
 	};
-}
-
-const EXEC_ACTIONS = ["-exec", "-execdir", "-ok", "-okdir"];
-
-function find(args: readonly BashWord[]): Unwrapped | undefined {
-	const roots = findRoots(args);
-	const paths = roots.length > 0 ? roots : [syntheticWord(".", ".")];
-	const inner: InnerCommand[] = [];
-	for (let i = 0; i < args.length; i++) {
-		const action = args[i]?.text ?? "";
-		if (!EXEC_ACTIONS.includes(action)) continue;
-		const end = execTerminator(args, i);
-		inner.push(
-			...argvInner(args.slice(i + 1, end), `find ${action}`, {
-				placeholder: { token: /\{\}/, paths, mayBeLinks: execMaySeeLinks(args, i) },
-				// -execdir runs the command in the directory of each file found, below the roots.
-				...(action.endsWith("dir") ? { movedAway: true } : {}),
-			}),
-		);
-		i = end;
-	}
-	return inner.length === 0 ? undefined : { inner };
 }
 
 const FD_VALUE = valueSet(
@@ -987,7 +963,6 @@ const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
 	script,
 	source,
 	".": source,
-	find,
 	fd,
 	fdfind: fd,
 	ssh,

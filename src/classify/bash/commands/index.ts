@@ -5,10 +5,12 @@
  */
 import { ownEntry } from "../../own-entry.ts";
 import type { CommandSpec, CommandTierEntry } from "./command-spec.ts";
+import { FIND } from "./find.ts";
 import { GIT } from "./git.ts";
 
 const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	git: GIT,
+	find: FIND,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {

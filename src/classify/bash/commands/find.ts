@@ -1,15 +1,19 @@
 /**
- * find's command line for the read-only proof: its own options (-H -L -P -D -O), the starting points, then an
- * expression of tests and actions. Every expression word must be a known test or action taking the known
- * number of arguments. `-exec`, `-execdir`, `-ok` and `-okdir` run a command that is classified on its own (the
- * wrappers find it); `-delete` and the `-fprint` family make find itself more than a read.
+ * find: everything the classifier knows about it. For the read-only proof, its command line is its own options
+ * (-H -L -P -D -O), the starting points, then an expression of tests and actions: every expression word must be
+ * a known test or action taking the known number of arguments. `-exec`, `-execdir`, `-ok` and `-okdir` run a
+ * command that is classified on its own (the unwrapper below finds it); `-delete` and the `-fprint` family make
+ * find itself more than a read (the refiner), and name what it removes or writes (the paths).
  */
-import { maxTier } from "../../vocabulary/tier.ts";
-import { strictest, type TierRaise } from "../tier-raise.ts";
-import { type BashWord, syntheticWord } from "./bash-word.ts";
-import { dateStringCheck } from "./date-string.ts";
-import { fromWord, type PathCandidate } from "./path-spec.ts";
-import type { ReadVerdict } from "./read-only-spec.ts";
+import { maxTier } from "../../../vocabulary/tier.ts";
+import { strictest, type TierRaise } from "../../tier-raise.ts";
+import { type BashWord, syntheticWord } from "../bash-word.ts";
+import { dateStringCheck } from "../date-string.ts";
+import { fromWord, type PathCandidate } from "../path-spec.ts";
+import type { ReadVerdict } from "../read-only-spec.ts";
+import { argvInner, type InnerCommand, type Unwrapped } from "../wrapper-spec.ts";
+import type { CommandSpec } from "./command-spec.ts";
+import { files } from "./read-only-helpers.ts";
 
 /** Tests and actions that only read, by the number of arguments they take. */
 const READ_PREDICATES: Readonly<Record<string, number>> = {
@@ -103,7 +107,7 @@ const EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
  * Where the command of `-exec` (at `action`) ends, as GNU find reads it: at a `;` word, or, for `-exec` and
  * `-execdir`, at a `+` word right after a `{}` word. Any other `+` is an argument (`-exec echo + -print ;`).
  */
-export function execTerminator(args: readonly BashWord[], action: number): number {
+function execTerminator(args: readonly BashWord[], action: number): number {
 	const plusEnds = args[action]?.text === "-exec" || args[action]?.text === "-execdir";
 	for (let i = action + 1; i < args.length; i++) {
 		const text = args[i]?.text;
@@ -132,7 +136,7 @@ const EXPRESSION_START = /^[-(),!]/;
  * Not when a `-type f` or `-type d` stands before it in the same top-level conjunction, unnegated, and find does
  * not follow links (-L, -follow): `-type` then tests the entry itself, and a link is neither.
  */
-export function execMaySeeLinks(args: readonly BashWord[], action: number): boolean {
+function execMaySeeLinks(args: readonly BashWord[], action: number): boolean {
 	if (args.some((word) => word.text === "-L" || word.text === "-follow")) return true;
 	let i = args.findIndex(
 		(word) => word.literal && EXPRESSION_START.test(word.text) && !/^-[HPDO]/.test(word.text),
@@ -163,7 +167,7 @@ export function execMaySeeLinks(args: readonly BashWord[], action: number): bool
 	return !guarded;
 }
 
-export function findExpressionVerdict(args: readonly BashWord[]): ReadVerdict {
+function findExpressionVerdict(args: readonly BashWord[]): ReadVerdict {
 	const paths: PathCandidate[] = [];
 	const raises: TierRaise[] = [];
 	const notRead = (why: string): ReadVerdict => {
@@ -251,3 +255,64 @@ export function findExpressionVerdict(args: readonly BashWord[]): ReadVerdict {
 	const { tier, reason } = strictest(raises);
 	return { read: false, tier, reason, paths };
 }
+
+function refineFind(args: readonly string[]): TierRaise | undefined {
+	if (args.includes("-delete")) return { tier: "destructive", reason: "find -delete removes what it finds" };
+	if (args.some((arg) => ["-fprint", "-fprint0", "-fprintf", "-fls"].includes(arg))) {
+		return { tier: "write", reason: "find writes its output to a file" };
+	}
+	return undefined;
+}
+
+/** The starting points: operands before the first expression (`-name`, `(`, `!`). */
+function findRoots(args: readonly BashWord[]): BashWord[] {
+	const roots: BashWord[] = [];
+	for (const arg of args) {
+		if (/^[-(!)]/.test(arg.text) && !["-H", "-L", "-P"].includes(arg.text)) break;
+		if (arg.text.startsWith("-")) continue;
+		roots.push(arg);
+	}
+	return roots;
+}
+
+function extractFind(args: readonly BashWord[]): PathCandidate[] {
+	const roots = findRoots(args);
+	const deletes = args.some((arg) => arg.text === "-delete");
+	const out = roots.map((root) => fromWord(root, deletes ? "write" : "read"));
+	args.forEach((arg, index) => {
+		const next = args[index + 1];
+		if (next === undefined) return;
+		if (["-fprint", "-fprint0", "-fls"].includes(arg.text)) out.push(fromWord(next, "write"));
+		if (arg.text === "-fprintf") out.push(fromWord(next, "write"));
+	});
+	return out;
+}
+
+const EXEC_ACTIONS = ["-exec", "-execdir", "-ok", "-okdir"];
+
+function unwrapFind(args: readonly BashWord[]): Unwrapped | undefined {
+	const roots = findRoots(args);
+	const paths = roots.length > 0 ? roots : [syntheticWord(".", ".")];
+	const inner: InnerCommand[] = [];
+	for (let i = 0; i < args.length; i++) {
+		const action = args[i]?.text ?? "";
+		if (!EXEC_ACTIONS.includes(action)) continue;
+		const end = execTerminator(args, i);
+		inner.push(
+			...argvInner(args.slice(i + 1, end), `find ${action}`, {
+				placeholder: { token: /\{\}/, paths, mayBeLinks: execMaySeeLinks(args, i) },
+				// -execdir runs the command in the directory of each file found, below the roots.
+				...(action.endsWith("dir") ? { movedAway: true } : {}),
+			}),
+		);
+		i = end;
+	}
+	return inner.length === 0 ? undefined : { inner };
+}
+
+export const FIND: CommandSpec = {
+	readOnly: { options: [], operands: files, custom: findExpressionVerdict },
+	refine: refineFind,
+	extractPaths: extractFind,
+	unwrap: unwrapFind,
+};
