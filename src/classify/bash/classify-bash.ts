@@ -23,8 +23,9 @@ import { type BashFinding, type CommandFinding, findBashCommands } from "./bash-
 import { type BashWord, syntheticWord } from "./bash-word.ts";
 import { commandPathCandidates, type PathCandidate } from "./command-paths.ts";
 import { builtInTier, matchingExtraTiers, tableKey } from "./command-tier-lookup.ts";
-import { refineCommandTier, sedOnlySubstitutes } from "./command-tier-refiners.ts";
+import { refineCommandTier } from "./command-tier-refiners.ts";
 import type { CommandTierEntry } from "./command-tier-table.ts";
+import { commandSpec } from "./commands/index.ts";
 import { homeMayBeSet } from "./directory-variables.ts";
 import { environmentInjection } from "./environment-injection.ts";
 import { globLinkCandidates } from "./glob-links.ts";
@@ -166,7 +167,7 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 /**
  * Commands whose every effect is creating, changing or removing-by-moving the files their arguments name (as
  * `commandPathCandidates` finds them): nothing runs, nothing is fetched, no other file is touched. `sed -i`
- * joins them only when its script is proven to substitute text and nothing else (`sedOnlySubstitutes`).
+ * joins them only when its script is proven to substitute text and nothing else (its `writesOnlyItsPaths`).
  */
 const FILE_WRITERS: ReadonlySet<string> = new Set(["touch", "mkdir", "cp", "mv", "tee"]);
 
@@ -250,7 +251,7 @@ function effectsAreItsPaths(
 	if (name === "mv" && args.some((arg) => /^-[^-]*[Sb]/.test(arg))) return false;
 	if (!longOptionsSpelledInFull(name, args)) return false;
 	const writer =
-		ownTier === "write" && (FILE_WRITERS.has(name) || (name === "sed" && sedOnlySubstitutes(args)));
+		ownTier === "write" && (FILE_WRITERS.has(name) || commandSpec(name)?.writesOnlyItsPaths?.(args) === true);
 	const remover = ownTier === "destructive" && FILE_REMOVERS.has(name);
 	if (ownTier !== "read" && !writer && !remover) return false;
 	return candidates.every((candidate) => candidate.value !== undefined);

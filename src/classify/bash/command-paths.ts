@@ -85,10 +85,6 @@ const RG: PathSpec = {
 	readOptions: ["-f", "--file", "--ignore-file"],
 };
 
-const SED_IN_PLACE = (args: readonly string[]): boolean =>
-	args.some((arg) => arg === "--in-place" || arg.startsWith("--in-place=")) ||
-	args.some((arg) => /^-[^-]*i/.test(arg) && !/^-[^-i]*[efl]/.test(arg));
-
 const CP_LIKE: PathSpec = {
 	operands: "last-write",
 	withValue: ["-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group"],
@@ -187,14 +183,6 @@ const PATH_SPECS: Readonly<Record<string, PathSpec>> = {
 	fgrep: GREP,
 	rg: RG,
 	ag: { ...GREP, withValue: [...(GREP.withValue ?? []), "-G", "--file-search-regex", "--ignore"] },
-	sed: {
-		operands: "read",
-		skipLeading: 1,
-		leadingSuppliedBy: ["-e", "--expression", "-f", "--file"],
-		withValue: ["-e", "--expression", "-l", "--line-length"],
-		readOptions: ["-f", "--file"],
-		writesOperands: SED_IN_PLACE,
-	},
 	awk: {
 		operands: "read",
 		skipLeading: 1,

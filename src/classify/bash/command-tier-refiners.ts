@@ -5,82 +5,19 @@
 import { ownEntry } from "../own-entry.ts";
 import type { TierRaise } from "../tier-raise.ts";
 import { withoutGlobalOptions } from "./command-tier-lookup.ts";
+import type { Refiner } from "./commands/command-spec.ts";
 import { commandSpec } from "./commands/index.ts";
-import { hasOption, optionValues, type ScannedArgs, scanArgs, valueSet } from "./option-scan.ts";
-
-type Refiner = (args: readonly string[]) => TierRaise | undefined;
+import {
+	hasOption,
+	hasShortFlag,
+	optionValues,
+	type ScannedArgs,
+	scanArgs,
+	valueSet,
+} from "./option-scan.ts";
 
 const scan = (args: readonly string[], withValue: ReadonlySet<string> = new Set()): ScannedArgs =>
 	scanArgs(args, { withValue, stopAtOperand: false });
-
-/** A short flag, alone or inside a cluster, before any option that takes the rest of the cluster as its value. */
-function hasShortFlag(args: readonly string[], flag: string, valueFlags = ""): boolean {
-	for (const arg of args) {
-		if (arg === "--") return false;
-		if (!arg.startsWith("-") || arg.startsWith("--")) continue;
-		for (const char of arg.slice(1)) {
-			if (char === flag) return true;
-			if (valueFlags.includes(char)) break;
-		}
-	}
-	return false;
-}
-
-const SED_VALUE = valueSet("-e", "--expression", "-f", "--file", "-l", "--line-length");
-
-function refineSed(args: readonly string[]): TierRaise | undefined {
-	const inPlace =
-		hasShortFlag(args, "i", "efl") || scan(args, SED_VALUE).options.some((o) => o.name === "--in-place");
-	return inPlace ? { tier: "write", reason: "sed -i edits files in place" } : undefined;
-}
-
-/**
- * Whether a `sed` command line is proven to do nothing but substitute text in the files it names: its options
- * are only in-place (with a plain backup suffix), extended regexps and separate files, and every script is one
- * `s` command whose flags neither write a file (`w`) nor run one (`e`). Anything else is not proven.
- */
-export function sedOnlySubstitutes(args: readonly string[]): boolean {
-	const scripts: string[] = [];
-	const operands: string[] = [];
-	for (let i = 0; i < args.length; i++) {
-		const arg = args[i] ?? "";
-		if (arg === "-e" || arg === "--expression") {
-			const script = args[++i];
-			if (script === undefined) return false;
-			scripts.push(script);
-		} else if (arg.startsWith("--expression=")) {
-			scripts.push(arg.slice("--expression=".length));
-		} else if (/^-i[\w.~-]*$|^--in-place(=[\w.~-]+)?$|^-[Ers]+$|^--regexp-extended$|^--separate$/.test(arg)) {
-			// In place with a plain backup suffix, extended regexps, separate files: no other effect.
-		} else if (arg.startsWith("-")) {
-			return false;
-		} else {
-			operands.push(arg);
-		}
-	}
-	if (scripts.length === 0) {
-		const script = operands.shift();
-		if (script === undefined) return false;
-		scripts.push(script);
-	}
-	return operands.length > 0 && scripts.every(isPlainSubstitution);
-}
-
-/** `s/old/new/flags` with any delimiter, escapes honoured, and only flags that change which text is replaced. */
-function isPlainSubstitution(script: string): boolean {
-	if (script[0] !== "s" || script.length < 4) return false;
-	const delimiter = script[1];
-	if (delimiter === undefined || delimiter === "\\" || delimiter === "\n") return false;
-	let sections = 0;
-	let i = 2;
-	for (; i < script.length && sections < 2; i++) {
-		const char = script[i];
-		if (char === "\\") i++;
-		else if (char === "\n") return false;
-		else if (char === delimiter) sections++;
-	}
-	return sections === 2 && /^[gIiMmp0-9]*$/.test(script.slice(i));
-}
 
 function refineRsync(args: readonly string[]): TierRaise | undefined {
 	if (args.some((arg) => /^--(delete|remove-source-files)/.test(arg))) {
@@ -255,8 +192,6 @@ const REFINERS: Readonly<Record<string, Refiner>> = {
 			"readarray",
 		].map((name) => [name, refineNameTaking]),
 	),
-	sed: refineSed,
-	gsed: refineSed,
 	rsync: refineRsync,
 	ssh: refineSsh,
 	scp: refineSsh,

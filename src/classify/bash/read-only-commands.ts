@@ -12,7 +12,6 @@ import {
 } from "./commands/read-only-helpers.ts";
 import { dateStringCheck } from "./date-string.ts";
 import type { OptionSpec, ReadOnlyCommand, ReadVerdict } from "./read-only-spec.ts";
-import { analyzeSedScript } from "./sed-script.ts";
 
 /** Commands that read no options from their words and can do nothing but print (echo, test, true). */
 const inert: ReadOnlyCommand = {
@@ -962,43 +961,6 @@ const ps: ReadOnlyCommand = {
 const printenv: ReadOnlyCommand = { options: opts("-0 --null", ...HELP), operands: text };
 
 // ---------------------------------------------------------------------------------------------------------------
-// sed: read-only only with a program that neither writes nor runs anything
-
-const sed: ReadOnlyCommand = {
-	options: [
-		...opts(
-			"-n --quiet --silent",
-			"-E -r --regexp-extended",
-			"-s --separate",
-			"-z --null-data",
-			"-u --unbuffered",
-			"--posix",
-			"--debug",
-			"--sandbox",
-			"-l= --line-length=",
-			"-e= --expression=",
-			...HELP,
-		),
-		raising("write", "sed -i edits files in place", "-i[=] --in-place[=]"),
-		raising("privileged", "sed -f runs a sed program from a file, which cannot be seen", "-f= --file="),
-	],
-	operands: { kind: "pattern-files", patternFrom: ["-e", "--expression", "-f", "--file"] },
-	check: (parsed, paths) => {
-		const fromOptions = parsed.options.filter((o) => o.spec.names.includes("-e")).flatMap((o) => o.values);
-		const scripts = fromOptions.length > 0 ? fromOptions : parsed.operands.slice(0, 1);
-		if (scripts.length === 0) return { tier: "write", reason: "sed without a program" };
-		for (const script of scripts) {
-			if (!script.literal) return { tier: "write", reason: "the sed program is computed at run time" };
-			const verdict = analyzeSedScript(script.text);
-			if (!verdict.ok) return { tier: verdict.writes ? "write" : "privileged", reason: verdict.reason };
-			// `r FILE` reads FILE: a path like any operand, for read rules (`~/.ssh/**` deny).
-			for (const file of verdict.reads) paths.push({ access: "read", typed: file, value: file });
-		}
-		return null;
-	},
-};
-
-// ---------------------------------------------------------------------------------------------------------------
 // docker: the few read-only subcommands
 
 const dockerFormat = opts("--format= -f=", "--filter=");
@@ -1137,7 +1099,6 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 	strings,
 	base64,
 	jq,
-	sed,
 	seq,
 	pwd,
 	whoami: noArguments,

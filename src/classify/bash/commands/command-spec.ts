@@ -29,6 +29,11 @@ export interface CommandSpec {
 	readonly paths?: PathSpec;
 	/** …or read by code of its own. */
 	readonly extractPaths?: PathExtractor;
+	/**
+	 * At `write`, these words make it write nothing but the paths found and do nothing else (`sed -i` with a plain
+	 * substitution), as a file writer does (classify-bash.ts).
+	 */
+	readonly writesOnlyItsPaths?: (args: readonly string[]) => boolean;
 	/** How it runs another command (wrappers.ts). */
 	readonly unwrap?: Unwrapper;
 }

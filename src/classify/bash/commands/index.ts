@@ -7,10 +7,13 @@ import { ownEntry } from "../../own-entry.ts";
 import type { CommandSpec, CommandTierEntry } from "./command-spec.ts";
 import { FIND } from "./find.ts";
 import { GIT } from "./git.ts";
+import { GSED, SED } from "./sed.ts";
 
 const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	git: GIT,
 	find: FIND,
+	sed: SED,
+	gsed: GSED,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {

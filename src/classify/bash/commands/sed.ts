@@ -1,11 +1,11 @@
-/**
- * What a sed program does, read the way GNU sed reads it, for the read-only proof: a program is `read` only when
- * every command in it is known to neither write a file nor run one. `w`/`W` (and `s///w`) write, `e` (and
- * `s///e`) run a command, `v`/unknown letters are not proven; anything this reader cannot follow is not proven
- * either. `r`/`R` read a file, which is a read.
- */
+import { hasShortFlag, scanArgs } from "../option-scan.ts";
+import type { PathSpec } from "../path-spec.ts";
+import type { ReadOnlyCommand } from "../read-only-spec.ts";
+import type { CommandSpec, Refiner } from "./command-spec.ts";
+import { opts, raising, valueTaking } from "./option-notation.ts";
+import { HELP } from "./read-only-helpers.ts";
 
-export type SedVerdict =
+type SedVerdict =
 	| { readonly ok: true; readonly reads: readonly string[] }
 	| { readonly ok: false; readonly reason: string; readonly writes: boolean };
 
@@ -18,7 +18,7 @@ const BRANCH = new Set(["b", "t", "T", ":"]);
 /** Commands whose argument is text to the end of the line (`a text`, `i\`, `c\`). */
 const TEXT = new Set(["a", "i", "c"]);
 
-export function analyzeSedScript(script: string): SedVerdict {
+function analyzeSedScript(script: string): SedVerdict {
 	const reads: string[] = [];
 	let i = 0;
 	const fail = (reason: string, writes = false): SedVerdict => ({ ok: false, reason, writes });
@@ -193,3 +193,126 @@ function bracketEnd(script: string, start: number, delimiter: string): number | 
 	}
 	return null;
 }
+
+/**
+ * sed's options. `-f FILE` reads the program from a file: a path it reads, and a program the proof cannot see.
+ */
+const SED_OPTIONS = [
+	...opts(
+		"-n --quiet --silent",
+		"-E -r --regexp-extended",
+		"-s --separate",
+		"-z --null-data",
+		"-u --unbuffered",
+		"--posix",
+		"--debug",
+		"--sandbox",
+		"-l= --line-length=",
+		"-e= --expression=",
+		...HELP,
+	),
+	raising("write", "sed -i edits files in place", "-i[=] --in-place[=]"),
+	raising("privileged", "sed -f runs a sed program from a file, which cannot be seen", "-f=@ --file=@"),
+];
+const SCRIPT_OPTIONS = ["-e", "--expression", "-f", "--file"];
+
+/** Read-only only with a program that neither writes nor runs anything. */
+const sed: ReadOnlyCommand = {
+	options: SED_OPTIONS,
+	operands: { kind: "pattern-files", patternFrom: SCRIPT_OPTIONS },
+	check: (parsed, paths) => {
+		const fromOptions = parsed.options.filter((o) => o.spec.names.includes("-e")).flatMap((o) => o.values);
+		const scripts = fromOptions.length > 0 ? fromOptions : parsed.operands.slice(0, 1);
+		if (scripts.length === 0) return { tier: "write", reason: "sed without a program" };
+		for (const script of scripts) {
+			if (!script.literal) return { tier: "write", reason: "the sed program is computed at run time" };
+			const verdict = analyzeSedScript(script.text);
+			if (!verdict.ok) return { tier: verdict.writes ? "write" : "privileged", reason: verdict.reason };
+			// `r FILE` reads FILE: a path like any operand, for read rules (`~/.ssh/**` deny).
+			for (const file of verdict.reads) paths.push({ access: "read", typed: file, value: file });
+		}
+		return null;
+	},
+};
+
+const SED_VALUE = valueTaking(SED_OPTIONS);
+
+const refineSed: Refiner = (args) => {
+	const inPlace =
+		hasShortFlag(args, "i", "efl") ||
+		scanArgs(args, { withValue: SED_VALUE, stopAtOperand: false }).options.some(
+			(o) => o.name === "--in-place",
+		);
+	return inPlace ? { tier: "write", reason: "sed -i edits files in place" } : undefined;
+};
+
+/**
+ * Whether a `sed` command line is proven to do nothing but substitute text in the files it names: its options
+ * are only in-place (with a plain backup suffix), extended regexps and separate files, and every script is one
+ * `s` command whose flags neither write a file (`w`) nor run one (`e`). Anything else is not proven.
+ */
+function sedOnlySubstitutes(args: readonly string[]): boolean {
+	const scripts: string[] = [];
+	const operands: string[] = [];
+	for (let i = 0; i < args.length; i++) {
+		const arg = args[i] ?? "";
+		if (arg === "-e" || arg === "--expression") {
+			const script = args[++i];
+			if (script === undefined) return false;
+			scripts.push(script);
+		} else if (arg.startsWith("--expression=")) {
+			scripts.push(arg.slice("--expression=".length));
+		} else if (/^-i[\w.~-]*$|^--in-place(=[\w.~-]+)?$|^-[Ers]+$|^--regexp-extended$|^--separate$/.test(arg)) {
+			// In place with a plain backup suffix, extended regexps, separate files: no other effect.
+		} else if (arg.startsWith("-")) {
+			return false;
+		} else {
+			operands.push(arg);
+		}
+	}
+	if (scripts.length === 0) {
+		const script = operands.shift();
+		if (script === undefined) return false;
+		scripts.push(script);
+	}
+	return operands.length > 0 && scripts.every(isPlainSubstitution);
+}
+
+/** `s/old/new/flags` with any delimiter, escapes honoured, and only flags that change which text is replaced. */
+function isPlainSubstitution(script: string): boolean {
+	if (script[0] !== "s" || script.length < 4) return false;
+	const delimiter = script[1];
+	if (delimiter === undefined || delimiter === "\\" || delimiter === "\n") return false;
+	let sections = 0;
+	let i = 2;
+	for (; i < script.length && sections < 2; i++) {
+		const char = script[i];
+		if (char === "\\") i++;
+		else if (char === "\n") return false;
+		else if (char === delimiter) sections++;
+	}
+	return sections === 2 && /^[gIiMmp0-9]*$/.test(script.slice(i));
+}
+
+/** `-i` alone or in a cluster, `--in-place`: the files it names are written. */
+const SED_IN_PLACE = (args: readonly string[]): boolean =>
+	args.some((arg) => arg === "--in-place" || arg.startsWith("--in-place=")) ||
+	args.some((arg) => /^-[^-]*i/.test(arg) && !/^-[^-i]*[efl]/.test(arg));
+
+const SED_PATHS: PathSpec = {
+	operands: "read",
+	skipLeading: 1,
+	leadingSuppliedBy: SCRIPT_OPTIONS,
+	options: SED_OPTIONS,
+	writesOperands: SED_IN_PLACE,
+};
+
+export const SED: CommandSpec = {
+	readOnly: sed,
+	refine: refineSed,
+	paths: SED_PATHS,
+	writesOnlyItsPaths: sedOnlySubstitutes,
+};
+
+/** GNU sed under its other name: only its in-place raise is known (it is never proven read). */
+export const GSED: CommandSpec = { refine: refineSed };
