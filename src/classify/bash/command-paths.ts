@@ -222,8 +222,6 @@ const PATH_SPECS: Readonly<Record<string, PathSpec>> = {
 	man: { operands: "none" },
 	export: { operands: "none" },
 	ssh: { operands: "none" },
-	docker: { operands: "none" },
-	podman: { operands: "none" },
 	kubectl: { operands: "none" },
 	sleep: { operands: "none" },
 };

@@ -4,17 +4,9 @@
  */
 import { ownEntry } from "../own-entry.ts";
 import type { TierRaise } from "../tier-raise.ts";
-import { withoutGlobalOptions } from "./command-tier-lookup.ts";
 import type { Refiner } from "./commands/command-spec.ts";
 import { commandSpec } from "./commands/index.ts";
-import {
-	hasOption,
-	hasShortFlag,
-	optionValues,
-	type ScannedArgs,
-	scanArgs,
-	valueSet,
-} from "./option-scan.ts";
+import { hasOption, hasShortFlag, type ScannedArgs, scanArgs, valueSet } from "./option-scan.ts";
 
 const scan = (args: readonly string[], withValue: ReadonlySet<string> = new Set()): ScannedArgs =>
 	scanArgs(args, { withValue, stopAtOperand: false });
@@ -105,60 +97,6 @@ function refineTar(args: readonly string[]): TierRaise | undefined {
 		: undefined;
 }
 
-const DOCKER_RUN_VALUE = valueSet(
-	"-v",
-	"--volume",
-	"--mount",
-	"--pid",
-	"--network",
-	"--net",
-	"--ipc",
-	"--uts",
-	"--userns",
-);
-const HOST_NAMESPACES = ["--pid", "--network", "--net", "--ipc", "--uts", "--userns"];
-const SENSITIVE_MOUNT =
-	/^(\/|\/(etc|proc|sys|dev|root|boot|usr|bin|sbin|lib\w*|var\/run\/docker\.sock|run\/docker\.sock)(\/.*)?)$/;
-
-/** Container flags that hand the container the host: `--privileged`, host namespaces, capabilities, `/` mounts. */
-function dockerHostAccess(args: readonly string[]): TierRaise | undefined {
-	const scanned = scanArgs(args, { withValue: DOCKER_RUN_VALUE, stopAtOperand: true });
-	for (const option of scanned.options) {
-		if (option.name === "--privileged" || option.name === "--cap-add" || option.name === "--device") {
-			return { tier: "privileged", reason: `the container runs with ${option.name}` };
-		}
-		if (option.name === "--security-opt" && /unconfined|disable/.test(option.value ?? "")) {
-			return { tier: "privileged", reason: "the container runs without its security profile" };
-		}
-		if (HOST_NAMESPACES.includes(option.name) && option.value === "host") {
-			return {
-				tier: "privileged",
-				reason: `the container shares the host's ${option.name.slice(2)} namespace`,
-			};
-		}
-	}
-	const mounts = [
-		...optionValues(scanned, "-v", "--volume").map((o) => (o.value ?? "").split(":")[0] ?? ""),
-		...optionValues(scanned, "--mount").map(
-			(o) => /(?:^|,)(?:source|src)=([^,]*)/.exec(o.value ?? "")?.[1] ?? "",
-		),
-	];
-	const sensitive = mounts.find((source) => SENSITIVE_MOUNT.test(source));
-	return sensitive === undefined
-		? undefined
-		: { tier: "privileged", reason: `the container mounts the host's ${sensitive}` };
-}
-
-function refineDocker(args: readonly string[]): TierRaise | undefined {
-	const [sub = "", second = "", ...rest] = withoutGlobalOptions("docker", args);
-	if (sub === "run" || sub === "create" || sub === "exec") return dockerHostAccess([second, ...rest]);
-	if (sub === "container" && ["run", "create", "exec"].includes(second)) return dockerHostAccess(rest);
-	if (sub === "compose" && second === "down" && (rest.includes("-v") || rest.includes("--volumes"))) {
-		return { tier: "destructive", reason: "docker compose down -v deletes volumes" };
-	}
-	return undefined;
-}
-
 /**
  * Builtins that take variable names (`unset`, `read`, `printf -v`, `declare` …) evaluate an array subscript in a
  * name as arithmetic, and `a[$(cmd)]` there runs cmd: a name with any subscript but a number, `@` or `*` is code.
@@ -204,8 +142,6 @@ const REFINERS: Readonly<Record<string, Refiner>> = {
 	yq: refineYq,
 	rg: refineRipgrep,
 	tar: refineTar,
-	docker: refineDocker,
-	podman: refineDocker,
 };
 
 export function refineCommandTier(name: string, args: readonly string[]): TierRaise | undefined {

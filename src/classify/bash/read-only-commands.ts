@@ -960,35 +960,6 @@ const ps: ReadOnlyCommand = {
 
 const printenv: ReadOnlyCommand = { options: opts("-0 --null", ...HELP), operands: text };
 
-// ---------------------------------------------------------------------------------------------------------------
-// docker: the few read-only subcommands
-
-const dockerFormat = opts("--format= -f=", "--filter=");
-const docker: ReadOnlyCommand = {
-	options: opts(...HELP, "-v"),
-	operands: text,
-	optionsFirst: true,
-	subcommands: {
-		ps: {
-			options: [
-				...dockerFormat,
-				...opts("-a --all", "-q --quiet", "-s --size", "-n= --last=", "-l --latest", "--no-trunc"),
-			],
-			operands: none,
-		},
-		images: {
-			options: [...dockerFormat, ...opts("-a --all", "-q --quiet", "--digests", "--no-trunc", "--tree")],
-			operands: { kind: "text", max: 1 },
-		},
-		inspect: { options: opts("--format= -f=", "-s --size", "--type="), operands: text },
-		logs: {
-			options: opts("--details", "-f --follow", "--since=", "--until=", "-n= --tail=", "-t --timestamps"),
-			operands: { kind: "text", max: 1 },
-		},
-		version: { options: opts("--format= -f="), operands: none },
-	},
-};
-
 /**
  * `tool --version` (or `--help`) alone, exactly: nothing else of these tools is proven read-only here. A short
  * spelling counts only where the tool documents it as the version (`python -v` is verbose mode and then runs
@@ -1134,5 +1105,4 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 	continue: inert,
 	shift: inert,
 	wait: { options: opts("-n", "-f"), operands: text, optionsFirst: true },
-	docker,
 };

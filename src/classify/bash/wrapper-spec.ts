@@ -2,6 +2,7 @@
  * How a command that runs another command is described (wrappers.ts reads them; commands/ writes them): what
  * unwrapping finds, and the helpers an unwrapper is built from.
  */
+import type { Tier } from "../../vocabulary/tier.ts";
 import type { TierRaise } from "../tier-raise.ts";
 import type { BashWord } from "./bash-word.ts";
 import { attachedOnly, flags, valueTaking } from "./commands/option-notation.ts";
@@ -171,4 +172,17 @@ export function simpleWrapper(known: WrapperOptions): Unwrapper {
 /** The attached value of an option word (`-ccode`, `--command=code`) as a word. */
 export function tailAfter(word: BashWord | undefined, value: string): BashWord | undefined {
 	return word === undefined ? undefined : tail(word, word.text.length - value.length);
+}
+
+/** `docker exec box cmd`, `kubectl exec pod -- cmd`: the command runs inside a container, on paths not local. */
+export function inContainer(
+	rest: readonly BashWord[],
+	withValue: ReadonlySet<string>,
+	via: string,
+	floorTier: Tier = "write",
+): Unwrapped | undefined {
+	const scanned = scanWords(rest, withValue);
+	const [target, ...inner] = fromFirstOperand(rest, scanned);
+	const floor: TierRaise = { tier: floorTier, reason: `runs inside ${target?.text ?? "a container"}` };
+	return { inner: argvInner(inner, via, { floor, remote: true }) };
 }

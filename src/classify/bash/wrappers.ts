@@ -1,10 +1,3 @@
-/**
- * Commands that run other commands. Unwrapping finds the inner command (an argv, or shell code to parse) so it
- * is classified and matched on its own; the wrapper may add a floor to it (sudo → privileged, ssh →
- * network-egress) and has a tier of its own. Code that cannot be seen (`source f`, `python -c …`, `bash script`)
- * gives the wrapper the highest tier.
- */
-import type { Tier } from "../../vocabulary/tier.ts";
 import { ownEntry } from "../own-entry.ts";
 import type { TierRaise } from "../tier-raise.ts";
 import { type BashWord, syntheticWord } from "./bash-word.ts";
@@ -18,6 +11,7 @@ import {
 	fromFirstOperand,
 	INFO_FLAGS,
 	type InnerCommand,
+	inContainer,
 	leadingAssignments,
 	NEUTRAL,
 	scanWords,
@@ -524,165 +518,6 @@ function ssh(args: readonly BashWord[]): Unwrapped {
 	};
 }
 
-const DOCKER_EXEC_VALUE = valueSet(
-	"-e",
-	"--env",
-	"--env-file",
-	"-u",
-	"--user",
-	"-w",
-	"--workdir",
-	"--detach-keys",
-);
-const DOCKER_RUN_VALUE = valueSet(
-	"-a",
-	"--attach",
-	"--add-host",
-	"--annotation",
-	"--blkio-weight",
-	"--blkio-weight-device",
-	"--cap-add",
-	"--cap-drop",
-	"--cgroup-parent",
-	"--cgroupns",
-	"--cidfile",
-	"--cpu-period",
-	"--cpu-quota",
-	"--cpu-rt-period",
-	"--cpu-rt-runtime",
-	"-c",
-	"--cpu-shares",
-	"--cpus",
-	"--cpuset-cpus",
-	"--cpuset-mems",
-	"--device",
-	"--device-cgroup-rule",
-	"--device-read-bps",
-	"--device-read-iops",
-	"--device-write-bps",
-	"--device-write-iops",
-	"--dns",
-	"--dns-option",
-	"--dns-search",
-	"--domainname",
-	"--entrypoint",
-	"-e",
-	"--env",
-	"--env-file",
-	"--expose",
-	"--gpus",
-	"--group-add",
-	"--health-cmd",
-	"--health-interval",
-	"--health-retries",
-	"--health-start-period",
-	"--health-timeout",
-	"-h",
-	"--hostname",
-	"--ip",
-	"--ip6",
-	"--ipc",
-	"--isolation",
-	"--kernel-memory",
-	"-l",
-	"--label",
-	"--label-file",
-	"--link",
-	"--link-local-ip",
-	"--log-driver",
-	"--log-opt",
-	"--mac-address",
-	"-m",
-	"--memory",
-	"--memory-reservation",
-	"--memory-swap",
-	"--memory-swappiness",
-	"--mount",
-	"--name",
-	"--network",
-	"--net",
-	"--network-alias",
-	"--oom-score-adj",
-	"--pid",
-	"--pids-limit",
-	"--platform",
-	"-p",
-	"--publish",
-	"--pull",
-	"--restart",
-	"--runtime",
-	"--security-opt",
-	"--shm-size",
-	"--stop-signal",
-	"--stop-timeout",
-	"--storage-opt",
-	"--sysctl",
-	"--tmpfs",
-	"--ulimit",
-	"-u",
-	"--user",
-	"--userns",
-	"--uts",
-	"-v",
-	"--volume",
-	"--volume-driver",
-	"--volumes-from",
-	"-w",
-	"--workdir",
-);
-const COMPOSE_VALUE = valueSet(
-	"-e",
-	"--env",
-	"-u",
-	"--user",
-	"-w",
-	"--workdir",
-	"--index",
-	"--name",
-	"--entrypoint",
-	"-p",
-	"--publish",
-	"-v",
-	"--volume",
-	"-l",
-	"--label",
-);
-
-function inContainer(
-	rest: readonly BashWord[],
-	withValue: ReadonlySet<string>,
-	via: string,
-	floorTier: Tier = "write",
-): Unwrapped | undefined {
-	const scanned = scanWords(rest, withValue);
-	const [target, ...inner] = fromFirstOperand(rest, scanned);
-	const floor: TierRaise = { tier: floorTier, reason: `runs inside ${target?.text ?? "a container"}` };
-	return { inner: argvInner(inner, via, { floor, remote: true }) };
-}
-
-function docker(args: readonly BashWord[], name: string): Unwrapped | undefined {
-	const texts = args.map((word) => word.text);
-	const offset = args.length - withoutGlobalOptions("docker", texts).length;
-	const [sub, second] = texts.slice(offset);
-	const after = (n: number): readonly BashWord[] => args.slice(offset + n);
-	if (sub === "exec") return inContainer(after(1), DOCKER_EXEC_VALUE, `${name} exec`);
-	if (sub === "run") return inContainer(after(1), DOCKER_RUN_VALUE, `${name} run`);
-	if (sub === "container" && second === "exec")
-		return inContainer(after(2), DOCKER_EXEC_VALUE, `${name} exec`);
-	if (sub === "container" && second === "run") return inContainer(after(2), DOCKER_RUN_VALUE, `${name} run`);
-	if (sub === "compose" && (second === "exec" || second === "run")) {
-		return inContainer(after(2), COMPOSE_VALUE, `${name} compose ${second}`);
-	}
-	return undefined;
-}
-
-function dockerCompose(args: readonly BashWord[], name: string): Unwrapped | undefined {
-	const sub = args[0]?.text;
-	return sub === "exec" || sub === "run"
-		? inContainer(args.slice(1), COMPOSE_VALUE, `${name} ${sub}`)
-		: undefined;
-}
-
 function kubectl(args: readonly BashWord[]): Unwrapped | undefined {
 	const texts = args.map((word) => word.text);
 	const offset = args.length - withoutGlobalOptions("kubectl", texts).length;
@@ -966,9 +801,6 @@ const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
 	fd,
 	fdfind: fd,
 	ssh,
-	docker,
-	podman: docker,
-	"docker-compose": dockerCompose,
 	kubectl,
 	npx,
 	pnpx: npx,

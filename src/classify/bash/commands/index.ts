@@ -5,8 +5,10 @@
  */
 import { ownEntry } from "../../own-entry.ts";
 import type { CommandSpec, CommandTierEntry } from "./command-spec.ts";
+import { DOCKER, DOCKER_COMPOSE } from "./docker.ts";
 import { FIND } from "./find.ts";
 import { GIT } from "./git.ts";
+import { PODMAN } from "./podman.ts";
 import { GSED, SED } from "./sed.ts";
 
 const COMMANDS: Readonly<Record<string, CommandSpec>> = {
@@ -14,6 +16,9 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	find: FIND,
 	sed: SED,
 	gsed: GSED,
+	docker: DOCKER,
+	"docker-compose": DOCKER_COMPOSE,
+	podman: PODMAN,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
