@@ -23,36 +23,32 @@ export type { PathCandidate };
 const READ: PathSpec = { operands: "read" };
 const WRITE: PathSpec = { operands: "write" };
 
-const GREP: PathSpec = {
-	operands: "read",
-	skipLeading: 1,
-	leadingSuppliedBy: ["-e", "--regexp", "-f", "--file"],
-	withValue: [
-		"-e",
-		"--regexp",
-		"-A",
-		"-B",
-		"-C",
-		"-m",
-		"-d",
-		"-D",
-		"--include",
-		"--exclude",
-		"--exclude-dir",
-		"--label",
-		"--after-context",
-		"--before-context",
-		"--context",
-		"--max-count",
-	],
-	readOptions: ["-f", "--file", "--exclude-from"],
-};
+/** The value-taking options rg and ag share with grep (the tools' own; grep's are in commands/grep.ts). */
+const GREP_LIKE_VALUE = [
+	"-e",
+	"--regexp",
+	"-A",
+	"-B",
+	"-C",
+	"-m",
+	"-d",
+	"-D",
+	"--include",
+	"--exclude",
+	"--exclude-dir",
+	"--label",
+	"--after-context",
+	"--before-context",
+	"--context",
+	"--max-count",
+];
 
 const RG: PathSpec = {
-	...GREP,
+	operands: "read",
+	skipLeading: 1,
 	leadingSuppliedBy: ["-e", "--regexp", "-f", "--file", "--files", "--type-list"],
 	withValue: [
-		...(GREP.withValue ?? []),
+		...GREP_LIKE_VALUE,
 		"-g",
 		"--glob",
 		"--iglob",
@@ -178,11 +174,14 @@ const PATH_SPECS: Readonly<Record<string, PathSpec>> = {
 		skipLeading: 1,
 		withValue: ["-o", "--output-format", "-p", "--input-format", "-I"],
 	},
-	grep: GREP,
-	egrep: GREP,
-	fgrep: GREP,
 	rg: RG,
-	ag: { ...GREP, withValue: [...(GREP.withValue ?? []), "-G", "--file-search-regex", "--ignore"] },
+	ag: {
+		operands: "read",
+		skipLeading: 1,
+		leadingSuppliedBy: ["-e", "--regexp", "-f", "--file"],
+		withValue: [...GREP_LIKE_VALUE, "-G", "--file-search-regex", "--ignore"],
+		readOptions: ["-f", "--file", "--exclude-from"],
+	},
 	awk: {
 		operands: "read",
 		skipLeading: 1,

@@ -11,7 +11,7 @@ import {
 	text,
 } from "./commands/read-only-helpers.ts";
 import { dateStringCheck } from "./date-string.ts";
-import type { OptionSpec, ReadOnlyCommand, ReadVerdict } from "./read-only-spec.ts";
+import type { ReadOnlyCommand, ReadVerdict } from "./read-only-spec.ts";
 
 /** Commands that read no options from their words and can do nothing but print (echo, test, true). */
 const inert: ReadOnlyCommand = {
@@ -161,80 +161,6 @@ const wc: ReadOnlyCommand = {
 		readsListedFiles("--files0-from=", "wc --files0-from"),
 	],
 	operands: files,
-};
-
-const grepOptions: OptionSpec[] = [
-	...opts(
-		"-E --extended-regexp",
-		"-F --fixed-strings",
-		"-G --basic-regexp",
-		"-P --perl-regexp",
-		"-e= --regexp=",
-		"-f=@ --file=@",
-		"-i -y --ignore-case",
-		"--no-ignore-case",
-		"-v --invert-match",
-		"-w --word-regexp",
-		"-x --line-regexp",
-		"-c --count",
-		"--color[=] --colour[=]",
-		"-L --files-without-match",
-		"-l --files-with-matches",
-		"-m= --max-count=",
-		"-o --only-matching",
-		"-q --quiet --silent",
-		"-s --no-messages",
-		"-b --byte-offset",
-		"-H --with-filename",
-		"-h --no-filename",
-		"--label=",
-		"-n --line-number",
-		"-T --initial-tab",
-		"-Z --null",
-		"-z --null-data",
-		"-A= --after-context=",
-		"-B= --before-context=",
-		"-C= --context=",
-		"-a --text",
-		"--binary-files=",
-		"-d= --directories=",
-		"-r --recursive",
-		"--include=",
-		"--exclude=",
-		"--exclude-from=@",
-		"--exclude-dir=",
-		"-U --binary",
-		"--line-buffered",
-		"-V",
-		...HELP,
-	),
-	{
-		names: ["-R", "--dereference-recursive"],
-		raise: followsLinks("grep -R reads the files", "grep -r"),
-	},
-	{
-		// Devices found while recursing are skipped unless `-D read` says to read them: `grep -rD read x /dev` opens
-		// /dev/tty and every other device.
-		names: ["-D", "--devices"],
-		value: "required",
-		check: (value) =>
-			value === "skip"
-				? null
-				: { tier: "privileged", reason: `grep --devices=${value} opens the devices it meets` },
-	},
-];
-
-const grep: ReadOnlyCommand = {
-	options: grepOptions,
-	operands: { kind: "pattern-files", patternFrom: ["-e", "--regexp", "-f", "--file"] },
-	numericOption: true,
-	descends: (parsed) =>
-		has(parsed, "-r", "--recursive", "-R", "--dereference-recursive") ||
-		parsed.options.some(
-			(option) =>
-				option.spec.names.includes("--directories") &&
-				option.values.some((value) => value.text === "recurse"),
-		),
 };
 
 const rg: ReadOnlyCommand = {
@@ -1018,9 +944,6 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 	]),
 	wc,
 	nl,
-	grep,
-	egrep: grep,
-	fgrep: grep,
 	rg,
 	tree,
 	stat,

@@ -8,6 +8,7 @@ import type { CommandSpec, CommandTierEntry } from "./command-spec.ts";
 import { DOCKER, DOCKER_COMPOSE } from "./docker.ts";
 import { FIND } from "./find.ts";
 import { GIT } from "./git.ts";
+import { GREP } from "./grep.ts";
 import { PODMAN } from "./podman.ts";
 import { GSED, SED } from "./sed.ts";
 
@@ -19,6 +20,9 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	docker: DOCKER,
 	"docker-compose": DOCKER_COMPOSE,
 	podman: PODMAN,
+	grep: GREP,
+	egrep: GREP,
+	fgrep: GREP,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
