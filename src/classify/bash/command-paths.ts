@@ -327,73 +327,6 @@ function extractDd(args: readonly BashWord[]): PathCandidate[] {
 	return out;
 }
 
-const TAR_VALUE = new Set([
-	"-f",
-	"--file",
-	"-C",
-	"--directory",
-	"-T",
-	"--files-from",
-	"-X",
-	"--exclude-from",
-	"-b",
-	"--blocking-factor",
-	"-H",
-	"--format",
-	"-I",
-	"--use-compress-program",
-	"-K",
-	"-N",
-	"-V",
-	"--label",
-]);
-
-function extractTar(args: readonly BashWord[]): PathCandidate[] {
-	const texts = args.map((arg) => arg.text);
-	// Old style: `tar xzf archive.tar.gz` has its flags in the first word, without a dash.
-	const first = texts[0] ?? "";
-	const oldStyle = first !== "" && !first.startsWith("-") && /^[a-zA-Z]+$/.test(first);
-	const normalized = oldStyle ? [`-${first}`, ...texts.slice(1)] : texts;
-	const scanned = scanArgs(normalized, { withValue: TAR_VALUE, stopAtOperand: false });
-	const creates = hasOption(
-		scanned,
-		"-c",
-		"--create",
-		"-r",
-		"--append",
-		"-u",
-		"--update",
-		"-A",
-		"--catenate",
-	);
-	const extracts = hasOption(scanned, "-x", "--extract", "--get");
-	const out: PathCandidate[] = [];
-	for (const option of scanned.options) {
-		if (option.value === undefined) continue;
-		const word = option.valueIndex === undefined ? undefined : args[option.valueIndex];
-		const access: PathAccess =
-			(option.name === "-f" || option.name === "--file") && creates
-				? "write"
-				: (option.name === "-C" || option.name === "--directory") && extracts
-					? "write"
-					: "read";
-		if (
-			!["-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from"].includes(
-				option.name,
-			)
-		) {
-			continue;
-		}
-		out.push(
-			word === undefined ? fromValueText(args[option.index], option.value, access) : fromWord(word, access),
-		);
-	}
-	if (extracts && !hasOption(scanned, "-C", "--directory"))
-		out.push({ access: "write", typed: ".", value: "." });
-	if (creates) for (const index of scanned.operands) out.push(...wordAt(args, index, "read"));
-	return out;
-}
-
 function extractUnzip(args: readonly BashWord[]): PathCandidate[] {
 	const scanned = scanArgs(
 		args.map((arg) => arg.text),
@@ -622,7 +555,6 @@ function extractChmod(args: readonly BashWord[]): PathCandidate[] {
 const SPECIAL_EXTRACTORS: Readonly<Record<string, PathExtractor>> = {
 	chmod: extractChmod,
 	dd: extractDd,
-	tar: extractTar,
 	unzip: extractUnzip,
 	zip: extractZip,
 	curl: extractCurl,

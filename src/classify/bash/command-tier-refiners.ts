@@ -86,17 +86,6 @@ function refineRipgrep(args: readonly string[]): TierRaise | undefined {
 		: undefined;
 }
 
-function refineTar(args: readonly string[]): TierRaise | undefined {
-	const runsProgram = args.some((arg) =>
-		/^--(to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command)/.test(
-			arg,
-		),
-	);
-	return runsProgram || args.includes("-I") || args.includes("-F")
-		? { tier: "privileged", reason: "tar is told to run a program" }
-		: undefined;
-}
-
 /**
  * Builtins that take variable names (`unset`, `read`, `printf -v`, `declare` …) evaluate an array subscript in a
  * name as arithmetic, and `a[$(cmd)]` there runs cmd: a name with any subscript but a number, `@` or `*` is code.
@@ -141,7 +130,6 @@ const REFINERS: Readonly<Record<string, Refiner>> = {
 	nawk: refineAwk,
 	yq: refineYq,
 	rg: refineRipgrep,
-	tar: refineTar,
 };
 
 export function refineCommandTier(name: string, args: readonly string[]): TierRaise | undefined {

@@ -56,7 +56,6 @@ export const BUILT_IN_COMMAND_TIERS: readonly CommandTierEntry[] = [
 			"pytest",
 			"ruff",
 			"black",
-			"tar",
 			"zip",
 			"unzip",
 			"gzip",

@@ -11,6 +11,7 @@ import { GIT } from "./git.ts";
 import { GREP } from "./grep.ts";
 import { PODMAN } from "./podman.ts";
 import { GSED, SED } from "./sed.ts";
+import { TAR } from "./tar.ts";
 
 const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	git: GIT,
@@ -23,6 +24,7 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	grep: GREP,
 	egrep: GREP,
 	fgrep: GREP,
+	tar: TAR,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
