@@ -27,32 +27,6 @@ import {
 
 export type { ArgvOptions, InnerCommand, Unwrapped };
 
-const ENV_OPTIONS = wrapperOptions(
-	["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
-	["-i", "--ignore-environment", "-0", "--null", "-v", "--debug", "--list-signal-handling", ...INFO_FLAGS],
-	["--block-signal", "--default-signal", "--ignore-signal"],
-);
-const XARGS_OPTIONS = wrapperOptions(
-	[
-		...["-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n", "--max-args", "-P", "--max-procs"],
-		...["-s", "--max-chars", "--process-slot-var"],
-	],
-	[
-		...[
-			"-0",
-			"--null",
-			"-o",
-			"--open-tty",
-			"-p",
-			"--interactive",
-			"-r",
-			"--no-run-if-empty",
-			"--show-limits",
-		],
-		...["-t", "--verbose", "-x", "--exit", ...INFO_FLAGS],
-	],
-	["-e", "--eof", "-i", "--replace", "-l", "--max-lines"],
-);
 const TIMEOUT_OPTIONS = wrapperOptions(
 	["-s", "--signal", "-k", "--kill-after"],
 	["-f", "--foreground", "-p", "--preserve-status", "-v", "--verbose", ...INFO_FLAGS],
@@ -152,47 +126,6 @@ function su(args: readonly BashWord[]): Unwrapped {
 	return {
 		self: floor,
 		inner: word === undefined ? [] : [{ kind: "shell", code: [word], via: "su -c", floor }],
-	};
-}
-
-function env(args: readonly BashWord[]): Unwrapped {
-	const scanned = scanWrapper(args, ENV_OPTIONS);
-	const rest = fromFirstOperand(args, scanned);
-	const assignments = leadingAssignments(rest);
-	const start = assignments.length;
-	const self = wrapperSelf(scanned, ENV_OPTIONS, "env", {
-		tier: "read",
-		reason: "env runs a command with a changed environment",
-	});
-	const split = scanned.options.find((option) => option.name === "-S" || option.name === "--split-string");
-	if (split !== undefined) {
-		const word =
-			split.valueIndex !== undefined
-				? args[split.valueIndex]
-				: tailAfter(args[split.index], split.value ?? "");
-		return {
-			self,
-			inner: word === undefined ? [] : [{ kind: "shell", code: [word, ...rest.slice(start)], via: "env -S" }],
-		};
-	}
-	const chdir = scanned.options.find((option) => option.name === "-C" || option.name === "--chdir");
-	const cwd =
-		chdir === undefined
-			? undefined
-			: chdir.valueIndex !== undefined
-				? args[chdir.valueIndex]
-				: tailAfter(args[chdir.index], chdir.value ?? "");
-	return {
-		self,
-		inner: argvInner(rest.slice(start), "env", { assignments, ...(cwd === undefined ? {} : { cwd }) }),
-	};
-}
-
-function xargs(args: readonly BashWord[]): Unwrapped {
-	const scanned = scanWrapper(args, XARGS_OPTIONS);
-	return {
-		self: wrapperSelf(scanned, XARGS_OPTIONS, "xargs"),
-		inner: argvInner(fromFirstOperand(args, scanned), "xargs", { runtimeOperands: true }),
 	};
 }
 
@@ -760,8 +693,6 @@ const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
 	doas,
 	pkexec,
 	su,
-	env,
-	xargs,
 	nohup: simpleWrapper(wrapperOptions([], INFO_FLAGS)),
 	// `nice -10 cmd`: the digits of an old-style adjustment read as a cluster of digit flags.
 	nice: simpleWrapper(

@@ -6,12 +6,14 @@
 import { ownEntry } from "../../own-entry.ts";
 import type { CommandSpec, CommandTierEntry } from "./command-spec.ts";
 import { DOCKER, DOCKER_COMPOSE } from "./docker.ts";
+import { ENV } from "./env.ts";
 import { FIND } from "./find.ts";
 import { GIT } from "./git.ts";
 import { GREP } from "./grep.ts";
 import { PODMAN } from "./podman.ts";
 import { GSED, SED } from "./sed.ts";
 import { TAR } from "./tar.ts";
+import { XARGS } from "./xargs.ts";
 
 const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	git: GIT,
@@ -25,6 +27,8 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	egrep: GREP,
 	fgrep: GREP,
 	tar: TAR,
+	xargs: XARGS,
+	env: ENV,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
