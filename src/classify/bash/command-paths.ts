@@ -220,7 +220,6 @@ const PATH_SPECS: Readonly<Record<string, PathSpec>> = {
 	type: { operands: "none" },
 	man: { operands: "none" },
 	export: { operands: "none" },
-	ssh: { operands: "none" },
 	kubectl: { operands: "none" },
 	sleep: { operands: "none" },
 };
@@ -524,26 +523,6 @@ function extractWget(args: readonly BashWord[]): PathCandidate[] {
 	return out;
 }
 
-/** `host:path` and `user@host:path` are remote; `./a:b` and `/a:b` are local. */
-function isRemoteOperand(text: string): boolean {
-	return /^[^/]*:/.test(text) && !text.startsWith(".");
-}
-
-/** scp/rsync: the last operand is the destination, the others sources; remote ones are not local paths. */
-function extractCopyToHost(withValue: ReadonlySet<string>): PathExtractor {
-	return (args) => {
-		const scanned = scanArgs(
-			args.map((arg) => arg.text),
-			{ withValue, stopAtOperand: false },
-		);
-		return scanned.operands.flatMap((index, position) => {
-			const word = args[index];
-			if (word === undefined || isRemoteOperand(word.text)) return [];
-			return [fromWord(word, position === scanned.operands.length - 1 ? "write" : "read")];
-		});
-	};
-}
-
 /** `chmod -x f`: a dash word that is not one of chmod's own flags is the mode, not an option. */
 function extractChmod(args: readonly BashWord[]): PathCandidate[] {
 	const modeAsOperand = args.map((arg) =>
@@ -559,8 +538,4 @@ const SPECIAL_EXTRACTORS: Readonly<Record<string, PathExtractor>> = {
 	zip: extractZip,
 	curl: extractCurl,
 	wget: extractWget,
-	scp: extractCopyToHost(new Set(["-P", "-i", "-F", "-o", "-c", "-l", "-S", "-J"])),
-	rsync: extractCopyToHost(
-		new Set(["-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from"]),
-	),
 };

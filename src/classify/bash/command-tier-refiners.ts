@@ -11,19 +11,6 @@ import { hasOption, hasShortFlag, type ScannedArgs, scanArgs, valueSet } from ".
 const scan = (args: readonly string[], withValue: ReadonlySet<string> = new Set()): ScannedArgs =>
 	scanArgs(args, { withValue, stopAtOperand: false });
 
-function refineRsync(args: readonly string[]): TierRaise | undefined {
-	if (args.some((arg) => /^--(delete|remove-source-files)/.test(arg))) {
-		return { tier: "destructive", reason: "rsync --delete removes files at the destination" };
-	}
-	return refineSsh(args);
-}
-
-function refineSsh(args: readonly string[]): TierRaise | undefined {
-	return args.some((arg) => /(proxycommand|localcommand|knownhostscommand)/i.test(arg))
-		? { tier: "privileged", reason: "the ssh options run a local command" }
-		: undefined;
-}
-
 function refineKill(args: readonly string[]): TierRaise | undefined {
 	const targets: string[] = [];
 	let signalSeen = false;
@@ -119,10 +106,6 @@ const REFINERS: Readonly<Record<string, Refiner>> = {
 			"readarray",
 		].map((name) => [name, refineNameTaking]),
 	),
-	rsync: refineRsync,
-	ssh: refineSsh,
-	scp: refineSsh,
-	sftp: refineSsh,
 	kill: refineKill,
 	awk: refineAwk,
 	gawk: refineAwk,

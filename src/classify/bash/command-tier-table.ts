@@ -144,9 +144,6 @@ export const BUILT_IN_COMMAND_TIERS: readonly CommandTierEntry[] = [
 			"http",
 			"https",
 			"xh",
-			"ssh",
-			"scp",
-			"sftp",
 			"nc",
 			"ncat",
 			"netcat",
@@ -257,7 +254,6 @@ export const BUILT_IN_COMMAND_TIERS: readonly CommandTierEntry[] = [
 		"kubectl cp *",
 		"kubectl port-forward *",
 		"kubectl proxy *",
-		"rsync *:*",
 	]),
 
 	// spend: creates or scales billable resources.

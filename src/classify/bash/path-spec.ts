@@ -4,6 +4,7 @@
  */
 import type { PathAccess } from "../action.ts";
 import type { BashWord } from "./bash-word.ts";
+import { scanArgs } from "./option-scan.ts";
 import type { PathCandidate } from "./path-candidate.ts";
 import type { OptionSpec } from "./read-only-spec.ts";
 
@@ -52,4 +53,24 @@ export function fromValueText(word: BashWord | undefined, value: string, access:
 export function wordAt(args: readonly BashWord[], index: number, access: PathAccess): PathCandidate[] {
 	const word = args[index];
 	return word === undefined ? [] : [fromWord(word, access)];
+}
+
+/** `host:path` and `user@host:path` are remote; `./a:b` and `/a:b` are local. */
+function isRemoteOperand(text: string): boolean {
+	return /^[^/]*:/.test(text) && !text.startsWith(".");
+}
+
+/** scp/rsync: the last operand is the destination, the others sources; remote ones are not local paths. */
+export function copyToHost(withValue: ReadonlySet<string>): PathExtractor {
+	return (args) => {
+		const scanned = scanArgs(
+			args.map((arg) => arg.text),
+			{ withValue, stopAtOperand: false },
+		);
+		return scanned.operands.flatMap((index, position) => {
+			const word = args[index];
+			if (word === undefined || isRemoteOperand(word.text)) return [];
+			return [fromWord(word, position === scanned.operands.length - 1 ? "write" : "read")];
+		});
+	};
 }

@@ -415,42 +415,6 @@ function fd(args: readonly BashWord[], name: string): Unwrapped | undefined {
 	return inner.length === 0 ? undefined : { inner };
 }
 
-const SSH_VALUE = valueSet(
-	"-B",
-	"-b",
-	"-c",
-	"-D",
-	"-E",
-	"-e",
-	"-F",
-	"-I",
-	"-i",
-	"-J",
-	"-L",
-	"-l",
-	"-m",
-	"-O",
-	"-o",
-	"-p",
-	"-Q",
-	"-R",
-	"-S",
-	"-W",
-	"-w",
-);
-
-function ssh(args: readonly BashWord[]): Unwrapped {
-	const scanned = scanWords(args, SSH_VALUE);
-	const [host, ...remote] = fromFirstOperand(args, scanned);
-	const where = host?.text ?? "a remote host";
-	const floor: TierRaise = { tier: "network-egress", reason: `runs on ${where} over ssh` };
-	return {
-		self: { tier: "network-egress", reason: `ssh connects to ${where}` },
-		inner:
-			remote.length === 0 ? [] : [{ kind: "shell", code: remote, via: `ssh ${where}`, floor, remote: true }],
-	};
-}
-
 function kubectl(args: readonly BashWord[]): Unwrapped | undefined {
 	const texts = args.map((word) => word.text);
 	const offset = args.length - withoutGlobalOptions("kubectl", texts).length;
@@ -731,7 +695,6 @@ const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
 	".": source,
 	fd,
 	fdfind: fd,
-	ssh,
 	kubectl,
 	npx,
 	pnpx: npx,

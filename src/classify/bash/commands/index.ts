@@ -11,7 +11,11 @@ import { FIND } from "./find.ts";
 import { GIT } from "./git.ts";
 import { GREP } from "./grep.ts";
 import { PODMAN } from "./podman.ts";
+import { RSYNC } from "./rsync.ts";
+import { SCP } from "./scp.ts";
 import { GSED, SED } from "./sed.ts";
+import { SFTP } from "./sftp.ts";
+import { SSH } from "./ssh.ts";
 import { TAR } from "./tar.ts";
 import { XARGS } from "./xargs.ts";
 
@@ -29,6 +33,10 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	tar: TAR,
 	xargs: XARGS,
 	env: ENV,
+	ssh: SSH,
+	scp: SCP,
+	sftp: SFTP,
+	rsync: RSYNC,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
