@@ -215,12 +215,10 @@ const PATH_SPECS: Readonly<Record<string, PathSpec>> = {
 	dirname: { operands: "none" },
 	tr: { operands: "none" },
 	test: { operands: "none" },
-	kill: { operands: "none" },
 	which: { operands: "none" },
 	type: { operands: "none" },
 	man: { operands: "none" },
 	export: { operands: "none" },
-	kubectl: { operands: "none" },
 	sleep: { operands: "none" },
 };
 

@@ -11,30 +11,6 @@ import { hasOption, hasShortFlag, type ScannedArgs, scanArgs, valueSet } from ".
 const scan = (args: readonly string[], withValue: ReadonlySet<string> = new Set()): ScannedArgs =>
 	scanArgs(args, { withValue, stopAtOperand: false });
 
-function refineKill(args: readonly string[]): TierRaise | undefined {
-	const targets: string[] = [];
-	let signalSeen = false;
-	for (let i = 0; i < args.length; i++) {
-		const arg = args[i] ?? "";
-		if (arg === "--") {
-			targets.push(...args.slice(i + 1));
-			break;
-		}
-		if (arg === "-s" || arg === "-n") {
-			i++;
-			continue;
-		}
-		if (arg.startsWith("-") && !signalSeen) {
-			signalSeen = true;
-			continue;
-		}
-		targets.push(arg);
-	}
-	return targets.some((target) => target === "1" || target === "-1")
-		? { tier: "privileged", reason: "kill targets init or every process" }
-		: undefined;
-}
-
 const AWK_VALUE = valueSet(
 	"-v",
 	"-F",
@@ -106,7 +82,6 @@ const REFINERS: Readonly<Record<string, Refiner>> = {
 			"readarray",
 		].map((name) => [name, refineNameTaking]),
 	),
-	kill: refineKill,
 	awk: refineAwk,
 	gawk: refineAwk,
 	mawk: refineAwk,

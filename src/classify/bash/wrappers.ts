@@ -11,7 +11,6 @@ import {
 	fromFirstOperand,
 	INFO_FLAGS,
 	type InnerCommand,
-	inContainer,
 	leadingAssignments,
 	NEUTRAL,
 	scanWords,
@@ -415,19 +414,6 @@ function fd(args: readonly BashWord[], name: string): Unwrapped | undefined {
 	return inner.length === 0 ? undefined : { inner };
 }
 
-function kubectl(args: readonly BashWord[]): Unwrapped | undefined {
-	const texts = args.map((word) => word.text);
-	const offset = args.length - withoutGlobalOptions("kubectl", texts).length;
-	if (texts[offset] !== "exec") return undefined;
-	const rest = args.slice(offset + 1);
-	const dashes = rest.findIndex((word) => word.text === "--");
-	const floor: TierRaise = { tier: "network-egress", reason: "runs inside a cluster pod" };
-	if (dashes !== -1)
-		return { inner: argvInner(rest.slice(dashes + 1), "kubectl exec", { floor, remote: true }) };
-	const withValue = valueSet("-c", "--container", "-n", "--namespace", "--context", "-f", "--filename");
-	return inContainer(rest, withValue, "kubectl exec", "network-egress");
-}
-
 const DOWNLOADED: TierRaise = { tier: "network-egress", reason: "runs a package fetched from the network" };
 
 function packageRunner(via: string, withValue: ReadonlySet<string>): Unwrapper {
@@ -695,7 +681,6 @@ const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
 	".": source,
 	fd,
 	fdfind: fd,
-	kubectl,
 	npx,
 	pnpx: npx,
 	bunx: packageRunner("bunx", UV_RUN_VALUE),

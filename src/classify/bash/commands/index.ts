@@ -10,6 +10,8 @@ import { ENV } from "./env.ts";
 import { FIND } from "./find.ts";
 import { GIT } from "./git.ts";
 import { GREP } from "./grep.ts";
+import { KILL } from "./kill.ts";
+import { KUBECTL } from "./kubectl.ts";
 import { PODMAN } from "./podman.ts";
 import { RSYNC } from "./rsync.ts";
 import { SCP } from "./scp.ts";
@@ -37,6 +39,8 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	scp: SCP,
 	sftp: SFTP,
 	rsync: RSYNC,
+	kubectl: KUBECTL,
+	kill: KILL,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
