@@ -169,11 +169,6 @@ const PATH_SPECS: Readonly<Record<string, PathSpec>> = {
 		withValue: ["--indent", "-L", "--arg", "--argjson", "--slurpfile", "--rawfile"],
 		readOptions: ["-f", "--from-file"],
 	},
-	yq: {
-		operands: "read",
-		skipLeading: 1,
-		withValue: ["-o", "--output-format", "-p", "--input-format", "-I"],
-	},
 	rg: RG,
 	ag: {
 		operands: "read",
@@ -181,13 +176,6 @@ const PATH_SPECS: Readonly<Record<string, PathSpec>> = {
 		leadingSuppliedBy: ["-e", "--regexp", "-f", "--file"],
 		withValue: [...GREP_LIKE_VALUE, "-G", "--file-search-regex", "--ignore"],
 		readOptions: ["-f", "--file", "--exclude-from"],
-	},
-	awk: {
-		operands: "read",
-		skipLeading: 1,
-		leadingSuppliedBy: ["-f", "--file"],
-		withValue: ["-v", "-F", "--assign", "--field-separator"],
-		readOptions: ["-f", "--file"],
 	},
 	source: READ,
 	".": READ,

@@ -6,42 +6,10 @@ import { ownEntry } from "../own-entry.ts";
 import type { TierRaise } from "../tier-raise.ts";
 import type { Refiner } from "./commands/command-spec.ts";
 import { commandSpec } from "./commands/index.ts";
-import { hasOption, hasShortFlag, type ScannedArgs, scanArgs, valueSet } from "./option-scan.ts";
+import { type ScannedArgs, scanArgs } from "./option-scan.ts";
 
-const scan = (args: readonly string[], withValue: ReadonlySet<string> = new Set()): ScannedArgs =>
+const _scan = (args: readonly string[], withValue: ReadonlySet<string> = new Set()): ScannedArgs =>
 	scanArgs(args, { withValue, stopAtOperand: false });
-
-const AWK_VALUE = valueSet(
-	"-v",
-	"-F",
-	"-f",
-	"--assign",
-	"--field-separator",
-	"--file",
-	"-i",
-	"--include",
-	"-l",
-);
-
-function refineAwk(args: readonly string[]): TierRaise | undefined {
-	const scanned = scan(args, AWK_VALUE);
-	if (hasOption(scanned, "-f", "--file", "-i", "--include", "-l", "--load")) {
-		return { tier: "privileged", reason: "awk runs a program file that cannot be analysed" };
-	}
-	const program = args[scanned.operands[0] ?? -1] ?? "";
-	if (/\bsystem\s*\(/.test(program) || /(^|[^|])\|(?!\|)/.test(program)) {
-		return { tier: "privileged", reason: "the awk program runs shell commands" };
-	}
-	if (/\bprintf?\b[^;{}]*>/.test(program))
-		return { tier: "write", reason: "the awk program writes to a file" };
-	return undefined;
-}
-
-function refineYq(args: readonly string[]): TierRaise | undefined {
-	return hasShortFlag(args, "i") || args.includes("--inplace")
-		? { tier: "write", reason: "yq -i edits files in place" }
-		: undefined;
-}
 
 function refineRipgrep(args: readonly string[]): TierRaise | undefined {
 	return args.some((arg) => arg === "--pre" || arg.startsWith("--pre="))
@@ -82,11 +50,6 @@ const REFINERS: Readonly<Record<string, Refiner>> = {
 			"readarray",
 		].map((name) => [name, refineNameTaking]),
 	),
-	awk: refineAwk,
-	gawk: refineAwk,
-	mawk: refineAwk,
-	nawk: refineAwk,
-	yq: refineYq,
 	rg: refineRipgrep,
 };
 

@@ -4,6 +4,7 @@
  * command-tier-refiners.ts, wrappers.ts), which no longer name any command listed here (adr/0003).
  */
 import { ownEntry } from "../../own-entry.ts";
+import { AWK, AWK_OTHER_NAMES } from "./awk.ts";
 import type { CommandSpec, CommandTierEntry } from "./command-spec.ts";
 import { DOCKER, DOCKER_COMPOSE } from "./docker.ts";
 import { ENV } from "./env.ts";
@@ -20,6 +21,7 @@ import { SFTP } from "./sftp.ts";
 import { SSH } from "./ssh.ts";
 import { TAR } from "./tar.ts";
 import { XARGS } from "./xargs.ts";
+import { YQ } from "./yq.ts";
 
 const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	git: GIT,
@@ -41,6 +43,11 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	rsync: RSYNC,
 	kubectl: KUBECTL,
 	kill: KILL,
+	awk: AWK,
+	gawk: AWK_OTHER_NAMES,
+	mawk: AWK_OTHER_NAMES,
+	nawk: AWK_OTHER_NAMES,
+	yq: YQ,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
