@@ -11,12 +11,6 @@ import { type ScannedArgs, scanArgs } from "./option-scan.ts";
 const _scan = (args: readonly string[], withValue: ReadonlySet<string> = new Set()): ScannedArgs =>
 	scanArgs(args, { withValue, stopAtOperand: false });
 
-function refineRipgrep(args: readonly string[]): TierRaise | undefined {
-	return args.some((arg) => arg === "--pre" || arg.startsWith("--pre="))
-		? { tier: "privileged", reason: "rg --pre runs a program on every file" }
-		: undefined;
-}
-
 /**
  * Builtins that take variable names (`unset`, `read`, `printf -v`, `declare` …) evaluate an array subscript in a
  * name as arithmetic, and `a[$(cmd)]` there runs cmd: a name with any subscript but a number, `@` or `*` is code.
@@ -50,7 +44,6 @@ const REFINERS: Readonly<Record<string, Refiner>> = {
 			"readarray",
 		].map((name) => [name, refineNameTaking]),
 	),
-	rg: refineRipgrep,
 };
 
 export function refineCommandTier(name: string, args: readonly string[]): TierRaise | undefined {

@@ -4,6 +4,7 @@
  * command-tier-refiners.ts, wrappers.ts), which no longer name any command listed here (adr/0003).
  */
 import { ownEntry } from "../../own-entry.ts";
+import { AG } from "./ag.ts";
 import { AWK, AWK_OTHER_NAMES } from "./awk.ts";
 import type { CommandSpec, CommandTierEntry } from "./command-spec.ts";
 import { DOCKER, DOCKER_COMPOSE } from "./docker.ts";
@@ -14,6 +15,7 @@ import { GREP } from "./grep.ts";
 import { KILL } from "./kill.ts";
 import { KUBECTL } from "./kubectl.ts";
 import { PODMAN } from "./podman.ts";
+import { RG } from "./rg.ts";
 import { RSYNC } from "./rsync.ts";
 import { SCP } from "./scp.ts";
 import { GSED, SED } from "./sed.ts";
@@ -48,6 +50,8 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	mawk: AWK_OTHER_NAMES,
 	nawk: AWK_OTHER_NAMES,
 	yq: YQ,
+	rg: RG,
+	ag: AG,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
