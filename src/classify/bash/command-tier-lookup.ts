@@ -57,17 +57,6 @@ const GLOBAL_VALUE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
 	yarn: valueSet("--cwd"),
 	bun: valueSet("--cwd", "-c", "--config"),
 	cargo: valueSet("--manifest-path", "--config", "-Z", "--color"),
-	helm: valueSet(
-		"-n",
-		"--namespace",
-		"--kube-context",
-		"--kubeconfig",
-		"--registry-config",
-		"--repository-config",
-	),
-	terraform: valueSet(),
-	tofu: valueSet(),
-	gh: valueSet("-R", "--repo"),
 };
 
 /**

@@ -10,8 +10,10 @@ import type { CommandSpec, CommandTierEntry } from "./command-spec.ts";
 import { DOCKER, DOCKER_COMPOSE } from "./docker.ts";
 import { ENV } from "./env.ts";
 import { FIND } from "./find.ts";
+import { GH } from "./gh.ts";
 import { GIT } from "./git.ts";
 import { GREP } from "./grep.ts";
+import { HELM } from "./helm.ts";
 import { KILL } from "./kill.ts";
 import { KUBECTL } from "./kubectl.ts";
 import { PODMAN } from "./podman.ts";
@@ -22,6 +24,8 @@ import { GSED, SED } from "./sed.ts";
 import { SFTP } from "./sftp.ts";
 import { SSH } from "./ssh.ts";
 import { TAR } from "./tar.ts";
+import { TERRAFORM } from "./terraform.ts";
+import { TOFU } from "./tofu.ts";
 import { XARGS } from "./xargs.ts";
 import { YQ } from "./yq.ts";
 
@@ -52,6 +56,10 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	yq: YQ,
 	rg: RG,
 	ag: AG,
+	helm: HELM,
+	terraform: TERRAFORM,
+	tofu: TOFU,
+	gh: GH,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
