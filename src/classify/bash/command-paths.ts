@@ -147,9 +147,9 @@ const PATH_SPECS: Readonly<Record<string, PathSpec>> = {
 /** Paths named by one command's arguments. */
 export function commandPathCandidates(name: string, args: readonly BashWord[]): PathCandidate[] {
 	const registered = commandSpec(name);
-	const special = registered === undefined ? ownEntry(SPECIAL_EXTRACTORS, name) : registered.extractPaths;
+	const special = registered?.extractPaths ?? ownEntry(SPECIAL_EXTRACTORS, name);
 	if (special !== undefined) return special(args);
-	const spec = registered === undefined ? ownEntry(PATH_SPECS, name) : registered.paths;
+	const spec = registered?.paths ?? ownEntry(PATH_SPECS, name);
 	if (spec === undefined) return unknownCommandPaths(args);
 	return specPaths(spec, args);
 }

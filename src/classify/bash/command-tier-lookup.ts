@@ -6,11 +6,10 @@
  */
 import { maxTier, type Tier } from "../../vocabulary/tier.ts";
 import { compileWildcard } from "../../vocabulary/wildcard-pattern.ts";
-import { ownEntry } from "../own-entry.ts";
 import { BUILT_IN_COMMAND_TIERS, type CommandTierEntry, UNKNOWN_COMMAND_TIER } from "./command-tier-table.ts";
 import { commandSpec } from "./commands/index.ts";
 import { valueTaking } from "./commands/option-notation.ts";
-import { afterGlobalOptions, scanArgs, valueSet } from "./option-scan.ts";
+import { afterGlobalOptions } from "./option-scan.ts";
 import type { OptionSpec } from "./read-only-spec.ts";
 
 export interface CommandPattern {
@@ -51,14 +50,6 @@ export function matchesCommandPattern(pattern: string, text: string): boolean {
 	return compileCommandPattern(pattern).matches(text);
 }
 
-const GLOBAL_VALUE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
-	npm: valueSet("--prefix", "--workspace", "-w", "--userconfig", "--cache", "--registry", "--loglevel"),
-	pnpm: valueSet("-C", "--dir", "--filter", "-F", "--loglevel"),
-	yarn: valueSet("--cwd"),
-	bun: valueSet("--cwd", "-c", "--config"),
-	cargo: valueSet("--manifest-path", "--config", "-Z", "--color"),
-};
-
 /**
  * The text the built-in tier table is matched against: the command's basename followed by its arguments, with
  * the global options some tools accept before their subcommand removed, so `git -C repo push -f` is looked up
@@ -70,15 +61,11 @@ export function tableKey(name: string, args: readonly string[]): string {
 
 /** The arguments from the subcommand on, for tools with global options (`git -C x push -f` → `push -f`). */
 export function withoutGlobalOptions(name: string, args: readonly string[]): readonly string[] {
-	const registered = registeredGlobalValue(name);
-	if (registered !== undefined) return afterGlobalOptions(args, registered);
-	const withValue = ownEntry(GLOBAL_VALUE_OPTIONS, name);
-	if (withValue === undefined || args.length === 0) return args;
-	// `cargo +nightly build`: a toolchain selector is a global option too.
-	const optionLike = args.map((arg) => (name === "cargo" && arg.startsWith("+") ? `-${arg}` : arg));
-	const { operands } = scanArgs(optionLike, { withValue, stopAtOperand: true });
-	const first = operands[0];
-	return first === undefined ? args : args.slice(first);
+	const withValue = registeredGlobalValue(name);
+	if (withValue === undefined) return args;
+	if (commandSpec(name)?.plusGlobalOptions !== true) return afterGlobalOptions(args, withValue);
+	const optionLike = args.map((arg) => (arg.startsWith("+") ? `-${arg}` : arg));
+	return args.slice(args.length - afterGlobalOptions(optionLike, withValue).length);
 }
 
 /** The value-taking global options of a registered command, worked out once per command. */

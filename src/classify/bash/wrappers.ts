@@ -1,7 +1,7 @@
 import { ownEntry } from "../own-entry.ts";
 import type { TierRaise } from "../tier-raise.ts";
 import { type BashWord, syntheticWord } from "./bash-word.ts";
-import { withoutGlobalOptions } from "./command-tier-lookup.ts";
+import { unwrapBunSubcommand } from "./commands/bun.ts";
 import { commandSpec } from "./commands/index.ts";
 import { hasOption, valueSet } from "./option-scan.ts";
 import { fromWord } from "./path-spec.ts";
@@ -414,83 +414,6 @@ function fd(args: readonly BashWord[], name: string): Unwrapped | undefined {
 	return inner.length === 0 ? undefined : { inner };
 }
 
-const DOWNLOADED: TierRaise = { tier: "network-egress", reason: "runs a package fetched from the network" };
-
-function packageRunner(via: string, withValue: ReadonlySet<string>): Unwrapper {
-	return (args) => {
-		const scanned = scanWords(args, withValue);
-		const call = scanned.options.find((option) => option.name === "-c" || option.name === "--call");
-		if (call !== undefined) {
-			const word =
-				call.valueIndex !== undefined ? args[call.valueIndex] : tailAfter(args[call.index], call.value ?? "");
-			return {
-				self: DOWNLOADED,
-				inner: word === undefined ? [] : [{ kind: "shell", code: [word], via, floor: DOWNLOADED }],
-			};
-		}
-		return {
-			self: DOWNLOADED,
-			inner: argvInner(fromFirstOperand(args, scanned), via, { floor: DOWNLOADED }),
-		};
-	};
-}
-
-const NPX_VALUE = valueSet(
-	"-p",
-	"--package",
-	"-c",
-	"--call",
-	"--cache",
-	"--registry",
-	"--userconfig",
-	"-w",
-	"--workspace",
-);
-const npx = packageRunner("npx", NPX_VALUE);
-const UV_RUN_VALUE = valueSet(
-	"--with",
-	"--with-requirements",
-	"--python",
-	"-p",
-	"--project",
-	"--directory",
-	"--env-file",
-	"--extra",
-	"--group",
-	"--package",
-	"--index",
-	"--from",
-);
-
-/** Tools whose subcommand runs a command: `npm exec`, `pnpm dlx`, `uv run`, `poetry run`, … */
-function subcommandRunner(name: string, args: readonly BashWord[]): Unwrapped | undefined {
-	const texts = args.map((word) => word.text);
-	const offset = args.length - withoutGlobalOptions(name, texts).length;
-	const sub = texts[offset];
-	const rest = args.slice(offset + 1);
-	const downloads = `${name} ${sub}`;
-	if ((name === "npm" && (sub === "exec" || sub === "x")) || (name === "pnpm" && sub === "dlx")) {
-		return packageRunner(downloads, NPX_VALUE)(rest, downloads);
-	}
-	if (
-		(name === "yarn" && sub === "dlx") ||
-		(name === "bun" && sub === "x") ||
-		(name === "pipx" && sub === "run")
-	) {
-		return packageRunner(downloads, UV_RUN_VALUE)(rest, downloads);
-	}
-	const local =
-		(name === "pnpm" && sub === "exec") ||
-		(name === "yarn" && sub === "exec") ||
-		(name === "uv" && sub === "run") ||
-		(name === "poetry" && sub === "run") ||
-		(name === "pipenv" && sub === "run") ||
-		(name === "bundle" && sub === "exec");
-	if (!local) return undefined;
-	const scanned = scanWords(rest, UV_RUN_VALUE);
-	return { inner: argvInner(fromFirstOperand(rest, scanned), downloads) };
-}
-
 /** Interpreters: inline code and programs read from stdin cannot be analysed; a script file runs as usual. */
 interface InterpreterSyntax {
 	/** Short flags whose presence means inline code (`-c`, `-e`). */
@@ -635,7 +558,7 @@ function deno(args: readonly BashWord[], name: string): Unwrapped | undefined {
 }
 
 function bun(args: readonly BashWord[], name: string): Unwrapped | undefined {
-	return inlineE(args, name) ?? subcommandRunner(name, args);
+	return inlineE(args, name) ?? unwrapBunSubcommand(args, name);
 }
 
 const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
@@ -681,18 +604,6 @@ const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
 	".": source,
 	fd,
 	fdfind: fd,
-	npx,
-	pnpx: npx,
-	bunx: packageRunner("bunx", UV_RUN_VALUE),
-	uvx: packageRunner("uvx", UV_RUN_VALUE),
-	npm: (args, name) => subcommandRunner(name, args),
-	pnpm: (args, name) => subcommandRunner(name, args),
-	yarn: (args, name) => subcommandRunner(name, args),
-	pipx: (args, name) => subcommandRunner(name, args),
-	uv: (args, name) => subcommandRunner(name, args),
-	poetry: (args, name) => subcommandRunner(name, args),
-	pipenv: (args, name) => subcommandRunner(name, args),
-	bundle: (args, name) => subcommandRunner(name, args),
 	node,
 	nodejs: node,
 	perl,
@@ -711,6 +622,5 @@ const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
 /** Unwraps `name args…` if it is a wrapper; undefined when it is an ordinary command. */
 export function unwrapCommand(name: string, args: readonly BashWord[]): Unwrapped | undefined {
 	if (/^python[0-9.]*$/.test(name)) return python(args, name);
-	const registered = commandSpec(name);
-	return (registered === undefined ? ownEntry(WRAPPERS, name) : registered.unwrap)?.(args, name);
+	return (commandSpec(name)?.unwrap ?? ownEntry(WRAPPERS, name))?.(args, name);
 }

@@ -24,6 +24,8 @@ export interface CommandSpec {
 	readonly tiers?: readonly CommandTierEntry[];
 	/** The options it takes before its subcommand: the tier table sees `git -C dir push` as `git push`. */
 	readonly globalOptions?: readonly OptionSpec[];
+	/** A word starting with `+` before the subcommand is a global option too (`cargo +nightly build`). */
+	readonly plusGlobalOptions?: true;
 	readonly refine?: Refiner;
 	/** The paths its words name, as data (command-paths.ts)… */
 	readonly paths?: PathSpec;

@@ -6,6 +6,10 @@
 import { ownEntry } from "../../own-entry.ts";
 import { AG } from "./ag.ts";
 import { AWK, AWK_OTHER_NAMES } from "./awk.ts";
+import { BUN } from "./bun.ts";
+import { BUNDLE } from "./bundle.ts";
+import { BUNX } from "./bunx.ts";
+import { CARGO } from "./cargo.ts";
 import type { CommandSpec, CommandTierEntry } from "./command-spec.ts";
 import { DOCKER, DOCKER_COMPOSE } from "./docker.ts";
 import { ENV } from "./env.ts";
@@ -16,7 +20,13 @@ import { GREP } from "./grep.ts";
 import { HELM } from "./helm.ts";
 import { KILL } from "./kill.ts";
 import { KUBECTL } from "./kubectl.ts";
+import { NPM } from "./npm.ts";
+import { NPX, PNPX } from "./npx.ts";
+import { PIPENV } from "./pipenv.ts";
+import { PIPX } from "./pipx.ts";
+import { PNPM } from "./pnpm.ts";
 import { PODMAN } from "./podman.ts";
+import { POETRY } from "./poetry.ts";
 import { RG } from "./rg.ts";
 import { RSYNC } from "./rsync.ts";
 import { SCP } from "./scp.ts";
@@ -26,7 +36,10 @@ import { SSH } from "./ssh.ts";
 import { TAR } from "./tar.ts";
 import { TERRAFORM } from "./terraform.ts";
 import { TOFU } from "./tofu.ts";
+import { UV } from "./uv.ts";
+import { UVX } from "./uvx.ts";
 import { XARGS } from "./xargs.ts";
+import { YARN } from "./yarn.ts";
 import { YQ } from "./yq.ts";
 
 const COMMANDS: Readonly<Record<string, CommandSpec>> = {
@@ -60,6 +73,20 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	terraform: TERRAFORM,
 	tofu: TOFU,
 	gh: GH,
+	cargo: CARGO,
+	npm: NPM,
+	pnpm: PNPM,
+	yarn: YARN,
+	bun: BUN,
+	pipx: PIPX,
+	uv: UV,
+	poetry: POETRY,
+	pipenv: PIPENV,
+	bundle: BUNDLE,
+	npx: NPX,
+	bunx: BUNX,
+	uvx: UVX,
+	pnpx: PNPX,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
