@@ -6,38 +6,68 @@
 import { ownEntry } from "../../own-entry.ts";
 import { AG } from "./ag.ts";
 import { AWK, AWK_OTHER_NAMES } from "./awk.ts";
+import { BASE64 } from "./base64.ts";
 import { BUN } from "./bun.ts";
 import { BUNDLE } from "./bundle.ts";
 import { BUNX } from "./bunx.ts";
 import { CARGO } from "./cargo.ts";
+import { CAT } from "./cat.ts";
+import { CMP } from "./cmp.ts";
+import { COMM } from "./comm.ts";
 import type { CommandSpec, CommandTierEntry } from "./command-spec.ts";
+import { CUT } from "./cut.ts";
+import { DIFF } from "./diff.ts";
 import { DOCKER, DOCKER_COMPOSE } from "./docker.ts";
+import { DU } from "./du.ts";
 import { ENV } from "./env.ts";
+import { FILE } from "./file.ts";
 import { FIND } from "./find.ts";
+import { FOLD } from "./fold.ts";
 import { GH } from "./gh.ts";
 import { GIT } from "./git.ts";
 import { GREP } from "./grep.ts";
+import { HEAD } from "./head.ts";
 import { HELM } from "./helm.ts";
+import { JQ } from "./jq.ts";
 import { KILL } from "./kill.ts";
 import { KUBECTL } from "./kubectl.ts";
+import { LS } from "./ls.ts";
+import { MD5SUM } from "./md5sum.ts";
+import { NL } from "./nl.ts";
 import { NPM } from "./npm.ts";
 import { NPX, PNPX } from "./npx.ts";
+import { OD } from "./od.ts";
+import { PASTE } from "./paste.ts";
 import { PIPENV } from "./pipenv.ts";
 import { PIPX } from "./pipx.ts";
 import { PNPM } from "./pnpm.ts";
 import { PODMAN } from "./podman.ts";
 import { POETRY } from "./poetry.ts";
+import { READLINK } from "./readlink.ts";
+import { REALPATH } from "./realpath.ts";
+import { REV } from "./rev.ts";
 import { RG } from "./rg.ts";
 import { RSYNC } from "./rsync.ts";
 import { SCP } from "./scp.ts";
 import { GSED, SED } from "./sed.ts";
 import { SFTP } from "./sftp.ts";
+import { SHA1SUM } from "./sha1sum.ts";
+import { SHA256SUM } from "./sha256sum.ts";
+import { SHA512SUM } from "./sha512sum.ts";
+import { SORT } from "./sort.ts";
 import { SSH } from "./ssh.ts";
+import { STAT } from "./stat.ts";
+import { STRINGS } from "./strings.ts";
+import { TAC } from "./tac.ts";
+import { TAIL } from "./tail.ts";
 import { TAR } from "./tar.ts";
 import { TERRAFORM } from "./terraform.ts";
 import { TOFU } from "./tofu.ts";
+import { TREE } from "./tree.ts";
+import { UNIQ } from "./uniq.ts";
 import { UV } from "./uv.ts";
 import { UVX } from "./uvx.ts";
+import { WC } from "./wc.ts";
 import { XARGS } from "./xargs.ts";
 import { YARN } from "./yarn.ts";
 import { YQ } from "./yq.ts";
@@ -87,6 +117,36 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	bunx: BUNX,
 	uvx: UVX,
 	pnpx: PNPX,
+	cat: CAT,
+	head: HEAD,
+	tac: TAC,
+	tail: TAIL,
+	wc: WC,
+	ls: LS,
+	tree: TREE,
+	stat: STAT,
+	file: FILE,
+	du: DU,
+	realpath: REALPATH,
+	readlink: READLINK,
+	diff: DIFF,
+	cmp: CMP,
+	comm: COMM,
+	sort: SORT,
+	uniq: UNIQ,
+	cut: CUT,
+	nl: NL,
+	rev: REV,
+	paste: PASTE,
+	fold: FOLD,
+	strings: STRINGS,
+	od: OD,
+	base64: BASE64,
+	jq: JQ,
+	md5sum: MD5SUM,
+	sha1sum: SHA1SUM,
+	sha256sum: SHA256SUM,
+	sha512sum: SHA512SUM,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {

@@ -1,7 +1,7 @@
 /** What many read-only specs share (commands/ and read-only-commands.ts): operand kinds, common checks. */
 import type { TierRaise } from "../../tier-raise.ts";
-import type { OperandRule, OptionSpec, ParsedLine } from "../read-only-spec.ts";
-import { raising } from "./option-notation.ts";
+import type { OperandRule, OptionSpec, ParsedLine, ReadOnlyCommand } from "../read-only-spec.ts";
+import { opts, raising } from "./option-notation.ts";
 
 export const files: OperandRule = { kind: "files" };
 export const text: OperandRule = { kind: "text" };
@@ -41,3 +41,50 @@ export function readsListedFiles(spec: string, how: string): OptionSpec {
 		"read",
 	);
 }
+
+/** Commands that read no options from their words and can do nothing but print (echo, test, true). */
+export const inert: ReadOnlyCommand = {
+	options: [],
+	operands: text,
+	custom: () => ({ read: true, paths: [] }),
+};
+
+export const headTail = (extra: readonly string[]): ReadOnlyCommand => ({
+	options: opts(
+		"-c= --bytes=",
+		"-n= --lines=",
+		"-q --quiet --silent",
+		"-v --verbose",
+		"-z --zero-terminated",
+		...extra,
+		...HELP,
+	),
+	operands: files,
+	numericOption: true,
+});
+
+export const simpleFilter = (...specs: readonly string[]): ReadOnlyCommand => ({
+	options: opts(...specs, ...HELP),
+	operands: files,
+});
+
+export const checksum: ReadOnlyCommand = {
+	options: [
+		...opts(
+			"-b --binary",
+			"--tag",
+			"-t --text",
+			"-z --zero",
+			"--ignore-missing",
+			"--quiet",
+			"--status",
+			"--strict",
+			"-w --warn",
+			...HELP,
+		),
+		readsListedFiles("-c --check", "a checksum --check"),
+	],
+	operands: files,
+};
+
+export const noArguments: ReadOnlyCommand = { options: opts(...HELP), operands: none };
