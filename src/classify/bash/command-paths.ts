@@ -68,17 +68,7 @@ const PATH_SPECS: Readonly<Record<string, PathSpec>> = {
 	chown: CHMOD_LIKE,
 	chgrp: CHMOD_LIKE,
 	chattr: { operands: "write", skipLeading: 1 },
-	echo: { operands: "none" },
-	printf: { operands: "none" },
-	basename: { operands: "none" },
-	dirname: { operands: "none" },
-	tr: { operands: "none" },
-	test: { operands: "none" },
-	which: { operands: "none" },
-	type: { operands: "none" },
 	man: { operands: "none" },
-	export: { operands: "none" },
-	sleep: { operands: "none" },
 };
 
 /** Paths named by one command's arguments. */

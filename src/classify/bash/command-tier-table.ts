@@ -295,15 +295,11 @@ export const BUILT_IN_COMMAND_TIERS: readonly CommandTierEntry[] = [
 		]),
 	),
 	// Arithmetic on variables: bash evaluates their values, and a subscript in them can run a command.
-	...all("privileged", ["let *", "declare -i*", "typeset -i*", "local -i*"]),
 	...all("privileged", [
 		"at *",
 		"batch *",
 		"tmux *",
 		"screen *",
-		"hostname *",
-		"date -s*",
-		"date --set*",
 		"ip * add *",
 		"ip * del *",
 		"ip * delete *",

@@ -1,3 +1,10 @@
+/**
+ * Commands that run other commands. Unwrapping finds the inner command (an argv, or shell code to parse) so it
+ * is classified and matched on its own; the wrapper may add a floor to it (sudo → privileged, ssh →
+ * network-egress) and has a tier of its own. Code that cannot be seen (`source f`, `python -c …`, `bash script`)
+ * gives the wrapper the highest tier. A command with a file of its own (commands/) says there how it wraps;
+ * this file holds the wrappers not moved yet.
+ */
 import { ownEntry } from "../own-entry.ts";
 import type { TierRaise } from "../tier-raise.ts";
 import { type BashWord, syntheticWord } from "./bash-word.ts";

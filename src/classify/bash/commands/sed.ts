@@ -1,3 +1,10 @@
+/**
+ * sed: everything the classifier knows about it. Its options (one list, for the read proof, the paths and the
+ * in-place raise), and what a sed program does, read the way GNU sed reads it, for the read-only proof: a
+ * program is `read` only when every command in it is known to neither write a file nor run one. `w`/`W` (and
+ * `s///w`) write, `e` (and `s///e`) run a command, `v`/unknown letters are not proven; anything this reader
+ * cannot follow is not proven either. `r`/`R` read a file, which is a read.
+ */
 import { hasShortFlag, scanArgs } from "../option-scan.ts";
 import type { PathSpec } from "../path-spec.ts";
 import type { ReadOnlyCommand } from "../read-only-spec.ts";
