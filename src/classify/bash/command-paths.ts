@@ -21,14 +21,7 @@ import {
 export type { PathCandidate };
 
 const READ: PathSpec = { operands: "read" };
-const WRITE: PathSpec = { operands: "write" };
-
-const CP_LIKE: PathSpec = {
-	operands: "last-write",
-	withValue: ["-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group"],
-	writeOptions: ["-t", "--target-directory"],
-	targetOptions: ["-t", "--target-directory"],
-};
+const _WRITE: PathSpec = { operands: "write" };
 
 const CHMOD_LIKE: PathSpec = {
 	operands: "write",
@@ -50,20 +43,10 @@ const PATH_SPECS: Readonly<Record<string, PathSpec>> = {
 	zcat: READ,
 	source: READ,
 	".": READ,
-	rm: WRITE,
-	rmdir: WRITE,
-	unlink: WRITE,
 	shred: { operands: "write", withValue: ["-n", "-s", "--iterations", "--size", "--random-source"] },
 	truncate: { operands: "write", withValue: ["-s", "--size"], readOptions: ["-r", "--reference"] },
-	touch: { operands: "write", withValue: ["-d", "-t", "--date"], readOptions: ["-r", "--reference"] },
-	mkdir: { operands: "write", withValue: ["-m", "--mode", "--context"] },
 	mkfifo: { operands: "write", withValue: ["-m", "--mode"] },
-	mv: { operands: "write", withValue: ["-S", "--suffix"], writeOptions: ["-t", "--target-directory"] },
-	cp: CP_LIKE,
-	install: CP_LIKE,
-	ln: CP_LIKE,
 	link: { operands: "last-write" },
-	tee: WRITE,
 	chmod: CHMOD_LIKE,
 	chown: CHMOD_LIKE,
 	chgrp: CHMOD_LIKE,

@@ -32,13 +32,6 @@ export const BUILT_IN_COMMAND_TIERS: readonly CommandTierEntry[] = [
 	...all(
 		"write",
 		named([
-			"touch",
-			"mkdir",
-			"cp",
-			"mv",
-			"ln",
-			"tee",
-			"install",
 			"mktemp",
 			"mkfifo",
 			"chmod",
@@ -179,9 +172,6 @@ export const BUILT_IN_COMMAND_TIERS: readonly CommandTierEntry[] = [
 	...all(
 		"destructive",
 		named([
-			"rm",
-			"rmdir",
-			"unlink",
 			"shred",
 			"srm",
 			"dd",

@@ -36,6 +36,10 @@ export interface CommandSpec {
 	 * substitution), as a file writer does (classify-bash.ts).
 	 */
 	readonly writesOnlyItsPaths?: (args: readonly string[]) => boolean;
+	/** At `destructive`, it removes the paths found and does nothing else (rm); adr/0023's `trusted` mode reads it. */
+	readonly removesOnlyItsPaths?: true;
+	/** It lands its source trees at its destination (cp, mv): a copied git directory guards the copy (adr/0014). */
+	readonly landsSourcesAtDestination?: true;
 	/** How it runs another command (wrappers.ts). */
 	readonly unwrap?: Unwrapper;
 }

@@ -23,6 +23,7 @@ import { COLON } from "./colon.ts";
 import { COMM } from "./comm.ts";
 import type { CommandSpec, CommandTierEntry } from "./command-spec.ts";
 import { CONTINUE } from "./continue.ts";
+import { CP } from "./cp.ts";
 import { CUT } from "./cut.ts";
 import { DATE } from "./date.ts";
 import { DECLARE } from "./declare.ts";
@@ -51,14 +52,18 @@ import { HEAD } from "./head.ts";
 import { HELM } from "./helm.ts";
 import { HOSTNAME } from "./hostname.ts";
 import { ID } from "./id.ts";
+import { INSTALL } from "./install.ts";
 import { JQ } from "./jq.ts";
 import { KILL } from "./kill.ts";
 import { KUBECTL } from "./kubectl.ts";
 import { LET } from "./let.ts";
+import { LN } from "./ln.ts";
 import { LOCAL } from "./local.ts";
 import { LS } from "./ls.ts";
 import { MAPFILE } from "./mapfile.ts";
 import { MD5SUM } from "./md5sum.ts";
+import { MKDIR } from "./mkdir.ts";
+import { MV } from "./mv.ts";
 import { NL } from "./nl.ts";
 import { NPM } from "./npm.ts";
 import { NPROC } from "./nproc.ts";
@@ -82,6 +87,8 @@ import { REALPATH } from "./realpath.ts";
 import { RETURN } from "./return.ts";
 import { REV } from "./rev.ts";
 import { RG } from "./rg.ts";
+import { RM } from "./rm.ts";
+import { RMDIR } from "./rmdir.ts";
 import { RSYNC } from "./rsync.ts";
 import { SCP } from "./scp.ts";
 import { GSED, SED } from "./sed.ts";
@@ -102,9 +109,11 @@ import { STRINGS } from "./strings.ts";
 import { TAC } from "./tac.ts";
 import { TAIL } from "./tail.ts";
 import { TAR } from "./tar.ts";
+import { TEE } from "./tee.ts";
 import { TERRAFORM } from "./terraform.ts";
 import { TEST } from "./test.ts";
 import { TOFU } from "./tofu.ts";
+import { TOUCH } from "./touch.ts";
 import { TR } from "./tr.ts";
 import { TREE } from "./tree.ts";
 import { TRUE } from "./true.ts";
@@ -113,6 +122,7 @@ import { TYPESET } from "./typeset.ts";
 import { UNAME } from "./uname.ts";
 import { UNEXPAND } from "./unexpand.ts";
 import { UNIQ } from "./uniq.ts";
+import { UNLINK } from "./unlink.ts";
 import { UNSET } from "./unset.ts";
 import { UPTIME } from "./uptime.ts";
 import { UV } from "./uv.ts";
@@ -254,6 +264,16 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	"((": DOUBLE_PAREN,
 	expand: EXPAND,
 	unexpand: UNEXPAND,
+	cp: CP,
+	mv: MV,
+	install: INSTALL,
+	ln: LN,
+	touch: TOUCH,
+	mkdir: MKDIR,
+	tee: TEE,
+	rm: RM,
+	rmdir: RMDIR,
+	unlink: UNLINK,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {

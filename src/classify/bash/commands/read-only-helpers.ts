@@ -88,3 +88,12 @@ export const checksum: ReadOnlyCommand = {
 };
 
 export const noArguments: ReadOnlyCommand = { options: opts(...HELP), operands: none };
+
+/** Whether every long option is one of `known`, spelled in full (getopt_long would also take a prefix). */
+export function longOptionsAmong(known: ReadonlySet<string>, args: readonly string[]): boolean {
+	for (const arg of args) {
+		if (arg === "--") return true;
+		if (arg.startsWith("--") && !known.has(arg.split("=", 1)[0] ?? arg)) return false;
+	}
+	return true;
+}
