@@ -43,14 +43,10 @@ const PATH_SPECS: Readonly<Record<string, PathSpec>> = {
 	zcat: READ,
 	source: READ,
 	".": READ,
-	shred: { operands: "write", withValue: ["-n", "-s", "--iterations", "--size", "--random-source"] },
-	truncate: { operands: "write", withValue: ["-s", "--size"], readOptions: ["-r", "--reference"] },
-	mkfifo: { operands: "write", withValue: ["-m", "--mode"] },
 	link: { operands: "last-write" },
 	chmod: CHMOD_LIKE,
 	chown: CHMOD_LIKE,
 	chgrp: CHMOD_LIKE,
-	chattr: { operands: "write", skipLeading: 1 },
 	man: { operands: "none" },
 };
 

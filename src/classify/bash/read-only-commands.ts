@@ -1,10 +1,4 @@
-/**
- * The read-only entries of the commands not yet in a file of their own (commands/): the toolchains proven read
- * only as `--version`/`--help` alone. Every other read-only command's entry is in its file (adr/0003); a
- * command, option or spelling no entry lists is not proven read-only, so it is at least `write` (read-proof.ts).
- */
-import { opts } from "./commands/option-notation.ts";
-import { none } from "./commands/read-only-helpers.ts";
+import { versionOnly } from "./commands/read-only-helpers.ts";
 import type { ReadOnlyCommand } from "./read-only-spec.ts";
 
 /**
@@ -20,33 +14,16 @@ const VERSION_TOOLS: Readonly<Record<string, readonly string[]>> = {
 	node: ["-v"],
 	python: ["-V"],
 	python3: ["-V"],
-	pip: ["-V"],
-	pip3: ["-V"],
 	java: [],
 	ruby: [],
-	gem: [],
 	perl: ["-v"],
 	php: ["-v"],
-	make: ["-v"],
-	cmake: [],
 	gcc: [],
 	clang: [],
-	tsc: ["-v"],
 	curl: ["-V"],
 	wget: ["-V"],
 	fd: ["-V"],
 };
-
-function versionOnly(short: readonly string[]): ReadOnlyCommand {
-	return {
-		options: opts("--version", "--help", ...short),
-		operands: none,
-		check: (parsed) =>
-			parsed.options.length === 1
-				? null
-				: { tier: "write", reason: "only `--version` or `--help` alone is proven read-only" },
-	};
-}
 
 export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 	...Object.fromEntries(Object.entries(VERSION_TOOLS).map(([tool, short]) => [tool, versionOnly(short)])),

@@ -97,3 +97,15 @@ export function longOptionsAmong(known: ReadonlySet<string>, args: readonly stri
 	}
 	return true;
 }
+
+/** `tool --version` (or `--help`) alone, exactly; `short` are the spellings the tool documents as the version. */
+export function versionOnly(short: readonly string[]): ReadOnlyCommand {
+	return {
+		options: opts("--version", "--help", ...short),
+		operands: none,
+		check: (parsed) =>
+			parsed.options.length === 1
+				? null
+				: { tier: "write", reason: "only `--version` or `--help` alone is proven read-only" },
+	};
+}
