@@ -1,3 +1,9 @@
+/**
+ * The read-only entries of the commands not yet in a file of their own (commands/): the interpreters and
+ * downloaders whose wrappers and paths are still in wrappers.ts and command-paths.ts, proven read only as
+ * `--version`/`--help` alone. Every other read-only command's entry is in its file (adr/0003); a command, option
+ * or spelling no entry lists is not proven read-only, so it is at least `write` (read-proof.ts).
+ */
 import { versionOnly } from "./commands/read-only-helpers.ts";
 import type { ReadOnlyCommand } from "./read-only-spec.ts";
 
@@ -14,12 +20,9 @@ const VERSION_TOOLS: Readonly<Record<string, readonly string[]>> = {
 	node: ["-v"],
 	python: ["-V"],
 	python3: ["-V"],
-	java: [],
 	ruby: [],
 	perl: ["-v"],
 	php: ["-v"],
-	gcc: [],
-	clang: [],
 	curl: ["-V"],
 	wget: ["-V"],
 	fd: ["-V"],

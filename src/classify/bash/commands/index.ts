@@ -37,6 +37,7 @@ import { CHATTR } from "./chattr.ts";
 import { CHPASSWD } from "./chpasswd.ts";
 import { CHROOT } from "./chroot.ts";
 import { CKSUM } from "./cksum.ts";
+import { CLANG } from "./clang.ts";
 import { CMAKE } from "./cmake.ts";
 import { CMP } from "./cmp.ts";
 import { CODE } from "./code.ts";
@@ -86,6 +87,7 @@ import { FLY } from "./fly.ts";
 import { FLYCTL } from "./flyctl.ts";
 import { FOLD } from "./fold.ts";
 import { FTP } from "./ftp.ts";
+import { GCC } from "./gcc.ts";
 import { GCLOUD } from "./gcloud.ts";
 import { GDISK } from "./gdisk.ts";
 import { GEM } from "./gem.ts";
@@ -118,6 +120,7 @@ import { INSTALL } from "./install.ts";
 import { IP } from "./ip.ts";
 import { IP6TABLES } from "./ip6tables.ts";
 import { IPTABLES } from "./iptables.ts";
+import { JAVA } from "./java.ts";
 import { JEST } from "./jest.ts";
 import { JQ } from "./jq.ts";
 import { KILL } from "./kill.ts";
@@ -580,6 +583,9 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	screen: SCREEN,
 	ip: IP,
 	ifconfig: IFCONFIG,
+	java: JAVA,
+	gcc: GCC,
+	clang: CLANG,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
