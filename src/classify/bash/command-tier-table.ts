@@ -29,25 +29,20 @@ export const BUILT_IN_COMMAND_TIERS: readonly CommandTierEntry[] = [
 	// No command is read here: read is proven word by word against read-only-commands.ts (adr/0003).
 
 	// write: changes files or local state in a way a human can notice and undo.
-	...all("write", named(["chmod", "chown", "chgrp", "zip", "unzip", "flock"])),
-	...all("write", []),
+	...all("write", named(["chmod", "chown", "chgrp", "flock"])),
 
 	// network-egress: reaches another machine; whatever the command carries (URLs, headers, files) leaves.
-	...all("network-egress", named(["curl", "wget"])),
 	// Read-only in effect, but they ask the registry.
 	...all("network-egress", ["python* -m pip install *"]),
 
 	// spend: creates or scales billable resources.
-	...all("spend", []),
 
 	// destructive: deletes or overwrites data beyond easy recovery.
-	...all("destructive", named(["dd", "mkfs.*"])),
-	...all("destructive", []),
+	...all("destructive", named(["mkfs.*"])),
 
 	// privileged: acts as another user, on the system configuration, or on processes and devices it does not own.
 	...all("privileged", named(["sudo", "su", "doas", "pkexec", "source", "."])),
 	// Arithmetic on variables: bash evaluates their values, and a subscript in them can run a command.
-	...all("privileged", []),
 	// The commands with a file of their own (commands/) bring their rows.
 	...REGISTERED_TIER_ROWS,
 ];

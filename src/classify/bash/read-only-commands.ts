@@ -23,8 +23,6 @@ const VERSION_TOOLS: Readonly<Record<string, readonly string[]>> = {
 	ruby: [],
 	perl: ["-v"],
 	php: ["-v"],
-	curl: ["-V"],
-	wget: ["-V"],
 	fd: ["-V"],
 };
 

@@ -18,6 +18,7 @@ import { AZ } from "./az.ts";
 import { B2SUM } from "./b2sum.ts";
 import { BASE64 } from "./base64.ts";
 import { BASENAME } from "./basename.ts";
+import { BAT } from "./bat.ts";
 import { BATCH } from "./batch.ts";
 import { BIOME } from "./biome.ts";
 import { BLACK } from "./black.ts";
@@ -42,6 +43,7 @@ import { CMAKE } from "./cmake.ts";
 import { CMP } from "./cmp.ts";
 import { CODE } from "./code.ts";
 import { COLON } from "./colon.ts";
+import { COLUMN } from "./column.ts";
 import { COMM } from "./comm.ts";
 import type { CommandSpec, CommandTierEntry } from "./command-spec.ts";
 import { CONDA } from "./conda.ts";
@@ -49,8 +51,10 @@ import { CONTINUE } from "./continue.ts";
 import { CP } from "./cp.ts";
 import { CRONTAB } from "./crontab.ts";
 import { CSRUTIL } from "./csrutil.ts";
+import { CURL } from "./curl.ts";
 import { CUT } from "./cut.ts";
 import { DATE } from "./date.ts";
+import { DD } from "./dd.ts";
 import { DECLARE } from "./declare.ts";
 import { DEFAULTS } from "./defaults.ts";
 import { DELUSER } from "./deluser.ts";
@@ -107,6 +111,7 @@ import { HALT } from "./halt.ts";
 import { HEAD } from "./head.ts";
 import { HELM } from "./helm.ts";
 import { HEROKU } from "./heroku.ts";
+import { HEXDUMP } from "./hexdump.ts";
 import { HOST } from "./host.ts";
 import { HOSTNAME } from "./hostname.ts";
 import { HOSTNAMECTL } from "./hostnamectl.ts";
@@ -122,17 +127,21 @@ import { IP6TABLES } from "./ip6tables.ts";
 import { IPTABLES } from "./iptables.ts";
 import { JAVA } from "./java.ts";
 import { JEST } from "./jest.ts";
+import { JOIN } from "./join.ts";
 import { JQ } from "./jq.ts";
 import { KILL } from "./kill.ts";
 import { KILLALL } from "./killall.ts";
 import { KUBECTL } from "./kubectl.ts";
 import { LAUNCHCTL } from "./launchctl.ts";
+import { LESS } from "./less.ts";
 import { LET } from "./let.ts";
+import { LINK } from "./link.ts";
 import { LN } from "./ln.ts";
 import { LOCAL } from "./local.ts";
 import { LOCALECTL } from "./localectl.ts";
 import { LS } from "./ls.ts";
 import { MAKE } from "./make.ts";
+import { MAN } from "./man.ts";
 import { MAPFILE } from "./mapfile.ts";
 import { MD5SUM } from "./md5sum.ts";
 import { MKDIR } from "./mkdir.ts";
@@ -143,6 +152,7 @@ import { MKSWAP } from "./mkswap.ts";
 import { MKTEMP } from "./mktemp.ts";
 import { MOCHA } from "./mocha.ts";
 import { MODPROBE } from "./modprobe.ts";
+import { MORE } from "./more.ts";
 import { MOSH } from "./mosh.ts";
 import { MOUNT } from "./mount.ts";
 import { MV } from "./mv.ts";
@@ -219,6 +229,7 @@ import { SHA224SUM } from "./sha224sum.ts";
 import { SHA256SUM } from "./sha256sum.ts";
 import { SHA384SUM } from "./sha384sum.ts";
 import { SHA512SUM } from "./sha512sum.ts";
+import { SHASUM } from "./shasum.ts";
 import { SHIFT } from "./shift.ts";
 import { SHRED } from "./shred.ts";
 import { SHUTDOWN } from "./shutdown.ts";
@@ -265,6 +276,7 @@ import { UNEXPAND } from "./unexpand.ts";
 import { UNIQ } from "./uniq.ts";
 import { UNLINK } from "./unlink.ts";
 import { UNSET } from "./unset.ts";
+import { UNZIP } from "./unzip.ts";
 import { UPTIME } from "./uptime.ts";
 import { USERADD } from "./useradd.ts";
 import { USERDEL } from "./userdel.ts";
@@ -278,6 +290,7 @@ import { VISUDO } from "./visudo.ts";
 import { VITEST } from "./vitest.ts";
 import { WAIT } from "./wait.ts";
 import { WC } from "./wc.ts";
+import { WGET } from "./wget.ts";
 import { WHICH } from "./which.ts";
 import { WHOAMI } from "./whoami.ts";
 import { WIPEFS } from "./wipefs.ts";
@@ -285,10 +298,13 @@ import { WRANGLER } from "./wrangler.ts";
 import { XARGS } from "./xargs.ts";
 import { XDG_OPEN } from "./xdg-open.ts";
 import { XH } from "./xh.ts";
+import { XXD } from "./xxd.ts";
 import { XZ } from "./xz.ts";
 import { YARN } from "./yarn.ts";
 import { YQ } from "./yq.ts";
 import { YUM } from "./yum.ts";
+import { ZCAT } from "./zcat.ts";
+import { ZIP } from "./zip.ts";
 import { ZYPPER } from "./zypper.ts";
 
 const COMMANDS: Readonly<Record<string, CommandSpec>> = {
@@ -586,6 +602,22 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	java: JAVA,
 	gcc: GCC,
 	clang: CLANG,
+	less: LESS,
+	more: MORE,
+	bat: BAT,
+	join: JOIN,
+	column: COLUMN,
+	hexdump: HEXDUMP,
+	xxd: XXD,
+	shasum: SHASUM,
+	zcat: ZCAT,
+	link: LINK,
+	man: MAN,
+	dd: DD,
+	unzip: UNZIP,
+	zip: ZIP,
+	curl: CURL,
+	wget: WGET,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
