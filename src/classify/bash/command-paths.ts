@@ -22,20 +22,9 @@ export type { PathCandidate };
 const READ: PathSpec = { operands: "read" };
 const _WRITE: PathSpec = { operands: "write" };
 
-const CHMOD_LIKE: PathSpec = {
-	operands: "write",
-	skipLeading: 1,
-	leadingSuppliedBy: ["--reference"],
-	withValue: ["--from"],
-	readOptions: ["--reference"],
-};
-
 const PATH_SPECS: Readonly<Record<string, PathSpec>> = {
 	source: READ,
 	".": READ,
-	chmod: CHMOD_LIKE,
-	chown: CHMOD_LIKE,
-	chgrp: CHMOD_LIKE,
 };
 
 /** Paths named by one command's arguments. */
@@ -48,7 +37,8 @@ export function commandPathCandidates(name: string, args: readonly BashWord[]): 
 	return specPaths(spec, args);
 }
 
-function specPaths(spec: PathSpec, args: readonly BashWord[]): PathCandidate[] {
+function specPaths(spec: PathSpec, words: readonly BashWord[]): PathCandidate[] {
+	const args = spec.readAsOperands === undefined ? words : words.map(spec.readAsOperands);
 	const texts = args.map((arg) => arg.text);
 	const scanned = scanArgs(texts, { withValue: optionsWithValue(spec), stopAtOperand: false });
 	const out: PathCandidate[] = [];
@@ -132,13 +122,4 @@ function unknownCommandPaths(args: readonly BashWord[]): PathCandidate[] {
 }
 
 /** `chmod -x f`: a dash word that is not one of chmod's own flags is the mode, not an option. */
-function extractChmod(args: readonly BashWord[]): PathCandidate[] {
-	const modeAsOperand = args.map((arg) =>
-		/^-[^-]/.test(arg.text) && /[^Rcfvh]/.test(arg.text.slice(1)) ? { ...arg, text: `mode${arg.text}` } : arg,
-	);
-	return specPaths(CHMOD_LIKE, modeAsOperand);
-}
-
-const SPECIAL_EXTRACTORS: Readonly<Record<string, PathExtractor>> = {
-	chmod: extractChmod,
-};
+const SPECIAL_EXTRACTORS: Readonly<Record<string, PathExtractor>> = {};

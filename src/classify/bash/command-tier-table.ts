@@ -29,7 +29,7 @@ export const BUILT_IN_COMMAND_TIERS: readonly CommandTierEntry[] = [
 	// No command is read here: read is proven word by word against read-only-commands.ts (adr/0003).
 
 	// write: changes files or local state in a way a human can notice and undo.
-	...all("write", named(["chmod", "chown", "chgrp", "flock"])),
+	...all("write", named(["flock"])),
 
 	// network-egress: reaches another machine; whatever the command carries (URLs, headers, files) leaves.
 	// Read-only in effect, but they ask the registry.

@@ -29,6 +29,8 @@ export interface PathSpec {
 	readonly targetOptions?: readonly string[];
 	/** `uniq IN OUT`: the operand at this position is written. */
 	readonly outputOperand?: number;
+	/** A word to read as an operand before the options are parsed (`chmod -x f`: `-x` is the mode). */
+	readonly readAsOperands?: (word: BashWord) => BashWord;
 	/** `sed -i`: operands become written. */
 	readonly writesOperands?: (args: readonly string[]) => boolean;
 }

@@ -35,6 +35,9 @@ import { CD } from "./cd.ts";
 import { CDK } from "./cdk.ts";
 import { CFDISK } from "./cfdisk.ts";
 import { CHATTR } from "./chattr.ts";
+import { CHGRP } from "./chgrp.ts";
+import { CHMOD } from "./chmod.ts";
+import { CHOWN } from "./chown.ts";
 import { CHPASSWD } from "./chpasswd.ts";
 import { CHROOT } from "./chroot.ts";
 import { CKSUM } from "./cksum.ts";
@@ -618,6 +621,9 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	zip: ZIP,
 	curl: CURL,
 	wget: WGET,
+	chmod: CHMOD,
+	chown: CHOWN,
+	chgrp: CHGRP,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
