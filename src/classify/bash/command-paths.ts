@@ -1,38 +1,23 @@
 /**
- * Which arguments of a command name files, and whether the command reads or writes them.
- * Known commands are described by their option syntax; an unknown command's path-looking arguments
- * (containing `/`, or starting with `.` or `~`) are taken as reads.
+ * Which arguments of a command name files, and whether the command reads or writes them. A known command says
+ * so in its file (commands/, adr/0003): a path spec read here, or an extractor of its own; an unknown command's
+ * path-looking arguments (containing `/`, or starting with `.` or `~`) are taken as reads.
  */
 import type { PathAccess } from "../action.ts";
-import { ownEntry } from "../own-entry.ts";
 import type { BashWord } from "./bash-word.ts";
 import { commandSpec } from "./commands/index.ts";
 import { naming, valueTaking } from "./commands/option-notation.ts";
 import { hasOption, type ScannedArgs, scanArgs } from "./option-scan.ts";
-import {
-	fromValueText,
-	fromWord,
-	type PathCandidate,
-	type PathExtractor,
-	type PathSpec,
-} from "./path-spec.ts";
+import { fromValueText, fromWord, type PathCandidate, type PathSpec } from "./path-spec.ts";
 
 export type { PathCandidate };
-
-const READ: PathSpec = { operands: "read" };
-const _WRITE: PathSpec = { operands: "write" };
-
-const PATH_SPECS: Readonly<Record<string, PathSpec>> = {
-	source: READ,
-	".": READ,
-};
 
 /** Paths named by one command's arguments. */
 export function commandPathCandidates(name: string, args: readonly BashWord[]): PathCandidate[] {
 	const registered = commandSpec(name);
-	const special = registered?.extractPaths ?? ownEntry(SPECIAL_EXTRACTORS, name);
+	const special = registered?.extractPaths;
 	if (special !== undefined) return special(args);
-	const spec = registered?.paths ?? ownEntry(PATH_SPECS, name);
+	const spec = registered?.paths;
 	if (spec === undefined) return unknownCommandPaths(args);
 	return specPaths(spec, args);
 }
@@ -120,6 +105,3 @@ function looksLikePath(text: string): boolean {
 function unknownCommandPaths(args: readonly BashWord[]): PathCandidate[] {
 	return args.filter((arg) => looksLikePath(arg.text)).map((arg) => fromWord(arg, "read"));
 }
-
-/** `chmod -x f`: a dash word that is not one of chmod's own flags is the mode, not an option. */
-const SPECIAL_EXTRACTORS: Readonly<Record<string, PathExtractor>> = {};

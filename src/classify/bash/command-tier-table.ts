@@ -41,7 +41,7 @@ export const BUILT_IN_COMMAND_TIERS: readonly CommandTierEntry[] = [
 	...all("destructive", named(["mkfs.*"])),
 
 	// privileged: acts as another user, on the system configuration, or on processes and devices it does not own.
-	...all("privileged", named(["sudo", "su", "doas", "pkexec", "source", "."])),
+	...all("privileged", named(["sudo", "su", "doas", "pkexec"])),
 	// Arithmetic on variables: bash evaluates their values, and a subscript in them can run a command.
 	// The commands with a file of their own (commands/) bring their rows.
 	...REGISTERED_TIER_ROWS,

@@ -353,15 +353,6 @@ function trap(args: readonly BashWord[]): Unwrapped {
 	return { self, inner: [{ kind: "shell", code: [action], via: "trap" }] };
 }
 
-function source(args: readonly BashWord[], name: string): Unwrapped {
-	const file = args[0];
-	return {
-		self: { tier: "privileged", reason: `${name} runs a script file whose commands cannot be seen` },
-		selfPaths: file === undefined ? [] : [fromWord(file, "read")],
-		inner: [],
-	};
-}
-
 const FD_VALUE = valueSet(
 	"-e",
 	"--extension",
@@ -607,8 +598,6 @@ const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
 	trap,
 	alias,
 	script,
-	source,
-	".": source,
 	fd,
 	fdfind: fd,
 	node,

@@ -241,6 +241,7 @@ import { SLS } from "./sls.ts";
 import { SNAP } from "./snap.ts";
 import { SOCAT } from "./socat.ts";
 import { SORT } from "./sort.ts";
+import { DOT, SOURCE } from "./source.ts";
 import { SPCTL } from "./spctl.ts";
 import { SRM } from "./srm.ts";
 import { SSH } from "./ssh.ts";
@@ -624,6 +625,8 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	chmod: CHMOD,
 	chown: CHOWN,
 	chgrp: CHGRP,
+	source: SOURCE,
+	".": DOT,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
