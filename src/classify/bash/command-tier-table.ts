@@ -29,7 +29,6 @@ export const BUILT_IN_COMMAND_TIERS: readonly CommandTierEntry[] = [
 	// No command is read here: read is proven word by word against read-only-commands.ts (adr/0003).
 
 	// write: changes files or local state in a way a human can notice and undo.
-	...all("write", named(["flock"])),
 
 	// network-egress: reaches another machine; whatever the command carries (URLs, headers, files) leaves.
 	// Read-only in effect, but they ask the registry.
@@ -41,7 +40,6 @@ export const BUILT_IN_COMMAND_TIERS: readonly CommandTierEntry[] = [
 	...all("destructive", named(["mkfs.*"])),
 
 	// privileged: acts as another user, on the system configuration, or on processes and devices it does not own.
-	...all("privileged", named(["sudo", "su", "doas", "pkexec"])),
 	// Arithmetic on variables: bash evaluates their values, and a subscript in them can run a command.
 	// The commands with a file of their own (commands/) bring their rows.
 	...REGISTERED_TIER_ROWS,

@@ -7,8 +7,9 @@ import type { TierRaise } from "../tier-raise.ts";
 import type { BashWord } from "./bash-word.ts";
 import { attachedOnly, flags, valueTaking } from "./commands/option-notation.ts";
 import type { EnvironmentAssignment } from "./environment-injection.ts";
-import { type ScannedArgs, scanArgs, valueSet } from "./option-scan.ts";
+import { hasOption, type ScannedArgs, scanArgs, valueSet } from "./option-scan.ts";
 import type { PathCandidate } from "./path-candidate.ts";
+import { fromWord } from "./path-spec.ts";
 import type { OptionSpec } from "./read-only-spec.ts";
 
 export interface ArgvOptions {
@@ -185,4 +186,22 @@ export function inContainer(
 	const [target, ...inner] = fromFirstOperand(rest, scanned);
 	const floor: TierRaise = { tier: floorTier, reason: `runs inside ${target?.text ?? "a container"}` };
 	return { inner: argvInner(inner, via, { floor, remote: true }) };
+}
+
+/** `sudo cmd`, `doas cmd`: the command runs as another user (privileged); `-e` edits the files named. */
+export function asUser(tool: string, withValue: ReadonlySet<string>): Unwrapper {
+	return (args) => {
+		const floor: TierRaise = { tier: "privileged", reason: `${tool} runs commands as another user` };
+		const scanned = scanWords(args, withValue);
+		if (hasOption(scanned, "-e", "--edit")) {
+			return {
+				self: floor,
+				selfPaths: fromFirstOperand(args, scanned).map((w) => fromWord(w, "write")),
+				inner: [],
+			};
+		}
+		const rest = fromFirstOperand(args, scanned);
+		const assignments = leadingAssignments(rest);
+		return { self: floor, inner: argvInner(rest.slice(assignments.length), tool, { floor, assignments }) };
+	};
 }

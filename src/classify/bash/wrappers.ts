@@ -18,7 +18,6 @@ import {
 	fromFirstOperand,
 	INFO_FLAGS,
 	type InnerCommand,
-	leadingAssignments,
 	NEUTRAL,
 	scanWords,
 	scanWrapper,
@@ -78,63 +77,6 @@ function execBuiltin(args: readonly BashWord[], name: string): Unwrapped {
 	};
 }
 
-function asUser(tool: string, withValue: ReadonlySet<string>): Unwrapper {
-	return (args) => {
-		const floor: TierRaise = { tier: "privileged", reason: `${tool} runs commands as another user` };
-		const scanned = scanWords(args, withValue);
-		if (hasOption(scanned, "-e", "--edit")) {
-			return {
-				self: floor,
-				selfPaths: fromFirstOperand(args, scanned).map((w) => fromWord(w, "write")),
-				inner: [],
-			};
-		}
-		const rest = fromFirstOperand(args, scanned);
-		const assignments = leadingAssignments(rest);
-		return { self: floor, inner: argvInner(rest.slice(assignments.length), tool, { floor, assignments }) };
-	};
-}
-
-const sudo = asUser(
-	"sudo",
-	valueSet(
-		...["-u", "-g", "-C", "-D", "-p", "-r", "-t", "-T", "-U", "-h"],
-		...[
-			"--user",
-			"--group",
-			"--chdir",
-			"--prompt",
-			"--role",
-			"--type",
-			"--close-from",
-			"--other-user",
-			"--host",
-		],
-		"--command-timeout",
-	),
-);
-const doas = asUser("doas", valueSet("-u", "-C"));
-const pkexec = asUser("pkexec", valueSet("--user"));
-
-function su(args: readonly BashWord[]): Unwrapped {
-	const floor: TierRaise = { tier: "privileged", reason: "su runs commands as another user" };
-	const scanned = scanWords(
-		args,
-		valueSet("-c", "--command", "-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w"),
-		false,
-	);
-	const command = scanned.options.find((option) => option.name === "-c" || option.name === "--command");
-	if (command === undefined) return { self: floor, inner: [] };
-	const word =
-		command.valueIndex !== undefined
-			? args[command.valueIndex]
-			: tailAfter(args[command.index], command.value ?? "");
-	return {
-		self: floor,
-		inner: word === undefined ? [] : [{ kind: "shell", code: [word], via: "su -c", floor }],
-	};
-}
-
 function timeout(args: readonly BashWord[]): Unwrapped {
 	const scanned = scanWrapper(args, TIMEOUT_OPTIONS);
 	const afterDuration = fromFirstOperand(args, scanned).slice(1);
@@ -167,24 +109,6 @@ function watch(args: readonly BashWord[]): Unwrapped {
 	const rest = fromFirstOperand(args, scanned);
 	if (hasOption(scanned, "-x", "--exec")) return { self, inner: argvInner(rest, "watch") };
 	return { self, inner: rest.length === 0 ? [] : [{ kind: "shell", code: rest, via: "watch" }] };
-}
-
-function flock(args: readonly BashWord[]): Unwrapped {
-	const scanned = scanWords(args, valueSet("-w", "--timeout", "--wait", "-E", "--conflict-exit-code"));
-	const [lockFile, next, ...rest] = fromFirstOperand(args, scanned);
-	const self: TierRaise = { tier: "write", reason: "flock creates and locks a file" };
-	if (lockFile === undefined || /^\d+$/.test(lockFile.text)) return { self, inner: [] };
-	const selfPaths = [fromWord(lockFile, "write")];
-	if (next === undefined) return { self, selfPaths, inner: [] };
-	if (next.text === "-c" || next.text === "--command") {
-		const code = rest[0];
-		return {
-			self,
-			selfPaths,
-			inner: code === undefined ? [] : [{ kind: "shell", code: [code], via: "flock -c" }],
-		};
-	}
-	return { self, selfPaths, inner: argvInner([next, ...rest], "flock") };
 }
 
 const COMMAND_OPTIONS = wrapperOptions([], ["-p", "-v", "-V"]);
@@ -560,10 +484,6 @@ function bun(args: readonly BashWord[], name: string): Unwrapped | undefined {
 }
 
 const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
-	sudo,
-	doas,
-	pkexec,
-	su,
 	nohup: simpleWrapper(wrapperOptions([], INFO_FLAGS)),
 	// `nice -10 cmd`: the digits of an old-style adjustment read as a cluster of digit flags.
 	nice: simpleWrapper(
@@ -580,7 +500,6 @@ const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
 	setsid: simpleWrapper(
 		wrapperOptions([], ["-c", "--ctty", "-f", "--fork", "-w", "--wait", "-h", "-V", ...INFO_FLAGS]),
 	),
-	flock,
 	command,
 	builtin: command,
 	exec: execBuiltin,

@@ -67,6 +67,7 @@ import { DIG } from "./dig.ts";
 import { DIRNAME } from "./dirname.ts";
 import { DISKUTIL } from "./diskutil.ts";
 import { DNF } from "./dnf.ts";
+import { DOAS } from "./doas.ts";
 import { DOCKER, DOCKER_COMPOSE } from "./docker.ts";
 import { DOUBLE_BRACKET } from "./double-bracket.ts";
 import { DOUBLE_PAREN } from "./double-paren.ts";
@@ -90,6 +91,7 @@ import { FIND } from "./find.ts";
 import { FIREBASE } from "./firebase.ts";
 import { FIREWALL_CMD } from "./firewall-cmd.ts";
 import { FLATPAK } from "./flatpak.ts";
+import { FLOCK } from "./flock.ts";
 import { FLY } from "./fly.ts";
 import { FLYCTL } from "./flyctl.ts";
 import { FOLD } from "./fold.ts";
@@ -186,6 +188,7 @@ import { PIP } from "./pip.ts";
 import { PIP3 } from "./pip3.ts";
 import { PIPENV } from "./pipenv.ts";
 import { PIPX } from "./pipx.ts";
+import { PKEXEC } from "./pkexec.ts";
 import { PKILL } from "./pkill.ts";
 import { PNPM } from "./pnpm.ts";
 import { PODMAN } from "./podman.ts";
@@ -247,6 +250,8 @@ import { SRM } from "./srm.ts";
 import { SSH } from "./ssh.ts";
 import { STAT } from "./stat.ts";
 import { STRINGS } from "./strings.ts";
+import { SU } from "./su.ts";
+import { SUDO } from "./sudo.ts";
 import { SUDOEDIT } from "./sudoedit.ts";
 import { SWAPOFF } from "./swapoff.ts";
 import { SWAPON } from "./swapon.ts";
@@ -627,6 +632,11 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	chgrp: CHGRP,
 	source: SOURCE,
 	".": DOT,
+	sudo: SUDO,
+	doas: DOAS,
+	pkexec: PKEXEC,
+	su: SU,
+	flock: FLOCK,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
