@@ -1,11 +1,11 @@
 /**
- * Built-in tiers of the commands that are more than a read, as data. Patterns use the `command` rule syntax (see
+ * Built-in tiers of the commands that are more than a read, as data: every command's rows (from its file in
+ * commands/) and the few whose first word is a pattern. Patterns use the `command` rule syntax (see
  * command-tier-lookup.ts) and are matched against the command's words with the command name reduced to its basename
- * and a few tools' global options removed (`git -C dir push` is matched as `git push`). The most specific
+ * and the tool's global options removed (`git -C dir push` is matched as `git push`). The most specific
  * (longest literal) match wins; a command that matches nothing is `write`. Nothing here is `read`: that is proven
- * word by word (read-proof.ts, read-only-commands.ts). Option-dependent raises that a pattern cannot express
- * (`git push -f`, `rsync -e`, …) live in command-tier-refiners.ts and can only raise.
- * Choices and reasons: adr/0003-bash-classification.md.
+ * word by word (read-proof.ts). Option-dependent raises that a pattern cannot express (`git push -f`, `rsync -e`,
+ * …) are each command's refiner and can only raise. Choices and reasons: adr/0003-bash-classification.md.
  */
 import type { Tier } from "../../vocabulary/tier.ts";
 import type { CommandTierEntry } from "./commands/command-spec.ts";
@@ -26,21 +26,11 @@ function named(names: readonly string[]): string[] {
 }
 
 export const BUILT_IN_COMMAND_TIERS: readonly CommandTierEntry[] = [
-	// No command is read here: read is proven word by word against read-only-commands.ts (adr/0003).
-
-	// write: changes files or local state in a way a human can notice and undo.
-
-	// network-egress: reaches another machine; whatever the command carries (URLs, headers, files) leaves.
-	// Read-only in effect, but they ask the registry.
+	// No command is read here: read is proven word by word (adr/0003). Each command's rows are in its file
+	// (commands/); here are only the rows whose first word is a pattern, which no one command owns.
+	// network-egress: `python3.12 -m pip install` reaches the package index whatever the interpreter's name.
 	...all("network-egress", ["python* -m pip install *"]),
-
-	// spend: creates or scales billable resources.
-
-	// destructive: deletes or overwrites data beyond easy recovery.
+	// destructive: every `mkfs.<type>` makes a new file system, erasing what the device held.
 	...all("destructive", named(["mkfs.*"])),
-
-	// privileged: acts as another user, on the system configuration, or on processes and devices it does not own.
-	// Arithmetic on variables: bash evaluates their values, and a subscript in them can run a command.
-	// The commands with a file of their own (commands/) bring their rows.
 	...REGISTERED_TIER_ROWS,
 ];
