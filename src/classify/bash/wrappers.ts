@@ -16,12 +16,10 @@ import {
 	type ArgvOptions,
 	argvInner,
 	fromFirstOperand,
-	INFO_FLAGS,
 	type InnerCommand,
 	NEUTRAL,
 	scanWords,
 	scanWrapper,
-	simpleWrapper,
 	tail,
 	tailAfter,
 	type Unwrapped,
@@ -32,23 +30,6 @@ import {
 
 export type { ArgvOptions, InnerCommand, Unwrapped };
 
-const TIMEOUT_OPTIONS = wrapperOptions(
-	["-s", "--signal", "-k", "--kill-after"],
-	["-f", "--foreground", "-p", "--preserve-status", "-v", "--verbose", ...INFO_FLAGS],
-);
-const TIME_OPTIONS = wrapperOptions(
-	["-f", "--format", "-o", "--output"],
-	["-a", "--append", "-p", "--portability", "-v", "--verbose", "-q", "--quiet", "-V", ...INFO_FLAGS],
-);
-const WATCH_OPTIONS = wrapperOptions(
-	["-n", "--interval", "-q", "--equexit"],
-	[
-		...["-b", "--beep", "-c", "--color", "-C", "--no-color", "-e", "--errexit", "-g", "--chgexit"],
-		...["-t", "--no-title", "-w", "--no-wrap", "-x", "--exec", "-p", "--precise", "-r", "--no-rerun"],
-		...["-h", "-v", ...INFO_FLAGS],
-	],
-	["-d", "--differences"],
-);
 const EXEC_OPTIONS = wrapperOptions(["-a"], ["-c", "-l"]);
 
 /**
@@ -75,40 +56,6 @@ function execBuiltin(args: readonly BashWord[], name: string): Unwrapped {
 		self: wrapperSelf(scanned, EXEC_OPTIONS, name),
 		inner: argvInner(rest, name, renamed ? { floor } : {}),
 	};
-}
-
-function timeout(args: readonly BashWord[]): Unwrapped {
-	const scanned = scanWrapper(args, TIMEOUT_OPTIONS);
-	const afterDuration = fromFirstOperand(args, scanned).slice(1);
-	return {
-		self: wrapperSelf(scanned, TIMEOUT_OPTIONS, "timeout"),
-		inner: argvInner(afterDuration, "timeout"),
-	};
-}
-
-function time(args: readonly BashWord[]): Unwrapped {
-	const scanned = scanWrapper(args, TIME_OPTIONS);
-	const outputs = scanned.options.filter((option) => option.name === "-o" || option.name === "--output");
-	const outputWords = outputs.flatMap((output) => {
-		const word =
-			output.valueIndex !== undefined
-				? args[output.valueIndex]
-				: tailAfter(args[output.index], output.value ?? "");
-		return word === undefined ? [] : [word];
-	});
-	return {
-		self: wrapperSelf(scanned, TIME_OPTIONS, "time"),
-		selfPaths: outputWords.map((word) => fromWord(word, "write")),
-		inner: argvInner(fromFirstOperand(args, scanned), "time"),
-	};
-}
-
-function watch(args: readonly BashWord[]): Unwrapped {
-	const scanned = scanWrapper(args, WATCH_OPTIONS);
-	const self = wrapperSelf(scanned, WATCH_OPTIONS, "watch");
-	const rest = fromFirstOperand(args, scanned);
-	if (hasOption(scanned, "-x", "--exec")) return { self, inner: argvInner(rest, "watch") };
-	return { self, inner: rest.length === 0 ? [] : [{ kind: "shell", code: rest, via: "watch" }] };
 }
 
 const COMMAND_OPTIONS = wrapperOptions([], ["-p", "-v", "-V"]);
@@ -484,26 +431,9 @@ function bun(args: readonly BashWord[], name: string): Unwrapped | undefined {
 }
 
 const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
-	nohup: simpleWrapper(wrapperOptions([], INFO_FLAGS)),
-	// `nice -10 cmd`: the digits of an old-style adjustment read as a cluster of digit flags.
-	nice: simpleWrapper(
-		wrapperOptions(["-n", "--adjustment"], [..."0123456789"].map((d) => `-${d}`).concat(INFO_FLAGS)),
-	),
-	// -p/-P/-u change the priority of processes already running: not neutral.
-	ionice: simpleWrapper(
-		wrapperOptions(["-c", "--class", "-n", "--classdata"], ["-t", "--ignore", "-h", "-V", ...INFO_FLAGS]),
-	),
-	time,
-	timeout,
-	watch,
-	stdbuf: simpleWrapper(wrapperOptions(["-i", "-o", "-e", "--input", "--output", "--error"], INFO_FLAGS)),
-	setsid: simpleWrapper(
-		wrapperOptions([], ["-c", "--ctty", "-f", "--fork", "-w", "--wait", "-h", "-V", ...INFO_FLAGS]),
-	),
 	command,
 	builtin: command,
 	exec: execBuiltin,
-	coproc: simpleWrapper(wrapperOptions([], [])),
 	bash: shell,
 	sh: shell,
 	zsh: shell,

@@ -51,6 +51,7 @@ import { COMM } from "./comm.ts";
 import type { CommandSpec, CommandTierEntry } from "./command-spec.ts";
 import { CONDA } from "./conda.ts";
 import { CONTINUE } from "./continue.ts";
+import { COPROC } from "./coproc.ts";
 import { CP } from "./cp.ts";
 import { CRONTAB } from "./crontab.ts";
 import { CSRUTIL } from "./csrutil.ts";
@@ -127,6 +128,7 @@ import { IFCONFIG } from "./ifconfig.ts";
 import { INIT } from "./init.ts";
 import { INSMOD } from "./insmod.ts";
 import { INSTALL } from "./install.ts";
+import { IONICE } from "./ionice.ts";
 import { IP } from "./ip.ts";
 import { IP6TABLES } from "./ip6tables.ts";
 import { IPTABLES } from "./iptables.ts";
@@ -167,8 +169,10 @@ import { NCAT } from "./ncat.ts";
 import { NETCAT } from "./netcat.ts";
 import { NETLIFY } from "./netlify.ts";
 import { NFT } from "./nft.ts";
+import { NICE } from "./nice.ts";
 import { NINJA } from "./ninja.ts";
 import { NL } from "./nl.ts";
+import { NOHUP } from "./nohup.ts";
 import { NPM } from "./npm.ts";
 import { NPROC } from "./nproc.ts";
 import { NPX, PNPX } from "./npx.ts";
@@ -228,6 +232,7 @@ import { SERVERLESS } from "./serverless.ts";
 import { SERVICE } from "./service.ts";
 import { SET } from "./set.ts";
 import { SETCAP } from "./setcap.ts";
+import { SETSID } from "./setsid.ts";
 import { SFDISK } from "./sfdisk.ts";
 import { SFTP } from "./sftp.ts";
 import { SHA1SUM } from "./sha1sum.ts";
@@ -249,6 +254,7 @@ import { SPCTL } from "./spctl.ts";
 import { SRM } from "./srm.ts";
 import { SSH } from "./ssh.ts";
 import { STAT } from "./stat.ts";
+import { STDBUF } from "./stdbuf.ts";
 import { STRINGS } from "./strings.ts";
 import { SU } from "./su.ts";
 import { SUDO } from "./sudo.ts";
@@ -266,7 +272,9 @@ import { TELNET } from "./telnet.ts";
 import { TERRAFORM } from "./terraform.ts";
 import { TEST } from "./test.ts";
 import { TFTP } from "./tftp.ts";
+import { TIME } from "./time.ts";
 import { TIMEDATECTL } from "./timedatectl.ts";
+import { TIMEOUT } from "./timeout.ts";
 import { TMUX } from "./tmux.ts";
 import { TOFU } from "./tofu.ts";
 import { TOUCH } from "./touch.ts";
@@ -298,6 +306,7 @@ import { VIM } from "./vim.ts";
 import { VISUDO } from "./visudo.ts";
 import { VITEST } from "./vitest.ts";
 import { WAIT } from "./wait.ts";
+import { WATCH } from "./watch.ts";
 import { WC } from "./wc.ts";
 import { WGET } from "./wget.ts";
 import { WHICH } from "./which.ts";
@@ -637,6 +646,15 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	pkexec: PKEXEC,
 	su: SU,
 	flock: FLOCK,
+	nohup: NOHUP,
+	nice: NICE,
+	ionice: IONICE,
+	stdbuf: STDBUF,
+	setsid: SETSID,
+	coproc: COPROC,
+	timeout: TIMEOUT,
+	time: TIME,
+	watch: WATCH,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
