@@ -23,7 +23,6 @@ const VERSION_TOOLS: Readonly<Record<string, readonly string[]>> = {
 	ruby: [],
 	perl: ["-v"],
 	php: ["-v"],
-	fd: ["-V"],
 };
 
 export const READ_ONLY_COMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {

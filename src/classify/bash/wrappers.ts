@@ -7,7 +7,7 @@
  */
 import { ownEntry } from "../own-entry.ts";
 import type { TierRaise } from "../tier-raise.ts";
-import { type BashWord, syntheticWord } from "./bash-word.ts";
+import type { BashWord } from "./bash-word.ts";
 import { unwrapBunSubcommand } from "./commands/bun.ts";
 import { commandSpec } from "./commands/index.ts";
 import { hasOption, valueSet } from "./option-scan.ts";
@@ -224,65 +224,6 @@ function trap(args: readonly BashWord[]): Unwrapped {
 	return { self, inner: [{ kind: "shell", code: [action], via: "trap" }] };
 }
 
-const FD_VALUE = valueSet(
-	"-e",
-	"--extension",
-	"-t",
-	"--type",
-	"-d",
-	"--max-depth",
-	"--min-depth",
-	"--exact-depth",
-	"-E",
-	"--exclude",
-	"-S",
-	"--size",
-	"--changed-within",
-	"--changed-before",
-	"-o",
-	"--owner",
-	"-j",
-	"--threads",
-	"--max-results",
-	"--base-directory",
-	"--path-separator",
-	"-c",
-	"--color",
-	"--ignore-file",
-	"--search-path",
-	"--batch-size",
-);
-
-function fd(args: readonly BashWord[], name: string): Unwrapped | undefined {
-	const execAt = args.findIndex((word) => ["-x", "--exec", "-X", "--exec-batch"].includes(word.text));
-	if (execAt === -1) return undefined;
-	const own = args.slice(0, execAt);
-	const scanned = scanWords(own, FD_VALUE, false);
-	const searchPaths = scanned.operands
-		.slice(1)
-		.flatMap((index) => (own[index] === undefined ? [] : [own[index]]));
-	const inner: InnerCommand[] = [];
-	let start = execAt + 1;
-	while (start < args.length) {
-		let end = start;
-		while (end < args.length && args[end]?.text !== ";") end++;
-		inner.push(
-			...argvInner(args.slice(start, end), `${name} ${args[execAt]?.text}`, {
-				placeholder: {
-					token: /\{(\/|\/\/|\.|\/\.)?\}/,
-					paths: searchPaths.length > 0 ? searchPaths : [syntheticWord(".", ".")],
-				},
-			}),
-		);
-		const nextExec = args.findIndex(
-			(word, index) => index > end && ["-x", "--exec", "-X", "--exec-batch"].includes(word.text),
-		);
-		if (nextExec === -1) break;
-		start = nextExec + 1;
-	}
-	return inner.length === 0 ? undefined : { inner };
-}
-
 /** Interpreters: inline code and programs read from stdin cannot be analysed; a script file runs as usual. */
 interface InterpreterSyntax {
 	/** Short flags whose presence means inline code (`-c`, `-e`). */
@@ -447,8 +388,6 @@ const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
 	trap,
 	alias,
 	script,
-	fd,
-	fdfind: fd,
 	node,
 	nodejs: node,
 	perl,

@@ -86,6 +86,7 @@ import { EXPAND } from "./expand.ts";
 import { EXPORT } from "./export.ts";
 import { EXPR } from "./expr.ts";
 import { FALSE } from "./false.ts";
+import { FD, FDFIND } from "./fd.ts";
 import { FDISK } from "./fdisk.ts";
 import { FILE } from "./file.ts";
 import { FIND } from "./find.ts";
@@ -655,6 +656,8 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	timeout: TIMEOUT,
 	time: TIME,
 	watch: WATCH,
+	fd: FD,
+	fdfind: FDFIND,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
