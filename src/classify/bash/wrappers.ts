@@ -10,7 +10,7 @@ import type { TierRaise } from "../tier-raise.ts";
 import type { BashWord } from "./bash-word.ts";
 import { unwrapBunSubcommand } from "./commands/bun.ts";
 import { commandSpec } from "./commands/index.ts";
-import { hasOption, valueSet } from "./option-scan.ts";
+import { valueSet } from "./option-scan.ts";
 import { fromWord } from "./path-spec.ts";
 import {
 	type ArgvOptions,
@@ -19,56 +19,13 @@ import {
 	type InnerCommand,
 	NEUTRAL,
 	scanWords,
-	scanWrapper,
 	tail,
 	tailAfter,
 	type Unwrapped,
 	type Unwrapper,
-	wrapperOptions,
-	wrapperSelf,
 } from "./wrapper-spec.ts";
 
 export type { ArgvOptions, InnerCommand, Unwrapped };
-
-const EXEC_OPTIONS = wrapperOptions(["-a"], ["-c", "-l"]);
-
-/**
- * `exec -a NAME cmd` runs cmd under another name, and programs that choose what to do by their name take it:
- * `exec -a git-push git` is `git push`, `exec -a rm busybox` is busybox's rm. Only the command's own name leaves
- * it what it says.
- */
-function execBuiltin(args: readonly BashWord[], name: string): Unwrapped {
-	const scanned = scanWrapper(args, EXEC_OPTIONS);
-	const rest = fromFirstOperand(args, scanned);
-	const program = rest[0];
-	const renamed = scanned.options.some((option) => {
-		if (option.name !== "-a") return false;
-		const holder = args[option.valueIndex ?? option.index];
-		const own = program === undefined ? "" : program.text.slice(program.text.lastIndexOf("/") + 1);
-		return holder?.literal !== true || option.value !== own;
-	});
-	const floor: TierRaise = {
-		tier: "privileged",
-		reason:
-			"exec -a runs the command under another name, which can make it another program (git-push, busybox rm)",
-	};
-	return {
-		self: wrapperSelf(scanned, EXEC_OPTIONS, name),
-		inner: argvInner(rest, name, renamed ? { floor } : {}),
-	};
-}
-
-const COMMAND_OPTIONS = wrapperOptions([], ["-p", "-v", "-V"]);
-const BUILTIN_OPTIONS = wrapperOptions([], []);
-
-function command(args: readonly BashWord[], name: string): Unwrapped {
-	const known = name === "command" ? COMMAND_OPTIONS : BUILTIN_OPTIONS;
-	const scanned = scanWrapper(args, known);
-	const self = wrapperSelf(scanned, known, name);
-	if (self.tier === "read" && hasOption(scanned, "-v", "-V"))
-		return { self: { tier: "read", reason: `${name} -v looks a command up` }, inner: [] };
-	return { self, inner: argvInner(fromFirstOperand(args, scanned), name) };
-}
 
 const SHELL_VALUE = valueSet("-o", "+o", "-O", "+O", "--rcfile", "--init-file");
 /** Short options of `bash -c …` that leave the code as given (exit on error, trace, no globbing …). */
@@ -372,9 +329,6 @@ function bun(args: readonly BashWord[], name: string): Unwrapped | undefined {
 }
 
 const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
-	command,
-	builtin: command,
-	exec: execBuiltin,
 	bash: shell,
 	sh: shell,
 	zsh: shell,

@@ -25,6 +25,7 @@ import { BLACK } from "./black.ts";
 import { BLKDISCARD } from "./blkdiscard.ts";
 import { BREAK } from "./break.ts";
 import { BREW } from "./brew.ts";
+import { BUILTIN } from "./builtin.ts";
 import { BUN } from "./bun.ts";
 import { BUNDLE } from "./bundle.ts";
 import { BUNX } from "./bunx.ts";
@@ -48,6 +49,7 @@ import { CODE } from "./code.ts";
 import { COLON } from "./colon.ts";
 import { COLUMN } from "./column.ts";
 import { COMM } from "./comm.ts";
+import { COMMAND } from "./command.ts";
 import type { CommandSpec, CommandTierEntry } from "./command-spec.ts";
 import { CONDA } from "./conda.ts";
 import { CONTINUE } from "./continue.ts";
@@ -81,6 +83,7 @@ import { ECHO } from "./echo.ts";
 import { EMACS } from "./emacs.ts";
 import { ENV } from "./env.ts";
 import { ESLINT } from "./eslint.ts";
+import { EXEC } from "./exec.ts";
 import { EXIT } from "./exit.ts";
 import { EXPAND } from "./expand.ts";
 import { EXPORT } from "./export.ts";
@@ -658,6 +661,9 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	watch: WATCH,
 	fd: FD,
 	fdfind: FDFIND,
+	command: COMMAND,
+	builtin: BUILTIN,
+	exec: EXEC,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
