@@ -6,7 +6,6 @@
  * this file holds the wrappers not moved yet.
  */
 import { ownEntry } from "../own-entry.ts";
-import type { TierRaise } from "../tier-raise.ts";
 import type { BashWord } from "./bash-word.ts";
 import { unwrapBunSubcommand } from "./commands/bun.ts";
 import { commandSpec } from "./commands/index.ts";
@@ -14,12 +13,8 @@ import { valueSet } from "./option-scan.ts";
 import { fromWord } from "./path-spec.ts";
 import {
 	type ArgvOptions,
-	argvInner,
-	fromFirstOperand,
 	type InnerCommand,
-	NEUTRAL,
 	scanWords,
-	tail,
 	tailAfter,
 	type Unwrapped,
 	type Unwrapper,
@@ -122,32 +117,6 @@ function shell(args: readonly BashWord[], name: string): Unwrapped {
 	return { self: { tier: "privileged", reason: `${name} reads commands from standard input` }, inner: [] };
 }
 
-function busybox(args: readonly BashWord[]): Unwrapped {
-	return { self: NEUTRAL, inner: argvInner(args, "busybox") };
-}
-
-function evalBuiltin(args: readonly BashWord[]): Unwrapped {
-	return { self: NEUTRAL, inner: args.length === 0 ? [] : [{ kind: "shell", code: args, via: "eval" }] };
-}
-
-/** `alias ls='rm -rf x'`: the value runs wherever the alias is used later, so it is classified as code now. */
-function alias(args: readonly BashWord[]): Unwrapped {
-	const inner: InnerCommand[] = [];
-	for (const word of args) {
-		const equals = word.text.indexOf("=");
-		if (equals <= 0) continue;
-		inner.push({ kind: "shell", code: [tail(word, equals + 1)], via: "alias" });
-	}
-	return {
-		// Where the alias is used later, another command runs than the one written: not a read.
-		self: {
-			tier: "write",
-			reason: "alias changes what a command name runs (its text is classified on its own)",
-		},
-		inner,
-	};
-}
-
 /** `script -c 'cmd' log`: runs the command in a recorded terminal; without `-c` it starts a shell. */
 function script(args: readonly BashWord[], name: string): Unwrapped {
 	const scanned = scanWords(
@@ -165,20 +134,6 @@ function script(args: readonly BashWord[], name: string): Unwrapped {
 		self: { tier: "write", reason: "script records a terminal session to a file" },
 		inner: word === undefined ? [] : [{ kind: "shell", code: [word], via: "script -c" }],
 	};
-}
-
-function trap(args: readonly BashWord[]): Unwrapped {
-	const scanned = scanWords(args, valueSet());
-	const operands = fromFirstOperand(args, scanned);
-	const action = operands[0];
-	const self: TierRaise = {
-		tier: "write",
-		reason: "trap sets code to run later, on a signal or at exit (the code is classified on its own)",
-	};
-	if (action === undefined || operands.length < 2 || action.text === "-" || action.text === "") {
-		return { self, inner: [] };
-	}
-	return { self, inner: [{ kind: "shell", code: [action], via: "trap" }] };
 }
 
 /** Interpreters: inline code and programs read from stdin cannot be analysed; a script file runs as usual. */
@@ -337,10 +292,6 @@ const WRAPPERS: Readonly<Record<string, Unwrapper>> = {
 	mksh: shell,
 	ash: shell,
 	fish: shell,
-	busybox,
-	eval: evalBuiltin,
-	trap,
-	alias,
 	script,
 	node,
 	nodejs: node,

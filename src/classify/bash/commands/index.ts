@@ -6,6 +6,7 @@
 import { ownEntry } from "../../own-entry.ts";
 import { ADDUSER } from "./adduser.ts";
 import { AG } from "./ag.ts";
+import { ALIAS } from "./alias.ts";
 import { APK } from "./apk.ts";
 import { APT } from "./apt.ts";
 import { APT_GET } from "./apt-get.ts";
@@ -29,6 +30,7 @@ import { BUILTIN } from "./builtin.ts";
 import { BUN } from "./bun.ts";
 import { BUNDLE } from "./bundle.ts";
 import { BUNX } from "./bunx.ts";
+import { BUSYBOX } from "./busybox.ts";
 import { BZIP2 } from "./bzip2.ts";
 import { CARGO } from "./cargo.ts";
 import { CAT } from "./cat.ts";
@@ -83,6 +85,7 @@ import { ECHO } from "./echo.ts";
 import { EMACS } from "./emacs.ts";
 import { ENV } from "./env.ts";
 import { ESLINT } from "./eslint.ts";
+import { EVAL } from "./eval.ts";
 import { EXEC } from "./exec.ts";
 import { EXIT } from "./exit.ts";
 import { EXPAND } from "./expand.ts";
@@ -284,6 +287,7 @@ import { TOFU } from "./tofu.ts";
 import { TOUCH } from "./touch.ts";
 import { TR } from "./tr.ts";
 import { TRACEROUTE } from "./traceroute.ts";
+import { TRAP } from "./trap.ts";
 import { TREE } from "./tree.ts";
 import { TRUE } from "./true.ts";
 import { TRUNCATE } from "./truncate.ts";
@@ -664,6 +668,10 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	command: COMMAND,
 	builtin: BUILTIN,
 	exec: EXEC,
+	busybox: BUSYBOX,
+	eval: EVAL,
+	alias: ALIAS,
+	trap: TRAP,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
