@@ -12,6 +12,7 @@ import { APT } from "./apt.ts";
 import { APT_GET } from "./apt-get.ts";
 import { APTITUDE } from "./aptitude.ts";
 import { ARCH } from "./arch.ts";
+import { ASH } from "./ash.ts";
 import { AT } from "./at.ts";
 import { AWK, AWK_OTHER_NAMES } from "./awk.ts";
 import { AWS } from "./aws.ts";
@@ -19,6 +20,7 @@ import { AZ } from "./az.ts";
 import { B2SUM } from "./b2sum.ts";
 import { BASE64 } from "./base64.ts";
 import { BASENAME } from "./basename.ts";
+import { BASH } from "./bash.ts";
 import { BAT } from "./bat.ts";
 import { BATCH } from "./batch.ts";
 import { BIOME } from "./biome.ts";
@@ -61,6 +63,7 @@ import { CRONTAB } from "./crontab.ts";
 import { CSRUTIL } from "./csrutil.ts";
 import { CURL } from "./curl.ts";
 import { CUT } from "./cut.ts";
+import { DASH } from "./dash.ts";
 import { DATE } from "./date.ts";
 import { DD } from "./dd.ts";
 import { DECLARE } from "./declare.ts";
@@ -98,6 +101,7 @@ import { FILE } from "./file.ts";
 import { FIND } from "./find.ts";
 import { FIREBASE } from "./firebase.ts";
 import { FIREWALL_CMD } from "./firewall-cmd.ts";
+import { FISH } from "./fish.ts";
 import { FLATPAK } from "./flatpak.ts";
 import { FLOCK } from "./flock.ts";
 import { FLY } from "./fly.ts";
@@ -145,6 +149,7 @@ import { JOIN } from "./join.ts";
 import { JQ } from "./jq.ts";
 import { KILL } from "./kill.ts";
 import { KILLALL } from "./killall.ts";
+import { KSH } from "./ksh.ts";
 import { KUBECTL } from "./kubectl.ts";
 import { LAUNCHCTL } from "./launchctl.ts";
 import { LESS } from "./less.ts";
@@ -162,6 +167,7 @@ import { MKDIR } from "./mkdir.ts";
 import { MKE2FS } from "./mke2fs.ts";
 import { MKFIFO } from "./mkfifo.ts";
 import { MKFS } from "./mkfs.ts";
+import { MKSH } from "./mksh.ts";
 import { MKSWAP } from "./mkswap.ts";
 import { MKTEMP } from "./mktemp.ts";
 import { MOCHA } from "./mocha.ts";
@@ -242,6 +248,7 @@ import { SETCAP } from "./setcap.ts";
 import { SETSID } from "./setsid.ts";
 import { SFDISK } from "./sfdisk.ts";
 import { SFTP } from "./sftp.ts";
+import { SH } from "./sh.ts";
 import { SHA1SUM } from "./sha1sum.ts";
 import { SHA224SUM } from "./sha224sum.ts";
 import { SHA256SUM } from "./sha256sum.ts";
@@ -331,6 +338,7 @@ import { YQ } from "./yq.ts";
 import { YUM } from "./yum.ts";
 import { ZCAT } from "./zcat.ts";
 import { ZIP } from "./zip.ts";
+import { ZSH } from "./zsh.ts";
 import { ZYPPER } from "./zypper.ts";
 
 const COMMANDS: Readonly<Record<string, CommandSpec>> = {
@@ -672,6 +680,14 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	eval: EVAL,
 	alias: ALIAS,
 	trap: TRAP,
+	bash: BASH,
+	sh: SH,
+	zsh: ZSH,
+	dash: DASH,
+	ksh: KSH,
+	mksh: MKSH,
+	ash: ASH,
+	fish: FISH,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {
