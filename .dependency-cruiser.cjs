@@ -57,7 +57,7 @@ module.exports = {
 				"src/classify/bash/commands/ says what each command is; the engines read it from the registry, never the reverse: a command file imports only shared spec types and helpers (adr/0003).",
 			from: { path: "^src/classify/bash/commands/" },
 			to: {
-				path: "^src/classify/bash/(read-proof|command-tier-lookup|command-tier-refiners|command-tier-table|command-paths|wrappers|bash-walk|classify-bash|read-only-commands)\\.ts$",
+				path: "^src/classify/bash/(read-proof|command-tier-lookup|command-tier-refiners|command-tier-table|command-paths|wrappers|bash-walk|classify-bash)\\.ts$",
 			},
 		},
 		{

@@ -13,7 +13,6 @@ import { strictest, type TierRaise } from "../tier-raise.ts";
 import { type BashWord, syntheticWord } from "./bash-word.ts";
 import { commandSpec } from "./commands/index.ts";
 import { fromWord, type PathCandidate } from "./path-spec.ts";
-import { READ_ONLY_COMMANDS } from "./read-only-commands.ts";
 import type { OptionSpec, ParsedLine, ReadOnlyCommand, ReadVerdict } from "./read-only-spec.ts";
 
 /** Where the system's own programs live: `/usr/bin/ls` is ls, `/tmp/x/ls` and `./ls` are not. */
@@ -50,7 +49,7 @@ export interface ReadProofInput {
 /** The verdict for a command the read-only table knows; undefined for any other command (the tier table decides). */
 export function proveRead(input: ReadProofInput): ReadVerdict | undefined {
 	const base = path.posix.basename(input.name.text);
-	const spec = commandSpec(base)?.readOnly ?? ownEntry(READ_ONLY_COMMANDS, base);
+	const spec = commandSpec(base)?.readOnly;
 	if (spec === undefined) return undefined;
 	const named = input.name.text;
 	if (!isSystemProgramName(named)) {

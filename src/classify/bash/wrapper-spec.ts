@@ -205,3 +205,70 @@ export function asUser(tool: string, withValue: ReadonlySet<string>): Unwrapper 
 		return { self: floor, inner: argvInner(rest.slice(assignments.length), tool, { floor, assignments }) };
 	};
 }
+
+/** Interpreters: inline code and programs read from stdin cannot be analysed; a script file runs as usual. */
+export interface InterpreterSyntax {
+	/** Short flags whose presence means inline code (`-c`, `-e`). */
+	readonly inlineShort: string;
+	readonly inlineLong: readonly string[];
+	/** Short flags that take the rest of the cluster, or the next word, as a value. */
+	readonly valueShort: string;
+	/** Short flags whose value can only be attached (`perl -i.bak`, `-Mstrict`). */
+	readonly attachedShort: string;
+	readonly valueLong: readonly string[];
+	/** Short flags that name a module or script to run instead (`python -m`). */
+	readonly runsNamed: string;
+	readonly readsStdinWithoutScript: boolean;
+	/** Words that only print help or the version and exit (`python -v` is verbose mode, not the version). */
+	readonly info: readonly string[];
+}
+
+export function interpreter(syntax: InterpreterSyntax): Unwrapper {
+	return (args, name) => {
+		let onlyInfo = args.length > 0;
+		for (let i = 0; i < args.length; i++) {
+			const text = args[i]?.text ?? "";
+			if (text === "-") return stdinProgram(name);
+			if (text === "--" || !text.startsWith("-")) return undefined;
+			if (syntax.info.includes(text)) continue;
+			onlyInfo = false;
+			if (text.startsWith("--")) {
+				const option = text.split("=")[0] ?? text;
+				if (syntax.inlineLong.includes(option)) return inlineCode(name);
+				if (syntax.valueLong.includes(option) && !text.includes("=")) i++;
+				continue;
+			}
+			for (const char of text.slice(1)) {
+				if (syntax.inlineShort.includes(char)) return inlineCode(name);
+				if (syntax.runsNamed.includes(char)) return undefined;
+				if (syntax.attachedShort.includes(char)) break;
+				if (syntax.valueShort.includes(char)) {
+					if (text.endsWith(char)) i++;
+					break;
+				}
+			}
+		}
+		if (onlyInfo || !syntax.readsStdinWithoutScript) return undefined;
+		return stdinProgram(name);
+	};
+}
+
+export function inlineCode(name: string): Unwrapped {
+	return { self: { tier: "privileged", reason: `inline ${name} code cannot be analysed` }, inner: [] };
+}
+
+export function stdinProgram(name: string): Unwrapped {
+	return { self: { tier: "privileged", reason: `${name} reads its program from standard input` }, inner: [] };
+}
+
+/** `lua -e CODE` and the like: `-e`/`--eval`/`--print` is inline code. */
+export const inlineE = interpreter({
+	inlineShort: "e",
+	inlineLong: ["--eval", "--print"],
+	valueShort: "l",
+	attachedShort: "",
+	valueLong: [],
+	runsNamed: "",
+	readsStdinWithoutScript: false,
+	info: ["--version", "-v", "--help", "-h"],
+});

@@ -3,6 +3,7 @@
  * a package and runs it. Its inline code (`bun -e`) is read with the other interpreters (wrappers.ts).
  */
 import { afterGlobalOptions } from "../option-scan.ts";
+import { inlineE } from "../wrapper-spec.ts";
 import { type CommandSpec, rows } from "./command-spec.ts";
 import { opts, valueTaking } from "./option-notation.ts";
 import { subcommandRunner, UV_RUN_VALUE } from "./package-runners.ts";
@@ -24,8 +25,12 @@ const BUN_TIERS = [
 ];
 
 /** `bun x pkg`: what bun's subcommands run (wrappers.ts tries its inline code first). */
-export const unwrapBunSubcommand = subcommandRunner({ fetches: { x: UV_RUN_VALUE } }, (args) =>
+const unwrapBunSubcommand = subcommandRunner({ fetches: { x: UV_RUN_VALUE } }, (args) =>
 	afterGlobalOptions(args, BUN_GLOBAL_VALUE),
 );
 
-export const BUN: CommandSpec = { tiers: BUN_TIERS, globalOptions: BUN_GLOBAL_OPTIONS };
+export const BUN: CommandSpec = {
+	tiers: BUN_TIERS,
+	globalOptions: BUN_GLOBAL_OPTIONS,
+	unwrap: (args, name) => inlineE(args, name) ?? unwrapBunSubcommand(args, name),
+};

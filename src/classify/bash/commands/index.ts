@@ -1,9 +1,8 @@
 /**
- * The registry of commands with a file of their own: the engines look a command up here first, then in the
- * tables of the commands not yet moved here (read-only-commands.ts, command-tier-table.ts, command-paths.ts,
- * command-tier-refiners.ts, wrappers.ts), which no longer name any command listed here (adr/0003).
- */
-import { ownEntry } from "../../own-entry.ts";
+ * The registry of the commands the classifier knows, one file each: the engines (read-proof.ts,
+ * command-tier-lookup.ts, command-tier-refiners.ts, command-paths.ts, wrappers.ts, classify-bash.ts) read every
+ * part of a command from here (adr/0003).
+ */ import { ownEntry } from "../../own-entry.ts";
 import { ADDUSER } from "./adduser.ts";
 import { AG } from "./ag.ts";
 import { ALIAS } from "./alias.ts";
@@ -69,6 +68,7 @@ import { DD } from "./dd.ts";
 import { DECLARE } from "./declare.ts";
 import { DEFAULTS } from "./defaults.ts";
 import { DELUSER } from "./deluser.ts";
+import { DENO } from "./deno.ts";
 import { DF } from "./df.ts";
 import { DIFF } from "./diff.ts";
 import { DIG } from "./dig.ts";
@@ -159,6 +159,8 @@ import { LN } from "./ln.ts";
 import { LOCAL } from "./local.ts";
 import { LOCALECTL } from "./localectl.ts";
 import { LS } from "./ls.ts";
+import { LUA } from "./lua.ts";
+import { LUAJIT } from "./luajit.ts";
 import { MAKE } from "./make.ts";
 import { MAN } from "./man.ts";
 import { MAPFILE } from "./mapfile.ts";
@@ -185,6 +187,7 @@ import { NFT } from "./nft.ts";
 import { NICE } from "./nice.ts";
 import { NINJA } from "./ninja.ts";
 import { NL } from "./nl.ts";
+import { NODE, NODEJS } from "./node.ts";
 import { NOHUP } from "./nohup.ts";
 import { NPM } from "./npm.ts";
 import { NPROC } from "./nproc.ts";
@@ -194,12 +197,15 @@ import { NSLOOKUP } from "./nslookup.ts";
 import { NVRAM } from "./nvram.ts";
 import { OD } from "./od.ts";
 import { OPEN } from "./open.ts";
+import { OSASCRIPT } from "./osascript.ts";
 import { PACMAN } from "./pacman.ts";
 import { PARTED } from "./parted.ts";
 import { PASSWD } from "./passwd.ts";
 import { PASTE } from "./paste.ts";
 import { PATCH } from "./patch.ts";
+import { PERL } from "./perl.ts";
 import { PFCTL } from "./pfctl.ts";
+import { PHP } from "./php.ts";
 import { PING } from "./ping.ts";
 import { PIP } from "./pip.ts";
 import { PIP3 } from "./pip3.ts";
@@ -211,13 +217,16 @@ import { PNPM } from "./pnpm.ts";
 import { PODMAN } from "./podman.ts";
 import { POETRY } from "./poetry.ts";
 import { POWEROFF } from "./poweroff.ts";
+import { POWERSHELL } from "./powershell.ts";
 import { PRETTIER } from "./prettier.ts";
 import { PRINTENV } from "./printenv.ts";
 import { PRINTF } from "./printf.ts";
 import { PS } from "./ps.ts";
 import { PULUMI } from "./pulumi.ts";
 import { PWD } from "./pwd.ts";
+import { PWSH } from "./pwsh.ts";
 import { PYTEST } from "./pytest.ts";
+import { PYTHON, PYTHON3 } from "./python.ts";
 import { READ } from "./read.ts";
 import { READARRAY } from "./readarray.ts";
 import { READLINK } from "./readlink.ts";
@@ -232,11 +241,14 @@ import { RM } from "./rm.ts";
 import { RMDIR } from "./rmdir.ts";
 import { RMMOD } from "./rmmod.ts";
 import { RPM } from "./rpm.ts";
+import { RSCRIPT } from "./rscript.ts";
 import { RSYNC } from "./rsync.ts";
+import { RUBY } from "./ruby.ts";
 import { RUFF } from "./ruff.ts";
 import { RUNUSER } from "./runuser.ts";
 import { SCP } from "./scp.ts";
 import { SCREEN } from "./screen.ts";
+import { SCRIPT } from "./script.ts";
 import { SCUTIL } from "./scutil.ts";
 import { SECURITY } from "./security.ts";
 import { GSED, SED } from "./sed.ts";
@@ -688,6 +700,21 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	mksh: MKSH,
 	ash: ASH,
 	fish: FISH,
+	python: PYTHON,
+	python3: PYTHON3,
+	node: NODE,
+	nodejs: NODEJS,
+	perl: PERL,
+	ruby: RUBY,
+	php: PHP,
+	lua: LUA,
+	luajit: LUAJIT,
+	Rscript: RSCRIPT,
+	osascript: OSASCRIPT,
+	pwsh: PWSH,
+	powershell: POWERSHELL,
+	deno: DENO,
+	script: SCRIPT,
 };
 
 export function commandSpec(name: string): CommandSpec | undefined {

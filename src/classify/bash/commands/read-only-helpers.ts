@@ -1,4 +1,4 @@
-/** What many read-only specs share (commands/ and read-only-commands.ts): operand kinds, common checks. */
+/** What many read-only specs share (commands/): operand kinds, common checks. */
 import type { TierRaise } from "../../tier-raise.ts";
 import type { OperandRule, OptionSpec, ParsedLine, ReadOnlyCommand } from "../read-only-spec.ts";
 import { opts, raising } from "./option-notation.ts";
@@ -98,7 +98,15 @@ export function longOptionsAmong(known: ReadonlySet<string>, args: readonly stri
 	return true;
 }
 
-/** `tool --version` (or `--help`) alone, exactly; `short` are the spellings the tool documents as the version. */
+/**
+ * `tool --version` (or `--help`) alone, exactly: nothing else of these tools is proven read-only here. A short
+ * spelling counts only where the tool documents it as the version (`python -v` is verbose mode and then runs
+ * the program on standard input). Left out on purpose: launchers that read the project before printing a
+ * version, so a repository decides what runs (`cargo`/`rustc`/`rustup` read `rust-toolchain.toml`, whose `path`
+ * names the program; `yarn` runs the file `.yarnrc`'s `yarn-path` names; `pnpm`, `go`, `uv`, `bun` and `deno`
+ * may download and run the version the project pins; `npm` reads the project's `.npmrc`, which can point it at
+ * any host, and writes logs), and `gh`, which checks for updates over the network.
+ */
 export function versionOnly(short: readonly string[]): ReadOnlyCommand {
 	return {
 		options: opts("--version", "--help", ...short),
