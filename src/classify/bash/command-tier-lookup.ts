@@ -60,7 +60,7 @@ export function tableKey(name: string, args: readonly string[]): string {
 }
 
 /** The arguments from the subcommand on, for tools with global options (`git -C x push -f` → `push -f`). */
-export function withoutGlobalOptions(name: string, args: readonly string[]): readonly string[] {
+function withoutGlobalOptions(name: string, args: readonly string[]): readonly string[] {
 	const withValue = registeredGlobalValue(name);
 	if (withValue === undefined) return args;
 	if (commandSpec(name)?.plusGlobalOptions !== true) return afterGlobalOptions(args, withValue);
