@@ -51,6 +51,16 @@ module.exports = {
 			to: { path: "node_modules/zod/" },
 		},
 		{
+			name: "command-files-below-engines",
+			severity: "error",
+			comment:
+				"src/classify/bash/commands/ says what each command is; the engines read it from the registry, never the reverse: a command file imports only shared spec types and helpers (adr/0003).",
+			from: { path: "^src/classify/bash/commands/" },
+			to: {
+				path: "^src/classify/bash/(read-proof|command-tier-lookup|command-tier-refiners|command-tier-table|command-paths|wrappers|bash-walk|classify-bash)\\.ts$",
+			},
+		},
+		{
 			name: "layer-known",
 			severity: "error",
 			comment: "Every folder of src/ has a place in the layers of .dependency-cruiser.cjs and adr/0001.",

@@ -148,6 +148,20 @@ describe("wrapper floors", () => {
 		}
 		expect(classifyBash(bash, "docker run --rm -v ./data:/data alpine ls").tier).toBe("write");
 	});
+
+	// The host-access check read only a few of docker run's options as taking a value, so `-e A=1` (or `--name x`)
+	// looked like the image and hid every flag after it.
+	it("docker run with host access is privileged after options that take a value", () => {
+		for (const command of [
+			"docker run -e A=1 --privileged alpine ls",
+			"docker run --name box --cap-add SYS_ADMIN alpine ls",
+			"docker create -w /x --pid host alpine",
+			"docker exec -u root --privileged box ls",
+			"podman run --env A=1 -v /etc:/e alpine ls",
+		]) {
+			expect(classifyBash(bash, command).tier, command).toBe("privileged");
+		}
+	});
 });
 
 describe("code that cannot be seen takes the highest tier", () => {

@@ -12,9 +12,9 @@ import { isHarmlessSink } from "../system-paths.ts";
 import { strictest, type TierRaise } from "../tier-raise.ts";
 import type { BashParser, SyntaxNode } from "./bash-parser.ts";
 import { type BashWord, evaluateWord, syntheticWord, WORD_NODE_TYPES } from "./bash-word.ts";
-import { fromWord, type PathCandidate } from "./command-paths.ts";
 import { cdPathMayBeSet, homeMayBeSet, searchesCdPath } from "./directory-variables.ts";
 import { type EnvironmentAssignment, environmentInjection } from "./environment-injection.ts";
+import { fromWord, type PathCandidate } from "./path-spec.ts";
 import { isSystemProgramName } from "./read-proof.ts";
 import { type ArgvOptions, type Unwrapped, unwrapCommand } from "./wrappers.ts";
 

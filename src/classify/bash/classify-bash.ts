@@ -8,7 +8,6 @@ import { HIGHEST_TIER, maxTier, type Tier } from "../../vocabulary/tier.ts";
 import type { ActionPart, PathTouch } from "../action.ts";
 import { guardOfCopiedSource } from "../execution-config.ts";
 import { guardOfTree } from "../guarded-paths.ts";
-import { ownEntry } from "../own-entry.ts";
 import {
 	type EffectiveCwd,
 	isWithinSession,
@@ -23,8 +22,9 @@ import { type BashFinding, type CommandFinding, findBashCommands } from "./bash-
 import { type BashWord, syntheticWord } from "./bash-word.ts";
 import { commandPathCandidates, type PathCandidate } from "./command-paths.ts";
 import { builtInTier, matchingExtraTiers, tableKey } from "./command-tier-lookup.ts";
-import { refineCommandTier, sedOnlySubstitutes } from "./command-tier-refiners.ts";
+import { refineCommandTier } from "./command-tier-refiners.ts";
 import type { CommandTierEntry } from "./command-tier-table.ts";
+import { commandSpec } from "./commands/index.ts";
 import { homeMayBeSet } from "./directory-variables.ts";
 import { environmentInjection } from "./environment-injection.ts";
 import { globLinkCandidates } from "./glob-links.ts";
@@ -164,73 +164,11 @@ function partOf(finding: BashFinding, options: BashClassifyOptions): ActionPart 
 }
 
 /**
- * Commands whose every effect is creating, changing or removing-by-moving the files their arguments name (as
- * `commandPathCandidates` finds them): nothing runs, nothing is fetched, no other file is touched. `sed -i`
- * joins them only when its script is proven to substitute text and nothing else (`sedOnlySubstitutes`).
- */
-const FILE_WRITERS: ReadonlySet<string> = new Set(["touch", "mkdir", "cp", "mv", "tee"]);
-
-/**
- * The long options of the file writers that write nothing but the paths they are given, spelled in full: an
- * abbreviation (`--b`, `--t=DIR`, which getopt_long accepts) or any other option leaves the effects unknown. Not
- * here: `--backup`/`--suffix` (a name built from a suffix), `--parents` (a path below the target),
- * `--link`/`--symbolic-link` (another name for the source, which a later write goes through).
- */
-const WRITER_LONG_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
-	cp: new Set([
-		"--archive",
-		"--force",
-		"--interactive",
-		"--no-clobber",
-		"--no-dereference",
-		"--dereference",
-		"--preserve",
-		"--no-preserve",
-		"--recursive",
-		"--reflink",
-		"--remove-destination",
-		"--sparse",
-		"--update",
-		"--verbose",
-		"--target-directory",
-		"--no-target-directory",
-		"--strip-trailing-slashes",
-	]),
-	mv: new Set([
-		"--force",
-		"--interactive",
-		"--no-clobber",
-		"--update",
-		"--verbose",
-		"--target-directory",
-		"--no-target-directory",
-		"--strip-trailing-slashes",
-	]),
-};
-
-/** Whether every long option of `cp`/`mv` is one of theirs above, spelled in full (other commands: true). */
-function longOptionsSpelledInFull(name: string, args: readonly string[]): boolean {
-	const known = ownEntry(WRITER_LONG_OPTIONS, name);
-	if (known === undefined) return true;
-	for (const arg of args) {
-		if (arg === "--") return true;
-		if (arg.startsWith("--") && !known.has(arg.split("=", 1)[0] ?? arg)) return false;
-	}
-	return true;
-}
-
-/**
- * Commands whose every effect is removing the files their arguments name. They are `destructive`, so no path
- * rule allows them (`knownEffects` stays unset); they only tell a permission mode that nothing but those files
- * is touched (adr/0023: `trusted` with no sandbox running).
- */
-const FILE_REMOVERS: ReadonlySet<string> = new Set(["rm", "rmdir", "unlink"]);
-
-/**
  * Whether the command's effects are exactly its paths: a plain command (no wrapper around it, no computed name,
  * no variables set for it, no operands arriving at run time, not on another host), either read-only by the table
- * (its writes come from redirects), one of the file writers at no more than `write` or one of the file removers
- * at no more than `destructive`, with every path known before it runs.
+ * (its writes come from redirects), a file writer at no more than `write` (its spec's `writesOnlyItsPaths`:
+ * touch, mkdir, cp, mv, tee, `sed -i s/a/b/`) or a file remover at no more than `destructive` (rm, rmdir,
+ * unlink), with every path known before it runs.
  */
 function effectsAreItsPaths(
 	finding: CommandFinding,
@@ -243,15 +181,9 @@ function effectsAreItsPaths(
 		return false;
 	const { name } = finding.unit;
 	const args = finding.args.map((arg) => arg.text);
-	// A backup copy goes to a name built from a suffix, which is not among the paths found. `cp -l`/`-s` make a
-	// second name for the source (`.git/config`, or `../../u/.bashrc` once moved up): a later write to it in the
-	// same call (`cp c x`, a redirect) lands in the file it names, which nothing classified.
-	if (name === "cp" && args.some((arg) => /^-[^-]*[Sbls]/.test(arg))) return false;
-	if (name === "mv" && args.some((arg) => /^-[^-]*[Sb]/.test(arg))) return false;
-	if (!longOptionsSpelledInFull(name, args)) return false;
-	const writer =
-		ownTier === "write" && (FILE_WRITERS.has(name) || (name === "sed" && sedOnlySubstitutes(args)));
-	const remover = ownTier === "destructive" && FILE_REMOVERS.has(name);
+	const spec = commandSpec(name);
+	const writer = ownTier === "write" && spec?.writesOnlyItsPaths?.(args) === true;
+	const remover = ownTier === "destructive" && spec?.removesOnlyItsPaths === true;
 	if (ownTier !== "read" && !writer && !remover) return false;
 	return candidates.every((candidate) => candidate.value !== undefined);
 }
@@ -457,12 +389,9 @@ function guardedGlobReads(
 	return touches(matches, cwd, options.paths).filter((touch) => touch.guard !== undefined);
 }
 
-/** The commands that land their source trees at their destination (their reads are what they copy). */
-const COPIERS: ReadonlySet<string> = new Set(["cp", "mv"]);
-
 /** A copy of a git directory or a HEAD file guards the copy's writes (execution-config.ts, adr/0014). */
 function withCopiedRepositories(name: string, paths: readonly PathTouch[]): PathTouch[] {
-	if (!COPIERS.has(name)) return [...paths];
+	if (commandSpec(name)?.landsSourcesAtDestination !== true) return [...paths];
 	const guard = paths
 		.filter((touch) => touch.access === "read" && touch.resolved.startsWith("/"))
 		.map((touch) => guardOfCopiedSource(touch.resolved))

@@ -6,9 +6,11 @@
  */
 import { maxTier, type Tier } from "../../vocabulary/tier.ts";
 import { compileWildcard } from "../../vocabulary/wildcard-pattern.ts";
-import { ownEntry } from "../own-entry.ts";
 import { BUILT_IN_COMMAND_TIERS, type CommandTierEntry, UNKNOWN_COMMAND_TIER } from "./command-tier-table.ts";
-import { scanArgs, valueSet } from "./option-scan.ts";
+import { commandSpec } from "./commands/index.ts";
+import { valueTaking } from "./commands/option-notation.ts";
+import { afterGlobalOptions } from "./option-scan.ts";
+import type { OptionSpec } from "./read-only-spec.ts";
 
 export interface CommandPattern {
 	readonly pattern: string;
@@ -48,53 +50,6 @@ export function matchesCommandPattern(pattern: string, text: string): boolean {
 	return compileCommandPattern(pattern).matches(text);
 }
 
-const GLOBAL_VALUE_OPTIONS: Readonly<Record<string, ReadonlySet<string>>> = {
-	git: valueSet("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"),
-	npm: valueSet("--prefix", "--workspace", "-w", "--userconfig", "--cache", "--registry", "--loglevel"),
-	pnpm: valueSet("-C", "--dir", "--filter", "-F", "--loglevel"),
-	yarn: valueSet("--cwd"),
-	bun: valueSet("--cwd", "-c", "--config"),
-	cargo: valueSet("--manifest-path", "--config", "-Z", "--color"),
-	docker: valueSet(
-		"-H",
-		"--host",
-		"--context",
-		"-c",
-		"--config",
-		"-l",
-		"--log-level",
-		"--tlscacert",
-		"--tlscert",
-		"--tlskey",
-	),
-	podman: valueSet("--url", "--connection", "-c", "--root", "--runroot", "--log-level"),
-	kubectl: valueSet(
-		"-n",
-		"--namespace",
-		"--context",
-		"--kubeconfig",
-		"--cluster",
-		"--user",
-		"-s",
-		"--server",
-		"--token",
-		"--as",
-		"--as-group",
-		"--request-timeout",
-	),
-	helm: valueSet(
-		"-n",
-		"--namespace",
-		"--kube-context",
-		"--kubeconfig",
-		"--registry-config",
-		"--repository-config",
-	),
-	terraform: valueSet(),
-	tofu: valueSet(),
-	gh: valueSet("-R", "--repo"),
-};
-
 /**
  * The text the built-in tier table is matched against: the command's basename followed by its arguments, with
  * the global options some tools accept before their subcommand removed, so `git -C repo push -f` is looked up
@@ -105,14 +60,26 @@ export function tableKey(name: string, args: readonly string[]): string {
 }
 
 /** The arguments from the subcommand on, for tools with global options (`git -C x push -f` → `push -f`). */
-export function withoutGlobalOptions(name: string, args: readonly string[]): readonly string[] {
-	const withValue = ownEntry(GLOBAL_VALUE_OPTIONS, name);
-	if (withValue === undefined || args.length === 0) return args;
-	// `cargo +nightly build`: a toolchain selector is a global option too.
-	const optionLike = args.map((arg) => (name === "cargo" && arg.startsWith("+") ? `-${arg}` : arg));
-	const { operands } = scanArgs(optionLike, { withValue, stopAtOperand: true });
-	const first = operands[0];
-	return first === undefined ? args : args.slice(first);
+function withoutGlobalOptions(name: string, args: readonly string[]): readonly string[] {
+	const withValue = registeredGlobalValue(name);
+	if (withValue === undefined) return args;
+	if (commandSpec(name)?.plusGlobalOptions !== true) return afterGlobalOptions(args, withValue);
+	const optionLike = args.map((arg) => (arg.startsWith("+") ? `-${arg}` : arg));
+	return args.slice(args.length - afterGlobalOptions(optionLike, withValue).length);
+}
+
+/** The value-taking global options of a registered command, worked out once per command. */
+const REGISTERED_GLOBAL_VALUE = new WeakMap<readonly OptionSpec[], ReadonlySet<string>>();
+
+function registeredGlobalValue(name: string): ReadonlySet<string> | undefined {
+	const options = commandSpec(name)?.globalOptions;
+	if (options === undefined) return undefined;
+	let withValue = REGISTERED_GLOBAL_VALUE.get(options);
+	if (withValue === undefined) {
+		withValue = valueTaking(options);
+		REGISTERED_GLOBAL_VALUE.set(options, withValue);
+	}
+	return withValue;
 }
 
 /** A table row as indexed; its pattern is compiled when a command first reaches it (adr/0028). */

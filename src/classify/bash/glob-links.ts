@@ -6,8 +6,8 @@
  */
 import { type Dirent, readdirSync } from "node:fs";
 import { type EffectiveCwd, resolveDirectory } from "../paths.ts";
-import type { PathCandidate } from "./command-paths.ts";
 import { GLOB } from "./glob-writes.ts";
+import type { PathCandidate } from "./path-candidate.ts";
 
 /** Past this many entries a directory is not listed: what its glob reaches is then not known. */
 const MOST_ENTRIES = 5000;

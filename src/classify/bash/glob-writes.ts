@@ -9,7 +9,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
 import { type EffectiveCwd, resolveDirectory } from "../paths.ts";
-import type { PathCandidate } from "./command-paths.ts";
+import type { PathCandidate } from "./path-candidate.ts";
 
 /** A character that makes bash expand a word against the file system (brace expansion is not a match). */
 export const GLOB = /[*?[]/;

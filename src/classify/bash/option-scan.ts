@@ -136,3 +136,27 @@ export function optionValues(scanned: ScannedArgs, ...names: readonly string[]):
 export function valueSet(...names: readonly string[]): ReadonlySet<string> {
 	return new Set(names);
 }
+
+/** The words from the first operand on, after options that come before it (`git -C x push -f` → `push -f`). */
+export function afterGlobalOptions(
+	args: readonly string[],
+	withValue: ReadonlySet<string>,
+): readonly string[] {
+	if (args.length === 0) return args;
+	const { operands } = scanArgs(args, { withValue, stopAtOperand: true });
+	const first = operands[0];
+	return first === undefined ? args : args.slice(first);
+}
+
+/** A short flag, alone or inside a cluster, before any option that takes the rest of the cluster as its value. */
+export function hasShortFlag(args: readonly string[], flag: string, valueFlags = ""): boolean {
+	for (const arg of args) {
+		if (arg === "--") return false;
+		if (!arg.startsWith("-") || arg.startsWith("--")) continue;
+		for (const char of arg.slice(1)) {
+			if (char === flag) return true;
+			if (valueFlags.includes(char)) break;
+		}
+	}
+	return false;
+}

@@ -1,12 +1,12 @@
 /**
  * How a read-only form is described and judged: the shape of an entry in the read-only table
- * (read-only-commands.ts), of a parsed command line, and of the verdict the read proof (read-proof.ts) gives.
+ * (each command's file in commands/), of a parsed command line, and of the verdict the read proof (read-proof.ts) gives.
  */
 import type { Tier } from "../../vocabulary/tier.ts";
 import type { PathAccess } from "../action.ts";
 import type { TierRaise } from "../tier-raise.ts";
 import type { BashWord } from "./bash-word.ts";
-import type { PathCandidate } from "./command-paths.ts";
+import type { PathCandidate } from "./path-candidate.ts";
 
 export type ReadVerdict =
 	| { readonly read: true; readonly paths: readonly PathCandidate[] }

@@ -11,8 +11,8 @@ import { maxTier, type Tier } from "../../vocabulary/tier.ts";
 import { ownEntry } from "../own-entry.ts";
 import { strictest, type TierRaise } from "../tier-raise.ts";
 import { type BashWord, syntheticWord } from "./bash-word.ts";
-import { fromWord, type PathCandidate } from "./command-paths.ts";
-import { READ_ONLY_COMMANDS } from "./read-only-commands.ts";
+import { commandSpec } from "./commands/index.ts";
+import { fromWord, type PathCandidate } from "./path-spec.ts";
 import type { OptionSpec, ParsedLine, ReadOnlyCommand, ReadVerdict } from "./read-only-spec.ts";
 
 /** Where the system's own programs live: `/usr/bin/ls` is ls, `/tmp/x/ls` and `./ls` are not. */
@@ -49,7 +49,7 @@ export interface ReadProofInput {
 /** The verdict for a command the read-only table knows; undefined for any other command (the tier table decides). */
 export function proveRead(input: ReadProofInput): ReadVerdict | undefined {
 	const base = path.posix.basename(input.name.text);
-	const spec = ownEntry(READ_ONLY_COMMANDS, base);
+	const spec = commandSpec(base)?.readOnly;
 	if (spec === undefined) return undefined;
 	const named = input.name.text;
 	if (!isSystemProgramName(named)) {
@@ -81,7 +81,11 @@ function proveWith(spec: ReadOnlyCommand, name: string, args: readonly BashWord[
 		const [sub, ...rest] = parsed.operands;
 		if (sub === undefined) {
 			if (spec.bare === true && raises.length === 0) return { read: true, paths };
-			return notRead("write", `${name} without a subcommand is not known to be read-only`, paths);
+			return notRead(
+				maxTier(strictest(raises).tier, "write"),
+				`${name} without a subcommand is not known to be read-only`,
+				paths,
+			);
 		}
 		if (!sub.literal)
 			return notRead("write", `the ${name} subcommand \`${sub.text}\` is computed at run time`, paths);
@@ -89,8 +93,13 @@ function proveWith(spec: ReadOnlyCommand, name: string, args: readonly BashWord[
 		if (alone?.spec.onlyWithoutSubcommand !== undefined)
 			return notRead("write", alone.spec.onlyWithoutSubcommand, paths);
 		const subSpec = ownEntry(spec.subcommands, sub.text);
+		// A raise found before the subcommand stands whatever follows (`git --exec-path /x log`).
 		if (subSpec === undefined)
-			return notRead("write", `\`${name} ${sub.text}\` is not a read-only ${name} command`, paths);
+			return notRead(
+				maxTier(strictest(raises).tier, "write"),
+				`\`${name} ${sub.text}\` is not a read-only ${name} command`,
+				paths,
+			);
 		const inner = proveWith(subSpec, `${name} ${sub.text}`, rest);
 		if (raises.length === 0) return inner.read ? { read: true, paths: [...paths, ...inner.paths] } : inner;
 		const top = maxTier(strictest(raises).tier, "write");

@@ -1,0 +1,7 @@
+/**
+ * break: the shell builtin.
+ */
+import type { CommandSpec } from "./command-spec.ts";
+import { inert } from "./read-only-helpers.ts";
+
+export const BREAK: CommandSpec = { readOnly: inert };

@@ -1,0 +1,8 @@
+/**
+ * chown: it changes the owner of the files it is given (write; a system path makes it privileged); its paths read
+ * as chmod's (commands/chmod.ts).
+ */
+import { CHMOD_LIKE_PATHS } from "./chmod.ts";
+import { type CommandSpec, rows } from "./command-spec.ts";
+
+export const CHOWN: CommandSpec = { tiers: rows("write", ["chown *"]), paths: CHMOD_LIKE_PATHS };

@@ -1,0 +1,7 @@
+/**
+ * the `:` builtin: it does nothing.
+ */
+import type { CommandSpec } from "./command-spec.ts";
+import { inert } from "./read-only-helpers.ts";
+
+export const COLON: CommandSpec = { readOnly: inert };

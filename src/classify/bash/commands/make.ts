@@ -1,0 +1,10 @@
+/**
+ * make: write: it changes files or local state in a way a human can notice and undo. Read-only only as
+ * `--version` or `--help` alone.
+ */
+import { type CommandSpec, rows } from "./command-spec.ts";
+import { versionOnly } from "./read-only-helpers.ts";
+
+const MAKE_TIERS = [...rows("write", ["make *"])];
+
+export const MAKE: CommandSpec = { readOnly: versionOnly(["-v"]), tiers: MAKE_TIERS };

@@ -1,0 +1,7 @@
+/**
+ * read: the builtin; a subscript in a name it is given is evaluated as arithmetic (refineNameTaking).
+ */
+import type { CommandSpec } from "./command-spec.ts";
+import { refineNameTaking } from "./variable-names.ts";
+
+export const READ: CommandSpec = { refine: refineNameTaking };

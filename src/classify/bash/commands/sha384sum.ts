@@ -1,0 +1,7 @@
+/**
+ * sha384sum: it prints or checks checksums of the files it is given (coreutils checksum form).
+ */
+import type { CommandSpec } from "./command-spec.ts";
+import { checksum } from "./read-only-helpers.ts";
+
+export const SHA384SUM: CommandSpec = { readOnly: checksum };
