@@ -67,6 +67,13 @@ export const READ_CORPUS: readonly string[] = [
 	"sha256sum f",
 	"md5sum a b",
 	"od -c f | head",
+	"column -t f",
+	"column -s, -t data.csv",
+	"cat /etc/fstab | column -t",
+	"hexdump -C f | head",
+	"hexdump -n 64 -C f",
+	"zcat f.gz | head",
+	"zcat -f log.1.gz log.2",
 	"strings bin | grep version",
 	"base64 f",
 	"jq -r '.dependencies | keys[]' package.json",
@@ -175,6 +182,8 @@ export const READS_ABOVE_THE_INBOX: readonly string[] = [
 /** The classes of disguise the read tier must see through, each with commands that must not be `read`. */
 export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 	"an option that writes a file": [
+		"column -t f --output=out.txt",
+		"zcat -c f.gz > out",
 		"sort --output=*.txt f",
 		"git branch --abbrev newbranch",
 		"git stash -u -- list",
@@ -267,6 +276,8 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"tar -tvI prog -f x.tar",
 	],
 	"an abbreviated or clustered option": [
+		"zcat -rf dir",
+		"hexdump -Cw f",
 		"sed --in-pl s/a/b/ f",
 		"sed --in-place s/a/b/ f",
 		"sort --outp=out.txt in.txt",
@@ -450,6 +461,8 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"for (( i='$(touch F)'; i<1; i++ )); do :; done",
 	],
 	"the gate's own files": [
+		"hexdump -f ~/.pi/agent/pi-permission-hub/inbox/x/y.json f",
+		"zcat ~/.pi/agent/pi-permission-hub/inbox/*",
 		"cat ~/.pi/agent/pi-permission-hub/inbox/x",
 		"ls ~/.pi/agent/pi-permission-hub/inbox",
 		'cat -- "${nope:-/home/tester/.pi/agent/pi-permission-hub/inbox/x}"',
