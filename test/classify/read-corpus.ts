@@ -67,6 +67,9 @@ export const READ_CORPUS: readonly string[] = [
 	"sha256sum f",
 	"md5sum a b",
 	"od -c f | head",
+	"git reflog",
+	"git reflog show -10 --oneline",
+	"git reflog exists refs/heads/main",
 	"column -t f",
 	"column -s, -t data.csv",
 	"cat /etc/fstab | column -t",
@@ -182,6 +185,9 @@ export const READS_ABOVE_THE_INBOX: readonly string[] = [
 /** The classes of disguise the read tier must see through, each with commands that must not be `read`. */
 export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 	"an option that writes a file": [
+		"git reflog expire --expire=now --all",
+		"git reflog delete HEAD@{1}",
+		"git reflog show --output=out.txt",
 		"column -t f --output=out.txt",
 		"zcat -c f.gz > out",
 		"sort --output=*.txt f",
@@ -220,6 +226,8 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"find . -delete",
 	],
 	"an option that runs a program": [
+		"git reflog show -p --ext-diff",
+		"git reflog show --format=%G?",
 		"sed -n ':a e touch /tmp/pwn' f",
 		"sed ':a s/x/y/e' f",
 		"git log --format='%G?'",

@@ -545,6 +545,15 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, ReadOnlyCommand>> = {
 				: { tier: "write", reason: "git config without --get or --list sets a value" };
 		},
 	},
+	// `git reflog` alone is `git reflog show`, a `git log -g`: log's options and their raises. The other actions
+	// (`expire`, `delete`) change the reflog, and a ref where the action goes is not proven either.
+	reflog: {
+		options: [],
+		operands: text,
+		optionsFirst: true,
+		bare: true,
+		subcommands: { show: gitLog, exists: { options: [], operands: { kind: "text", max: 1 } } },
+	},
 	// The action must come first: `git stash -u -- list` is `git stash push -u -- list`, which removes `list`.
 	stash: {
 		options: [],
