@@ -70,6 +70,10 @@ export const READ_CORPUS: readonly string[] = [
 	"git reflog",
 	"git reflog show -10 --oneline",
 	"git reflog exists refs/heads/main",
+	"pgrep -fl node",
+	"pgrep -x sshd",
+	"getent passwd root",
+	"getent hosts localhost",
 	"column -t f",
 	"column -s, -t data.csv",
 	"cat /etc/fstab | column -t",
@@ -226,6 +230,7 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"find . -delete",
 	],
 	"an option that runs a program": [
+		"pgrep --signal KILL node",
 		"git reflog show -p --ext-diff",
 		"git reflog show --format=%G?",
 		"sed -n ':a e touch /tmp/pwn' f",

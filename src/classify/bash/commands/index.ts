@@ -112,6 +112,7 @@ import { GCC } from "./gcc.ts";
 import { GCLOUD } from "./gcloud.ts";
 import { GDISK } from "./gdisk.ts";
 import { GEM } from "./gem.ts";
+import { GETENT } from "./getent.ts";
 import { GH } from "./gh.ts";
 import { GIT } from "./git.ts";
 import { GLAB } from "./glab.ts";
@@ -205,6 +206,7 @@ import { PASTE } from "./paste.ts";
 import { PATCH } from "./patch.ts";
 import { PERL } from "./perl.ts";
 import { PFCTL } from "./pfctl.ts";
+import { PGREP } from "./pgrep.ts";
 import { PHP } from "./php.ts";
 import { PING } from "./ping.ts";
 import { PIP } from "./pip.ts";
@@ -443,6 +445,7 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	whoami: WHOAMI,
 	id: ID,
 	groups: GROUPS,
+	getent: GETENT,
 	uname: UNAME,
 	arch: ARCH,
 	nproc: NPROC,
@@ -513,6 +516,7 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	patch: PATCH,
 	killall: KILLALL,
 	pkill: PKILL,
+	pgrep: PGREP,
 	code: CODE,
 	vim: VIM,
 	vi: VI,
