@@ -14,9 +14,12 @@ const PACKAGE = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "u
 /** The machine's own Node (20 here and in CI), where there is one. */
 const MACHINE_NODE = ["/usr/bin/node", "/usr/local/bin/node"].find((file) => existsSync(file));
 
-function runNote(node: string, cwd: string, initCwd: string) {
-	const { INIT_CWD: _, ...env } = process.env;
-	return spawnSync(node, [NOTE], { cwd, env: { ...env, INIT_CWD: initCwd }, encoding: "utf8" });
+/** The note as npm runs it: `node` (node@22, first on PATH once installed), npm's own Node in its user agent. */
+function runNote(node: string, cwd: string, initCwd: string, npmNode?: string) {
+	const { INIT_CWD: _, npm_config_user_agent: __, ...env } = process.env;
+	const agent =
+		npmNode === undefined ? {} : { npm_config_user_agent: `npm/11.19.1 node/${npmNode} linux x64` };
+	return spawnSync(node, [NOTE], { cwd, env: { ...env, ...agent, INIT_CWD: initCwd }, encoding: "utf8" });
 }
 
 describe("npm install on an older Node", () => {
@@ -30,10 +33,18 @@ describe("npm install on an older Node", () => {
 		expect(spawnSync("sh", ["-c", PACKAGE.scripts.preinstall], { cwd: elsewhere }).status).toBe(0);
 	});
 
-	it("Node 22 says nothing", () => {
-		const run = runNote(node22Binary(), REPO_ROOT, REPO_ROOT);
+	it("npm on Node 22 says nothing", () => {
+		const run = runNote(node22Binary(), REPO_ROOT, REPO_ROOT, "v22.23.3");
 		expect(run.status).toBe(0);
 		expect(run.stdout).toBe("");
+	});
+
+	it("npm on Node 20 says why the install works, though node@22 runs the note", () => {
+		const run = runNote(node22Binary(), REPO_ROOT, REPO_ROOT, "v20.20.2");
+		expect(run.status).toBe(0);
+		expect(run.stdout.split("\n")[0]).toBe(
+			"pi-permission-hub: this machine's Node is v20.20; pi and this project need Node >= 22.19.",
+		);
 	});
 
 	it.runIf(MACHINE_NODE !== undefined)(
