@@ -70,6 +70,11 @@ export const READ_CORPUS: readonly string[] = [
 	"git reflog",
 	"git reflog show -10 --oneline",
 	"git reflog exists refs/heads/main",
+	"ss -tlnp",
+	"ss -s",
+	"ss -tan state established",
+	"echo '2^10' | bc",
+	"bc -l calc.bc",
 	"pgrep -fl node",
 	"pgrep -x sshd",
 	"getent passwd root",
@@ -189,6 +194,7 @@ export const READS_ABOVE_THE_INBOX: readonly string[] = [
 /** The classes of disguise the read tier must see through, each with commands that must not be `read`. */
 export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 	"an option that writes a file": [
+		"ss -D out.dump",
 		"git reflog expire --expire=now --all",
 		"git reflog delete HEAD@{1}",
 		"git reflog show --output=out.txt",
@@ -230,6 +236,8 @@ export const ATTACK_CORPUS: Readonly<Record<string, readonly string[]>> = {
 		"find . -delete",
 	],
 	"an option that runs a program": [
+		"ss -K dst 10.0.0.1",
+		"echo '!ls' | dc",
 		"pgrep --signal KILL node",
 		"git reflog show -p --ext-diff",
 		"git reflog show --format=%G?",

@@ -22,6 +22,7 @@ import { BASENAME } from "./basename.ts";
 import { BASH } from "./bash.ts";
 import { BAT } from "./bat.ts";
 import { BATCH } from "./batch.ts";
+import { BC } from "./bc.ts";
 import { BIOME } from "./biome.ts";
 import { BLACK } from "./black.ts";
 import { BLKDISCARD } from "./blkdiscard.ts";
@@ -280,6 +281,7 @@ import { SORT } from "./sort.ts";
 import { DOT, SOURCE } from "./source.ts";
 import { SPCTL } from "./spctl.ts";
 import { SRM } from "./srm.ts";
+import { SS } from "./ss.ts";
 import { SSH } from "./ssh.ts";
 import { STAT } from "./stat.ts";
 import { STDBUF } from "./stdbuf.ts";
@@ -446,6 +448,7 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	id: ID,
 	groups: GROUPS,
 	getent: GETENT,
+	bc: BC,
 	uname: UNAME,
 	arch: ARCH,
 	nproc: NPROC,
@@ -517,6 +520,7 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
 	killall: KILLALL,
 	pkill: PKILL,
 	pgrep: PGREP,
+	ss: SS,
 	code: CODE,
 	vim: VIM,
 	vi: VI,
