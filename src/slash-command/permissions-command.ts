@@ -199,10 +199,9 @@ async function addRule(gate: PermissionsView, ctx: ExtensionCommandContext): Pro
 	if (choice === undefined) return;
 	const pattern = (await ctx.ui.input(`Pattern for ${choice.surface}`, choice.example))?.trim();
 	if (!pattern) return;
-	const action = (await ctx.ui.select(`${TITLE} › add a rule: ${choice.surface} "${pattern}"`, [
-		...ACTIONS,
-	])) as NewRule["action"] | undefined;
-	if (action === undefined || !ACTIONS.includes(action)) return;
+	const picked = await ctx.ui.select(`${TITLE} › add a rule: ${choice.surface} "${pattern}"`, [...ACTIONS]);
+	const action = ACTIONS.find((a) => a === picked);
+	if (action === undefined) return;
 	try {
 		const file = await gate.addRule({ surface: choice.surface, pattern, action });
 		ctx.ui.notify(`pi-permission-hub: added ${action} ${choice.surface} "${pattern}" (${file})`, "info");

@@ -36,5 +36,5 @@ export const AWK: CommandSpec = {
 	paths: { operands: "read", skipLeading: 1, leadingSuppliedBy: ["-f", "--file"], options: AWK_OPTIONS },
 };
 
-/** gawk, mawk, nawk: awk's program raises; their paths are read as any unknown command's. */
+/** gawk, mawk, nawk: awk's program raises; their paths are read like an unknown command's. */
 export const AWK_OTHER_NAMES: CommandSpec = { refine: refineAwk };

@@ -1,6 +1,6 @@
 /**
  * getent: it prints entries of the system's databases (passwd, group, hosts, services, …) through NSS. A
- * `hosts` or `ahosts` lookup may ask the configured name servers, as any name lookup does; it sends nothing
+ * `hosts` or `ahosts` lookup may ask the configured name servers, like every name lookup; it sends nothing
  * else. Every operand is a database name or a key.
  */
 import type { ReadOnlyCommand } from "../read-only-spec.ts";
